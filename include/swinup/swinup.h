@@ -1,0 +1,204 @@
+/*
+ * swinup: an open real-time neural temporal upscaler (Swin-transformer U-Net).
+ *
+ * The C API, shaped like the upscaler SDKs engines already integrate (FSR 2/3, DLSS, XeSS):
+ * an opaque context created from a descriptor, one dispatch per frame, destroy. No exceptions
+ * cross this boundary; every call returns a swinup_status and, on failure, swinup_last_error()
+ * names the field that was wrong.
+ *
+ * Threading: a context is not thread-safe (one thread dispatches to it at a time); two contexts
+ * are fully independent. The context owns the temporal state (history, recurrent features).
+ */
+#ifndef SWINUP_SWINUP_H
+#define SWINUP_SWINUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(SWINUP_BUILD_SHARED)
+#define SWINUP_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define SWINUP_API __attribute__((visibility("default")))
+#else
+#define SWINUP_API
+#endif
+
+#define SWINUP_VERSION_MAJOR 0
+#define SWINUP_VERSION_MINOR 1
+#define SWINUP_VERSION_PATCH 0
+
+/* Result of every call. Zero is success; failures are negative (ggml's convention). */
+typedef enum swinup_status {
+    SWINUP_STATUS_OK = 0,
+    SWINUP_STATUS_INVALID_ARGUMENT = -1,   /* a null, misaligned, out-of-range or NaN/Inf field */
+    SWINUP_STATUS_UNSUPPORTED = -2,        /* valid request this build or device cannot serve */
+    SWINUP_STATUS_WEIGHTS_INVALID = -3,    /* weights truncated, corrupted, wrong version or shapes */
+    SWINUP_STATUS_IO_ERROR = -4,           /* a file could not be opened or read */
+    SWINUP_STATUS_OUT_OF_MEMORY = -5,      /* host or device allocation failed */
+    SWINUP_STATUS_DEVICE_ERROR = -6,       /* a CUDA call failed */
+    SWINUP_STATUS_INTERNAL = -7            /* a bug in swinup: please report it */
+} swinup_status;
+
+typedef enum swinup_backend {
+    SWINUP_BACKEND_AUTO = 0, /* CUDA when built with it and a sm_89+ GPU is present, else CPU */
+    SWINUP_BACKEND_CPU = 1,  /* the reference backend, any x86-64 / arm64 */
+    SWINUP_BACKEND_CUDA = 2  /* NVIDIA sm_89+ (FP8 tensor cores) */
+} swinup_backend;
+
+typedef enum swinup_variant {
+    SWINUP_VARIANT_LITE = 0, /* level-1 tokens are 2x2 render pixels: the fast default */
+    SWINUP_VARIANT_FULL = 1  /* adds a C32 Swin block at render resolution: quality */
+} swinup_variant;
+
+typedef enum swinup_precision {
+    SWINUP_PRECISION_EXACT = 0, /* fixed formulas for exp2/GELU/sqrt/div, identical on CPU and GPU */
+    SWINUP_PRECISION_FAST = 1   /* hardware approximations, held to a measured bound vs exact */
+} swinup_precision;
+
+/* Pixel formats of resources (inputs and output). */
+typedef enum swinup_format {
+    SWINUP_FORMAT_UNKNOWN = 0,
+    SWINUP_FORMAT_RGBA16F = 1,    /* 4 x IEEE half, linear */
+    SWINUP_FORMAT_RGBA32F = 2,    /* 4 x float, linear */
+    SWINUP_FORMAT_RGB16F = 3,     /* 3 x IEEE half, linear (color input only) */
+    SWINUP_FORMAT_RGB32F = 4,     /* 3 x float, linear (color input only) */
+    SWINUP_FORMAT_R32F = 5,       /* 1 x float (depth) */
+    SWINUP_FORMAT_RG16F = 6,      /* 2 x IEEE half (motion vectors) */
+    SWINUP_FORMAT_RG32F = 7,      /* 2 x float (motion vectors) */
+    SWINUP_FORMAT_R10G10B10A2 = 8,/* packed UNORM, R in the low bits (output only) */
+    SWINUP_FORMAT_RGBA8 = 9       /* 4 x UNORM8, R first in memory (output only) */
+} swinup_format;
+
+/* Context creation flags (bit mask); each becomes a compiled variant of the staging pass. */
+typedef enum swinup_context_flags {
+    SWINUP_FLAG_HDR = 1u << 0,            /* color is HDR (any positive value); else LDR [0,1] */
+    SWINUP_FLAG_MV_DISPLAY_RES = 1u << 1, /* motion vectors are given at display resolution */
+    SWINUP_FLAG_MV_JITTERED = 1u << 2,    /* motion vectors include the jitter difference */
+    SWINUP_FLAG_DEPTH_INVERTED = 1u << 3, /* reverse-Z: 1 is near, 0 is far */
+    SWINUP_FLAG_AUTO_EXPOSURE = 1u << 4   /* compute exposure from the frame; ignore exposure input */
+} swinup_context_flags;
+
+/* Where the weights come from. */
+typedef enum swinup_weights_source {
+    SWINUP_WEIGHTS_EMBEDDED = 0, /* the default weights compiled into the library */
+    SWINUP_WEIGHTS_PATH = 1,     /* a .safetensors file on disk (weights_path) */
+    SWINUP_WEIGHTS_MEMORY = 2    /* a .safetensors image in memory (weights_data, weights_size) */
+} swinup_weights_source;
+
+/* Where a resource's bytes live. */
+typedef enum swinup_memory {
+    SWINUP_MEMORY_HOST = 0,   /* host pointer; a CUDA context copies it to and from the device */
+    SWINUP_MEMORY_CUDA = 1,   /* CUDA device pointer, valid on the context's device */
+    SWINUP_MEMORY_EXTERNAL = 2/* imported external memory (cudaExternalMemory_t mapped by caller) */
+} swinup_memory;
+
+/* Quality modes: display / render ratio per axis. */
+typedef enum swinup_quality_mode {
+    SWINUP_QUALITY_NATIVE_AA = 0,        /* 1.0x */
+    SWINUP_QUALITY_QUALITY = 1,          /* 1.5x */
+    SWINUP_QUALITY_BALANCED = 2,         /* 1.7x */
+    SWINUP_QUALITY_PERFORMANCE = 3,      /* 2.0x */
+    SWINUP_QUALITY_ULTRA_PERFORMANCE = 4 /* 3.0x */
+} swinup_quality_mode;
+
+/* One image: a pointer, its format, its size and row pitch. */
+typedef struct swinup_resource {
+    const void* data;       /* first pixel (host or device pointer per `memory`); aligned to 4 bytes */
+    void* data_mut;         /* writable alias for outputs; inputs leave it NULL */
+    swinup_memory memory;   /* where `data` lives */
+    swinup_format format;   /* pixel format */
+    uint32_t width;         /* pixels per row */
+    uint32_t height;        /* rows */
+    size_t row_pitch;       /* bytes from one row to the next; 0 means tightly packed */
+} swinup_resource;
+
+typedef struct swinup_context_desc {
+    uint32_t struct_size;            /* sizeof(swinup_context_desc): guards against ABI drift */
+    swinup_backend backend;          /* auto / cpu / cuda */
+    int32_t device_index;            /* CUDA device ordinal (cuda backend only) */
+    swinup_variant variant;          /* lite / full */
+    swinup_precision precision;      /* exact / fast */
+    uint32_t max_render_width;       /* largest render width ever dispatched (1..display width) */
+    uint32_t max_render_height;      /* largest render height ever dispatched */
+    uint32_t display_width;          /* output width (<= 3 x render width, <= 8192) */
+    uint32_t display_height;         /* output height */
+    uint32_t flags;                  /* swinup_context_flags bit mask */
+    swinup_format output_format;     /* RGBA16F, R10G10B10A2 or RGBA8 */
+    swinup_weights_source weights_source; /* embedded / path / memory */
+    const char* weights_path;        /* weights file (SWINUP_WEIGHTS_PATH) */
+    const void* weights_data;        /* weights image (SWINUP_WEIGHTS_MEMORY), copied at create */
+    size_t weights_size;             /* bytes at weights_data */
+    uint32_t num_threads;            /* CPU worker threads; 0 = all hardware threads */
+} swinup_context_desc;
+
+typedef struct swinup_dispatch_desc {
+    uint32_t struct_size;            /* sizeof(swinup_dispatch_desc) */
+    swinup_resource color;           /* render-res linear color, RGB(A) 16F/32F */
+    swinup_resource depth;           /* render-res device depth, R32F */
+    swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
+    swinup_resource output;          /* display-res output in the context's output format */
+    swinup_resource exposure;        /* optional 1x1 R32F exposure texture; data NULL = use `exposure_value` */
+    float exposure_value;            /* color multiplier when no exposure texture; 0 means 1 */
+    float pre_exposure;              /* the engine's pre-exposure: color is divided by it; 0 means 1 */
+    float jitter_x;                  /* sample offset from pixel centre, render pixels, [-0.5, 0.5] */
+    float jitter_y;                  /* same, vertical (+y is down, as rows grow) */
+    float mv_scale_x;                /* motion vectors are multiplied by this to get pixels */
+    float mv_scale_y;                /* same, vertical */
+    uint32_t render_width;           /* this frame's render width (dynamic resolution), <= max */
+    uint32_t render_height;          /* this frame's render height, <= max */
+    int32_t reset;                   /* non-zero drops history (camera cut) */
+    float frame_time_delta_ms;       /* time since the last frame, ms (informative in v1) */
+    void* cuda_stream;               /* cudaStream_t to run on (cuda backend); NULL = default stream */
+} swinup_dispatch_desc;
+
+typedef struct swinup_context swinup_context;
+
+/* Fill a context descriptor with defaults: auto backend, lite, exact, LDR, RGBA16F, embedded weights. */
+SWINUP_API void swinup_context_desc_init(swinup_context_desc* desc);
+/* Fill a dispatch descriptor with defaults: mv_scale 1, exposure 1, pre-exposure 1, no reset. */
+SWINUP_API void swinup_dispatch_desc_init(swinup_dispatch_desc* desc);
+
+/* Create a context. On failure *out is NULL and swinup_last_error(NULL) says why. */
+SWINUP_API swinup_status swinup_context_create(const swinup_context_desc* desc, swinup_context** out);
+/* Upscale one frame and advance the temporal state. On failure the state is left unchanged. */
+SWINUP_API swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc);
+/* Destroy a context; NULL is allowed and does nothing. */
+SWINUP_API void swinup_context_destroy(swinup_context* ctx);
+
+/* The message of the last failure on ctx (or of the last failed create on this thread when ctx
+ * is NULL); "" when the last call succeeded. Valid until the next call on the same context. */
+SWINUP_API const char* swinup_last_error(const swinup_context* ctx);
+/* A short name of a status code, e.g. "SWINUP_STATUS_INVALID_ARGUMENT". */
+SWINUP_API const char* swinup_status_name(swinup_status status);
+
+/* Render size for a quality mode and display size (rounded to the nearest pixel, at least 1). */
+SWINUP_API swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width,
+                                                uint32_t display_height, uint32_t* render_width,
+                                                uint32_t* render_height);
+/* Recommended phase count for a display/render ratio: ceil(8 * s^2). */
+SWINUP_API uint32_t swinup_get_jitter_phase_count(float scale);
+/* Jitter of `phase` (taken modulo count): Halton(2,3), minus 0.5, in [-0.5, 0.5) render pixels. */
+SWINUP_API swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x,
+                                           float* jitter_y);
+
+/* What a context runs: filled by swinup_context_info. */
+typedef struct swinup_context_info {
+    swinup_backend backend;          /* the backend actually chosen (never AUTO) */
+    swinup_variant variant;          /* the network variant */
+    swinup_precision precision;      /* exact / fast */
+    char device_name[128];           /* CPU model or GPU name */
+    char weights_description[256];   /* where the weights came from and how they were trained */
+    uint64_t parameter_count;        /* number of weight parameters */
+} swinup_context_info;
+
+SWINUP_API swinup_status swinup_context_get_info(const swinup_context* ctx, swinup_context_info* info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWINUP_SWINUP_H */

@@ -1,0 +1,71 @@
+// The network's structure: its variants, layers and the exact list of weight tensors.
+// Single source of truth for tensor names and shapes (docs/model-spec.md explains each).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace swinup {
+
+enum class Variant { lite, full };
+enum class DType { f8_e4m3, f16, f32 };
+
+const char* variant_name(Variant v);                // "lite" / "full"
+bool parse_variant(const std::string& s, Variant* v);
+const char* dtype_name(DType t);                    // safetensors names: "F8_E4M3", "F16", "F32"
+bool parse_dtype(const std::string& s, DType* t);
+size_t dtype_size(DType t);
+
+constexpr int kSlots = 16;         // staged features per render pixel
+constexpr int kHeadOutputs = 16;   // head outputs per render pixel
+constexpr int kWindow = 4;         // window side in tokens
+constexpr int kWindowTokens = 16;  // tokens per window
+constexpr int kShift = 2;          // cyclic shift of shifted blocks, in tokens
+constexpr int kPadMultiple = 32;   // the render grid is padded to a multiple of this
+constexpr float kRmsEps = 1.0f / 8192.0f;  // 2^-13
+constexpr int kFormatVersion = 1;  // weights file format version
+
+struct BlockSpec {
+    std::string name;  // tensor prefix, e.g. "enc1"
+    int level;         // 0 = render resolution, 1 = /2, 2 = /4, 3 = /8
+    int channels;      // C
+    int heads;         // h; head dim d = C / h
+};
+
+struct ModelConfig {
+    Variant variant = Variant::lite;
+    int tube_blocks = 4;  // T
+    // Channels per level: level 0 (full only) 32, then 64, 96, 128.
+    int channels[4] = {32, 64, 96, 128};
+    int heads[4] = {2, 2, 4, 4};
+
+    static ModelConfig make(Variant v);
+    // Swin blocks in execution order (block i is shifted when (i + frame) is odd).
+    std::vector<BlockSpec> blocks() const;
+    std::string to_json() const;                       // carried in the weights metadata
+    static bool from_json(const std::string& json, ModelConfig* out, std::string* error);
+};
+
+struct TensorSpec {
+    std::string name;
+    DType dtype;
+    std::vector<int64_t> shape;
+    int64_t elements() const;
+};
+
+// Every tensor of the model, in a fixed order (the order the weights file writes them).
+std::vector<TensorSpec> model_tensors(const ModelConfig& config);
+
+// Multiply-accumulates of the linear layers (GEMMs) for one frame at a padded render size;
+// attention's QK^T and PV are counted separately.
+struct ModelCost {
+    double linear_macs = 0;
+    double attention_macs = 0;
+};
+ModelCost model_cost(const ModelConfig& config, int padded_width, int padded_height);
+
+// Round a render size up to the padded grid.
+inline int pad_to_grid(int n) { return (n + kPadMultiple - 1) / kPadMultiple * kPadMultiple; }
+
+}  // namespace swinup

@@ -1,0 +1,69 @@
+// Sequences on disk (system.md): a folder with sequence.json and per-frame OpenEXR files
+//   color.NNNN.exr (half RGBA, render res), depth.NNNN.exr (float Z, render res),
+//   mv.NNNN.exr (RG, render res) and optionally mv_display.NNNN.exr (RG, display res),
+//   gt.NNNN.exr (half RGBA, display res, when ground truth is known).
+// Readers reject inconsistent sizes, missing frames and unknown conventions with a message that
+// names the file. Writers write to a temporary name and rename, so no half-written file remains.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sequence/image.h"
+
+namespace swinup {
+
+// Raised by every reader and writer here; what() names the file and the problem.
+struct SequenceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct SequenceInfo {
+    int render_width = 0, render_height = 0;
+    int display_width = 0, display_height = 0;
+    int frame_count = 0;
+    std::vector<float> jitter_x, jitter_y;  // per frame, render pixels, [-0.5, 0.5]
+    std::vector<float> exposure;            // per frame colour multiplier (1 when unknown)
+    std::vector<int> reset;                 // per frame camera-cut flag (0/1)
+    float camera_near = 0.1f, camera_far = 1000.0f, camera_fov_y_deg = 60.0f;
+    // Conventions.
+    bool hdr = false;             // colour is HDR (else LDR in [0,1])
+    bool depth_inverted = false;  // reverse-Z: 1 near, 0 far
+    bool mv_jittered = false;     // MVs include the jitter difference
+    // MVs point from the current pixel to where it was in the previous frame, in pixels of their
+    // own resolution: mv_sign = +1. (-1 would mean previous -> current; readers flip it.)
+    int mv_sign = 1;
+    bool has_mv_display = false;  // mv_display.NNNN.exr present
+    bool has_ground_truth = false;
+    std::string scene;            // free text: what was rendered
+    std::string generator;        // free text: which program wrote it
+};
+
+struct Frame {
+    Image color;       // render res, 4 channels (RGBA)
+    Image depth;       // render res, 1 channel
+    Image mv;          // render res, 2 channels, pixels, current -> previous
+    Image mv_display;  // display res, 2 channels (empty when absent)
+    Image gt;          // display res, 4 channels (empty when absent)
+};
+
+// Read and validate sequence.json (and that every frame's files exist).
+SequenceInfo sequence_read_info(const std::string& dir);
+// Read frame i, validating each file's size and channels against the info.
+Frame sequence_read_frame(const std::string& dir, const SequenceInfo& info, int index);
+// Write sequence.json (creates dir).
+void sequence_write_info(const std::string& dir, const SequenceInfo& info);
+// Write frame i's files (those present in `frame`).
+void sequence_write_frame(const std::string& dir, const SequenceInfo& info, int index,
+                          const Frame& frame);
+
+// Single EXR images (half RGBA / float Z / RG) and PNG pictures (8-bit sRGB, for people).
+Image exr_read(const std::string& path);                       // channels as stored: R,G,B,A / Z / R,G
+void exr_write(const std::string& path, const Image& image, bool half_precision);
+void png_write(const std::string& path, const Image& rgb8_linear_or_srgb, bool encode_srgb);
+
+// The file name of frame i of a kind, e.g. frame_file("color", 3) == "color.0003.exr".
+std::string frame_file(const std::string& kind, int index);
+
+}  // namespace swinup
