@@ -1,0 +1,113 @@
+"""Rounding to the kernels' number formats, bit-exact with src/core/e4m3.h and half.h.
+
+Every function works on float32 tensors with plain torch ops (torch 1.13 has no float8 dtype), so
+the same code runs on the CPU and on CUDA. The `*_ste` forms round in the forward pass and pass the
+gradient straight through (the straight-through estimator), which is how training sees rounding.
+"""
+import torch
+
+E4M3_MAX = 448.0
+
+
+def _i32(v):
+    """A Python int as a signed int32 value (bit patterns above 2^31 wrap)."""
+    return v - (1 << 32) if v >= (1 << 31) else v
+
+
+def round_e4m3(x: torch.Tensor) -> torch.Tensor:
+    """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
+    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h."""
+    x = x.to(torch.float32).contiguous()
+    bits = x.view(torch.int32)
+    sign = bits & _i32(0x80000000)
+    a = bits & 0x7FFFFFFF
+    mag = a.view(torch.float32)
+    # Normal e4m3 range [2^-6, 448): round the f32 mantissa's low 20 bits to nearest even.
+    q = a >> 20
+    rem = a & 0xFFFFF
+    up = (rem > 0x80000) | ((rem == 0x80000) & ((q & 1) == 1))
+    normal = ((q + up.to(torch.int32)) << 20).view(torch.float32)
+    # Subnormal range (|x| < 2^-6): multiples of 2^-9, round half to even (exact scalings).
+    sub = torch.round(mag * 512.0) * (1.0 / 512.0)
+    r = torch.where(a < 0x3C800000, sub, normal)
+    r = torch.where(a >= 0x43E00000, torch.full_like(r, E4M3_MAX), r)
+    r_bits = r.view(torch.int32) | sign
+    out = r_bits.view(torch.float32)
+    return torch.where(a > 0x7F800000, x, out)  # NaN
+
+
+def e4m3_codes(x: torch.Tensor) -> torch.Tensor:
+    """The e4m3 byte codes (uint8) of float32 values, as f32_to_e4m3."""
+    r = round_e4m3(x)
+    bits = r.view(torch.int32)
+    sign = ((bits >> 24) & 0x80)
+    a = bits & 0x7FFFFFFF
+    exp = (a >> 23) - 120  # e4m3 exponent field for normals
+    normal_code = (exp << 3) | ((a >> 20) & 7)
+    sub_code = torch.round(r.abs() * 512.0).to(torch.int32)  # m * 2^-9, m in 0..7 (8 = 2^-6)
+    code = torch.where(a < 0x3C800000, sub_code, normal_code)
+    code = torch.where(a > 0x7F800000, torch.full_like(code, 0x7F), code | sign)
+    return code.to(torch.uint8)
+
+
+def e4m3_decode(codes: torch.Tensor) -> torch.Tensor:
+    """float32 values of e4m3 codes (exact), as e4m3_to_f32."""
+    c = codes.to(torch.int32)
+    sign = (c & 0x80) << 24
+    e = (c >> 3) & 0xF
+    m = c & 7
+    normal = (sign | ((e + 120) << 23) | (m << 20)).view(torch.float32)
+    sub = m.to(torch.float32) * 0.001953125
+    sub = torch.where((c & 0x80) != 0, -sub, sub)
+    out = torch.where(e == 0, sub, normal)
+    return torch.where((e == 15) & (m == 7), torch.full_like(out, float("nan")), out)
+
+
+def round_f16(x: torch.Tensor) -> torch.Tensor:
+    """Round to the nearest f16 value (RNE, overflow to Inf), kept as float32: half.h's
+    round_to_f16. torch's float->half conversion is IEEE round-to-nearest-even on CPU and CUDA."""
+    return x.to(torch.float32).to(torch.float16).to(torch.float32)
+
+
+def to_f32(x: torch.Tensor) -> torch.Tensor:
+    return x.to(torch.float32)
+
+
+class _StraightThrough(torch.autograd.Function):
+    """Forward: the rounded value; backward: the identity (straight-through estimator)."""
+
+    @staticmethod
+    def forward(ctx, x, fn):
+        return fn(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+def round_e4m3_ste(x: torch.Tensor) -> torch.Tensor:
+    return _StraightThrough.apply(x, round_e4m3) if x.requires_grad else round_e4m3(x)
+
+
+def round_f16_ste(x: torch.Tensor) -> torch.Tensor:
+    return _StraightThrough.apply(x, round_f16) if x.requires_grad else round_f16(x)
+
+
+def round_f32_ste(x: torch.Tensor) -> torch.Tensor:
+    return _StraightThrough.apply(x, to_f32) if x.requires_grad else to_f32(x)
+
+
+def pow2_scale_for(w: torch.Tensor) -> torch.Tensor:
+    """Per-output-channel power-of-two scale so that w / scale fits e4m3: the smallest 2^k with
+    max|w[o,:]| / 2^k <= 448 (rows of zeros get scale 1). w: [out, in]."""
+    amax = w.detach().abs().amax(dim=1)
+    k = torch.ceil(torch.log2(torch.clamp(amax, min=1e-30) / E4M3_MAX))
+    k = torch.where(amax > 0, k, torch.zeros_like(k))
+    return torch.exp2(k.clamp(-60, 60)).to(torch.float32)
+
+
+def quantize_weight_ste(w: torch.Tensor):
+    """A float master weight [out, in] -> (e4m3 values of w/scale with a straight-through
+    gradient, scale [out]). w_q[o,k] * scale[o] is the weight the kernels use."""
+    scale = pow2_scale_for(w)
+    return round_e4m3_ste(w / scale[:, None]), scale
