@@ -43,8 +43,9 @@ struct SequenceInfo {
 struct Frame {
     Image color;       // render res, 4 channels (RGBA)
     Image depth;       // render res, 1 channel
-    Image mv;          // render res, 2 channels, pixels, current -> previous
-    Image mv_display;  // display res, 2 channels (empty when absent)
+    Image mv;          // render res, 2 channels, pixels, current -> previous (always mv_sign +1:
+                       // readers flip files of mv_sign -1, writers flip back)
+    Image mv_display;  // display res, 2 channels, same convention (empty when absent)
     Image gt;          // display res, 4 channels (empty when absent)
 };
 
@@ -65,5 +66,22 @@ void png_write(const std::string& path, const Image& rgb8_linear_or_srgb, bool e
 
 // The file name of frame i of a kind, e.g. frame_file("color", 3) == "color.0003.exr".
 std::string frame_file(const std::string& kind, int index);
+
+// sequence.json's text <-> SequenceInfo. The layout (docs/sequence-format.md):
+//   {"format": "swinup-sequence", "version": 1, "generator", "scene",
+//    "render_size": [w, h], "display_size": [w, h], "frame_count": n,
+//    "camera": {"near", "far", "fov_y_deg"},
+//    "conventions": {"hdr", "depth_inverted", "mv_jittered", "mv_sign"},
+//    "files": {"mv_display", "ground_truth"},
+//    "jitter_x": [n], "jitter_y": [n], "exposure": [n], "reset": [n]}
+// `source` names the file in error messages. Unknown keys are rejected (a misspelt convention
+// must not be silently ignored); camera, conventions, files, exposure, reset, scene and
+// generator may be omitted (defaults of SequenceInfo; exposure 1, reset 0).
+std::string sequence_info_to_json(const SequenceInfo& info);
+SequenceInfo sequence_info_from_json(const std::string& text, const std::string& source);
+// Throws SequenceError (naming `source`) unless the info is self-consistent: sizes in
+// [1, 16384], frame_count >= 1 and equal to every per-frame array's length, jitter finite and in
+// [-0.5, 0.5], exposure finite and > 0, reset 0 or 1, 0 < near < far, 0 < fov < 180, mv_sign +-1.
+void sequence_info_validate(const SequenceInfo& info, const std::string& source);
 
 }  // namespace swinup

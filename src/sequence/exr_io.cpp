@@ -1,0 +1,150 @@
+// Single OpenEXR images through OpenEXR's C++ API. Channel sets are fixed by the number of
+// channels: 4 = R,G,B,A (colour), 3 = R,G,B, 2 = R,G (motion), 1 = Z (depth). The pixels are read
+// as float whatever the file stores (OpenEXR converts HALF exactly); they are written as HALF or
+// FLOAT, half rounding to nearest even through core/half.h so that every writer rounds alike.
+#include <ImfChannelList.h>
+#include <ImfFrameBuffer.h>
+#include <ImfHeader.h>
+#include <ImfInputFile.h>
+#include <ImfOutputFile.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/half.h"
+#include "sequence/atomic_write.h"
+#include "sequence/sequence.h"
+
+namespace swinup {
+namespace {
+
+// Channel names in interleaving order for each supported channel count (index = count).
+const std::vector<std::vector<std::string>>& channel_sets() {
+    static const std::vector<std::vector<std::string>> sets = {
+        {}, {"Z"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}};
+    return sets;
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ",") + n;
+    return s.empty() ? "(none)" : s;
+}
+
+// The supported channel set that the file's channel names form, or an empty list.
+std::vector<std::string> match_channel_set(const std::set<std::string>& present) {
+    for (const std::vector<std::string>& set : channel_sets()) {
+        if (!set.empty() && std::set<std::string>(set.begin(), set.end()) == present) return set;
+    }
+    return {};
+}
+
+// Finite values beyond the half range saturate to +-65504 instead of becoming Inf, so a finite
+// image stays finite on disk; NaN and Inf are stored as they are.
+uint16_t to_half_saturating(float v) {
+    constexpr float kHalfMax = 65504.0f;
+    if (std::isfinite(v)) v = std::clamp(v, -kHalfMax, kHalfMax);
+    return f32_to_f16_bits(v);
+}
+
+}  // namespace
+
+Image exr_read(const std::string& path) {
+    if (!std::filesystem::exists(path)) throw SequenceError(path + ": file not found");
+    try {
+        Imf::InputFile file(path.c_str());
+        const Imf::Header& header = file.header();
+        if (!file.isComplete()) {
+            throw SequenceError(path + ": EXR file is incomplete (truncated?)");
+        }
+        std::set<std::string> present;
+        for (auto it = header.channels().begin(); it != header.channels().end(); ++it) {
+            if (it.channel().xSampling != 1 || it.channel().ySampling != 1) {
+                throw SequenceError(path + ": channel " + it.name() +
+                                    " is subsampled; only full-resolution channels are supported");
+            }
+            if (it.channel().type == Imf::UINT) {
+                throw SequenceError(path + ": channel " + it.name() +
+                                    " is UINT; expected HALF or FLOAT");
+            }
+            present.insert(it.name());
+        }
+        const std::vector<std::string> names = match_channel_set(present);
+        if (names.empty()) {
+            throw SequenceError(path + ": unsupported channel set " +
+                                join(std::vector<std::string>(present.begin(), present.end())) +
+                                "; expected R,G,B,A or R,G,B or R,G or Z");
+        }
+        const Imath::Box2i window = header.dataWindow();
+        const int width = window.max.x - window.min.x + 1;
+        const int height = window.max.y - window.min.y + 1;
+        if (width <= 0 || height <= 0) throw SequenceError(path + ": empty data window");
+        const int channels = static_cast<int>(names.size());
+        Image image(width, height, channels);
+
+        Imf::FrameBuffer frame_buffer;
+        const size_t x_stride = sizeof(float) * static_cast<size_t>(channels);
+        const size_t y_stride = x_stride * static_cast<size_t>(width);
+        for (int c = 0; c < channels; ++c) {
+            frame_buffer.insert(names[c], Imf::Slice::Make(Imf::FLOAT, image.data.data() + c,
+                                                           window, x_stride, y_stride));
+        }
+        file.setFrameBuffer(frame_buffer);
+        file.readPixels(window.min.y, window.max.y);
+        return image;
+    } catch (const SequenceError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw SequenceError(path + ": cannot read EXR: " + e.what());
+    }
+}
+
+void exr_write(const std::string& path, const Image& image, bool half_precision) {
+    const int channels = image.channels;
+    if (channels < 1 || channels > 4) {
+        throw SequenceError(path + ": cannot write an image of " + std::to_string(channels) +
+                            " channels (1 to 4 supported)");
+    }
+    if (image.width <= 0 || image.height <= 0 ||
+        image.data.size() != size_t(image.width) * size_t(image.height) * size_t(channels)) {
+        throw SequenceError(path + ": cannot write an image of size " +
+                            std::to_string(image.width) + "x" + std::to_string(image.height) +
+                            " holding " + std::to_string(image.data.size()) + " values");
+    }
+    const std::vector<std::string>& names = channel_sets()[static_cast<size_t>(channels)];
+    const Imf::PixelType type = half_precision ? Imf::HALF : Imf::FLOAT;
+
+    // Half pixels are converted here (not by OpenEXR) so the rounding is core/half.h's.
+    std::vector<uint16_t> halves;
+    if (half_precision) {
+        halves.resize(image.data.size());
+        std::transform(image.data.begin(), image.data.end(), halves.begin(), to_half_saturating);
+    }
+    write_file_atomically(path, [&](const std::string& temporary) {
+        Imf::Header header(image.width, image.height);
+        header.compression() = Imf::ZIP_COMPRESSION;  // lossless
+        for (const std::string& name : names) header.channels().insert(name, Imf::Channel(type));
+        const size_t element = half_precision ? sizeof(uint16_t) : sizeof(float);
+        const size_t x_stride = element * static_cast<size_t>(channels);
+        const size_t y_stride = x_stride * static_cast<size_t>(image.width);
+        char* base = half_precision ? reinterpret_cast<char*>(halves.data())
+                                    : reinterpret_cast<char*>(const_cast<float*>(image.data.data()));
+        Imf::FrameBuffer frame_buffer;
+        for (int c = 0; c < channels; ++c) {
+            frame_buffer.insert(names[c],
+                                Imf::Slice(type, base + element * static_cast<size_t>(c),
+                                           x_stride, y_stride));
+        }
+        // The file is closed (line offsets written) when `file` goes out of scope, before rename.
+        Imf::OutputFile file(temporary.c_str(), header);
+        file.setFrameBuffer(frame_buffer);
+        file.writePixels(image.height);
+    });
+}
+
+}  // namespace swinup
