@@ -1,0 +1,278 @@
+"""The swinup network (docs/model-spec.md) in PyTorch, fake-quantised exactly like the kernels.
+
+Tensors are channels-last: [B, H, W, C], tokens row-major (y, x) as in the C++ code. Two modes:
+- exact=True (golden data, validation): the `exact` precision mode's formulas (exact_math.py),
+  GEMM and attention sums formed exactly in float64 and rounded once to float32 (the sum of e4m3 x
+  e4m3 products of a K <= 512 GEMM is exact in float64; the C++ code sums in float32 in some
+  order, so it differs by float32 accumulation rounding only), and the sums model-spec.md orders
+  (RMSNorm's sum of squares, the softmax denominator) in that order in float32.
+- exact=False (training): torch's smooth functions and float32 sums, same quantisation points.
+Both round to e4m3 / f16 at every point the spec names, with straight-through gradients.
+"""
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from . import exact_math as xm
+from .quant import (e4m3_decode, e4m3_codes, pow2_scale_for, round_e4m3_ste, round_f16,
+                    round_f16_ste)
+from .spec import (HEAD_OUTPUTS, RMS_EPS, SHIFT, SLOTS, WINDOW, ModelConfig, model_tensors)
+
+F32 = torch.float32
+
+
+def _key(name: str) -> str:
+    return name.replace(".", "__")
+
+
+def space_to_depth(x: torch.Tensor) -> torch.Tensor:
+    """[B, H, W, C] -> [B, H/2, W/2, 4C], channel (dy*2 + dx)*C + c (merge and lite embed)."""
+    b, h, w, c = x.shape
+    return x.view(b, h // 2, 2, w // 2, 2, c).permute(0, 1, 3, 2, 4, 5).reshape(b, h // 2, w // 2, 4 * c)
+
+
+def depth_to_space(x: torch.Tensor) -> torch.Tensor:
+    """[B, H, W, 4C] -> [B, 2H, 2W, C], channel (dy*2 + dx)*C + c to sub-token (dy, dx)."""
+    b, h, w, c4 = x.shape
+    c = c4 // 4
+    return x.view(b, h, w, 2, 2, c).permute(0, 1, 3, 2, 4, 5).reshape(b, 2 * h, 2 * w, c)
+
+
+def _windows(x: torch.Tensor) -> torch.Tensor:
+    """[B, H, W, C] -> [B, H/4 * W/4, 16, C] (windows row-major, tokens row-major inside)."""
+    b, h, w, c = x.shape
+    return (x.view(b, h // WINDOW, WINDOW, w // WINDOW, WINDOW, c).permute(0, 1, 3, 2, 4, 5)
+            .reshape(b, (h // WINDOW) * (w // WINDOW), WINDOW * WINDOW, c))
+
+
+def _unwindows(x: torch.Tensor, h: int, w: int) -> torch.Tensor:
+    b, _, _, c = x.shape
+    return (x.view(b, h // WINDOW, w // WINDOW, WINDOW, WINDOW, c).permute(0, 1, 3, 2, 4, 5)
+            .reshape(b, h, w, c))
+
+
+def shift_mask(h: int, w: int, device) -> torch.Tensor:
+    """[nW, 16, 16] bool, True where query i may attend key j in the rolled grid: Swin's regions
+    [0, N-4), [N-4, N-2), [N-2, N) per axis, same (y-region, x-region) only."""
+    def regions(n):
+        r = torch.zeros(n, dtype=torch.int64, device=device)
+        r[n - WINDOW:n - SHIFT] = 1
+        r[n - SHIFT:] = 2
+        return r
+    ids = (regions(h)[:, None] * 3 + regions(w)[None, :]).view(1, h, w, 1).to(F32)
+    win = _windows(ids)[0, :, :, 0]  # [nW, 16]
+    return win[:, :, None] == win[:, None, :]
+
+
+def exact_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a @ b summed exactly (float64; inputs are e4m3 or f16 values) and rounded once to f32."""
+    return torch.matmul(a.to(torch.float64), b.to(torch.float64)).to(F32)
+
+
+def seq_sum_last(x: torch.Tensor) -> torch.Tensor:
+    """float32 sum over the last axis in index order (the order model-spec.md fixes)."""
+    acc = torch.zeros_like(x[..., 0])
+    for i in range(x.shape[-1]):
+        acc = acc + x[..., i]
+    return acc
+
+
+class SwinUp(nn.Module):
+    def __init__(self, cfg: ModelConfig, exact: bool = False):
+        super().__init__()
+        self.cfg = cfg
+        self.exact = exact
+        self.specs = model_tensors(cfg)
+        self.params = nn.ParameterDict()
+        # Fixed per-channel scales (from a weights file): used instead of re-deriving them from
+        # the master weights, so that a loaded file is reproduced code for code.
+        self.fixed_scale = {}
+        for s in self.specs:
+            if not s.name.endswith(".scale"):  # scales derive from the weights (or are fixed)
+                self.params[_key(s.name)] = nn.Parameter(torch.zeros(s.shape, dtype=F32))
+        self.blocks = cfg.blocks()
+
+    # ---- weights ----------------------------------------------------------------------------
+    def p(self, name: str) -> torch.Tensor:
+        return self.params[_key(name)]
+
+    def init_seeded(self, seed: int):
+        """A deterministic initialisation for training from scratch (uniform +-sqrt(3/in) weights,
+        zero biases and bias tables, unit gains, reserved head rows 8..15 zero)."""
+        g = torch.Generator().manual_seed(seed)
+        with torch.no_grad():
+            for s in self.specs:
+                if s.name.endswith(".scale"):
+                    continue
+                t = self.p(s.name)
+                if s.name.endswith(".weight"):
+                    bound = math.sqrt(3.0 / s.shape[1])
+                    t.copy_((torch.rand(s.shape, generator=g) * 2 - 1) * bound)
+                elif s.name.endswith(".gain"):
+                    t.fill_(1.0)
+                else:
+                    t.zero_()
+            self.p("head.linear.weight")[8:].zero_()
+        self.fixed_scale = {}
+
+    def load_tensors(self, tensors: dict, fix_scales: bool):
+        """Loads a weights file's tensors (weights_io.read_weights). fix_scales keeps the file's
+        scales so that the forward pass uses exactly its codes (golden data); training passes
+        False and re-derives power-of-two scales from the master weights as they move."""
+        with torch.no_grad():
+            self.fixed_scale = {}
+            for s in self.specs:
+                a = tensors[s.name]
+                if s.dtype == "F8_E4M3":
+                    codes = torch.from_numpy(np.ascontiguousarray(a))
+                    scale = torch.from_numpy(np.asarray(tensors[s.name[:-len("weight")] + "scale"],
+                                                        dtype=np.float32))
+                    self.p(s.name).copy_(e4m3_decode(codes) * scale[:, None])
+                    if fix_scales:
+                        self.fixed_scale[s.name] = scale.clone()
+                elif s.name.endswith(".scale"):
+                    continue
+                else:
+                    self.p(s.name).copy_(torch.from_numpy(np.asarray(a, dtype=np.float32)))
+
+    def export_tensors(self) -> dict:
+        """-> {name: numpy array} as the weights file stores them."""
+        out = {}
+        with torch.no_grad():
+            for s in self.specs:
+                if s.dtype == "F8_E4M3":
+                    w = self.p(s.name).detach().cpu().to(F32)
+                    scale = self._scale(s.name, w)
+                    out[s.name] = e4m3_codes(w / scale[:, None]).numpy()
+                    out[s.name[:-len("weight")] + "scale"] = scale.numpy().astype(np.float32)
+                elif s.name.endswith(".scale"):
+                    continue
+                elif s.dtype == "F16":
+                    out[s.name] = self.p(s.name).detach().cpu().to(torch.float16).numpy()
+                else:
+                    out[s.name] = self.p(s.name).detach().cpu().to(F32).numpy()
+        return out
+
+    def _scale(self, wname: str, w: torch.Tensor) -> torch.Tensor:
+        s = self.fixed_scale.get(wname)
+        return s.to(w.device) if s is not None else pow2_scale_for(w)
+
+    # ---- layers -----------------------------------------------------------------------------
+    def linear(self, name: str, x: torch.Tensor) -> torch.Tensor:
+        """y = scale * sum_k(wq[o,k] x[k]) + bias, x already e4m3; f32 out (t = acc*scale, then
+        y = t + bias: two roundings, no fma)."""
+        w = self.p(name + ".weight")
+        scale = self._scale(name + ".weight", w)
+        wq = round_e4m3_ste(w / scale[:, None])
+        if self.exact:
+            acc = exact_matmul(x, wq.t())
+        else:
+            acc = torch.matmul(x, wq.t())
+        return acc * scale + self.p(name + ".bias")
+
+    def rmsnorm_e4m3(self, name: str, x: torch.Tensor) -> torch.Tensor:
+        """(x * (1 / sqrt(mean(x^2) + 2^-13))) * gain, then e4m3."""
+        sq = x * x
+        ssum = seq_sum_last(sq) if self.exact else sq.sum(-1)
+        mean = ssum / float(x.shape[-1])
+        inv = 1.0 / torch.sqrt(mean + RMS_EPS)
+        return round_e4m3_ste((x * inv[..., None]) * self.p(name + ".gain"))
+
+    def attention(self, name: str, heads: int, qkv: torch.Tensor, shifted: bool) -> torch.Tensor:
+        """qkv: [B, H, W, 3C] f16 values -> attention output [B, H, W, C] rounded to e4m3."""
+        b, h, w, c3 = qkv.shape
+        c = c3 // 3
+        d = c // heads
+        if shifted:
+            qkv = torch.roll(qkv, shifts=(-SHIFT, -SHIFT), dims=(1, 2))
+        win = _windows(qkv)  # [B, nW, 16, 3C]
+        nw = win.shape[1]
+        win = win.view(b, nw, 16, 3, heads, d).permute(3, 0, 4, 1, 2, 5)  # [3, B, h, nW, 16, d]
+        q, k, v = win[0], win[1], win[2]
+        inv_sqrt_d = float(torch.tensor(1.0, dtype=F32) / torch.sqrt(torch.tensor(float(d), dtype=F32)))
+        rel = round_f16_ste(self.p(name + ".rel_bias"))  # [h, 16, 16]
+        if self.exact:
+            s = exact_matmul(q, k.transpose(-1, -2))
+        else:
+            s = torch.matmul(q, k.transpose(-1, -2))
+        s = s * inv_sqrt_d + rel[None, :, None, :, :]
+        mask = shift_mask(h, w, qkv.device)[None, None] if shifted else None
+        if mask is not None:
+            s = torch.where(mask, s, torch.full_like(s, -float("inf")))
+        m = s.amax(dim=-1, keepdim=True).detach() if not self.exact else s.amax(dim=-1, keepdim=True)
+        z = (s - m) * xm.LOG2E
+        if mask is not None:
+            z = torch.where(mask, z, torch.zeros_like(z))  # keep masked lanes finite
+        p = round_f16_ste(xm.fn("exp2", z, self.exact))
+        if mask is not None:
+            p = torch.where(mask, p, torch.zeros_like(p))  # masked pairs: p = 0 exactly
+        l = seq_sum_last(p) if self.exact else p.sum(-1)
+        o = exact_matmul(p, v) if self.exact else torch.matmul(p, v)
+        o = o / l[..., None]
+        o = o.permute(0, 2, 3, 1, 4).reshape(b, nw, 16, c)  # heads back into channels
+        o = _unwindows(o, h, w)
+        if shifted:
+            o = torch.roll(o, shifts=(SHIFT, SHIFT), dims=(1, 2))
+        return round_e4m3_ste(o)
+
+    def block(self, spec, x: torch.Tensor, shifted: bool) -> torch.Tensor:
+        n = spec.name
+        qkv = round_f16_ste(self.linear(n + ".qkv", self.rmsnorm_e4m3(n + ".norm1", x)))
+        a = self.attention(n, spec.heads, qkv, shifted)
+        x = round_f16_ste(x + self.linear(n + ".proj", a))
+        hdn = self.linear(n + ".fc1", self.rmsnorm_e4m3(n + ".norm2", x))
+        hdn = round_e4m3_ste(xm.fn("gelu", hdn, self.exact))
+        return round_f16_ste(x + self.linear(n + ".fc2", hdn))
+
+    def merge(self, name: str, x: torch.Tensor) -> torch.Tensor:
+        return round_f16_ste(self.linear(name + ".linear", self.rmsnorm_e4m3(name + ".norm", space_to_depth(x))))
+
+    def expand(self, name: str, x: torch.Tensor, skip: torch.Tensor) -> torch.Tensor:
+        y = depth_to_space(self.linear(name + ".linear", self.rmsnorm_e4m3(name + ".norm", x)))
+        return round_f16_ste(y + skip)
+
+    # ---- the network ------------------------------------------------------------------------
+    def forward(self, staged: torch.Tensor, frame_index: int, hook=None) -> torch.Tensor:
+        """staged: [B, H, W, 16] e4m3 slot values on the padded grid (H, W multiples of 32).
+        Returns the head's raw outputs [B, H, W, 16] (f32). hook(name, tensor) sees each layer's
+        output in execution order (the names of the CPU Network's layer hook)."""
+        b, h, w, c = staged.shape
+        if c != SLOTS or h % 32 or w % 32:
+            raise ValueError(f"staged must be [B, H, W, {SLOTS}] with H, W multiples of 32, got "
+                             f"{list(staged.shape)}")
+        hook = hook or (lambda name, t: None)
+        order = {blk.name: i for i, blk in enumerate(self.blocks)}
+        specs = {blk.name: blk for blk in self.blocks}
+
+        def blk(name, x):
+            y = self.block(specs[name], x, (order[name] + frame_index) % 2 == 1)
+            hook(name, y)
+            return y
+
+        def named(name, y):
+            hook(name, y)
+            return y
+
+        if self.cfg.variant == "lite":
+            x1 = named("embed", round_f16_ste(self.linear("embed", space_to_depth(staged))))
+        else:
+            e0 = named("embed0", round_e4m3_ste(torch.relu(self.linear("embed0", staged))))
+            x0 = named("embed1", round_f16_ste(self.linear("embed1", e0)))
+            x0 = blk("enc0", x0)
+            x1 = named("merge0", self.merge("merge0", x0))
+        x1 = blk("enc1", x1)
+        x2 = named("merge1", self.merge("merge1", x1))
+        x2 = blk("enc2", x2)
+        x3 = named("merge2", self.merge("merge2", x2))
+        for i in range(self.cfg.tube_blocks):
+            x3 = blk(f"tube{i}", x3)
+        y2 = blk("dec2", named("expand2", self.expand("expand2", x3, x2)))
+        y1 = blk("dec1", named("expand1", self.expand("expand1", y2, x1)))
+        if self.cfg.variant == "lite":
+            y0 = named("expand0", self.expand("expand0", y1, self.linear("skip0", staged)))
+        else:
+            y0 = blk("dec0", named("expand0", self.expand("expand0", y1, x0)))
+        out = self.linear("head.linear", self.rmsnorm_e4m3("head.norm", y0))
+        return named("head", out)

@@ -1,0 +1,131 @@
+"""The network's structure, mirroring src/core/model_spec.{h,cpp} (the single source of truth for
+names and shapes): variants, blocks in execution order and the weight tensors in file order."""
+from dataclasses import dataclass, field
+import json
+
+SLOTS = 16
+HEAD_OUTPUTS = 16
+WINDOW = 4
+WINDOW_TOKENS = 16
+SHIFT = 2
+PAD_MULTIPLE = 32
+RMS_EPS = 1.0 / 8192.0
+FORMAT_VERSION = 1
+
+
+@dataclass
+class BlockSpec:
+    name: str
+    level: int
+    channels: int
+    heads: int
+
+
+@dataclass
+class ModelConfig:
+    variant: str = "lite"
+    tube_blocks: int = 4
+    channels: list = field(default_factory=lambda: [32, 64, 96, 128])
+    heads: list = field(default_factory=lambda: [2, 2, 4, 4])
+
+    def blocks(self):
+        b = []
+
+        def add(name, level):
+            b.append(BlockSpec(name, level, self.channels[level], self.heads[level]))
+        if self.variant == "full":
+            add("enc0", 0)
+        add("enc1", 1)
+        add("enc2", 2)
+        for i in range(self.tube_blocks):
+            add(f"tube{i}", 3)
+        add("dec2", 2)
+        add("dec1", 1)
+        if self.variant == "full":
+            add("dec0", 0)
+        return b
+
+    def to_json(self) -> str:
+        # Same keys and order as ModelConfig::to_json (nlohmann sorts keys alphabetically).
+        d = {"channels": self.channels, "head_outputs": HEAD_OUTPUTS, "heads": self.heads,
+             "slots": SLOTS, "tube_blocks": self.tube_blocks, "variant": self.variant,
+             "window": WINDOW}
+        return json.dumps(d, separators=(",", ":"))
+
+    @staticmethod
+    def make(variant: str) -> "ModelConfig":
+        if variant not in ("lite", "full"):
+            raise ValueError(f"variant must be 'lite' or 'full', not {variant!r}")
+        return ModelConfig(variant=variant)
+
+
+@dataclass
+class TensorSpec:
+    name: str
+    dtype: str  # "F8_E4M3", "F16", "F32"
+    shape: tuple
+
+
+def model_tensors(cfg: ModelConfig):
+    """Every tensor of the model in the order model_tensors() of model_spec.cpp lists them."""
+    t = []
+    ch = cfg.channels
+
+    def linear(name, n_in, n_out):
+        t.append(TensorSpec(name + ".weight", "F8_E4M3", (n_out, n_in)))
+        t.append(TensorSpec(name + ".scale", "F32", (n_out,)))
+        t.append(TensorSpec(name + ".bias", "F32", (n_out,)))
+
+    def norm(name, c):
+        t.append(TensorSpec(name + ".gain", "F32", (c,)))
+
+    blocks = {b.name: b for b in cfg.blocks()}
+
+    def block(name):
+        b = blocks[name]
+        c = b.channels
+        norm(name + ".norm1", c)
+        linear(name + ".qkv", c, 3 * c)
+        t.append(TensorSpec(name + ".rel_bias", "F16", (b.heads, WINDOW_TOKENS, WINDOW_TOKENS)))
+        linear(name + ".proj", c, c)
+        norm(name + ".norm2", c)
+        linear(name + ".fc1", c, 4 * c)
+        linear(name + ".fc2", 4 * c, c)
+
+    def merge(name, c_in, c_out):
+        norm(name + ".norm", 4 * c_in)
+        linear(name + ".linear", 4 * c_in, c_out)
+
+    def expand(name, c_in, c_out):
+        norm(name + ".norm", c_in)
+        linear(name + ".linear", c_in, 4 * c_out)
+
+    if cfg.variant == "lite":
+        linear("embed", 4 * SLOTS, ch[1])
+    else:
+        linear("embed0", SLOTS, ch[0])
+        linear("embed1", ch[0], ch[0])
+        block("enc0")
+        merge("merge0", ch[0], ch[1])
+    block("enc1")
+    merge("merge1", ch[1], ch[2])
+    block("enc2")
+    merge("merge2", ch[2], ch[3])
+    for i in range(cfg.tube_blocks):
+        block(f"tube{i}")
+    expand("expand2", ch[3], ch[2])
+    block("dec2")
+    expand("expand1", ch[2], ch[1])
+    block("dec1")
+    expand("expand0", ch[1], ch[0])
+    if cfg.variant == "lite":
+        linear("skip0", SLOTS, ch[0])
+    else:
+        block("dec0")
+    norm("head.norm", ch[0])
+    linear("head.linear", ch[0], HEAD_OUTPUTS)
+    return t
+
+
+def pad_to_grid(n: int) -> int:
+    return (n + PAD_MULTIPLE - 1) // PAD_MULTIPLE * PAD_MULTIPLE

@@ -1,0 +1,88 @@
+"""Reads and writes the project's weights files (the safetensors layout of src/core/weights.h):
+an 8-byte little-endian header length, a JSON header whose "__metadata__" carries the format,
+its version, the variant, the model config and a description, then the raw tensors in
+model_tensors() order: F8_E4M3 [out, in] codes, F32 scales, biases and gains, F16 bias tables.
+Plain struct/json: no safetensors package needed."""
+import json
+import os
+import struct
+
+import numpy as np
+
+from .spec import FORMAT_VERSION, ModelConfig, model_tensors
+
+_NP = {"F8_E4M3": np.uint8, "F16": np.float16, "F32": np.float32}
+
+
+class WeightsError(ValueError):
+    pass
+
+
+def read_weights(path: str):
+    """-> (ModelConfig, {name: numpy array}, description). e4m3 tensors come back as uint8 codes.
+    Raises WeightsError naming the field or tensor that is wrong."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 8:
+        raise WeightsError(f"{path}: shorter than the 8-byte header length")
+    (n,) = struct.unpack("<Q", data[:8])
+    if 8 + n > len(data):
+        raise WeightsError(f"{path}: header length {n} runs past the end of the file")
+    try:
+        header = json.loads(data[8:8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise WeightsError(f"{path}: header is not JSON ({e})") from None
+    meta = header.pop("__metadata__", None)
+    if not isinstance(meta, dict) or meta.get("format") != "swinup-weights":
+        raise WeightsError(f"{path}: __metadata__.format is not 'swinup-weights'")
+    if meta.get("format_version") != str(FORMAT_VERSION):
+        raise WeightsError(f"{path}: format_version {meta.get('format_version')!r}, expected "
+                           f"'{FORMAT_VERSION}'")
+    cfg = ModelConfig.make(meta.get("variant"))
+    body = data[8 + n:]
+    tensors = {}
+    for spec in model_tensors(cfg):
+        h = header.get(spec.name)
+        if h is None:
+            raise WeightsError(f"{path}: tensor {spec.name} is missing")
+        if h.get("dtype") != spec.dtype or tuple(h.get("shape", ())) != spec.shape:
+            raise WeightsError(f"{path}: tensor {spec.name} is {h.get('dtype')} {h.get('shape')}, "
+                               f"expected {spec.dtype} {list(spec.shape)}")
+        b, e = h["data_offsets"]
+        count = int(np.prod(spec.shape))
+        if not (0 <= b <= e <= len(body)) or e - b != count * np.dtype(_NP[spec.dtype]).itemsize:
+            raise WeightsError(f"{path}: tensor {spec.name} has bad data_offsets {[b, e]}")
+        tensors[spec.name] = np.frombuffer(body[b:e], dtype=_NP[spec.dtype]).reshape(spec.shape).copy()
+    extra = set(header) - set(tensors)
+    if extra:
+        raise WeightsError(f"{path}: unknown tensors {sorted(extra)[:3]}")
+    return cfg, tensors, meta.get("description", "")
+
+
+def write_weights(path: str, cfg: ModelConfig, tensors: dict, description: str):
+    """Writes a weights file (temporary name, then rename: no half-written file remains)."""
+    header = {"__metadata__": {"format": "swinup-weights", "format_version": str(FORMAT_VERSION),
+                               "variant": cfg.variant, "config": cfg.to_json(),
+                               "description": description}}
+    blobs = []
+    offset = 0
+    for spec in model_tensors(cfg):
+        a = np.ascontiguousarray(tensors[spec.name], dtype=_NP[spec.dtype])
+        if a.shape != spec.shape:
+            raise WeightsError(f"tensor {spec.name} has shape {a.shape}, expected {spec.shape}")
+        if spec.dtype != "F8_E4M3" and not np.all(np.isfinite(a)):
+            raise WeightsError(f"tensor {spec.name} holds NaN or Inf")
+        raw = a.tobytes()
+        header[spec.name] = {"dtype": spec.dtype, "shape": list(spec.shape),
+                             "data_offsets": [offset, offset + len(raw)]}
+        blobs.append(raw)
+        offset += len(raw)
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * ((-len(text)) % 8)  # 8-byte aligned data
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for raw in blobs:
+            f.write(raw)
+    os.replace(tmp, path)
