@@ -1,0 +1,113 @@
+// swinup info: what this build and machine would run: the variant and its weights, the backend
+// and device chosen, the render size of each quality mode for a display size, and the build.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "api_context.h"
+#include "commands.h"
+#include "options.h"
+
+namespace swinup::cli {
+namespace {
+
+struct InfoOptions {
+    std::string variant = "lite";
+    std::string precision = "exact";
+    std::string backend = "auto";
+    std::string weights;
+    std::string display = "1920x1080";
+};
+
+struct QualityMode {
+    swinup_quality_mode mode;
+    const char* name;
+};
+
+constexpr QualityMode kQualityModes[] = {
+    {SWINUP_QUALITY_NATIVE_AA, "native AA"},
+    {SWINUP_QUALITY_QUALITY, "quality"},
+    {SWINUP_QUALITY_BALANCED, "balanced"},
+    {SWINUP_QUALITY_PERFORMANCE, "performance"},
+    {SWINUP_QUALITY_ULTRA_PERFORMANCE, "ultra performance"},
+};
+
+void print_build() {
+#ifdef SWINUP_HAVE_CUDA
+    const char* cuda = "compiled in";
+#else
+    const char* cuda = "not compiled (CPU only)";
+#endif
+#ifdef NDEBUG
+    const char* build = "release";
+#else
+    const char* build = "debug";
+#endif
+    std::printf("swinup     %d.%d.%d (%s build, %s)\n", SWINUP_VERSION_MAJOR, SWINUP_VERSION_MINOR,
+                SWINUP_VERSION_PATCH, build, __VERSION__);
+    std::printf("cuda       %s\n", cuda);
+}
+
+void print_render_sizes(const Size2& display) {
+    std::printf("render sizes for display %s:\n", size_text(display.width, display.height).c_str());
+    for (const QualityMode& q : kQualityModes) {
+        uint32_t w = 0, h = 0;
+        check_status(swinup_get_render_size(q.mode, display.width, display.height, &w, &h),
+                     nullptr, std::string("render size of ") + q.name);
+        std::printf("  %-18s %5.2fx  %s\n", q.name, double(display.width) / double(w),
+                    size_text(w, h).c_str());
+    }
+}
+
+void run_info(const InfoOptions& opt) {
+    const Size2 display = parse_size(opt.display, "--display");
+    print_build();
+    print_render_sizes(display);
+
+    // A context at the performance mode's render size: what the backend would really pick.
+    uint32_t render_w = 0, render_h = 0;
+    check_status(swinup_get_render_size(SWINUP_QUALITY_PERFORMANCE, display.width, display.height,
+                                        &render_w, &render_h),
+                 nullptr, "render size");
+    swinup_context_desc desc;
+    swinup_context_desc_init(&desc);
+    desc.backend = parse_backend_option(opt.backend);
+    desc.variant = parse_variant_option(opt.variant);
+    desc.precision = parse_precision_option(opt.precision);
+    desc.max_render_width = render_w;
+    desc.max_render_height = render_h;
+    desc.display_width = display.width;
+    desc.display_height = display.height;
+    if (!opt.weights.empty()) {
+        desc.weights_source = SWINUP_WEIGHTS_PATH;
+        desc.weights_path = opt.weights.c_str();
+    }
+    ContextHandle ctx = create_context(desc);
+    const swinup_context_info info = context_info(ctx.get());
+    std::printf("variant    %s\n", variant_label(info.variant));
+    std::printf("precision  %s\n", precision_label(info.precision));
+    std::printf("weights    %s\n", info.weights_description);
+    std::printf("parameters %llu\n", static_cast<unsigned long long>(info.parameter_count));
+    std::printf("backend    %s\n", backend_label(info.backend));
+    std::printf("device     %s\n", info.device_name);
+}
+
+}  // namespace
+
+void register_info(CLI::App& app) {
+    auto opt = std::make_shared<InfoOptions>();
+    CLI::App* cmd = app.add_subcommand("info", "Show the variant, weights, backend and build");
+    cmd->add_option("--variant", opt->variant, "network variant")
+        ->check(CLI::IsMember(variant_names()))->capture_default_str();
+    cmd->add_option("--precision", opt->precision, "arithmetic: exact or fast")
+        ->check(CLI::IsMember(precision_names()))->capture_default_str();
+    cmd->add_option("--backend", opt->backend, "where to run")
+        ->check(CLI::IsMember(backend_names()))->capture_default_str();
+    cmd->add_option("--weights", opt->weights, "a .safetensors weights file (default: embedded)")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--display", opt->display, "display size WxH for the render-size table")
+        ->capture_default_str();
+    cmd->callback([opt] { run_info(*opt); });
+}
+
+}  // namespace swinup::cli

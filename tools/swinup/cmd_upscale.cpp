@@ -1,0 +1,207 @@
+// swinup upscale SEQ -o OUT: every frame of a sequence through the public C API, written as
+// OUT/out.NNNN.exr (display resolution, half RGBA) with OUT/upscale.json describing the run.
+// Only the dispatch is timed: reading the inputs and writing the outputs are not the upscaler's.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api_context.h"
+#include "commands.h"
+#include "options.h"
+#include "output_decode.h"
+#include "progress.h"
+#include "sequence/atomic_write.h"
+#include "sequence/sequence.h"
+
+namespace swinup::cli {
+namespace {
+
+struct UpscaleOptions {
+    std::string sequence;
+    std::string output;
+    std::string variant = "lite";
+    std::string precision = "exact";
+    std::string backend = "auto";
+    std::string format = "rgba16f";
+    std::string weights;
+    double scale = 0.0;  // 0: the sequence's display size
+    int frames = 0;      // 0: all
+    int threads = 0;     // 0: all hardware threads
+    bool mv_display = false;
+};
+
+swinup_resource host_input(const Image& image, swinup_format format) {
+    swinup_resource r{};
+    r.data = image.data.data();
+    r.memory = SWINUP_MEMORY_HOST;
+    r.format = format;
+    r.width = static_cast<uint32_t>(image.width);
+    r.height = static_cast<uint32_t>(image.height);
+    r.row_pitch = 0;
+    return r;
+}
+
+double median_of(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+void run_upscale(const UpscaleOptions& opt) {
+    const SequenceInfo info = sequence_read_info(opt.sequence);
+    const int frames = opt.frames > 0 ? std::min(opt.frames, info.frame_count) : info.frame_count;
+    if (opt.mv_display && !info.has_mv_display) {
+        throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
+                                 "mv_display files");
+    }
+
+    swinup_context_desc desc;
+    swinup_context_desc_init(&desc);
+    desc.backend = parse_backend_option(opt.backend);
+    desc.variant = parse_variant_option(opt.variant);
+    desc.precision = parse_precision_option(opt.precision);
+    desc.output_format = parse_output_format_option(opt.format);
+    desc.max_render_width = static_cast<uint32_t>(info.render_width);
+    desc.max_render_height = static_cast<uint32_t>(info.render_height);
+    desc.display_width = static_cast<uint32_t>(info.display_width);
+    desc.display_height = static_cast<uint32_t>(info.display_height);
+    if (opt.scale > 0.0) {
+        if (opt.mv_display) throw std::runtime_error("--scale cannot be combined with --mv-display");
+        desc.display_width = static_cast<uint32_t>(std::lround(info.render_width * opt.scale));
+        desc.display_height = static_cast<uint32_t>(std::lround(info.render_height * opt.scale));
+    }
+    auto flag_if = [](bool on, swinup_context_flags flag) { return on ? uint32_t(flag) : 0u; };
+    desc.flags = flag_if(info.hdr, SWINUP_FLAG_HDR) |
+                 flag_if(info.mv_jittered, SWINUP_FLAG_MV_JITTERED) |
+                 flag_if(info.depth_inverted, SWINUP_FLAG_DEPTH_INVERTED) |
+                 flag_if(opt.mv_display, SWINUP_FLAG_MV_DISPLAY_RES);
+    if (!opt.weights.empty()) {
+        desc.weights_source = SWINUP_WEIGHTS_PATH;
+        desc.weights_path = opt.weights.c_str();
+    }
+    desc.num_threads = static_cast<uint32_t>(opt.threads);
+    ContextHandle ctx = create_context(desc);
+    const swinup_context_info ctx_info = context_info(ctx.get());
+
+    std::error_code fs_error;
+    std::filesystem::create_directories(opt.output, fs_error);
+    if (fs_error) {
+        throw std::runtime_error(opt.output + ": cannot create directory: " + fs_error.message());
+    }
+
+    const int display_w = static_cast<int>(desc.display_width);
+    const int display_h = static_cast<int>(desc.display_height);
+    std::vector<uint8_t> output(size_t(display_w) * size_t(display_h) *
+                                output_bytes_per_pixel(desc.output_format));
+    std::vector<double> dispatch_ms;
+    Progress progress("upscale", frames);
+    for (int i = 0; i < frames; ++i) {
+        const Frame frame = sequence_read_frame(opt.sequence, info, i);
+        swinup_dispatch_desc dispatch;
+        swinup_dispatch_desc_init(&dispatch);
+        dispatch.color = host_input(frame.color, SWINUP_FORMAT_RGBA32F);
+        dispatch.depth = host_input(frame.depth, SWINUP_FORMAT_R32F);
+        dispatch.motion_vectors =
+            host_input(opt.mv_display ? frame.mv_display : frame.mv, SWINUP_FORMAT_RG32F);
+        dispatch.output.data = output.data();
+        dispatch.output.data_mut = output.data();
+        dispatch.output.memory = SWINUP_MEMORY_HOST;
+        dispatch.output.format = desc.output_format;
+        dispatch.output.width = desc.display_width;
+        dispatch.output.height = desc.display_height;
+        dispatch.exposure_value = info.exposure[size_t(i)];
+        dispatch.jitter_x = info.jitter_x[size_t(i)];
+        dispatch.jitter_y = info.jitter_y[size_t(i)];
+        dispatch.render_width = desc.max_render_width;
+        dispatch.render_height = desc.max_render_height;
+        dispatch.reset = info.reset[size_t(i)];
+
+        const auto start = std::chrono::steady_clock::now();
+        const swinup_status status = swinup_dispatch(ctx.get(), &dispatch);
+        const auto stop = std::chrono::steady_clock::now();
+        check_status(status, ctx.get(), "frame " + std::to_string(i) + ": dispatch failed");
+        dispatch_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+
+        const std::string path =
+            (std::filesystem::path(opt.output) / frame_file("out", i)).string();
+        exr_write(path, decode_output(output, desc.output_format, display_w, display_h),
+                  /*half_precision=*/true);
+        progress.update(i + 1, dispatch_ms.back());
+    }
+    progress.finish();
+
+    const double mean_ms =
+        std::accumulate(dispatch_ms.begin(), dispatch_ms.end(), 0.0) / double(frames);
+    const double median_ms = median_of(dispatch_ms);
+
+    nlohmann::json run;
+    run["format"] = "swinup-upscale";
+    run["version"] = 1;
+    run["source"] = std::filesystem::absolute(opt.sequence).lexically_normal().string();
+    run["files"] = "out.NNNN.exr";
+    run["frame_count"] = frames;
+    run["display_size"] = {display_w, display_h};
+    run["render_size"] = {info.render_width, info.render_height};
+    run["variant"] = variant_label(ctx_info.variant);
+    run["precision"] = precision_label(ctx_info.precision);
+    run["backend"] = backend_label(ctx_info.backend);
+    run["device"] = ctx_info.device_name;
+    run["output_format"] = format_label(desc.output_format);
+    run["weights"] = ctx_info.weights_description;
+    run["dispatch_ms"] = {{"mean", mean_ms}, {"median", median_ms}, {"per_frame", dispatch_ms}};
+    run["sequence"] = nlohmann::json::parse(sequence_info_to_json(info));
+    write_text_file_atomically((std::filesystem::path(opt.output) / "upscale.json").string(),
+                               run.dump(2) + "\n");
+
+    std::printf("frames     %d (%s -> %s)\n", frames,
+                size_text(desc.max_render_width, desc.max_render_height).c_str(),
+                size_text(desc.display_width, desc.display_height).c_str());
+    std::printf("dispatch   mean %.2f ms, median %.2f ms per frame\n", mean_ms, median_ms);
+    std::printf("backend    %s (%s), %s, %s\n", backend_label(ctx_info.backend),
+                ctx_info.device_name, variant_label(ctx_info.variant),
+                precision_label(ctx_info.precision));
+    std::printf("output     %s\n", opt.output.c_str());
+}
+
+}  // namespace
+
+void register_upscale(CLI::App& app) {
+    auto opt = std::make_shared<UpscaleOptions>();
+    CLI::App* cmd = app.add_subcommand("upscale", "Upscale a sequence folder through the C API");
+    cmd->add_option("SEQ", opt->sequence, "sequence folder (sequence.json + EXR frames)")
+        ->required();
+    cmd->add_option("-o,--output", opt->output, "output folder (out.NNNN.exr, upscale.json)")
+        ->required();
+    cmd->add_option("--variant", opt->variant, "network variant")
+        ->check(CLI::IsMember(variant_names()))->capture_default_str();
+    cmd->add_option("--precision", opt->precision, "arithmetic: exact or fast")
+        ->check(CLI::IsMember(precision_names()))->capture_default_str();
+    cmd->add_option("--backend", opt->backend, "where to run")
+        ->check(CLI::IsMember(backend_names()))->capture_default_str();
+    cmd->add_option("--format", opt->format, "the context's output format")
+        ->check(CLI::IsMember(output_format_names()))->capture_default_str();
+    cmd->add_option("--weights", opt->weights, "a .safetensors weights file (default: embedded)")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--scale", opt->scale,
+                    "display = render x SCALE (default: the sequence's display size)")
+        ->check(CLI::Range(1.0, 3.0));
+    cmd->add_option("--frames", opt->frames, "upscale only the first N frames")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", opt->threads, "CPU worker threads (0: all)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--mv-display", opt->mv_display,
+                  "use the display-resolution motion vectors (mv_display.NNNN.exr)");
+    cmd->callback([opt] { run_upscale(*opt); });
+}
+
+}  // namespace swinup::cli

@@ -1,0 +1,40 @@
+// Names of the C API's enums on the command line and back, and "WxH" sizes, shared by the
+// subcommands so that every one spells --variant, --backend, --format and sizes alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "swinup/swinup.h"
+
+namespace swinup::cli {
+
+struct Size2 {
+    uint32_t width = 0;
+    uint32_t height = 0;
+};
+
+// "1920x1080" -> {1920, 1080}; throws std::invalid_argument naming `option` on anything else
+// (zero, negative, over 16384, trailing characters).
+Size2 parse_size(const std::string& text, const std::string& option);
+std::string size_text(uint32_t width, uint32_t height);
+
+// Accepted names, for CLI::IsMember checks and help texts.
+const std::vector<std::string>& variant_names();    // lite, full
+const std::vector<std::string>& precision_names();  // exact, fast
+const std::vector<std::string>& backend_names();    // auto, cpu, cuda
+const std::vector<std::string>& output_format_names();  // rgba16f, r10g10b10a2, rgba8
+
+// Name -> enum; throw std::invalid_argument for names not in the lists above.
+swinup_variant parse_variant_option(const std::string& name);
+swinup_precision parse_precision_option(const std::string& name);
+swinup_backend parse_backend_option(const std::string& name);
+swinup_format parse_output_format_option(const std::string& name);
+
+const char* variant_label(swinup_variant v);
+const char* precision_label(swinup_precision p);
+const char* backend_label(swinup_backend b);
+const char* format_label(swinup_format f);
+
+}  // namespace swinup::cli
