@@ -1,0 +1,141 @@
+"""The output pass (docs/model-spec.md "Output pass", src/core/pixel_ops.h): the head's kernel
+resamples the jittered render samples at display resolution, alpha blends the reprojected history
+in t-space. Batched torch with the C++ operation order; differentiable with respect to the head
+outputs, the samples and the history (straight-through rounding).
+"""
+import torch
+
+from . import exact_math as xm
+from .exact_math import f32c, fma
+from .quant import round_f16, round_f16_ste
+from .sampling import catmull_rom_sample, gather, on_screen
+
+F32 = torch.float32
+HALF_MAX = 65504.0
+
+_SIN = [f32c(v) for v in (2.75573192239858906e-6, -1.98412698412698413e-4,
+                          8.33333333333333322e-3, -1.66666666666666657e-1)]
+_COS = [f32c(v) for v in (2.48015873015873016e-5, -1.38888888888888894e-3,
+                          4.16666666666666644e-2, -0.5, 1.0)]
+
+
+def kernel_sincos_exact(theta: torch.Tensor):
+    """px::kernel_sincos: Cody-Waite reduction by pi/2 and Taylor polynomials (fma emulated as
+    in exact_math.py)."""
+    theta = torch.where(torch.isnan(theta), torch.zeros_like(theta), theta)
+    theta = torch.clamp(theta, -1024.0, 1024.0)
+    k = torch.round(theta * f32c(0.636619772367581343))
+    f = fma(-k, f32c(1.57079625129699707031), theta)
+    f = fma(-k, f32c(7.54978995489188216e-8), f)
+    f2 = f * f
+    s = torch.full_like(f, _SIN[0])
+    for c in _SIN[1:]:
+        s = fma(s, f2, c)
+    s = fma(s * f2, f, f)
+    c = torch.full_like(f, _COS[0])
+    for v in _COS[1:]:
+        c = fma(c, f2, v)
+    q = k.to(torch.int64) & 3
+    sin = torch.where(q == 0, s, torch.where(q == 1, c, torch.where(q == 2, -s, -c)))
+    cos = torch.where(q == 0, c, torch.where(q == 1, -s, torch.where(q == 2, -c, s)))
+    return sin, cos
+
+
+def kernel_sincos(theta: torch.Tensor, exact: bool):
+    if not exact:
+        return torch.sin(theta), torch.cos(theta)
+    smooth_s, smooth_c = torch.sin(theta), torch.cos(theta)
+    with torch.no_grad():
+        s, c = kernel_sincos_exact(theta.detach())
+    if not theta.requires_grad:
+        return s, c
+    return _replace(smooth_s, s), _replace(smooth_c, c)
+
+
+class _Replace(torch.autograd.Function):
+    """Forward: `value` (exact bits); backward: the gradient of `smooth`."""
+
+    @staticmethod
+    def forward(ctx, smooth, value):
+        return value
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+def _replace(smooth, value):
+    return _Replace.apply(smooth, value)
+
+
+def kernel_sigma(h: torch.Tensor, exact: bool) -> torch.Tensor:
+    h = torch.where(torch.isnan(h), torch.zeros_like(h), h)
+    return xm.fn("exp2", torch.clamp(h, -4.0, 2.0), exact)
+
+
+_NEG_HALF_LOG2E = float(torch.tensor(-0.5, dtype=F32) * xm.LOG2E)  # mul(-0.5f, kLog2e) in f32
+
+
+def kernel_weight(dx, dy, sin_t, cos_t, s_major, s_minor, exact: bool):
+    u = cos_t * dx + sin_t * dy
+    v = cos_t * dy - sin_t * dx
+    a = u / s_major
+    b = v / s_minor
+    e = a * a + b * b
+    return xm.fn("exp2", _NEG_HALF_LOG2E * e, exact)
+
+
+def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
+                history, display_w: int, display_h: int, scale_x: float, scale_y: float,
+                history_valid: bool, exact: bool):
+    """head: [B, H, W, 16] raw outputs at the real render size; tc: [B, H, W, 3] t(colour);
+    motion: [B, H, W, 2] dilated; jitter [B, 2]; history [B, Hd, Wd, 3] (f16 values) or None.
+    Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
+    b, h, w, _ = head.shape
+    dev = head.device
+    ox = torch.arange(display_w, device=dev, dtype=F32).view(1, 1, display_w).expand(b, display_h, display_w)
+    oy = torch.arange(display_h, device=dev, dtype=F32).view(1, display_h, 1).expand(b, display_h, display_w)
+    rx = (ox + 0.5) / scale_x - 0.5
+    ry = (oy + 0.5) / scale_y - 0.5
+    nx = torch.clamp(torch.floor(rx + 0.5), 0, w - 1).long()
+    ny = torch.clamp(torch.floor(ry + 0.5), 0, h - 1).long()
+    hn = gather(head, nx, ny)  # [B, Hd, Wd, 16]
+    s_major = kernel_sigma(hn[..., 4], exact)
+    s_minor = kernel_sigma(hn[..., 5], exact)
+    sin_t, cos_t = kernel_sincos(hn[..., 6], exact)
+    jx = jitter[:, 0].to(F32).view(b, 1, 1)
+    jy = jitter[:, 1].to(F32).view(b, 1, 1)
+    cx = rx + 0.5
+    cy = ry + 0.5
+    num = None
+    den = None
+    for dyi in (-1, 0, 1):
+        qy = torch.clamp(ny + dyi, 0, h - 1)
+        for dxi in (-1, 0, 1):
+            qx = torch.clamp(nx + dxi, 0, w - 1)
+            ddx = ((qx.to(F32) + 0.5) + jx) - cx
+            ddy = ((qy.to(F32) + 0.5) + jy) - cy
+            wgt = kernel_weight(ddx, ddy, sin_t, cos_t, s_major, s_minor, exact)
+            term = wgt[..., None] * gather(tc, qx, qy)
+            num = (torch.zeros_like(term) + term) if num is None else num + term
+            den = (torch.zeros_like(wgt) + wgt) if den is None else den + wgt
+    nearest = gather(tc, nx, ny)
+    ok = (den >= 1e-20)[..., None]
+    current = torch.where(ok, num / torch.where(ok, den[..., None], torch.ones_like(den[..., None])), nearest)
+
+    alpha = xm.fn("sigmoid", hn[..., 7], exact)
+    if history_valid and history is not None:
+        mv = gather(motion, nx, ny)
+        hx = (ox + 0.5) + mv[..., 0] * scale_x
+        hy = (oy + 0.5) + mv[..., 1] * scale_y
+        valid = on_screen(hx, display_w) & on_screen(hy, display_h)
+        alpha = torch.where(valid, alpha, torch.zeros_like(alpha))
+        th = xm.fn("tonemap_t", catmull_rom_sample(history, hx, hy), exact)
+        a = alpha[..., None]
+        blended = a * th + (1.0 - a) * current
+    else:
+        blended = current
+    out = xm.fn("tonemap_t_inverse", blended, exact)
+    new_history = round_f16_ste(torch.clamp(out, 0.0, HALF_MAX))
+    recurrent = round_f16_ste(xm.fn("tanh", head[..., 0:4], exact))
+    return out, new_history, recurrent

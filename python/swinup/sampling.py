@@ -1,0 +1,87 @@
+"""Gather-based image sampling with the fixed operation order of src/core/pixel_ops.h
+(Catmull-Rom with its ringing clamp, bilinear), differentiable with respect to the image.
+
+Images are [B, H, W, C]; positions are continuous coordinates (pixel i covers [i, i+1)), [B, h, w]
+tensors. Positions far off the image are clamped before indexing (callers mask those results).
+"""
+import torch
+
+F32 = torch.float32
+
+
+def gather(img: torch.Tensor, ix: torch.Tensor, iy: torch.Tensor) -> torch.Tensor:
+    """img[b, iy, ix, :] for integer index tensors [B, h, w] (already in range) -> [B, h, w, C]."""
+    b, hs, ws, c = img.shape
+    flat = (iy * ws + ix).reshape(b, -1, 1).expand(-1, -1, c)
+    return torch.gather(img.reshape(b, hs * ws, c), 1, flat).reshape(*ix.shape, c)
+
+
+def _safe_floor(u: torch.Tensor, size: int) -> torch.Tensor:
+    # Clamping first keeps the int conversion in range; it changes no on-screen position.
+    return torch.floor(torch.clamp(u, -8.0, float(size + 8))).to(torch.int64)
+
+
+def catmull_rom_weights(f: torch.Tensor):
+    """pixel_ops.h's catmull_rom_weights, operation by operation."""
+    f2 = f * f
+    f3 = f2 * f
+    w0 = ((-0.5) * f + f2) - 0.5 * f3
+    w1 = (1.0 - 2.5 * f2) + 1.5 * f3
+    w2 = (0.5 * f + 2.0 * f2) - 1.5 * f3
+    w3 = (-0.5) * f2 + 0.5 * f3
+    return [w0, w1, w2, w3]
+
+
+def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:
+    """Catmull-Rom sample of img [B, H, W, 3] at (px, py), taps clamped to the edges, the result
+    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then
+    the rows in order (pixel_ops.h catmull_rom_sample)."""
+    b, h, w, c = img.shape
+    ux = px - 0.5
+    uy = py - 0.5
+    ix = _safe_floor(ux, w)
+    iy = _safe_floor(uy, h)
+    wx = catmull_rom_weights(ux - ix.to(F32))
+    wy = catmull_rom_weights(uy - iy.to(F32))
+    total = None
+    lo = hi = None
+    for j in range(4):
+        y = torch.clamp(iy - 1 + j, 0, h - 1)
+        row = None
+        for i in range(4):
+            x = torch.clamp(ix - 1 + i, 0, w - 1)
+            tap = gather(img, x, y)
+            term = wx[i][..., None] * tap
+            row = (torch.zeros_like(term) + term) if row is None else row + term
+            if i in (1, 2) and j in (1, 2):
+                lo = tap if lo is None else torch.minimum(lo, tap)
+                hi = tap if hi is None else torch.maximum(hi, tap)
+        term = wy[j][..., None] * row
+        total = (torch.zeros_like(term) + term) if total is None else total + term
+    return torch.minimum(torch.maximum(total, lo), hi)
+
+
+def bilinear_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:
+    """Bilinear sample (pixel_ops.h bilinear_sample), taps clamped to the edges."""
+    b, h, w, c = img.shape
+    ux = px - 0.5
+    uy = py - 0.5
+    ix = _safe_floor(ux, w)
+    iy = _safe_floor(uy, h)
+    fx = (ux - ix.to(F32))[..., None]
+    fy = (uy - iy.to(F32))[..., None]
+    x0 = torch.clamp(ix, 0, w - 1)
+    x1 = torch.clamp(ix + 1, 0, w - 1)
+    y0 = torch.clamp(iy, 0, h - 1)
+    y1 = torch.clamp(iy + 1, 0, h - 1)
+    a, bb = gather(img, x0, y0), gather(img, x1, y0)
+    cc, d = gather(img, x0, y1), gather(img, x1, y1)
+    gx = 1.0 - fx
+    gy = 1.0 - fy
+    top = gx * a + fx * bb
+    bottom = gx * cc + fx * d
+    return gy * top + fy * bottom
+
+
+def on_screen(pos: torch.Tensor, size: int) -> torch.Tensor:
+    return (pos >= 0.0) & (pos < float(size))
