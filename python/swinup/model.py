@@ -237,7 +237,8 @@ class SwinUp(nn.Module):
     def forward(self, staged: torch.Tensor, frame_index: int, hook=None) -> torch.Tensor:
         """staged: [B, H, W, 16] e4m3 slot values on the padded grid (H, W multiples of 32).
         Returns the head's raw outputs [B, H, W, 16] (f32). hook(name, tensor) sees each layer's
-        output in execution order (the names of the CPU Network's layer hook)."""
+        output in execution order (the names of the CPU Network's layer hook); if it returns a
+        tensor, the network continues from that instead (teacher forcing, for measurements)."""
         b, h, w, c = staged.shape
         if c != SLOTS or h % 32 or w % 32:
             raise ValueError(f"staged must be [B, H, W, {SLOTS}] with H, W multiples of 32, got "
@@ -246,14 +247,12 @@ class SwinUp(nn.Module):
         order = {blk.name: i for i, blk in enumerate(self.blocks)}
         specs = {blk.name: blk for blk in self.blocks}
 
-        def blk(name, x):
-            y = self.block(specs[name], x, (order[name] + frame_index) % 2 == 1)
-            hook(name, y)
-            return y
-
         def named(name, y):
-            hook(name, y)
-            return y
+            replaced = hook(name, y)  # a hook may return a tensor to continue with instead
+            return y if replaced is None else replaced
+
+        def blk(name, x):
+            return named(name, self.block(specs[name], x, (order[name] + frame_index) % 2 == 1))
 
         if self.cfg.variant == "lite":
             x1 = named("embed", round_f16_ste(self.linear("embed", space_to_depth(staged))))

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Writes the golden data that tests/unit/test_golden.cpp checks the CPU backend against:
+tests/data/golden_<variant>.json (index, sizes, settings, bounds) and golden_<variant>.bin.
+
+For a seeded synthetic input sequence of 3 frames (two depth layers moving differently, HDR colour,
+Halton jitter), runs the PyTorch reference in exact mode (python/swinup) through staging, the
+network and the output pass, and stores per frame: the inputs (colour, depth, motion), the staged
+slots (e4m3 codes) and the RGBA16F output frame's RGB (f16); for frame 0 the head's raw outputs
+(f32); for frame 1 (which has history and recurrent features) every layer's output under the CPU
+Network's hook names, the head's included.
+
+Usage: python3 python/scripts/make_golden.py [--out tests/data]
+A change to the network must change python/swinup, the C++ backends and this data together.
+"""
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.model import SwinUp  # noqa: E402
+from swinup.output_pass import output_pass  # noqa: E402
+from swinup.quant import e4m3_codes  # noqa: E402
+from swinup.staging import FrameInput, TemporalState, stage  # noqa: E402
+from swinup.weights_io import read_weights  # noqa: E402
+
+# Per variant: render size, display size (lite s = 2; full s = 1.5 to cover a fractional scale).
+CASES = {"lite": dict(render=(64, 32), display=(128, 64)),
+         "full": dict(render=(32, 32), display=(48, 48))}
+FRAMES = 3
+LAYER_FRAME = 1  # the frame whose every layer is stored
+
+
+def halton(index: int, base: int) -> float:
+    num, den = 0, 1
+    while index > 0:
+        num = num * base + index % base
+        den *= base
+        index //= base
+    return float(np.float32(num / den))
+
+
+def make_inputs(w: int, h: int, frame: int, seed: int):
+    """A small synthetic scene: a textured far background panning one way and a near square
+    moving the other way; HDR colour (highlights up to ~8), depth in [0, 1] (not inverted),
+    motion current -> previous in render pixels. Values are f16-exact (the files store f16)."""
+    rng = np.random.default_rng(seed)
+    tex = rng.uniform(0.0, 1.0, (h + 16, w + 16, 3)).astype(np.float32)
+    bg_v = np.array([1.25, -0.5], np.float32)   # background velocity, px / frame
+    fg_v = np.array([-2.0, 0.75], np.float32)   # foreground velocity
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    # Background: smooth gradient + texture sampled at the panned position (nearest texel).
+    bx = xs - bg_v[0] * frame
+    by = ys - bg_v[1] * frame
+    tx = np.clip(np.floor(bx).astype(int) + 8, 0, w + 15)
+    ty = np.clip(np.floor(by).astype(int) + 8, 0, h + 15)
+    color = 0.3 * tex[ty, tx] + 0.2 + 0.5 * (0.5 + 0.5 * np.sin(bx[..., None] * 0.3 + np.arange(3) * 2.0))
+    depth = np.full((h, w), 0.9, np.float32) + 0.001 * ys
+    mv = np.broadcast_to(-bg_v, (h, w, 2)).copy()
+    # Foreground square, 12 x 10 px, bright and saturated.
+    x0 = 20 + fg_v[0] * frame
+    y0 = 10 + fg_v[1] * frame
+    inside = (xs >= x0) & (xs < x0 + 12) & (ys >= y0) & (ys < y0 + 10)
+    color[inside] = np.array([6.0, 2.0, 0.5], np.float32) * (1.0 + 0.3 * tex[ty, tx][inside])
+    depth[inside] = 0.25
+    mv[inside] = -fg_v
+    rgba = np.concatenate([color, np.ones((h, w, 1), np.float32)], axis=-1)
+    return (rgba.astype(np.float16).astype(np.float32), depth.astype(np.float32),
+            mv.astype(np.float16).astype(np.float32))
+
+
+class Blob:
+    def __init__(self):
+        self.parts = []
+        self.entries = []
+        self.offset = 0
+
+    def add(self, name: str, array: np.ndarray, dtype: str):
+        if dtype == "f16":
+            raw = np.ascontiguousarray(array, dtype=np.float16).tobytes()
+        elif dtype == "f32":
+            raw = np.ascontiguousarray(array, dtype=np.float32).tobytes()
+        elif dtype == "e4m3":
+            raw = np.ascontiguousarray(array, dtype=np.uint8).tobytes()
+        else:
+            raise ValueError(dtype)
+        self.entries.append({"name": name, "dtype": dtype, "shape": list(array.shape),
+                             "offset": self.offset, "bytes": len(raw)})
+        self.parts.append(raw)
+        self.offset += len(raw)
+
+
+def run_case(variant: str, out_dir: str):
+    weights_path = os.path.join(ROOT, "weights", f"{variant}.safetensors")
+    with open(weights_path, "rb") as f:
+        weights_sha = hashlib.sha256(f.read()).hexdigest()
+    cfg, tensors, _ = read_weights(weights_path)
+    model = SwinUp(cfg, exact=True)
+    model.load_tensors(tensors, fix_scales=True)
+    model.requires_grad_(False)
+    (w, h), (dw, dh) = CASES[variant]["render"], CASES[variant]["display"]
+    scale = dw / w
+    phases = math.ceil(8 * scale * scale)
+    blob = Blob()
+    frames_meta = []
+    state = None
+    layer_names = []
+    for f in range(FRAMES):
+        color, depth, mv = make_inputs(w, h, f, seed=1234 + f)
+        jitter = (halton(f % phases + 1, 2) - 0.5, halton(f % phases + 1, 3) - 0.5)
+        frame = FrameInput(color=torch.from_numpy(color[None, ..., :3]),
+                           depth=torch.from_numpy(depth[None]),
+                           motion=torch.from_numpy(mv[None]),
+                           jitter=torch.tensor([jitter], dtype=torch.float32),
+                           hdr=True, depth_inverted=False)
+        with torch.no_grad():
+            staged = stage(frame, state, dw, dh, exact=True)
+            layers = {}
+
+            def hook(name, t):
+                layers[name] = t[0].numpy().copy()
+            head = model(staged.slots, f, hook=hook if f == LAYER_FRAME else None)
+            out, hist, rec = output_pass(head[:, :h, :w], staged.tc, staged.motion, frame.jitter,
+                                         state.history if state is not None else None, dw, dh,
+                                         staged.scale_x, staged.scale_y, state is not None, True)
+        state = TemporalState(history=hist, recurrent=rec, z=staged.z, width=w, height=h)
+        # RGBA16F output: out / exposure * pre_exposure (both 1), clamped to [0, 65504], alpha 1;
+        # that is the new history's value.
+        # Stored as RGB (alpha is 1 by definition).
+        p = f"frame{f}/"
+        blob.add(p + "input/color", color, "f16")
+        blob.add(p + "input/depth", depth, "f32")
+        blob.add(p + "input/mv", mv, "f16")
+        blob.add(p + "staged", e4m3_codes(staged.slots[0]).numpy(), "e4m3")
+        if f == 0:  # frame 0 has the other window-shift parity than the layer frame
+            blob.add(p + "head", head[0].numpy(), "f32")
+        blob.add(p + "output", hist[0].numpy(), "f16")
+        if f == LAYER_FRAME:
+            layer_names = list(layers.keys())
+            for name, t in layers.items():
+                blob.add(p + "layer/" + name, t, "f32" if name == "head" else "f16")
+        frames_meta.append({"jitter": [jitter[0], jitter[1]], "reset": 0, "exposure": 1.0,
+                            "pre_exposure": 1.0})
+    index = {
+        "format": "swinup-golden", "version": 1, "variant": variant,
+        "weights": f"weights/{variant}.safetensors", "weights_sha256": weights_sha,
+        "precision": "exact", "render": [w, h], "display": [dw, dh],
+        "flags": {"hdr": True, "depth_inverted": False, "mv_display_res": False,
+                  "mv_jittered": False},
+        "mv_scale": [1.0, 1.0], "output_format": "RGBA16F",
+        "frames": frames_meta, "layer_frame": LAYER_FRAME,
+        "layers": layer_names,
+        "tensors": blob.entries,
+        "generator": "python/scripts/make_golden.py (PyTorch reference, exact mode)",
+    }
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, f"golden_{variant}.bin"), "wb") as f:
+        for raw in blob.parts:
+            f.write(raw)
+    with open(os.path.join(out_dir, f"golden_{variant}.json"), "w") as f:
+        json.dump(index, f, indent=1)
+        f.write("\n")
+    print(f"{variant}: {blob.offset} bytes, {len(blob.entries)} tensors, layers {index['layers']}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(ROOT, "tests", "data"))
+    ap.add_argument("--variants", default="lite,full")
+    args = ap.parse_args()
+    for v in args.variants.split(","):
+        run_case(v, args.out)
+
+
+if __name__ == "__main__":
+    main()
