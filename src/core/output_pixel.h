@@ -1,0 +1,103 @@
+// The output pass of one display pixel (docs/model-spec.md, "Output pass"): the anisotropic
+// Gaussian over the 3x3 jittered render samples in t-space, blended with the reprojected history.
+// One definition for the CPU and CUDA backends.
+#pragma once
+
+#include <cstdint>
+
+#include "core/host_device.h"
+#include "core/pixel_ops.h"
+#include "core/stage_pixel.h"
+
+namespace swinup {
+
+// Head outputs the output pass reads (model.md, "Head outputs").
+constexpr int kHeadSigmaMajor = 4;
+constexpr int kHeadSigmaMinor = 5;
+constexpr int kHeadAngle = 6;
+constexpr int kHeadAlpha = 7;
+constexpr int kRecurrentFeatures = 4;  // head outputs 0..3, kept as tanh() for the next frame
+
+struct OutputCurrent {
+    const float* tc = nullptr;      // width * height * 3: t(staged colour), f32
+    const float* motion = nullptr;  // width * height * 2: dilated motion, render pixels
+    const float* head = nullptr;    // head_stride * rows * 16: raw head outputs (padded grid)
+    int head_stride = 0;            // padded render width
+    int width = 0, height = 0;      // this frame's render size
+    int display_width = 0, display_height = 0;
+    float jitter_x = 0.0f, jitter_y = 0.0f;
+    float scale_x = 1.0f, scale_y = 1.0f;
+};
+
+struct OutputPrevious {
+    bool valid = false;                 // false on the first frame and after a reset
+    const uint16_t* history = nullptr;  // display_width * display_height * 4 f16: the last output
+};
+
+// The output colour of display pixel (ox, oy), linear in the exposed units of staging (before
+// f16 rounding and before the output format's encoding).
+SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
+                            float out[3]) {
+    // Position in render pixels and the nearest render pixel n.
+    const float rx = exact::sub(exact::div(static_cast<float>(ox) + 0.5f, cur.scale_x), 0.5f);
+    const float ry = exact::sub(exact::div(static_cast<float>(oy) + 0.5f, cur.scale_y), 0.5f);
+    const float cx = exact::add(rx, 0.5f);  // r + 0.5: the output position in continuous coordinates
+    const float cy = exact::add(ry, 0.5f);
+    const int nx = px::clampi(px::floor_to_int(cx), 0, cur.width - 1);
+    const int ny = px::clampi(px::floor_to_int(cy), 0, cur.height - 1);
+    const float* h = cur.head + (static_cast<int64_t>(ny) * cur.head_stride + nx) * 16;
+
+    // The kernel of n over the 3x3 samples around it.
+    const float sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
+    const float sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
+    float sin_theta, cos_theta;
+    px::kernel_sincos(h[kHeadAngle], &sin_theta, &cos_theta);
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float weight_sum = 0.0f;
+    for (int dy = -1; dy <= 1; ++dy) {
+        const int qy = px::clampi(ny + dy, 0, cur.height - 1);
+        const float sy = exact::add(static_cast<float>(qy) + 0.5f, cur.jitter_y);
+        for (int dx = -1; dx <= 1; ++dx) {
+            const int qx = px::clampi(nx + dx, 0, cur.width - 1);
+            const float sx = exact::add(static_cast<float>(qx) + 0.5f, cur.jitter_x);
+            const float w = px::kernel_weight(exact::sub(sx, cx), exact::sub(sy, cy), sin_theta,
+                                              cos_theta, sigma_major, sigma_minor);
+            const float* t = cur.tc + (static_cast<int64_t>(qy) * cur.width + qx) * 3;
+            for (int c = 0; c < 3; ++c) sum[c] = exact::add(sum[c], exact::mul(w, t[c]));
+            weight_sum = exact::add(weight_sum, w);
+        }
+    }
+    float current[3];
+    const float* tn = cur.tc + (static_cast<int64_t>(ny) * cur.width + nx) * 3;
+    for (int c = 0; c < 3; ++c)
+        current[c] = weight_sum < 1e-20f ? tn[c] : exact::div(sum[c], weight_sum);
+
+    // History at o + mv(n) * s, weighted by alpha (0 without history or off screen).
+    const float* mv = cur.motion + (static_cast<int64_t>(ny) * cur.width + nx) * 2;
+    const float hx = exact::add(static_cast<float>(ox) + 0.5f, exact::mul(mv[0], cur.scale_x));
+    const float hy = exact::add(static_cast<float>(oy) + 0.5f, exact::mul(mv[1], cur.scale_y));
+    const bool history_valid = prev.valid && px::on_screen(hx, cur.display_width) &&
+                               px::on_screen(hy, cur.display_height);
+    float alpha = 0.0f;
+    float th[3] = {0.0f, 0.0f, 0.0f};
+    if (history_valid) {
+        const float raw_alpha = h[kHeadAlpha];
+        alpha = exact::sigmoid(raw_alpha == raw_alpha ? raw_alpha : 0.0f);
+        float history[3];
+        px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
+                               cur.display_height, hx, hy, history);
+        for (int c = 0; c < 3; ++c) th[c] = px::t_of(history[c]);
+    }
+    const float keep = exact::sub(1.0f, alpha);
+    for (int c = 0; c < 3; ++c) {
+        const float blended = exact::add(exact::mul(alpha, th[c]), exact::mul(keep, current[c]));
+        out[c] = px::t_inverse(blended);
+    }
+}
+
+// The value kept as history (and the f16 the next frame reads): finite, in [0, 65504].
+SWINUP_HD uint16_t history_value(float out) {
+    return f32_to_f16_bits(px::clampf(out == out ? out : 0.0f, 0.0f, px::kHalfMax));
+}
+
+}  // namespace swinup

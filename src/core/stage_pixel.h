@@ -1,0 +1,140 @@
+// Staging of one render pixel (docs/model-spec.md, "Staging"): the 16 slots the network reads,
+// from this frame's sanitised planes and the previous frame's state. One definition for the CPU
+// and CUDA backends: both fill the plain views below and call these functions per pixel.
+#pragma once
+
+#include <cstdint>
+
+#include "core/half.h"
+#include "core/host_device.h"
+#include "core/pixel_ops.h"
+
+namespace swinup {
+
+// This frame at render resolution, after the inputs were read and sanitised (px::stage_*).
+struct StageCurrent {
+    const float* color = nullptr;   // width * height * 3: exposed colour, >= 0, finite
+    const float* z = nullptr;       // width * height: reverse-Z depth (1 near, 0 far), finite
+    const float* motion = nullptr;  // width * height * 2: motion in render pixels, undilated, finite
+    int width = 0, height = 0;      // this frame's render size
+    int display_width = 0, display_height = 0;
+    float jitter_x = 0.0f, jitter_y = 0.0f;  // sample offset from the pixel centre, render pixels
+    float scale_x = 1.0f, scale_y = 1.0f;    // display / render size, per axis
+};
+
+// The previous frame's temporal state.
+struct StagePrevious {
+    bool valid = false;                  // false on the first frame and after a reset
+    const uint16_t* history = nullptr;   // display_width * display_height * 4 f16 (RGB + unused)
+    const float* z = nullptr;            // width * height reverse-Z of the previous frame
+    const uint16_t* recurrent = nullptr; // width * height * 4 f16: tanh(head 0..3)
+    int width = 0, height = 0;           // the previous frame's render size
+};
+
+// Reads history pixels (f16 RGB of 4-channel pixels) for the Catmull-Rom sampler.
+struct HalfRgbFetch {
+    const uint16_t* pixels;
+    int width;
+    SWINUP_HD void operator()(int x, int y, float rgb[3]) const {
+        const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
+        rgb[0] = f16_bits_to_f32(p[0]);
+        rgb[1] = f16_bits_to_f32(p[1]);
+        rgb[2] = f16_bits_to_f32(p[2]);
+    }
+};
+
+// Reads the 4 recurrent features (f16) of a pixel for the bilinear sampler.
+struct HalfFeatureFetch {
+    const uint16_t* pixels;
+    int width;
+    SWINUP_HD void operator()(int x, int y, float v[4]) const {
+        const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
+        for (int k = 0; k < 4; ++k) v[k] = f16_bits_to_f32(p[k]);
+    }
+};
+
+// Dilated motion of render pixel (x, y): the motion of the nearest-depth pixel (largest reverse-Z)
+// of the 3x3 neighbourhood, reads clamped to the image, ties to the first in row-major order.
+SWINUP_HD void stage_dilated_motion(const StageCurrent& cur, int x, int y, float mv[2]) {
+    float z[9];
+    int index[9];
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            const int qx = px::clampi(x + dx, 0, cur.width - 1);
+            const int qy = px::clampi(y + dy, 0, cur.height - 1);
+            const int k = (dy + 1) * 3 + (dx + 1);
+            index[k] = qy * cur.width + qx;
+            z[k] = cur.z[index[k]];
+        }
+    }
+    const int best = index[px::dilation_pick(z)];
+    mv[0] = cur.motion[best * 2 + 0];
+    mv[1] = cur.motion[best * 2 + 1];
+}
+
+// The sample's display position (x + 0.5 + jitter) * s of render pixel x along one axis.
+SWINUP_HD float sample_display_position(int x, float jitter, float scale) {
+    return exact::mul(exact::add(static_cast<float>(x) + 0.5f, jitter), scale);
+}
+
+// The 16 slots of render pixel (x, y) (each clamped to +-448 and rounded to e4m3), given its
+// dilated motion `mv`. `tc` receives t(colour) in f32 (before e4m3): the output pass's samples.
+SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, int x, int y,
+                           const float mv[2], float slots[16], float tc[3]) {
+    const int64_t i = static_cast<int64_t>(y) * cur.width + x;
+
+    // 0-2: the current colour, compressed.
+    for (int c = 0; c < 3; ++c) {
+        tc[c] = px::t_of(cur.color[i * 3 + c]);
+        slots[c] = px::slot_value(tc[c]);
+    }
+
+    // 3-5 and 7: the display history at the sample's display position plus its motion.
+    const float dpx = sample_display_position(x, cur.jitter_x, cur.scale_x);
+    const float dpy = sample_display_position(y, cur.jitter_y, cur.scale_y);
+    const float hx = exact::add(dpx, exact::mul(mv[0], cur.scale_x));
+    const float hy = exact::add(dpy, exact::mul(mv[1], cur.scale_y));
+    const bool history_valid = prev.valid && px::on_screen(hx, cur.display_width) &&
+                               px::on_screen(hy, cur.display_height);
+    if (history_valid) {
+        float h[3];
+        px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
+                               cur.display_height, hx, hy, h);
+        for (int c = 0; c < 3; ++c) slots[3 + c] = px::slot_value(px::t_of(h[c]));
+    } else {
+        slots[3] = slots[4] = slots[5] = 0.0f;
+    }
+    slots[7] = history_valid ? 0.0f : 1.0f;
+
+    // 6 and 12-15: the previous render grid at p + mv (p the pixel centre), scaled to that grid
+    // when the render size changed.
+    const float ratio_x = exact::div(static_cast<float>(prev.width), static_cast<float>(cur.width));
+    const float ratio_y = exact::div(static_cast<float>(prev.height), static_cast<float>(cur.height));
+    const float rx = exact::mul(exact::add(static_cast<float>(x) + 0.5f, mv[0]), ratio_x);
+    const float ry = exact::mul(exact::add(static_cast<float>(y) + 0.5f, mv[1]), ratio_y);
+    const bool previous_valid =
+        prev.valid && px::on_screen(rx, prev.width) && px::on_screen(ry, prev.height);
+    if (previous_valid) {
+        const int nx = px::clampi(px::floor_to_int(rx), 0, prev.width - 1);
+        const int ny = px::clampi(px::floor_to_int(ry), 0, prev.height - 1);
+        const float z_prev = prev.z[static_cast<int64_t>(ny) * prev.width + nx];
+        slots[6] = px::slot_value(px::disocclusion_cue(z_prev, cur.z[i]));
+        float features[4];
+        px::bilinear_sample(HalfFeatureFetch{prev.recurrent, prev.width}, prev.width, prev.height, 4,
+                            rx, ry, features);
+        for (int k = 0; k < 4; ++k) slots[12 + k] = px::slot_value(features[k]);
+    } else {
+        slots[6] = 0.0f;
+        slots[12] = slots[13] = slots[14] = slots[15] = 0.0f;
+    }
+
+    // 8-9: where the sample falls inside its display pixel, in [-0.5, 0.5).
+    slots[8] = px::slot_value(exact::sub(exact::sub(dpx, static_cast<float>(px::floor_to_int(dpx))), 0.5f));
+    slots[9] = px::slot_value(exact::sub(exact::sub(dpy, static_cast<float>(px::floor_to_int(dpy))), 0.5f));
+
+    // 10-11: how fast the pixel moves, render pixels / 32 clamped to [-1, 1].
+    slots[10] = px::slot_value(px::clampf(exact::mul(mv[0], 0.03125f), -1.0f, 1.0f));
+    slots[11] = px::slot_value(px::clampf(exact::mul(mv[1], 0.03125f), -1.0f, 1.0f));
+}
+
+}  // namespace swinup

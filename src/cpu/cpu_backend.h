@@ -1,0 +1,57 @@
+// The CPU backend: staging, the network (cpu::Network), the output pass, and the temporal state,
+// multithreaded with oneTBB in the context's own arena. Every buffer is allocated at creation for
+// the largest sizes, so a dispatch allocates nothing (beyond what the network itself does).
+#pragma once
+
+#include <tbb/task_arena.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/backend.h"
+#include "cpu/frame_state.h"
+
+namespace swinup::cpu {
+
+class Network;
+
+class CpuBackend final : public Backend {
+public:
+    // The network of one frame: staged slots (padded w x h x 16) in, raw head outputs out.
+    using NetworkFn = std::function<void(const float* staged, int padded_width, int padded_height,
+                                         uint64_t frame_index, float* head)>;
+
+    // Throws std::bad_alloc when the buffers do not fit in memory. `network` replaces the real
+    // network (tests of the pipeline around it); empty means cpu::Network on `weights`.
+    CpuBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+               NetworkFn network = {});
+    ~CpuBackend() override;
+
+    swinup_backend kind() const override { return SWINUP_BACKEND_CPU; }
+    std::string device_name() const override;
+    swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index,
+                           std::string* error) override;
+
+    // What the last successful frame's staging replaced, and the exposure it used.
+    const FrameStats& last_frame_stats() const { return stats_; }
+    // The state a frame reads (for tests): history of the last output, display w * h * 4 f16.
+    const TemporalState& temporal_state() const { return state_; }
+    // The last frame's staged slots (padded grid) and planes (for tests).
+    const FramePlanes& frame_planes() const { return planes_; }
+
+private:
+    void run_frame(const swinup_dispatch_desc& desc, uint64_t frame_index);
+
+    swinup_context_desc desc_;
+    std::shared_ptr<const Weights> weights_;
+    std::unique_ptr<Network> network_;
+    NetworkFn network_fn_;
+    tbb::task_arena arena_;
+    TemporalState state_;
+    FramePlanes planes_;
+    FrameStats stats_;
+};
+
+}  // namespace swinup::cpu

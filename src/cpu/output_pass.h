@@ -1,0 +1,32 @@
+// The output pass of a whole frame on the CPU (docs/model-spec.md, "Output pass"), per pixel by
+// core/output_pixel.h: writes the new history (f16) and the caller's output resource, and keeps
+// the recurrent features for the next frame.
+#pragma once
+
+#include <cstdint>
+
+#include "core/output_pixel.h"
+#include "swinup/swinup.h"
+
+namespace swinup::cpu {
+
+struct OutputTarget {
+    const swinup_resource* resource = nullptr;  // the caller's output (host, validated)
+    // The output is written in the input's units: out / exposure * pre_exposure (RGBA16F), then
+    // clamped to [0, 1] for the UNORM formats.
+    float exposure = 1.0f, pre_exposure = 1.0f;
+};
+
+// Computes every display pixel, writes `new_history` (display w * h * 4 f16) and the output.
+void output_frame(const OutputCurrent& current, const OutputPrevious& previous,
+                  uint16_t* new_history, const OutputTarget& target);
+
+// tanh() of head outputs 0..3 of every real render pixel as f16 (width * height * 4).
+void keep_recurrent_features(const float* head, int head_stride, int width, int height,
+                             uint16_t* recurrent);
+
+// The output format's encoding of one output value (linear, exposed units) into `dst`.
+void encode_output_pixel(swinup_format format, const float out[3], float exposure, float pre_exposure,
+                         uint8_t* dst);
+
+}  // namespace swinup::cpu

@@ -1,0 +1,20 @@
+// Staging of a whole frame on the CPU: the 16 slots of every pixel of the padded render grid
+// (docs/model-spec.md, "Staging"), per pixel by core/stage_pixel.h.
+#pragma once
+
+#include "core/stage_pixel.h"
+
+namespace swinup::cpu {
+
+struct StagingOutput {
+    float* dilated = nullptr;  // width * height * 2: dilated motion (the output pass reads it)
+    float* tc = nullptr;       // width * height * 3: t(colour) in f32
+    float* staged = nullptr;   // padded_width * padded_height * 16
+    int padded_width = 0, padded_height = 0;
+};
+
+// Stages every real pixel, then fills the padding clamp-to-edge: padded pixel (x, y) carries the
+// slots of real pixel (min(x, w-1), min(y, h-1)). Multithreaded over rows; deterministic.
+void stage_frame(const StageCurrent& current, const StagePrevious& previous, const StagingOutput& out);
+
+}  // namespace swinup::cpu
