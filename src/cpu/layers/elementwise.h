@@ -1,0 +1,26 @@
+// Element-wise steps of the network over float arrays, each the exact rounding point of
+// docs/model-spec.md: values are kept as floats that hold exact e4m3 or f16 values.
+// Each function gives the same bits as applying the scalar definition (core/e4m3.h, core/half.h,
+// core/exact_math.h) element by element; vectorised where the CPU allows.
+#pragma once
+
+#include <cstddef>
+
+namespace swinup::cpu {
+
+// x[i] = round_to_e4m3(x[i]) (round to nearest even, saturate to +-448).
+void round_array_to_e4m3(float* x, size_t n);
+
+// x[i] = round_to_f16(x[i]).
+void round_array_to_f16(float* x, size_t n);
+
+// Residual add: acc[i] = round_to_f16(acc[i] + add[i]) (the sum in f32, one rounding to f16).
+void add_round_f16(float* acc, const float* add, size_t n);
+
+// x[i] = round_to_e4m3(exact::gelu(x[i])).
+void gelu_to_e4m3(float* x, size_t n);
+
+// x[i] = round_to_e4m3(max(x[i], 0)).
+void relu_to_e4m3(float* x, size_t n);
+
+}  // namespace swinup::cpu
