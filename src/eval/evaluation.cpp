@@ -1,0 +1,162 @@
+#include "eval/evaluation.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "eval/display_encode.h"
+#include "eval/motion.h"
+#include "eval/psnr.h"
+#include "eval/ssim.h"
+#include "eval/temporal_stability.h"
+
+namespace swinup::eval {
+
+SequenceSource sequence_source_from_directory(const std::string& dir) {
+    SequenceSource source;
+    source.info = sequence_read_info(dir);
+    source.description = dir;
+    const SequenceInfo info = source.info;
+    source.read_frame = [dir, info](int i) { return sequence_read_frame(dir, info, i); };
+    return source;
+}
+
+SequenceSource sequence_source_from_frames(SequenceInfo info, std::vector<Frame> frames,
+                                           std::string description) {
+    if (int(frames.size()) != info.frame_count) {
+        throw std::invalid_argument("sequence_source_from_frames: " + std::to_string(frames.size()) +
+                                    " frames given, the info says " +
+                                    std::to_string(info.frame_count));
+    }
+    SequenceSource source;
+    source.info = std::move(info);
+    source.description = std::move(description);
+    auto shared = std::make_shared<const std::vector<Frame>>(std::move(frames));
+    source.read_frame = [shared](int i) { return (*shared)[size_t(i)]; };
+    return source;
+}
+
+namespace {
+
+struct MethodState {
+    std::unique_ptr<Upscaler> method;
+    MethodScores scores;
+    Image previous_encoded;
+    double squared_error_sum = 0.0;  // of scored frames, for the pooled PSNR
+    size_t squared_error_frames = 0;
+    double ssim_sum = 0.0;
+    SquaredErrorSum temporal;
+    double seconds = 0.0;
+};
+
+}  // namespace
+
+EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options) {
+    const SequenceInfo& info = source.info;
+    if (!info.has_ground_truth) {
+        throw SequenceError(source.description + ": the sequence has no ground truth (gt.NNNN.exr); "
+                            "render it with ground truth to evaluate");
+    }
+    if (info.frame_count <= 0) throw SequenceError(source.description + ": no frames");
+    if (options.skip_frames < 0 || options.skip_frames >= info.frame_count) {
+        throw std::invalid_argument("skip frames must be in [0, " +
+                                    std::to_string(info.frame_count - 1) + "], got " +
+                                    std::to_string(options.skip_frames));
+    }
+    if (options.methods.empty()) throw std::invalid_argument("no method to evaluate");
+
+    EvaluationResult result;
+    result.sequence = source.description;
+    result.info = info;
+    result.skip_frames = options.skip_frames;
+    result.picture_frame = options.picture_frame < 0 || options.picture_frame >= info.frame_count
+                               ? info.frame_count - 1
+                               : options.picture_frame;
+
+    std::vector<MethodState> states;
+    for (const std::string& name : options.methods) {
+        MethodState s;
+        s.method = make_method(name, options.method_options);
+        s.scores.name = name;
+        states.push_back(std::move(s));
+    }
+
+    Frame previous;
+    Image previous_truth;
+    size_t stable_count = 0, pair_pixels = 0;
+    for (int t = 0; t < info.frame_count; ++t) {
+        Frame frame = source.read_frame(t);
+        const float exposure = t < int(info.exposure.size()) ? info.exposure[t] : 1.0f;
+        const bool reset = t < int(info.reset.size()) && info.reset[t] != 0;
+        const Image truth = display_encode(frame.gt, exposure, info.hdr);
+        const bool scored = t >= options.skip_frames;
+        const bool pair_scored = t >= options.skip_frames + 1;
+
+        std::vector<uint8_t> stable;
+        Image motion;
+        if (t > 0 && !reset) {
+            motion = display_motion(info, frame, t);
+            stable = stable_pixel_mask(info, previous, frame, t, motion);
+            if (pair_scored) {
+                for (uint8_t v : stable) stable_count += v;
+                pair_pixels += stable.size();
+            }
+        }
+
+        const float jx = t < int(info.jitter_x.size()) ? info.jitter_x[t] : 0.0f;
+        const float jy = t < int(info.jitter_y.size()) ? info.jitter_y[t] : 0.0f;
+        const UpscaleInput input{info, frame, t, jx, jy, exposure, reset};
+        for (MethodState& s : states) {
+            const auto start = std::chrono::steady_clock::now();
+            const Image output = s.method->upscale(input);
+            s.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (output.width != info.display_width || output.height != info.display_height) {
+                throw std::runtime_error("method " + s.scores.name + " returned a " +
+                                         std::to_string(output.width) + "x" +
+                                         std::to_string(output.height) + " image for a " +
+                                         std::to_string(info.display_width) + "x" +
+                                         std::to_string(info.display_height) + " display");
+            }
+            Image encoded = display_encode(output, exposure, info.hdr);
+            const double mse = mean_squared_error(encoded, truth);
+            const double frame_ssim = ssim(encoded, truth);
+            s.scores.frame_psnr_db.push_back(psnr_from_mse(mse));
+            s.scores.frame_ssim.push_back(frame_ssim);
+            double frame_temporal = 0.0;
+            if (!stable.empty()) {
+                const SquaredErrorSum e = temporal_change_error(s.previous_encoded, encoded,
+                                                                previous_truth, truth, motion, stable);
+                frame_temporal = e.rms();
+                if (pair_scored) s.temporal.add(e);
+            }
+            s.scores.frame_temporal_error.push_back(frame_temporal);
+            if (scored) {
+                s.squared_error_sum += mse;
+                ++s.squared_error_frames;
+                s.ssim_sum += frame_ssim;
+            }
+            if (t == result.picture_frame) result.picture_outputs.push_back(encoded);
+            s.previous_encoded = std::move(encoded);
+        }
+        if (t == result.picture_frame) result.picture_truth = truth;
+        previous_truth = truth;
+        previous = std::move(frame);
+        if (options.progress) options.progress(t + 1, info.frame_count);
+    }
+
+    result.scored_frames = info.frame_count - options.skip_frames;
+    result.stable_fraction = pair_pixels == 0 ? 0.0 : double(stable_count) / double(pair_pixels);
+    for (MethodState& s : states) {
+        s.scores.psnr_db = psnr_from_mse(s.squared_error_sum / double(s.squared_error_frames));
+        s.scores.ssim = s.ssim_sum / double(s.squared_error_frames);
+        s.scores.temporal_error = s.temporal.rms();
+        s.scores.ms_per_frame = 1000.0 * s.seconds / double(info.frame_count);
+        if (auto* network = dynamic_cast<SwinupUpscaler*>(s.method.get())) {
+            s.scores.description = network->description();
+        }
+        result.methods.push_back(std::move(s.scores));
+    }
+    return result;
+}
+
+}  // namespace swinup::eval

@@ -1,0 +1,69 @@
+// Runs methods over a sequence with ground truth and scores each one: PSNR and SSIM against the
+// ground truth and the temporal-stability error, all on display-encoded images (display_encode.h).
+// Frames are read once and handed to every method in order, so memory stays at a few frames.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/method_registry.h"
+#include "sequence/sequence.h"
+
+namespace swinup::eval {
+
+// Where frames come from: a sequence folder on disk or frames already in memory (the demo).
+struct SequenceSource {
+    SequenceInfo info;
+    std::function<Frame(int)> read_frame;  // frame i, validated
+    std::string description;               // a folder path or what was rendered
+};
+
+// Reads sequence.json now and each frame when asked. Throws SequenceError naming the file.
+SequenceSource sequence_source_from_directory(const std::string& dir);
+// Serves the given frames (frames.size() must equal info.frame_count).
+SequenceSource sequence_source_from_frames(SequenceInfo info, std::vector<Frame> frames,
+                                           std::string description);
+
+struct EvaluationOptions {
+    std::vector<std::string> methods = method_names();
+    MethodOptions method_options;
+    // Frames at the start left out of every score (temporal methods start with no history; an
+    // engine runs for a while before anyone looks). 0 scores every frame.
+    int skip_frames = 0;
+    // Keep the display-encoded outputs of this frame for pictures (-1: the last frame).
+    int picture_frame = -1;
+    // Called after each frame: (frames done, frame count).
+    std::function<void(int, int)> progress;
+};
+
+struct MethodScores {
+    std::string name;
+    std::string description;            // e.g. the backend and weights of "swinup"
+    double psnr_db = 0.0;               // 10 log10(1 / MSE), MSE pooled over scored frames
+    double ssim = 0.0;                  // mean over scored frames
+    double temporal_error = 0.0;        // RMS over stable pixels of scored frame pairs
+    double ms_per_frame = 0.0;          // wall time of upscale() per frame
+    std::vector<double> frame_psnr_db;  // per frame (all frames, scored or not)
+    std::vector<double> frame_ssim;
+    std::vector<double> frame_temporal_error;  // per frame t (pair t-1, t); 0 for frame 0 / resets
+};
+
+struct EvaluationResult {
+    std::string sequence;
+    SequenceInfo info;
+    int skip_frames = 0;
+    int scored_frames = 0;
+    double stable_fraction = 0.0;  // share of display pixels of scored pairs that were stable
+    std::vector<MethodScores> methods;
+    int picture_frame = -1;
+    Image picture_truth;                // display-encoded ground truth of picture_frame
+    std::vector<Image> picture_outputs; // display-encoded outputs, in `methods` order
+};
+
+// Throws std::invalid_argument for unknown methods or a bad skip count, SequenceError for a
+// sequence without ground truth or unreadable frames, std::runtime_error when a method fails.
+EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options);
+
+}  // namespace swinup::eval

@@ -1,0 +1,39 @@
+// The network as an evaluated method: swinup run through its public C API (include/swinup/
+// swinup.h), exactly as an engine would call it, on the CPU or GPU backend.
+#pragma once
+
+#include <string>
+
+#include "eval/upscaler.h"
+#include "swinup/swinup.h"
+
+namespace swinup::eval {
+
+struct SwinupMethodOptions {
+    swinup_backend backend = SWINUP_BACKEND_AUTO;
+    swinup_variant variant = SWINUP_VARIANT_LITE;
+    swinup_precision precision = SWINUP_PRECISION_EXACT;
+    std::string weights_path;  // empty: the embedded default weights
+};
+
+class SwinupUpscaler final : public Upscaler {
+public:
+    explicit SwinupUpscaler(const SwinupMethodOptions& options);
+    ~SwinupUpscaler() override;
+    SwinupUpscaler(const SwinupUpscaler&) = delete;
+    SwinupUpscaler& operator=(const SwinupUpscaler&) = delete;
+
+    std::string name() const override { return "swinup"; }
+    // Creates the context on the first frame (it needs the sequence's sizes and conventions).
+    // Throws std::runtime_error with the library's message when a call fails.
+    Image upscale(const UpscaleInput& input) override;
+    // What the context runs on ("CPU: ...", "CUDA: ..."), its weights; empty before the first frame.
+    const std::string& description() const { return description_; }
+
+private:
+    SwinupMethodOptions options_;
+    swinup_context* context_ = nullptr;
+    std::string description_;
+};
+
+}  // namespace swinup::eval

@@ -1,0 +1,290 @@
+#include "eval/taau.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "eval/color_space.h"
+#include "eval/motion.h"
+#include "eval/resample_kernels.h"
+
+namespace swinup::eval {
+
+TaauUpscaler::TaauUpscaler(const TaauSettings& settings) : settings_(settings) {}
+
+namespace {
+
+// Per render pixel inputs of one frame, prepared once.
+struct RenderFrame {
+    int width = 0, height = 0;
+    std::vector<Rgb> color;        // exposure applied, finite, >= 0 (LDR: <= 1)
+    std::vector<float> depth;      // reverse-Z
+    std::vector<float> motion_x;   // dilated motion, render px, current -> previous
+    std::vector<float> motion_y;
+    std::vector<float> dilated_depth;
+};
+
+RenderFrame prepare(const UpscaleInput& in) {
+    const Frame& f = in.frame;
+    RenderFrame r;
+    r.width = f.color.width;
+    r.height = f.color.height;
+    const size_t n = size_t(r.width) * r.height;
+    r.color.resize(n);
+    r.depth.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const float* c = f.color.data.data() + i * f.color.channels;
+        float v[3];
+        for (int k = 0; k < 3; ++k) {
+            float x = c[k] * in.exposure;
+            if (!std::isfinite(x) || x < 0.0f) x = 0.0f;
+            v[k] = in.info.hdr ? x : std::min(x, 1.0f);
+        }
+        r.color[i] = {v[0], v[1], v[2]};
+        r.depth[i] = reverse_z(f.depth.data[i * f.depth.channels], in.info.depth_inverted);
+    }
+    // Dilation: the motion of the nearest (largest reverse-Z) pixel of the 3x3 neighbourhood, ties
+    // to the first in row-major order.
+    const Image mv = render_motion(in.info, f, in.index);
+    r.motion_x.resize(n);
+    r.motion_y.resize(n);
+    r.dilated_depth.resize(n);
+    for (int y = 0; y < r.height; ++y) {
+        for (int x = 0; x < r.width; ++x) {
+            int best_x = x, best_y = y;
+            float best_z = -1.0f;
+            for (int dy = -1; dy <= 1; ++dy) {
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const int qx = std::clamp(x + dx, 0, r.width - 1);
+                    const int qy = std::clamp(y + dy, 0, r.height - 1);
+                    const float z = r.depth[size_t(qy) * r.width + qx];
+                    if (z > best_z) {
+                        best_z = z;
+                        best_x = qx;
+                        best_y = qy;
+                    }
+                }
+            }
+            const size_t i = size_t(y) * r.width + x;
+            r.motion_x[i] = mv.at(best_x, best_y, 0);
+            r.motion_y[i] = mv.at(best_x, best_y, 1);
+            r.dilated_depth[i] = best_z;
+        }
+    }
+    return r;
+}
+
+// Catmull-Rom sample of channels 0..2 of `image` at continuous position (px, py), clamped to the
+// range of the 4 central taps so that it never rings past its neighbours.
+Rgb catmull_rom_sample(const Image& image, float px, float py) {
+    const float fx = px - 0.5f, fy = py - 0.5f;
+    const int x0 = int(std::floor(fx)), y0 = int(std::floor(fy));
+    const float tx = fx - float(x0), ty = fy - float(y0);
+    float wx[4], wy[4];
+    for (int k = 0; k < 4; ++k) {
+        wx[k] = catmull_rom_kernel(tx - float(k - 1));
+        wy[k] = catmull_rom_kernel(ty - float(k - 1));
+    }
+    float sum[3] = {0, 0, 0};
+    float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+    for (int j = 0; j < 4; ++j) {
+        const int sy = std::clamp(y0 + j - 1, 0, image.height - 1);
+        for (int i = 0; i < 4; ++i) {
+            const int sx = std::clamp(x0 + i - 1, 0, image.width - 1);
+            const float* p = image.pixel(sx, sy);
+            const float w = wx[i] * wy[j];
+            for (int c = 0; c < 3; ++c) sum[c] += w * p[c];
+            if ((i == 1 || i == 2) && (j == 1 || j == 2)) {
+                for (int c = 0; c < 3; ++c) {
+                    lo[c] = std::min(lo[c], p[c]);
+                    hi[c] = std::max(hi[c], p[c]);
+                }
+            }
+        }
+    }
+    return {std::clamp(sum[0], lo[0], hi[0]), std::clamp(sum[1], lo[1], hi[1]),
+            std::clamp(sum[2], lo[2], hi[2])};
+}
+
+// Bilinear sample of channel c (for the accumulated weight).
+float bilinear_sample(const Image& image, float px, float py, int c) {
+    const float fx = px - 0.5f, fy = py - 0.5f;
+    const int x0 = int(std::floor(fx)), y0 = int(std::floor(fy));
+    const float tx = fx - float(x0), ty = fy - float(y0);
+    auto at = [&](int x, int y) {
+        return image.at(std::clamp(x, 0, image.width - 1), std::clamp(y, 0, image.height - 1), c);
+    };
+    const float top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * tx;
+    const float bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * tx;
+    return top + (bottom - top) * ty;
+}
+
+float lerp(float a, float b, float t) { return a + (b - a) * t; }
+
+// Clip point p into the box [lo, hi] along the line to the box centre (Karis / Salvi): keeps the
+// history's hue where a per-axis clamp would shift it.
+YCoCg clip_to_box(const YCoCg& p, const YCoCg& lo, const YCoCg& hi) {
+    const float cy = 0.5f * (lo.y + hi.y), cco = 0.5f * (lo.co + hi.co), ccg = 0.5f * (lo.cg + hi.cg);
+    const float ey = 0.5f * (hi.y - lo.y) + 1e-6f, eco = 0.5f * (hi.co - lo.co) + 1e-6f,
+                ecg = 0.5f * (hi.cg - lo.cg) + 1e-6f;
+    const float vy = p.y - cy, vco = p.co - cco, vcg = p.cg - ccg;
+    const float ratio = std::max({std::abs(vy) / ey, std::abs(vco) / eco, std::abs(vcg) / ecg});
+    if (ratio <= 1.0f) return p;
+    return {cy + vy / ratio, cco + vco / ratio, ccg + vcg / ratio};
+}
+
+}  // namespace
+
+Image TaauUpscaler::upscale(const UpscaleInput& in) {
+    const SequenceInfo& info = in.info;
+    const int wd = info.display_width, hd = info.display_height;
+    if (in.frame.color.width <= 0 || in.frame.color.height <= 0 || in.frame.color.channels < 3) {
+        throw std::invalid_argument("taau: colour must be a non-empty RGB(A) image");
+    }
+    if (in.frame.depth.width != in.frame.color.width || in.frame.depth.height != in.frame.color.height ||
+        in.frame.mv.width != in.frame.color.width || in.frame.mv.height != in.frame.color.height) {
+        throw std::invalid_argument("taau: depth and motion must have the colour's size");
+    }
+    if (!(in.exposure > 0.0f) || !std::isfinite(in.exposure)) {
+        throw std::invalid_argument("taau: exposure must be positive and finite");
+    }
+    const RenderFrame r = prepare(in);
+    const int w = r.width, h = r.height;
+    const float sx = float(wd) / float(w), sy = float(hd) / float(h);
+    const float jx = in.jitter_x, jy = in.jitter_y;
+    const bool have_history = !in.reset && history_.width == wd && history_.height == hd &&
+                              previous_depth_.width == w && previous_depth_.height == h;
+
+    // Render-res history validity: 0 = drop (off screen or disoccluded), 1 = keep.
+    std::vector<uint8_t> keep(size_t(w) * h, 0);
+    if (have_history) {
+        for (int y = 0; y < h; ++y) {
+            for (int x = 0; x < w; ++x) {
+                const size_t i = size_t(y) * w + x;
+                const float px = float(x) + 0.5f + r.motion_x[i];
+                const float py = float(y) + 0.5f + r.motion_y[i];
+                if (!(px >= 0.0f && py >= 0.0f && px < float(w) && py < float(h))) continue;
+                const float z_prev = previous_depth_.at(int(px), int(py), 0);
+                const float z = r.dilated_depth[i];
+                const float relative = (z_prev - z) / std::max({z_prev, z, 1e-6f});
+                keep[i] = relative <= settings_.depth_tolerance;
+            }
+        }
+    }
+
+    const TaauSettings& s = settings_;
+    const float inv_two_sharp2 = 1.0f / (2.0f * s.sigma_sharp * s.sigma_sharp);
+    Image next(wd, hd, 4);
+    Image out(wd, hd, 3);
+    tbb::parallel_for(tbb::blocked_range<int>(0, hd), [&](const tbb::blocked_range<int>& rows) {
+        for (int oy = rows.begin(); oy < rows.end(); ++oy) {
+            for (int ox = 0; ox < wd; ++ox) {
+                const float ux = (float(ox) + 0.5f) / sx, uy = (float(oy) + 0.5f) / sy;
+                const int nx = std::min(int(ux), w - 1), ny = std::min(int(uy), h - 1);
+                const size_t ni = size_t(ny) * w + nx;
+                const float mdx = r.motion_x[ni] * sx, mdy = r.motion_y[ni] * sy;
+
+                // History and its accumulated weight.
+                float accumulated = 0.0f;
+                Rgb history;
+                if (have_history && keep[ni]) {
+                    const float hx = float(ox) + 0.5f + mdx, hy = float(oy) + 0.5f + mdy;
+                    if (hx >= 0.0f && hy >= 0.0f && hx <= float(wd) && hy <= float(hd)) {
+                        history = catmull_rom_sample(history_, hx, hy);
+                        accumulated = std::max(bilinear_sample(history_, hx, hy, 3), 0.0f);
+                    }
+                }
+
+                // Current reconstruction and neighbourhood statistics from the 3x3 samples.
+                const float sigma =
+                    lerp(s.sigma_wide, s.sigma_sharp, std::clamp(accumulated / s.history_ramp, 0.0f, 1.0f));
+                const float inv_two_sigma2 = 1.0f / (2.0f * sigma * sigma);
+                Rgb sum;
+                float weight_sum = 0.0f, nearest_weight = 0.0f;
+                YCoCg lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f}, mean, square;
+                for (int dy = -1; dy <= 1; ++dy) {
+                    const int qy = std::clamp(ny + dy, 0, h - 1);
+                    const float ddy = (float(qy) + 0.5f + jy - uy) * sy;
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        const int qx = std::clamp(nx + dx, 0, w - 1);
+                        const float ddx = (float(qx) + 0.5f + jx - ux) * sx;
+                        const float d2 = ddx * ddx + ddy * ddy;
+                        const Rgb& c = r.color[size_t(qy) * w + qx];
+                        const float wgt = std::exp(-d2 * inv_two_sigma2);
+                        sum.r += wgt * c.r;
+                        sum.g += wgt * c.g;
+                        sum.b += wgt * c.b;
+                        weight_sum += wgt;
+                        nearest_weight = std::max(nearest_weight, std::exp(-d2 * inv_two_sharp2));
+                        const YCoCg v = rgb_to_ycocg(c);
+                        lo = {std::min(lo.y, v.y), std::min(lo.co, v.co), std::min(lo.cg, v.cg)};
+                        hi = {std::max(hi.y, v.y), std::max(hi.co, v.co), std::max(hi.cg, v.cg)};
+                        mean = {mean.y + v.y, mean.co + v.co, mean.cg + v.cg};
+                        square = {square.y + v.y * v.y, square.co + v.co * v.co, square.cg + v.cg * v.cg};
+                    }
+                }
+                Rgb current;
+                if (weight_sum > 1e-20f) {
+                    current = {sum.r / weight_sum, sum.g / weight_sum, sum.b / weight_sum};
+                } else {
+                    current = r.color[ni];
+                }
+
+                Rgb result = current;
+                float new_accumulated = nearest_weight;
+                if (accumulated > 0.0f) {
+                    // Neighbourhood box: min/max intersected with mean +- gamma std; wider when still.
+                    const float speed = std::sqrt(mdx * mdx + mdy * mdy);
+                    const float moving = std::clamp(speed / s.moving_speed, 0.0f, 1.0f);
+                    const float gamma = lerp(s.gamma_still, s.gamma_moving, moving);
+                    const float expand = (1.0f - moving) * s.still_box_expand;
+                    const float inv9 = 1.0f / 9.0f;
+                    mean = {mean.y * inv9, mean.co * inv9, mean.cg * inv9};
+                    auto stddev = [&](float sq, float m) { return std::sqrt(std::max(sq * inv9 - m * m, 0.0f)); };
+                    const YCoCg sd{stddev(square.y, mean.y), stddev(square.co, mean.co),
+                                   stddev(square.cg, mean.cg)};
+                    const YCoCg range{hi.y - lo.y, hi.co - lo.co, hi.cg - lo.cg};
+                    const YCoCg box_lo{std::max(lo.y - expand * range.y, mean.y - gamma * sd.y),
+                                       std::max(lo.co - expand * range.co, mean.co - gamma * sd.co),
+                                       std::max(lo.cg - expand * range.cg, mean.cg - gamma * sd.cg)};
+                    const YCoCg box_hi{std::min(hi.y + expand * range.y, mean.y + gamma * sd.y),
+                                       std::min(hi.co + expand * range.co, mean.co + gamma * sd.co),
+                                       std::min(hi.cg + expand * range.cg, mean.cg + gamma * sd.cg)};
+                    history = ycocg_to_rgb(clip_to_box(rgb_to_ycocg(history), box_lo, box_hi));
+                    history = {std::max(history.r, 0.0f), std::max(history.g, 0.0f), std::max(history.b, 0.0f)};
+
+                    const float total = std::min(accumulated + nearest_weight, s.max_accumulation);
+                    const float alpha = std::clamp(nearest_weight / std::max(total, 1e-6f), 0.0f, 1.0f);
+                    float wc = alpha, wh = 1.0f - alpha;
+                    if (s.luminance_weighting) {
+                        wc /= 1.0f + luma709(current);
+                        wh /= 1.0f + luma709(history);
+                    }
+                    const float norm = 1.0f / std::max(wc + wh, 1e-20f);
+                    result = {(wc * current.r + wh * history.r) * norm,
+                              (wc * current.g + wh * history.g) * norm,
+                              (wc * current.b + wh * history.b) * norm};
+                    new_accumulated = total;
+                }
+                float* hp = next.pixel(ox, oy);
+                hp[0] = result.r;
+                hp[1] = result.g;
+                hp[2] = result.b;
+                hp[3] = new_accumulated;
+                float* op = out.pixel(ox, oy);
+                op[0] = result.r / in.exposure;
+                op[1] = result.g / in.exposure;
+                op[2] = result.b / in.exposure;
+            }
+        }
+    });
+    history_ = std::move(next);
+    previous_depth_ = Image(w, h, 1);
+    previous_depth_.data = r.depth;
+    return out;
+}
+
+}  // namespace swinup::eval

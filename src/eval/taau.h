@@ -1,0 +1,63 @@
+// A temporal anti-aliasing upscaler of the FSR 2 class, written here from the published technique
+// (AMD's FSR 2 talks and documentation, Karis' "High quality temporal supersampling" 2014, Salvi's
+// variance clipping 2016). It is the strong analytic baseline that swinup's network is measured
+// against. Per frame, at display resolution:
+//
+//  1. Dilated motion: each render pixel takes the motion of the nearest-depth pixel of its 3x3
+//     neighbourhood, so that the edges of foreground objects move with them.
+//  2. Disocclusion from depth: a render pixel whose dilated depth is farther (by a relative
+//     tolerance) than the previous frame's depth where its motion points was hidden last frame;
+//     its history is dropped. So is history that reprojects off screen, and all of it on reset.
+//  3. History: a Catmull-Rom sample of the previous output at o + motion, clamped to its 4 central
+//     taps (no ringing), with the per-pixel accumulated sample weight carried alongside.
+//  4. Jitter-aware reconstruction of the current frame: the 3x3 render samples around the display
+//     pixel, each at its jittered position, weighted by a Gaussian of its distance (in display
+//     pixels) to the pixel centre. The Gaussian is wide while a pixel has little history (a
+//     smooth spatial upscale) and sharp once history has accumulated (each sample then only counts
+//     where it landed). The weight of the closest sample is how much this frame adds.
+//  5. Neighbourhood clipping in YCoCg: the history is clipped (along the line to the box centre,
+//     not per axis) into the box of the current samples: the min/max box intersected with
+//     mean +- gamma * std. Still pixels get a wider box (fewer rejected details), moving ones the
+//     tight one (no ghosting).
+//  6. Blend: the current reconstruction enters with weight w / min(A + w, A_max), where A is the
+//     accumulated weight of the history (so a still pixel converges as a running mean of up to
+//     A_max frames), and both colours are weighted by 1 / (1 + luma) (Karis) so that one bright
+//     sample cannot flicker through.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "eval/upscaler.h"
+
+namespace swinup::eval {
+
+// The tuning knobs; the defaults are the values tuned on the procedural scenes (docs/quality.md).
+struct TaauSettings {
+    float sigma_sharp = 0.40f;        // reconstruction Gaussian, display px, with full history
+    float sigma_wide = 0.80f;         // the same with no history
+    float history_ramp = 3.0f;        // accumulated weight at which sigma reaches sigma_sharp
+    float max_accumulation = 12.0f;   // A_max: the blend never gives the current frame less than 1/A_max of its weight
+    float gamma_moving = 1.0f;        // variance-box half width, std devs, for moving pixels
+    float gamma_still = 2.5f;         // the same for still pixels
+    float still_box_expand = 0.5f;    // still pixels: min/max box grown by this fraction of its size
+    float moving_speed = 0.5f;        // display px per frame from which a pixel counts as moving
+    float depth_tolerance = 0.05f;    // relative reverse-Z difference that marks a disocclusion
+    bool luminance_weighting = true;  // Karis' 1 / (1 + luma) blend weights
+};
+
+class TaauUpscaler final : public Upscaler {
+public:
+    explicit TaauUpscaler(const TaauSettings& settings = {});
+    std::string name() const override { return "taau"; }
+    Image upscale(const UpscaleInput& input) override;
+
+private:
+    TaauSettings settings_;
+    // Previous frame: display-res history (R, G, B exposure-applied linear, accumulated weight)
+    // and render-res reverse-Z depth; empty before the first frame.
+    Image history_;
+    Image previous_depth_;
+};
+
+}  // namespace swinup::eval
