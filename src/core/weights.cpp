@@ -55,8 +55,12 @@ constexpr uint64_t kMaxHeaderBytes = 100ull << 20;  // safetensors' own limit (1
 
 std::string shape_text(const std::vector<int64_t>& shape) {
     std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(shape[i]);
+    }
+    s += ']';
+    return s;
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -183,7 +187,9 @@ private:
             return fail(where + "'data_offsets' must be two unsigned integers [begin, end]");
         const uint64_t begin = j["data_offsets"][0].get<uint64_t>();
         const uint64_t end = j["data_offsets"][1].get<uint64_t>();
-        const std::string range = "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
+        // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "literal" + string&&.
+        std::string range = "[";
+        range.append(std::to_string(begin)).append(", ").append(std::to_string(end)).append("]");
         if (begin > end) return fail(where + "data_offsets " + range + " end before they begin");
         if (end > data_size_)
             return fail(where + "data_offsets " + range + " go beyond the data (" +
