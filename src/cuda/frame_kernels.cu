@@ -1,0 +1,224 @@
+#include "cuda/frame_kernels.cuh"
+
+#include "core/model_spec.h"
+#include "core/output_pixel.h"
+#include "core/pixel_ops.h"
+#include "core/stage_pixel.h"
+#include "cuda/cuda_check.cuh"
+#include "swinup/swinup.h"
+
+namespace swinup::cuda {
+namespace {
+
+__device__ __forceinline__ float read_input(const InputImage& im, int x, int y, int c) {
+    const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
+    const size_t e = static_cast<size_t>(x) * im.channels + c;
+    if (im.half) return f16_bits_to_f32(reinterpret_cast<const uint16_t*>(row)[e]);
+    return reinterpret_cast<const float*>(row)[e];
+}
+
+// ---- exposure -------------------------------------------------------------------------------
+// One thread per row: the row's f64 sum in x order, exactly as cpu/input_planes.cpp.
+__global__ void exposure_rows_kernel(const FrameParams* p, double* row_sums) {
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= p->height) return;
+    constexpr float kMinLuminance = 6.103515625e-05f;  // 2^-14
+    double sum = 0.0;
+    for (int x = 0; x < p->width; ++x) {
+        bool replaced;
+        const float r = px::stage_color(read_input(p->color, x, y, 0), 1.0f, p->pre_exposure, false, &replaced);
+        const float g = px::stage_color(read_input(p->color, x, y, 1), 1.0f, p->pre_exposure, false, &replaced);
+        const float b = px::stage_color(read_input(p->color, x, y, 2), 1.0f, p->pre_exposure, false, &replaced);
+        const float luminance = exact::add(exact::add(exact::mul(0.2126f, r), exact::mul(0.7152f, g)),
+                                           exact::mul(0.0722f, b));
+        sum = __dadd_rn(sum, static_cast<double>(exact::log2(px::maxf(luminance, kMinLuminance))));
+    }
+    row_sums[y] = sum;
+}
+
+// One thread: auto (rows in order), the texture, or the value.
+__global__ void exposure_resolve_kernel(const FrameParams* p, const double* row_sums, float* exposure) {
+    float e;
+    if (p->auto_exposure) {
+        double total = 0.0;
+        for (int y = 0; y < p->height; ++y) total = __dadd_rn(total, row_sums[y]);
+        const float mean_log2 = static_cast<float>(__ddiv_rn(total, static_cast<double>(p->width) * p->height));
+        e = px::clampf(exact::div(0.18f, exact::exp2(mean_log2)), 9.5367431640625e-07f, 1048576.0f);
+    } else if (p->exposure_texture) {
+        const float v = *p->exposure_texture;
+        e = (px::is_finite(v) && v > 0.0f) ? v : 1.0f;
+    } else {
+        e = p->exposure_value;
+    }
+    *exposure = e;
+}
+
+// ---- input planes ---------------------------------------------------------------------------
+__global__ void input_planes_kernel(const FrameParams* pp, const float* exposure, float* color, float* motion) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    const size_t i = static_cast<size_t>(y) * p.width + x;
+    const float e = *exposure;
+    bool replaced;
+    for (int c = 0; c < 3; ++c)
+        color[i * 3 + c] = px::stage_color(read_input(p.color, x, y, c), e, p.pre_exposure, p.ldr != 0, &replaced);
+    p.z[i] = px::stage_depth(read_input(p.depth, x, y, 0), p.depth_inverted != 0, &replaced);
+    int mx = x, my = y;
+    float divide_x = 1.0f, divide_y = 1.0f;
+    if (p.mv_display_res) {  // the display pixel holding the sample's display position
+        const float dpy = exact::mul(exact::add(static_cast<float>(y) + 0.5f, p.jitter_y), p.scale_y);
+        const float dpx = exact::mul(exact::add(static_cast<float>(x) + 0.5f, p.jitter_x), p.scale_x);
+        my = px::clampi(px::floor_to_int(dpy), 0, p.display_height - 1);
+        mx = px::clampi(px::floor_to_int(dpx), 0, p.display_width - 1);
+        divide_x = p.scale_x;
+        divide_y = p.scale_y;
+    }
+    const float vx = px::stage_motion(read_input(p.motion, mx, my, 0), p.mv_scale_x, divide_x, &replaced);
+    const float vy = px::stage_motion(read_input(p.motion, mx, my, 1), p.mv_scale_y, divide_y, &replaced);
+    motion[i * 2 + 0] = exact::add(vx, p.motion_offset_x);
+    motion[i * 2 + 1] = exact::add(vy, p.motion_offset_y);
+}
+
+// ---- staging --------------------------------------------------------------------------------
+// One thread per padded-grid pixel; padding pixels stage their clamped real pixel again (the same
+// function of the same data, so the same slots as the CPU's copy).
+__global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.padded_width) return;
+    StageCurrent cur;
+    cur.color = planes.color;
+    cur.z = p.z;
+    cur.motion = planes.motion;
+    cur.width = p.width;
+    cur.height = p.height;
+    cur.display_width = p.display_width;
+    cur.display_height = p.display_height;
+    cur.jitter_x = p.jitter_x;
+    cur.jitter_y = p.jitter_y;
+    cur.scale_x = p.scale_x;
+    cur.scale_y = p.scale_y;
+    StagePrevious prev;
+    prev.valid = p.history_valid != 0;
+    prev.history = p.history_in;
+    prev.z = p.z_prev;
+    prev.recurrent = p.recurrent_in;
+    prev.width = p.prev_width;
+    prev.height = p.prev_height;
+    const int sx = x < p.width ? x : p.width - 1;
+    const int sy = y < p.height ? y : p.height - 1;
+    float mv[2], slots[kSlots], tc[3];
+    stage_dilated_motion(cur, sx, sy, mv);
+    stage_slots(cur, prev, sx, sy, mv, slots, tc);
+    uint32_t words[4];
+    for (int w = 0; w < 4; ++w) {
+        words[w] = 0;
+        for (int b = 0; b < 4; ++b) words[w] |= static_cast<uint32_t>(f32_to_e4m3(slots[w * 4 + b])) << (8 * b);
+    }
+    *reinterpret_cast<uint4*>(planes.staged + (static_cast<size_t>(y) * p.padded_width + x) * kSlots) =
+        make_uint4(words[0], words[1], words[2], words[3]);
+    if (x == sx && y == sy) {
+        const size_t i = static_cast<size_t>(y) * p.width + x;
+        planes.dilated[i * 2 + 0] = mv[0];
+        planes.dilated[i * 2 + 1] = mv[1];
+        for (int c = 0; c < 3; ++c) planes.tc[i * 3 + c] = tc[c];
+    }
+}
+
+// ---- output pass ----------------------------------------------------------------------------
+__global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.display_width) return;
+    OutputCurrent cur;
+    cur.tc = planes.tc;
+    cur.motion = planes.dilated;
+    cur.head = planes.head;
+    cur.head_stride = p.padded_width;
+    cur.width = p.width;
+    cur.height = p.height;
+    cur.display_width = p.display_width;
+    cur.display_height = p.display_height;
+    cur.jitter_x = p.jitter_x;
+    cur.jitter_y = p.jitter_y;
+    cur.scale_x = p.scale_x;
+    cur.scale_y = p.scale_y;
+    OutputPrevious prev;
+    prev.valid = p.history_valid != 0;
+    prev.history = p.history_in;
+    float out[3];
+    output_pixel(cur, prev, x, y, out);
+    uint16_t* h = p.history_out + (static_cast<size_t>(y) * p.display_width + x) * 4;
+    const uint32_t h01 = static_cast<uint32_t>(history_value(out[0])) | (static_cast<uint32_t>(history_value(out[1])) << 16);
+    const uint32_t h23 = static_cast<uint32_t>(history_value(out[2]));
+    *reinterpret_cast<uint2*>(h) = make_uint2(h01, h23);
+    // The output format: the input's units (out / exposure * pre_exposure), as cpu/output_pass.cpp.
+    const float e = *planes.exposure;
+    float v[3];
+    for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], e), p.pre_exposure);
+    uint8_t* row = static_cast<uint8_t*>(p.output) + static_cast<size_t>(y) * p.output_pitch;
+    if (p.output_format == SWINUP_FORMAT_RGBA16F) {
+        const uint32_t a = static_cast<uint32_t>(px::encode_half_colour(v[0])) |
+                           (static_cast<uint32_t>(px::encode_half_colour(v[1])) << 16);
+        const uint32_t b = static_cast<uint32_t>(px::encode_half_colour(v[2])) | (0x3c00u << 16);
+        *reinterpret_cast<uint2*>(row + static_cast<size_t>(x) * 8) = make_uint2(a, b);
+    } else if (p.output_format == SWINUP_FORMAT_R10G10B10A2) {
+        reinterpret_cast<uint32_t*>(row)[x] = px::pack_r10g10b10a2(v[0], v[1], v[2]);
+    } else {
+        reinterpret_cast<uint32_t*>(row)[x] = px::pack_rgba8(v[0], v[1], v[2]);
+    }
+}
+
+__global__ void recurrent_kernel(const FrameParams* pp, const float* head) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    const float* h = head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs;
+    uint16_t r[kRecurrentFeatures];
+    for (int k = 0; k < kRecurrentFeatures; ++k) r[k] = f32_to_f16_bits(h[k] == h[k] ? exact::tanh(h[k]) : 0.0f);
+    *reinterpret_cast<uint2*>(p.recurrent_out + (static_cast<size_t>(y) * p.width + x) * kRecurrentFeatures) =
+        make_uint2(r[0] | (static_cast<uint32_t>(r[1]) << 16), r[2] | (static_cast<uint32_t>(r[3]) << 16));
+}
+
+constexpr int kRowThreads = 128;
+dim3 row_grid(int width, int height) { return dim3((width + kRowThreads - 1) / kRowThreads, height); }
+
+}  // namespace
+
+void launch_exposure(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                     cudaStream_t stream) {
+    if (host.auto_exposure) {
+        exposure_rows_kernel<<<(host.height + 63) / 64, 64, 0, stream>>>(params, planes.row_sums);
+        SWINUP_CUDA_CHECK_LAUNCH();
+    }
+    exposure_resolve_kernel<<<1, 1, 0, stream>>>(params, planes.row_sums, planes.exposure);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_input_planes(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                         cudaStream_t stream) {
+    input_planes_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes.exposure,
+                                                                                       planes.color, planes.motion);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_staging(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                    cudaStream_t stream) {
+    staging_kernel<<<row_grid(host.padded_width, host.padded_height), kRowThreads, 0, stream>>>(params, planes);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                   cudaStream_t stream) {
+    output_kernel<<<row_grid(host.display_width, host.display_height), kRowThreads, 0, stream>>>(params, planes);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_recurrent(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                      cudaStream_t stream) {
+    recurrent_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes.head);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace swinup::cuda

@@ -1,0 +1,44 @@
+// The per-pixel passes around the network on the GPU, each a thin kernel over the shared
+// host/device functions of src/core (pixel_ops.h, stage_pixel.h, output_pixel.h), so that the CPU
+// and CUDA backends run one definition:
+//   exposure:     the exposure staging uses (auto: the CPU's row-then-total f64 log-luminance sum,
+//                 in the same order, so the value is bit-identical);
+//   input_planes: colour / depth / motion sanitised into f32 planes;
+//   staging:      dilated motion and the 16 e4m3 slots of every padded-grid pixel, t(colour);
+//   output:       the output pass per display pixel (history f16 and the output format);
+//   recurrent:    tanh(head 0..3) kept for the next frame.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/frame_params.cuh"
+
+namespace swinup::cuda {
+
+struct FramePlanes {      // device scratch of one frame, sized for the maximum render size
+    float* color = nullptr;    // w * h * 3
+    float* motion = nullptr;   // w * h * 2, undilated
+    float* dilated = nullptr;  // w * h * 2
+    float* tc = nullptr;       // w * h * 3
+    uint8_t* staged = nullptr; // padded w * h * 16 e4m3
+    float* head = nullptr;     // padded w * h * 16
+    double* row_sums = nullptr;  // h (auto exposure)
+    float* exposure = nullptr;   // 1: the exposure this frame used
+};
+
+// The launches read sizes from the host copy `host` (grid shapes) and everything else from the
+// device copy `params`.
+void launch_exposure(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                     cudaStream_t stream);
+void launch_input_planes(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                         cudaStream_t stream);
+void launch_staging(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                    cudaStream_t stream);
+void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                   cudaStream_t stream);
+void launch_recurrent(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                      cudaStream_t stream);
+
+}  // namespace swinup::cuda

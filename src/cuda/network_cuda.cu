@@ -1,0 +1,373 @@
+#include "cuda/network_cuda.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/e4m3.h"
+#include "core/half.h"
+#include "core/model_spec.h"
+#include "cuda/cuda_check.cuh"
+#include "cuda/gemm_e4m3.cuh"
+#include "cuda/rms_norm.cuh"
+#include "cuda/window_attention.cuh"
+
+namespace swinup::cuda {
+namespace {
+
+int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+const Tensor& tensor(const Weights& w, const std::string& name, int64_t elements) {
+    auto it = w.tensors.find(name);
+    if (it == w.tensors.end()) throw std::invalid_argument("cuda network: missing tensor " + name);
+    if (it->second.elements() != elements)
+        throw std::invalid_argument("cuda network: tensor " + name + " has the wrong shape");
+    return it->second;
+}
+
+DeviceBuffer upload(const void* data, size_t bytes) {
+    DeviceBuffer b(bytes);
+    b.upload(data, bytes);
+    return b;
+}
+
+// A linear layer on the device: the e4m3 weight matrix zero-padded to [out, round_up(in, 32)]
+// (the GEMM's K chunk), f32 scale and bias.
+struct DeviceLinear {
+    DeviceBuffer w, scale, bias;
+    int in = 0, out = 0, k_padded = 0;
+
+    static DeviceLinear make(const Weights& weights, const std::string& name, int in, int out) {
+        if (out % 16 != 0) throw std::invalid_argument("cuda network: " + name + " output count is not a multiple of 16");
+        DeviceLinear l;
+        l.in = in;
+        l.out = out;
+        l.k_padded = round_up(in, 32);
+        const Tensor& w = tensor(weights, name + ".weight", int64_t(out) * in);
+        std::vector<uint8_t> padded(size_t(out) * l.k_padded, 0);
+        for (int o = 0; o < out; ++o) std::memcpy(&padded[size_t(o) * l.k_padded], w.e4m3() + size_t(o) * in, size_t(in));
+        l.w = upload(padded.data(), padded.size());
+        l.scale = upload(tensor(weights, name + ".scale", out).f32(), sizeof(float) * out);
+        l.bias = upload(tensor(weights, name + ".bias", out).f32(), sizeof(float) * out);
+        return l;
+    }
+};
+
+DeviceBuffer upload_gain(const Weights& weights, const std::string& name, int channels) {
+    return upload(tensor(weights, name, channels).f32(), sizeof(float) * channels);
+}
+
+struct DeviceBlock {
+    BlockSpec spec;
+    DeviceBuffer norm1, norm2, rel_bias;
+    DeviceLinear qkv, proj, fc1, fc2;
+};
+
+struct DeviceMerge {  // also the expand: a norm and a linear
+    DeviceBuffer gain;
+    DeviceLinear linear;
+};
+
+}  // namespace
+
+struct CudaNetwork::Impl {
+    ModelConfig config;
+    swinup_precision precision;
+    int max_width, max_height;
+    std::vector<DeviceBlock> blocks;
+    DeviceLinear embed, skip0, embed0, embed1;
+    DeviceMerge merge0, merge1, merge2, expand2, expand1, expand0, head;
+    // Activations: e = encoder (the skips), d = decoder, t3 = the tube; f16 residual streams.
+    DeviceBuffer e0, d0, e1, d1, e2, d2, t3;
+    DeviceBuffer normed;  // e4m3 GEMM inputs (norm outputs, attention outputs)
+    DeviceBuffer wide;    // e4m3 fc1 / embed0 outputs
+    DeviceBuffer qkv;     // f16 Q, K, V
+    DeviceBuffer skip;    // f32 skip0 outputs (lite)
+    LayerHook hook;
+    StageMarker marker;
+    cudaStream_t stream = nullptr;
+
+    // ---- one launch each, announced to the marker --------------------------------------------
+    void mark(const StageInfo& s, bool begin) {
+        if (marker) marker(s, begin, stream);
+    }
+
+    void linear(const std::string& layer, const char* op, const DeviceLinear& l, const uint8_t* a, int lda,
+                GemmGather gather, int m, int grid_width, GemmEpilogue epilogue, void* out,
+                const void* skip_in = nullptr, bool skip_f32 = false) {
+        GemmArgs g;
+        g.a = a;
+        g.lda = lda;
+        g.a_cols = l.in;
+        g.gather = gather;
+        g.m = m;
+        g.grid_width = grid_width;
+        g.w = l.w.get<uint8_t>();
+        g.k_padded = l.k_padded;
+        g.n = l.out;
+        g.scale = l.scale.get<float>();
+        g.bias = l.bias.get<float>();
+        g.epilogue = epilogue;
+        g.precision = precision;
+        g.out = out;
+        g.skip = skip_in;
+        g.skip_f32 = skip_f32;
+        double out_bytes = 2;
+        switch (epilogue) {
+            case GemmEpilogue::store_f16: out_bytes = 2; break;
+            case GemmEpilogue::store_f32: out_bytes = 4; break;
+            case GemmEpilogue::relu_e4m3: case GemmEpilogue::gelu_e4m3: out_bytes = 1; break;
+            case GemmEpilogue::residual_add_f16: out_bytes = 4; break;
+            case GemmEpilogue::expand_add_f16: out_bytes = 2 + (skip_f32 ? 4 : 2); break;
+        }
+        const StageInfo s{layer, op, 2.0 * m * l.in * l.out,
+                          double(m) * l.in + double(l.out) * l.in + double(m) * l.out * out_bytes};
+        mark(s, true);
+        gemm_e4m3(g, stream);
+        mark(s, false);
+    }
+
+    void norm(const std::string& layer, const char* op, const DeviceBuffer& gain, const uint16_t* x,
+              int channels, NormGather gather, int tokens, int grid_width, uint8_t* out) {
+        RmsNormArgs r;
+        r.x = x;
+        r.channels = channels;
+        r.gather = gather;
+        r.tokens = tokens;
+        r.grid_width = grid_width;
+        r.gain = gain.get<float>();
+        r.out = out;
+        r.precision = precision;
+        const int c_out = gather == NormGather::rows ? channels : 4 * channels;
+        const StageInfo s{layer, op, 3.0 * tokens * c_out, double(tokens) * c_out * 3};
+        mark(s, true);
+        rms_norm_e4m3(r, stream);
+        mark(s, false);
+    }
+
+    // ---- layers --------------------------------------------------------------------------------
+    void block(size_t index, uint16_t* x, int w, int h, uint64_t frame) {
+        const DeviceBlock& b = blocks[index];
+        const int c = b.spec.channels, tokens = w * h;
+        const bool shifted = (uint64_t(index) + frame) % 2 == 1;
+        const std::string& name = b.spec.name;
+        uint8_t* normed_p = normed.get<uint8_t>();
+        uint16_t* qkv_p = qkv.get<uint16_t>();
+        norm(name, "norm1", b.norm1, x, c, NormGather::rows, tokens, w, normed_p);
+        linear(name, "qkv", b.qkv, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::store_f16, qkv_p);
+        WindowAttentionArgs a;
+        a.qkv = qkv_p;
+        a.width = w;
+        a.height = h;
+        a.channels = c;
+        a.heads = b.spec.heads;
+        a.rel_bias = b.rel_bias.get<uint16_t>();
+        a.shifted = shifted;
+        a.precision = precision;
+        a.out = normed_p;  // the norm output is dead once Q, K, V exist
+        const StageInfo s{name, "attention", 2.0 * 2.0 * tokens * kWindowTokens * c,
+                          double(tokens) * (3 * c * 2 + c)};
+        mark(s, true);
+        window_attention(a, stream);
+        mark(s, false);
+        linear(name, "proj", b.proj, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::residual_add_f16, x);
+        norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
+        linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3, wide.get());
+        linear(name, "fc2", b.fc2, wide.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, w,
+               GemmEpilogue::residual_add_f16, x);
+        report(name, x, w, h, c);
+    }
+
+    // Merge: fine grid (w, h) of C channels -> coarse grid, norm over the 4C concatenation.
+    void merge(const std::string& name, const DeviceMerge& m, const uint16_t* fine, int w, int h, int c,
+               uint16_t* coarse) {
+        const int cw = w / 2, tokens = (w / 2) * (h / 2);
+        norm(name, "norm", m.gain, fine, c, NormGather::space_to_depth, tokens, cw, normed.get<uint8_t>());
+        linear(name, "linear", m.linear, normed.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, cw,
+               GemmEpilogue::store_f16, coarse);
+        report(name, coarse, cw, h / 2, m.linear.out);
+    }
+
+    // Expand: coarse grid (w, h) of C channels -> fine grid, + skip (f16 or f32 at the fine grid).
+    void expand(const std::string& name, const DeviceMerge& e, const uint16_t* coarse, int w, int h, int c,
+                const void* skip_in, bool skip_f32, uint16_t* fine) {
+        norm(name, "norm", e.gain, coarse, c, NormGather::rows, w * h, w, normed.get<uint8_t>());
+        linear(name, "linear", e.linear, normed.get<uint8_t>(), c, GemmGather::rows, w * h, w,
+               GemmEpilogue::expand_add_f16, fine, skip_in, skip_f32);
+        report(name, fine, 2 * w, 2 * h, e.linear.out / 4);
+    }
+
+    size_t block_index(const std::string& name) const {
+        for (size_t i = 0; i < blocks.size(); ++i)
+            if (blocks[i].spec.name == name) return i;
+        throw std::logic_error("cuda network: no block " + name);
+    }
+
+    // ---- hook (tests only) -----------------------------------------------------------------------
+    template <class T>
+    std::vector<T> download(const void* p, size_t n) {
+        SWINUP_CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::vector<T> host(n);
+        SWINUP_CUDA_CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+        return host;
+    }
+    void report(const std::string& name, const uint16_t* x, int w, int h, int c) {
+        if (!hook) return;
+        const std::vector<uint16_t> bits = download<uint16_t>(x, size_t(w) * h * c);
+        std::vector<float> f(bits.size());
+        for (size_t i = 0; i < f.size(); ++i) f[i] = f16_bits_to_f32(bits[i]);
+        hook(name, f.data(), w, h, c);
+    }
+    void report_e4m3(const std::string& name, const uint8_t* x, int w, int h, int c) {
+        if (!hook) return;
+        const std::vector<uint8_t> codes = download<uint8_t>(x, size_t(w) * h * c);
+        std::vector<float> f(codes.size());
+        for (size_t i = 0; i < f.size(); ++i) f[i] = e4m3_to_f32(codes[i]);
+        hook(name, f.data(), w, h, c);
+    }
+    void report_f32(const std::string& name, const float* x, int w, int h, int c) {
+        if (!hook) return;
+        const std::vector<float> f = download<float>(x, size_t(w) * h * c);
+        hook(name, f.data(), w, h, c);
+    }
+
+    void run(const uint8_t* staged, int w, int h, uint64_t frame, float* head_out);
+};
+
+CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int max_width, int max_height)
+    : impl_(std::make_unique<Impl>()) {
+    Impl& m = *impl_;
+    m.config = weights.config;
+    m.precision = precision;
+    m.max_width = max_width;
+    m.max_height = max_height;
+    if (max_width <= 0 || max_height <= 0 || max_width % kPadMultiple || max_height % kPadMultiple)
+        throw std::invalid_argument("cuda network: the maximum grid must be a positive multiple of 32");
+    const int* ch = m.config.channels;
+    for (const BlockSpec& spec : m.config.blocks()) {
+        DeviceBlock b;
+        b.spec = spec;
+        const int c = spec.channels;
+        b.norm1 = upload_gain(weights, spec.name + ".norm1.gain", c);
+        b.norm2 = upload_gain(weights, spec.name + ".norm2.gain", c);
+        const Tensor& rb = tensor(weights, spec.name + ".rel_bias", int64_t(spec.heads) * kWindowTokens * kWindowTokens);
+        b.rel_bias = upload(rb.f16(), rb.bytes.size());
+        b.qkv = DeviceLinear::make(weights, spec.name + ".qkv", c, 3 * c);
+        b.proj = DeviceLinear::make(weights, spec.name + ".proj", c, c);
+        b.fc1 = DeviceLinear::make(weights, spec.name + ".fc1", c, 4 * c);
+        b.fc2 = DeviceLinear::make(weights, spec.name + ".fc2", 4 * c, c);
+        m.blocks.push_back(std::move(b));
+    }
+    auto make_merge = [&](const std::string& name, int c_in, int c_out) {
+        return DeviceMerge{upload_gain(weights, name + ".norm.gain", 4 * c_in),
+                           DeviceLinear::make(weights, name + ".linear", 4 * c_in, c_out)};
+    };
+    auto make_expand = [&](const std::string& name, int c_in, int c_out) {
+        return DeviceMerge{upload_gain(weights, name + ".norm.gain", c_in),
+                           DeviceLinear::make(weights, name + ".linear", c_in, 4 * c_out)};
+    };
+    const bool lite = m.config.variant == Variant::lite;
+    if (lite) {
+        m.embed = DeviceLinear::make(weights, "embed", 4 * kSlots, ch[1]);
+        m.skip0 = DeviceLinear::make(weights, "skip0", kSlots, ch[0]);
+    } else {
+        m.embed0 = DeviceLinear::make(weights, "embed0", kSlots, ch[0]);
+        m.embed1 = DeviceLinear::make(weights, "embed1", ch[0], ch[0]);
+        m.merge0 = make_merge("merge0", ch[0], ch[1]);
+    }
+    m.merge1 = make_merge("merge1", ch[1], ch[2]);
+    m.merge2 = make_merge("merge2", ch[2], ch[3]);
+    m.expand2 = make_expand("expand2", ch[3], ch[2]);
+    m.expand1 = make_expand("expand1", ch[2], ch[1]);
+    m.expand0 = make_expand("expand0", ch[1], ch[0]);
+    m.head = DeviceMerge{upload_gain(weights, "head.norm.gain", ch[0]),
+                         DeviceLinear::make(weights, "head.linear", ch[0], kHeadOutputs)};
+
+    const size_t p = size_t(max_width) * max_height;  // level-0 tokens
+    const size_t tokens[4] = {p, p / 4, p / 16, p / 64};
+    if (!lite) m.e0 = DeviceBuffer(tokens[0] * ch[0] * 2);
+    m.d0 = DeviceBuffer(tokens[0] * ch[0] * 2);
+    m.e1 = DeviceBuffer(tokens[1] * ch[1] * 2);
+    m.d1 = DeviceBuffer(tokens[1] * ch[1] * 2);
+    m.e2 = DeviceBuffer(tokens[2] * ch[2] * 2);
+    m.d2 = DeviceBuffer(tokens[2] * ch[2] * 2);
+    m.t3 = DeviceBuffer(tokens[3] * ch[3] * 2);
+    size_t normed = 0, wide = 0, qkv = 0;
+    for (const BlockSpec& b : m.config.blocks()) {
+        const size_t t = tokens[b.level];
+        normed = std::max(normed, t * b.channels);
+        wide = std::max(wide, t * 4 * b.channels);
+        qkv = std::max(qkv, t * 3 * b.channels * 2);
+    }
+    normed = std::max(normed, tokens[0] * ch[0]);  // head norm
+    if (!lite) wide = std::max(wide, tokens[0] * ch[0]);  // embed0
+    m.normed = DeviceBuffer(normed);
+    m.wide = DeviceBuffer(wide);
+    m.qkv = DeviceBuffer(qkv);
+    if (lite) m.skip = DeviceBuffer(tokens[0] * ch[0] * sizeof(float));
+}
+
+CudaNetwork::~CudaNetwork() = default;
+
+void CudaNetwork::set_layer_hook(LayerHook hook) { impl_->hook = std::move(hook); }
+void CudaNetwork::set_stage_marker(StageMarker marker) { impl_->marker = std::move(marker); }
+
+void CudaNetwork::run(const uint8_t* staged, int width, int height, uint64_t frame_index, float* head,
+                      cudaStream_t stream) {
+    Impl& m = *impl_;
+    if (width <= 0 || height <= 0 || width % kPadMultiple || height % kPadMultiple || width > m.max_width ||
+        height > m.max_height) {
+        throw std::invalid_argument("cuda network: grid " + std::to_string(width) + "x" + std::to_string(height) +
+                                    " is not a multiple of 32 within the maximum");
+    }
+    m.stream = stream;
+    m.run(staged, width, height, frame_index, head);
+}
+
+void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame, float* head_out) {
+    const int* ch = config.channels;
+    const int w1 = w / 2, h1 = h / 2, w2 = w / 4, h2 = h / 4, w3 = w / 8, h3 = h / 8;
+    const bool lite = config.variant == Variant::lite;
+    uint16_t *e0p = e0.get<uint16_t>(), *d0p = d0.get<uint16_t>(), *e1p = e1.get<uint16_t>(),
+             *d1p = d1.get<uint16_t>(), *e2p = e2.get<uint16_t>(), *d2p = d2.get<uint16_t>(),
+             *t3p = t3.get<uint16_t>();
+    if (lite) {
+        // Level-1 token = its 2x2 pixels' 16 slots, (dy, dx) order: the GEMM gathers them.
+        linear("embed", "linear", embed, staged, kSlots, GemmGather::space_to_depth, w1 * h1, w1,
+               GemmEpilogue::store_f16, e1p);
+        report("embed", e1p, w1, h1, ch[1]);
+    } else {
+        linear("embed0", "linear", embed0, staged, kSlots, GemmGather::rows, w * h, w, GemmEpilogue::relu_e4m3,
+               wide.get());
+        report_e4m3("embed0", wide.get<uint8_t>(), w, h, ch[0]);
+        linear("embed1", "linear", embed1, wide.get<uint8_t>(), ch[0], GemmGather::rows, w * h, w,
+               GemmEpilogue::store_f16, e0p);
+        report("embed1", e0p, w, h, ch[0]);
+        block(block_index("enc0"), e0p, w, h, frame);
+        merge("merge0", merge0, e0p, w, h, ch[0], e1p);
+    }
+    block(block_index("enc1"), e1p, w1, h1, frame);
+    merge("merge1", merge1, e1p, w1, h1, ch[1], e2p);
+    block(block_index("enc2"), e2p, w2, h2, frame);
+    merge("merge2", merge2, e2p, w2, h2, ch[2], t3p);
+    for (int i = 0; i < config.tube_blocks; ++i) block(block_index("tube" + std::to_string(i)), t3p, w3, h3, frame);
+    expand("expand2", expand2, t3p, w3, h3, ch[3], e2p, false, d2p);
+    block(block_index("dec2"), d2p, w2, h2, frame);
+    expand("expand1", expand1, d2p, w2, h2, ch[2], e1p, false, d1p);
+    block(block_index("dec1"), d1p, w1, h1, frame);
+    if (lite) {
+        float* skip_p = skip.get<float>();
+        linear("skip0", "linear", skip0, staged, kSlots, GemmGather::rows, w * h, w, GemmEpilogue::store_f32,
+               skip_p);
+        expand("expand0", expand0, d1p, w1, h1, ch[1], skip_p, true, d0p);
+    } else {
+        expand("expand0", expand0, d1p, w1, h1, ch[1], e0p, false, d0p);
+        block(block_index("dec0"), d0p, w, h, frame);
+    }
+    norm("head", "norm", head.gain, d0p, ch[0], NormGather::rows, w * h, w, normed.get<uint8_t>());
+    linear("head", "linear", head.linear, normed.get<uint8_t>(), ch[0], GemmGather::rows, w * h, w,
+           GemmEpilogue::store_f32, head_out);
+    report_f32("head", head_out, w, h, kHeadOutputs);
+}
+
+}  // namespace swinup::cuda
