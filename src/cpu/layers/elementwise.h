@@ -14,8 +14,10 @@ void round_array_to_e4m3(float* x, size_t n);
 // x[i] = round_to_f16(x[i]).
 void round_array_to_f16(float* x, size_t n);
 
-// Residual add: acc[i] = round_to_f16(acc[i] + add[i]) (the sum in f32, one rounding to f16).
-void add_round_f16(float* acc, const float* add, size_t n);
+// Residual add: out[i] = round_to_f16(a[i] + b[i]) (the sum in f32, one rounding to f16).
+// out may be a or b.
+void add_round_f16(const float* a, const float* b, float* out, size_t n);
+inline void add_round_f16(float* acc, const float* add, size_t n) { add_round_f16(acc, add, acc, n); }
 
 // x[i] = round_to_e4m3(exact::gelu(x[i])).
 void gelu_to_e4m3(float* x, size_t n);

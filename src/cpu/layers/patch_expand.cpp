@@ -1,7 +1,7 @@
 #include "cpu/layers/patch_expand.h"
 
-#include "core/half.h"
 #include "core/window_map.h"
+#include "cpu/layers/elementwise.h"
 #include "cpu/layers/parallel.h"
 #include "cpu/layers/rms_norm.h"
 #include "cpu/layers/weights_access.h"
@@ -45,7 +45,7 @@ void patch_expand(const PatchExpand& expand, const float* x, int w, int h, const
                 const TokenCoord f = quadrant_fine_token(t % w, t / w, q);
                 const size_t fine = (size_t(f.y) * fine_w + f.x) * c_out;
                 const float* src = out + (size_t(i) * 4 + q) * c_out;
-                for (int ch = 0; ch < c_out; ++ch) y[fine + ch] = round_to_f16(src[ch] + skip[fine + ch]);
+                add_round_f16(src, skip + fine, y + fine, size_t(c_out));
             }
         }
     });

@@ -1,11 +1,16 @@
 #include "cpu/layers/window_attention.h"
 
+// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsic
+// headers (_mm512_undefined_ps); the warning is about the header, not this code.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 #include <cassert>
 
 #include "core/exact_math.h"
 #include "core/half.h"
 #include "core/model_spec.h"
 #include "cpu/layers/elementwise.h"
+#include "cpu/layers/simd_avx512.h"
 
 namespace swinup::cpu {
 
@@ -20,7 +25,7 @@ void window_attention(const float* qkv, int channels, int heads, const float* re
     for (int h = 0; h < heads; ++h) {
         // K transposed (channel-major) so that one query's 16 scores are one vector update per
         // channel; each score still sums its channels in order.
-        float kt[kMaxHeadDim][T];
+        alignas(64) float kt[kMaxHeadDim][T];
         for (int j = 0; j < T; ++j) {
             const float* k = qkv + size_t(j) * stride + channels + h * d;
             for (int c = 0; c < d; ++c) kt[c][j] = k[c];
@@ -28,23 +33,36 @@ void window_attention(const float* qkv, int channels, int heads, const float* re
         const float* bias_h = rel_bias + size_t(h) * T * T;
         for (int i = 0; i < T; ++i) {
             const float* q = qkv + size_t(i) * stride + h * d;
+            const uint32_t mask = key_mask ? key_mask[i] : 0xffffu;
+            alignas(64) float p[T];
+#if defined(__AVX512F__)
+            // Lane j = key j. q_i[c] * k_j[c] is an exact f16 x f16 product, so the fused
+            // multiply-add rounds exactly like the specified add.
+            __m512 s = _mm512_setzero_ps();
+            for (int c = 0; c < d; ++c) s = _mm512_fmadd_ps(_mm512_set1_ps(q[c]), _mm512_load_ps(kt[c]), s);
+            s = _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(inv_sqrt_d)), _mm512_loadu_ps(bias_h + i * T));
+            const __mmask16 allowed = __mmask16(mask);
+            const float m = _mm512_mask_reduce_max_ps(allowed, s);
+            const __m512 e = simd::exp2(_mm512_mul_ps(_mm512_sub_ps(s, _mm512_set1_ps(m)),
+                                                      _mm512_set1_ps(exact::kLog2e)));
+            _mm512_store_ps(p, _mm512_maskz_mov_ps(allowed, simd::round_f16(e)));
+#else
             float s[T] = {};
             for (int c = 0; c < d; ++c) {
                 const float qc = q[c];
                 for (int j = 0; j < T; ++j) s[j] = s[j] + qc * kt[c][j];
             }
-            const uint32_t mask = key_mask ? key_mask[i] : 0xffffu;
             float m = -3.0e38f;
             for (int j = 0; j < T; ++j) {
                 s[j] = s[j] * inv_sqrt_d + bias_h[i * T + j];
                 if ((mask >> j & 1u) && s[j] > m) m = s[j];
             }
-            float p[T];
-            float l = 0.0f;
             for (int j = 0; j < T; ++j) {
                 p[j] = (mask >> j & 1u) ? swinup::round_to_f16(exact::exp2((s[j] - m) * exact::kLog2e)) : 0.0f;
-                l = l + p[j];
             }
+#endif
+            float l = 0.0f;
+            for (int j = 0; j < T; ++j) l = l + p[j];  // j in order
             float o[kMaxHeadDim] = {};
             for (int j = 0; j < T; ++j) {
                 if (!(mask >> j & 1u)) continue;  // masked keys are excluded, not weighted by 0
