@@ -78,9 +78,9 @@ void write_checked(const std::string& dir, const SequenceInfo& info, int index, 
     expected_size(k, info, &w, &h);
     if (image.width != w || image.height != h || image.channels != k.channel_count) {
         throw SequenceError(path + ": refusing to write a " + size_text(image.width, image.height) +
-                            " image of " + std::to_string(image.channels) + " channels; the " +
-                            size_name(k) + " size is " + size_text(w, h) + " with " +
-                            std::to_string(k.channel_count) + " channels (" + k.channels + ")");
+                            " image with " + std::to_string(image.channels) +
+                            " channel(s); expected the " + size_name(k) + " size " +
+                            size_text(w, h) + " with channels " + k.channels);
     }
     exr_write(path, image, k.half_precision);
 }

@@ -31,6 +31,14 @@ double shortest_double(float f) {
     return std::strtod(buffer, nullptr);
 }
 
+// A float for messages, in its shortest exact form ("-0.51", "inf", "nan").
+std::string number_text(float f) {
+    if (std::isnan(f)) return "nan";
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof(buffer), f);
+    return std::string(buffer, result.ptr);
+}
+
 json float_array(const std::vector<float>& values) {
     json a = json::array();
     for (float v : values) a.push_back(shortest_double(v));
@@ -162,12 +170,12 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
         for (const auto& [name, value] : {std::pair{"jitter_x", info.jitter_x[i]},
                                           std::pair{"jitter_y", info.jitter_y[i]}}) {
             if (!std::isfinite(value) || value < -0.5f || value > 0.5f) {
-                fail(std::string(name) + frame + " = " + std::to_string(value) +
+                fail(std::string(name) + frame + " = " + number_text(value) +
                      " is not a finite value in [-0.5, 0.5]");
             }
         }
         if (!std::isfinite(info.exposure[i]) || !(info.exposure[i] > 0.0f)) {
-            fail("exposure" + frame + " = " + std::to_string(info.exposure[i]) +
+            fail("exposure" + frame + " = " + number_text(info.exposure[i]) +
                  " is not a finite value > 0");
         }
         if (info.reset[i] != 0 && info.reset[i] != 1) {
@@ -176,11 +184,11 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
     }
     if (!std::isfinite(info.camera_near) || !std::isfinite(info.camera_far) ||
         !(info.camera_near > 0.0f) || !(info.camera_far > info.camera_near)) {
-        fail("camera near " + std::to_string(info.camera_near) + " and far " +
-             std::to_string(info.camera_far) + " do not satisfy 0 < near < far");
+        fail("camera near " + number_text(info.camera_near) + " and far " +
+             number_text(info.camera_far) + " do not satisfy 0 < near < far");
     }
     if (!(info.camera_fov_y_deg > 0.0f && info.camera_fov_y_deg < 180.0f)) {
-        fail("camera fov_y_deg " + std::to_string(info.camera_fov_y_deg) +
+        fail("camera fov_y_deg " + number_text(info.camera_fov_y_deg) +
              " is outside (0, 180)");
     }
     if (info.mv_sign != 1 && info.mv_sign != -1) {
