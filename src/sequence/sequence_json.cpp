@@ -166,7 +166,7 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
     if (info.exposure.size() != n) fail(sized("exposure", info.exposure.size()) + count);
     if (info.reset.size() != n) fail(sized("reset", info.reset.size()) + count);
     for (size_t i = 0; i < n; ++i) {
-        const std::string frame = "[" + std::to_string(i) + "]";
+        const std::string frame = std::string("[").append(std::to_string(i)).append("]");
         for (const auto& [name, value] : {std::pair{"jitter_x", info.jitter_x[i]},
                                           std::pair{"jitter_y", info.jitter_y[i]}}) {
             if (!std::isfinite(value) || value < -0.5f || value > 0.5f) {
