@@ -124,6 +124,10 @@ float bilinear_sample(const Image& image, float px, float py, int c) {
 
 float lerp(float a, float b, float t) { return a + (b - a) * t; }
 
+// History layout: R, G, B (exposure-applied linear), accumulated weight, box min (Y, Co, Cg), box
+// max (Y, Co, Cg).
+constexpr int kHistoryChannels = 10;
+
 // Clip point p into the box [lo, hi] along the line to the box centre (Karis / Salvi): keeps the
 // history's hue where a per-axis clamp would shift it.
 YCoCg clip_to_box(const YCoCg& p, const YCoCg& lo, const YCoCg& hi) {
@@ -176,8 +180,14 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
     }
 
     const TaauSettings& s = settings_;
-    const float inv_two_sharp2 = 1.0f / (2.0f * s.sigma_sharp * s.sigma_sharp);
-    Image next(wd, hd, 4);
+    const float inv_two_wide2 = 1.0f / (2.0f * s.sigma_wide * s.sigma_wide);
+    // Weight of a sample at distance d (display px, one axis) from the pixel centre: 1 inside the
+    // pixel, 0 outside, with a linear ramp of half-width box_softness across the pixel border.
+    const float softness = std::max(s.box_softness, 1e-3f);
+    auto soft_box = [softness](float d) {
+        return std::clamp((0.5f + softness - std::abs(d)) / (2.0f * softness), 0.0f, 1.0f);
+    };
+    Image next(wd, hd, kHistoryChannels);
     Image out(wd, hd, 3);
     tbb::parallel_for(tbb::blocked_range<int>(0, hd), [&](const tbb::blocked_range<int>& rows) {
         for (int oy = rows.begin(); oy < rows.end(); ++oy) {
@@ -187,23 +197,27 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 const size_t ni = size_t(ny) * w + nx;
                 const float mdx = r.motion_x[ni] * sx, mdy = r.motion_y[ni] * sy;
 
-                // History and its accumulated weight.
+                // History, its accumulated weight and its remembered neighbourhood box.
                 float accumulated = 0.0f;
                 Rgb history;
+                YCoCg remembered_lo, remembered_hi;
                 if (have_history && keep[ni]) {
                     const float hx = float(ox) + 0.5f + mdx, hy = float(oy) + 0.5f + mdy;
                     if (hx >= 0.0f && hy >= 0.0f && hx <= float(wd) && hy <= float(hd)) {
                         history = catmull_rom_sample(history_, hx, hy);
                         accumulated = std::max(bilinear_sample(history_, hx, hy, 3), 0.0f);
+                        const float* box = history_.pixel(std::min(int(hx), wd - 1), std::min(int(hy), hd - 1));
+                        remembered_lo = {box[4], box[5], box[6]};
+                        remembered_hi = {box[7], box[8], box[9]};
                     }
                 }
 
-                // Current reconstruction and neighbourhood statistics from the 3x3 samples.
-                const float sigma =
-                    lerp(s.sigma_wide, s.sigma_sharp, std::clamp(accumulated / s.history_ramp, 0.0f, 1.0f));
-                const float inv_two_sigma2 = 1.0f / (2.0f * sigma * sigma);
-                Rgb sum;
-                float weight_sum = 0.0f, nearest_weight = 0.0f;
+                // Current reconstruction and neighbourhood statistics from the 3x3 samples. Two
+                // estimates: a Gaussian of the samples (a smooth spatial upscale, for pixels with no
+                // history) and a soft box of the samples that landed inside this display pixel
+                // (what accumulation averages: the truth is the mean over the pixel's area).
+                Rgb wide_sum, box_sum;
+                float wide_weight = 0.0f, box_weight = 0.0f;
                 YCoCg lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f}, mean, square;
                 for (int dy = -1; dy <= 1; ++dy) {
                     const int qy = std::clamp(ny + dy, 0, h - 1);
@@ -211,14 +225,13 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     for (int dx = -1; dx <= 1; ++dx) {
                         const int qx = std::clamp(nx + dx, 0, w - 1);
                         const float ddx = (float(qx) + 0.5f + jx - ux) * sx;
-                        const float d2 = ddx * ddx + ddy * ddy;
                         const Rgb& c = r.color[size_t(qy) * w + qx];
-                        const float wgt = std::exp(-d2 * inv_two_sigma2);
-                        sum.r += wgt * c.r;
-                        sum.g += wgt * c.g;
-                        sum.b += wgt * c.b;
-                        weight_sum += wgt;
-                        nearest_weight = std::max(nearest_weight, std::exp(-d2 * inv_two_sharp2));
+                        const float wg = std::exp(-(ddx * ddx + ddy * ddy) * inv_two_wide2);
+                        wide_sum = {wide_sum.r + wg * c.r, wide_sum.g + wg * c.g, wide_sum.b + wg * c.b};
+                        wide_weight += wg;
+                        const float wb = soft_box(ddx) * soft_box(ddy);
+                        box_sum = {box_sum.r + wb * c.r, box_sum.g + wb * c.g, box_sum.b + wb * c.b};
+                        box_weight += wb;
                         const YCoCg v = rgb_to_ycocg(c);
                         lo = {std::min(lo.y, v.y), std::min(lo.co, v.co), std::min(lo.cg, v.cg)};
                         hi = {std::max(hi.y, v.y), std::max(hi.co, v.co), std::max(hi.cg, v.cg)};
@@ -226,33 +239,43 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                         square = {square.y + v.y * v.y, square.co + v.co * v.co, square.cg + v.cg * v.cg};
                     }
                 }
-                Rgb current;
-                if (weight_sum > 1e-20f) {
-                    current = {sum.r / weight_sum, sum.g / weight_sum, sum.b / weight_sum};
-                } else {
-                    current = r.color[ni];
-                }
+                const Rgb wide = wide_weight > 1e-20f
+                                     ? Rgb{wide_sum.r / wide_weight, wide_sum.g / wide_weight, wide_sum.b / wide_weight}
+                                     : r.color[ni];
+                const Rgb current = box_weight > 1e-20f
+                                        ? Rgb{box_sum.r / box_weight, box_sum.g / box_weight, box_sum.b / box_weight}
+                                        : wide;
+                const float nearest_weight = std::min(box_weight, 1.0f);
 
-                Rgb result = current;
-                float new_accumulated = nearest_weight;
+                // The clipping box of this frame: min/max of the nine samples intersected with
+                // mean +- gamma std (gamma wider for still pixels).
+                const float speed = std::sqrt(mdx * mdx + mdy * mdy);
+                const float moving = std::clamp(speed / s.moving_speed, 0.0f, 1.0f);
+                const float gamma = lerp(s.gamma_still, s.gamma_moving, moving);
+                const float inv9 = 1.0f / 9.0f;
+                mean = {mean.y * inv9, mean.co * inv9, mean.cg * inv9};
+                auto stddev = [&](float sq, float m) { return std::sqrt(std::max(sq * inv9 - m * m, 0.0f)); };
+                const YCoCg sd{stddev(square.y, mean.y), stddev(square.co, mean.co), stddev(square.cg, mean.cg)};
+                YCoCg box_lo{std::max(lo.y, mean.y - gamma * sd.y), std::max(lo.co, mean.co - gamma * sd.co),
+                             std::max(lo.cg, mean.cg - gamma * sd.cg)};
+                YCoCg box_hi{std::min(hi.y, mean.y + gamma * sd.y), std::min(hi.co, mean.co + gamma * sd.co),
+                             std::min(hi.cg, mean.cg + gamma * sd.cg)};
+
+                // No history: the smooth estimate, trusted only a little so that samples landing in
+                // the pixel soon replace it.
+                Rgb result = wide;
+                float new_accumulated = s.wide_confidence;
                 if (accumulated > 0.0f) {
-                    // Neighbourhood box: min/max intersected with mean +- gamma std; wider when still.
-                    const float speed = std::sqrt(mdx * mdx + mdy * mdy);
-                    const float moving = std::clamp(speed / s.moving_speed, 0.0f, 1.0f);
-                    const float gamma = lerp(s.gamma_still, s.gamma_moving, moving);
-                    const float expand = (1.0f - moving) * s.still_box_expand;
-                    const float inv9 = 1.0f / 9.0f;
-                    mean = {mean.y * inv9, mean.co * inv9, mean.cg * inv9};
-                    auto stddev = [&](float sq, float m) { return std::sqrt(std::max(sq * inv9 - m * m, 0.0f)); };
-                    const YCoCg sd{stddev(square.y, mean.y), stddev(square.co, mean.co),
-                                   stddev(square.cg, mean.cg)};
-                    const YCoCg range{hi.y - lo.y, hi.co - lo.co, hi.cg - lo.cg};
-                    const YCoCg box_lo{std::max(lo.y - expand * range.y, mean.y - gamma * sd.y),
-                                       std::max(lo.co - expand * range.co, mean.co - gamma * sd.co),
-                                       std::max(lo.cg - expand * range.cg, mean.cg - gamma * sd.cg)};
-                    const YCoCg box_hi{std::min(hi.y + expand * range.y, mean.y + gamma * sd.y),
-                                       std::min(hi.co + expand * range.co, mean.co + gamma * sd.co),
-                                       std::min(hi.cg + expand * range.cg, mean.cg + gamma * sd.cg)};
+                    // The box remembers the boxes of the last frames (the role of FSR 2's locks): a
+                    // thin line that only some jitter phases hit stays inside the box on the frames
+                    // that miss it. The memory fades over time, faster on moving pixels.
+                    const float keep = lerp(s.box_memory_still, s.box_memory_moving, moving);
+                    box_lo = {std::min(box_lo.y, lerp(box_lo.y, remembered_lo.y, keep)),
+                              std::min(box_lo.co, lerp(box_lo.co, remembered_lo.co, keep)),
+                              std::min(box_lo.cg, lerp(box_lo.cg, remembered_lo.cg, keep))};
+                    box_hi = {std::max(box_hi.y, lerp(box_hi.y, remembered_hi.y, keep)),
+                              std::max(box_hi.co, lerp(box_hi.co, remembered_hi.co, keep)),
+                              std::max(box_hi.cg, lerp(box_hi.cg, remembered_hi.cg, keep))};
                     history = ycocg_to_rgb(clip_to_box(rgb_to_ycocg(history), box_lo, box_hi));
                     history = {std::max(history.r, 0.0f), std::max(history.g, 0.0f), std::max(history.b, 0.0f)};
 
@@ -274,6 +297,12 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 hp[1] = result.g;
                 hp[2] = result.b;
                 hp[3] = new_accumulated;
+                hp[4] = box_lo.y;
+                hp[5] = box_lo.co;
+                hp[6] = box_lo.cg;
+                hp[7] = box_hi.y;
+                hp[8] = box_hi.co;
+                hp[9] = box_hi.cg;
                 float* op = out.pixel(ox, oy);
                 op[0] = result.r / in.exposure;
                 op[1] = result.g / in.exposure;

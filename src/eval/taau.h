@@ -10,15 +10,17 @@
 //     its history is dropped. So is history that reprojects off screen, and all of it on reset.
 //  3. History: a Catmull-Rom sample of the previous output at o + motion, clamped to its 4 central
 //     taps (no ringing), with the per-pixel accumulated sample weight carried alongside.
-//  4. Jitter-aware reconstruction of the current frame: the 3x3 render samples around the display
-//     pixel, each at its jittered position, weighted by a Gaussian of its distance (in display
-//     pixels) to the pixel centre. The Gaussian is wide while a pixel has little history (a
-//     smooth spatial upscale) and sharp once history has accumulated (each sample then only counts
-//     where it landed). The weight of the closest sample is how much this frame adds.
+//  4. Jitter-aware reconstruction of the current frame from the 3x3 render samples around the
+//     display pixel, each at its jittered position: the samples that landed inside the display
+//     pixel (a box with soft borders, in display pixels), whose total weight is how much this
+//     frame adds; and, for pixels with no history, a Gaussian of all nine (a smooth spatial
+//     upscale that the next samples quickly replace).
 //  5. Neighbourhood clipping in YCoCg: the history is clipped (along the line to the box centre,
 //     not per axis) into the box of the current samples: the min/max box intersected with
-//     mean +- gamma * std. Still pixels get a wider box (fewer rejected details), moving ones the
-//     tight one (no ghosting).
+//     mean +- gamma * std, widened by the boxes of recent frames (reprojected with the history,
+//     fading per frame): a thin feature that only some jitter phases sample is not clipped away
+//     on the frames that miss it, which is what FSR 2's "locks" achieve. Still pixels get a wider
+//     gamma and a longer memory; moving ones a tight box that forgets fast (no ghosting).
 //  6. Blend: the current reconstruction enters with weight w / min(A + w, A_max), where A is the
 //     accumulated weight of the history (so a still pixel converges as a running mean of up to
 //     A_max frames), and both colours are weighted by 1 / (1 + luma) (Karis) so that one bright
@@ -34,13 +36,14 @@ namespace swinup::eval {
 
 // The tuning knobs; the defaults are the values tuned on the procedural scenes (docs/quality.md).
 struct TaauSettings {
-    float sigma_sharp = 0.40f;        // reconstruction Gaussian, display px, with full history
-    float sigma_wide = 0.80f;         // the same with no history
-    float history_ramp = 3.0f;        // accumulated weight at which sigma reaches sigma_sharp
+    float sigma_wide = 0.80f;         // Gaussian of the spatial estimate for pixels with no history, display px
+    float wide_confidence = 0.2f;     // accumulated weight given to that spatial estimate
+    float box_softness = 0.1f;        // half-width of the soft border of a display pixel's sample box, display px
     float max_accumulation = 12.0f;   // A_max: the blend never gives the current frame less than 1/A_max of its weight
     float gamma_moving = 1.0f;        // variance-box half width, std devs, for moving pixels
     float gamma_still = 2.5f;         // the same for still pixels
-    float still_box_expand = 0.5f;    // still pixels: min/max box grown by this fraction of its size
+    float box_memory_still = 0.9f;    // share of the remembered box kept per frame, still pixels
+    float box_memory_moving = 0.5f;   // the same for moving pixels
     float moving_speed = 0.5f;        // display px per frame from which a pixel counts as moving
     float depth_tolerance = 0.05f;    // relative reverse-Z difference that marks a disocclusion
     bool luminance_weighting = true;  // Karis' 1 / (1 + luma) blend weights
