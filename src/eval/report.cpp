@@ -1,0 +1,138 @@
+#include "eval/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/temporal_stability.h"
+
+namespace swinup::eval {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    if (std::isnan(value)) return "nan";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string pad(const std::string& s, size_t width, bool right_align) {
+    if (s.size() >= width) return s;
+    const std::string fill(width - s.size(), ' ');
+    return right_align ? fill + s : s + fill;
+}
+
+std::string sequence_line(const EvaluationResult& r) {
+    const SequenceInfo& i = r.info;
+    std::ostringstream out;
+    out << r.sequence << ": " << i.render_width << "x" << i.render_height << " -> "
+        << i.display_width << "x" << i.display_height << ", " << i.frame_count << " frames ("
+        << r.scored_frames << " scored";
+    if (r.skip_frames > 0) out << ", first " << r.skip_frames << " skipped";
+    out << "), " << (i.hdr ? "HDR" : "LDR") << ", stable pixels " << fixed(100.0 * r.stable_fraction, 1)
+        << "%";
+    return out.str();
+}
+
+nlohmann::json number_or_null(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+std::string format_results_table(const EvaluationResult& r) {
+    std::ostringstream out;
+    out << sequence_line(r) << "\n";
+    out << pad("method", 10, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
+        << pad("t-error", 10, true) << pad("ms/frame", 11, true) << "\n";
+    for (const MethodScores& m : r.methods) {
+        out << pad(m.name, 10, false) << pad(fixed(m.psnr_db, 2), 10, true)
+            << pad(fixed(m.ssim, 4), 9, true) << pad(fixed(m.temporal_error, 4), 10, true)
+            << pad(fixed(m.ms_per_frame, 1), 11, true) << "\n";
+    }
+    return out.str();
+}
+
+std::string results_json(const EvaluationResult& r) {
+    nlohmann::json j;
+    const SequenceInfo& i = r.info;
+    j["sequence"] = r.sequence;
+    j["render_size"] = {i.render_width, i.render_height};
+    j["display_size"] = {i.display_width, i.display_height};
+    j["frame_count"] = i.frame_count;
+    j["skip_frames"] = r.skip_frames;
+    j["scored_frames"] = r.scored_frames;
+    j["hdr"] = i.hdr;
+    j["stable_pixel_fraction"] = r.stable_fraction;
+    j["metrics"] = {
+        {"psnr_db", "10 log10(1 / MSE) of display-encoded RGB, MSE pooled over scored frames"},
+        {"ssim", "mean over scored frames of SSIM on Rec.709 luma of display-encoded values, 11x11 Gaussian window (sigma 1.5), valid windows only"},
+        {"temporal_error", "RMS over stable pixels of (output change - ground-truth change) between consecutive frames, each warped by the ground-truth motion"},
+        {"display_encoding", "HDR: x/(1+x) per channel after exposure, then sRGB; LDR: clamp to [0,1], then sRGB"},
+        {"disocclusion_tolerance", kDisocclusionTolerance},
+        {"motion_edge_tolerance_px", kMotionEdgeTolerance}};
+    nlohmann::json methods = nlohmann::json::array();
+    for (const MethodScores& m : r.methods) {
+        nlohmann::json jm;
+        jm["name"] = m.name;
+        if (!m.description.empty()) jm["description"] = m.description;
+        jm["psnr_db"] = number_or_null(m.psnr_db);
+        jm["ssim"] = number_or_null(m.ssim);
+        jm["temporal_error"] = number_or_null(m.temporal_error);
+        jm["ms_per_frame"] = number_or_null(m.ms_per_frame);
+        nlohmann::json fp = nlohmann::json::array(), fs = nlohmann::json::array(),
+                       ft = nlohmann::json::array();
+        for (double v : m.frame_psnr_db) fp.push_back(number_or_null(v));
+        for (double v : m.frame_ssim) fs.push_back(number_or_null(v));
+        for (double v : m.frame_temporal_error) ft.push_back(number_or_null(v));
+        jm["frame_psnr_db"] = fp;
+        jm["frame_ssim"] = fs;
+        jm["frame_temporal_error"] = ft;
+        methods.push_back(jm);
+    }
+    j["methods"] = methods;
+    return j.dump(2) + "\n";
+}
+
+std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
+    std::ostringstream out;
+    out << "# " << c.title << "\n\n";
+    for (const std::string& note : c.notes) out << note << "\n\n";
+    out << "Sequence: " << sequence_line(r) << ".\n\n";
+    out << "| method | PSNR (dB) | SSIM | temporal error | ms / frame |\n";
+    out << "| --- | ---: | ---: | ---: | ---: |\n";
+    for (const MethodScores& m : r.methods) {
+        out << "| " << m.name << " | " << fixed(m.psnr_db, 2) << " | " << fixed(m.ssim, 4) << " | "
+            << fixed(m.temporal_error, 4) << " | " << fixed(m.ms_per_frame, 1) << " |\n";
+    }
+    out << "\n";
+    for (const MethodScores& m : r.methods) {
+        if (!m.description.empty()) out << "- " << m.name << ": " << m.description << "\n";
+    }
+    out << "\nHow to read it: PSNR and SSIM compare each output frame with the ground truth after "
+           "the same display encoding (HDR: x/(1+x) per channel after exposure, then the sRGB "
+           "curve; LDR: clamp, then sRGB); higher is better. SSIM is computed on luma with the "
+           "standard 11x11 Gaussian window. The temporal error is the RMS difference between how "
+           "the output changes from one frame to the next and how the ground truth changes, both "
+           "warped by the true motion, outside disocclusions and motion edges; lower is better "
+           "(0 means the output flickers exactly as little as the truth). ms / frame is the "
+           "method's own time on this machine.\n\n";
+    if (!c.timings.empty()) {
+        out << "| stage | seconds |\n| --- | ---: |\n";
+        for (const auto& [stage, seconds] : c.timings) out << "| " << stage << " | " << fixed(seconds, 2) << " |\n";
+        out << "\n";
+    }
+    if (!c.pictures.empty()) {
+        out << "Crops of frame " << r.picture_frame << " where the ground truth has the most detail "
+            << "(enlarged, nearest neighbour):\n\n";
+        for (const std::string& p : c.pictures) out << "![" << p << "](" << p << ")\n\n";
+    }
+    if (!c.command.empty()) out << "Reproduce with:\n\n```\n" << c.command << "\n```\n";
+    return out.str();
+}
+
+}  // namespace swinup::eval

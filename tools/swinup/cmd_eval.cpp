@@ -1,0 +1,93 @@
+// swinup eval SEQ: every method over a sequence with ground truth; PSNR, SSIM and the temporal
+// error per method as a table on stdout, optionally as JSON (--json) and side-by-side crops
+// (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h,
+// temporal_stability.h).
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "eval/comparison_pictures.h"
+#include "eval/evaluation.h"
+#include "eval/report.h"
+#include "options.h"
+#include "progress.h"
+#include "sequence/atomic_write.h"
+
+namespace swinup::cli {
+namespace {
+
+struct EvalCommandOptions {
+    std::string sequence;
+    std::string methods = "all";
+    std::string json;
+    std::string pictures;
+    int skip = 0;
+    int picture_frame = -1;
+    int crop = 160;
+    std::string variant = "lite";
+    std::string precision = "exact";
+    std::string backend = "auto";
+    std::string weights;
+};
+
+void run_eval(const EvalCommandOptions& opt) {
+    eval::EvaluationOptions options;
+    options.methods = eval::parse_method_list(opt.methods);
+    options.skip_frames = opt.skip;
+    options.picture_frame = opt.picture_frame;
+    options.method_options.swinup.backend = parse_backend_option(opt.backend);
+    options.method_options.swinup.variant = parse_variant_option(opt.variant);
+    options.method_options.swinup.precision = parse_precision_option(opt.precision);
+    options.method_options.swinup.weights_path = opt.weights;
+
+    const eval::SequenceSource source = eval::sequence_source_from_directory(opt.sequence);
+    Progress progress("eval", source.info.frame_count);
+    options.progress = [&progress](int done, int) { progress.update(done, 0.0); };
+    const eval::EvaluationResult result = eval::evaluate_sequence(source, options);
+    progress.finish();
+
+    std::fputs(eval::format_results_table(result).c_str(), stdout);
+    if (!opt.json.empty()) {
+        write_text_file_atomically(opt.json, eval::results_json(result));
+        std::printf("wrote %s\n", opt.json.c_str());
+    }
+    if (!opt.pictures.empty()) {
+        for (const std::string& path : eval::write_comparison_pictures(
+                 opt.pictures, result, options.methods, opt.crop, 2, 2)) {
+            std::printf("wrote %s\n", path.c_str());
+        }
+    }
+}
+
+}  // namespace
+
+void register_eval(CLI::App& app) {
+    auto opt = std::make_shared<EvalCommandOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "eval", "Score methods against a sequence's ground truth: PSNR, SSIM, temporal error");
+    cmd->add_option("SEQ", opt->sequence, "sequence folder with ground truth (gt.NNNN.exr)")
+        ->required();
+    cmd->add_option("--methods", opt->methods,
+                    "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all)")
+        ->capture_default_str();
+    cmd->add_option("--json", opt->json, "also write the results (with per-frame scores) as JSON");
+    cmd->add_option("--pictures", opt->pictures,
+                    "write side-by-side crops (compare_N.png) of the last frame into this folder");
+    cmd->add_option("--skip", opt->skip, "leave the first N frames out of the scores (warm-up)")
+        ->check(CLI::NonNegativeNumber)->capture_default_str();
+    cmd->add_option("--picture-frame", opt->picture_frame, "frame of the pictures (default: last)");
+    cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")
+        ->check(CLI::Range(16, 2048))->capture_default_str();
+    cmd->add_option("--variant", opt->variant, "swinup: network variant")
+        ->check(CLI::IsMember(variant_names()))->capture_default_str();
+    cmd->add_option("--precision", opt->precision, "swinup: exact or fast")
+        ->check(CLI::IsMember(precision_names()))->capture_default_str();
+    cmd->add_option("--backend", opt->backend, "swinup: where to run")
+        ->check(CLI::IsMember(backend_names()))->capture_default_str();
+    cmd->add_option("--weights", opt->weights, "swinup: a .safetensors file (default: embedded)")
+        ->check(CLI::ExistingFile);
+    cmd->callback([opt] { run_eval(*opt); });
+}
+
+}  // namespace swinup::cli
