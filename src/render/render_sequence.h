@@ -34,11 +34,12 @@ struct RenderError : std::runtime_error {
 enum class RenderDevice { automatic, cpu, cuda };
 
 struct RenderSettings {
-    std::string scene = "fence";    // built-in scene name (builtin_scene_names()) or a .gltf path
+    std::string scene = "showcase"; // built-in scene name (builtin_scene_names()) or a .gltf path
     int frames = 16;
     int render_width = 480, render_height = 270;
     int display_width = 960, display_height = 540;
-    // "" = the scene's own camera motion; a preset ("static", "dolly", "pan", "orbit", "shake");
+    // "" = the scene's own camera motion (glTF files: "pan"); a preset ("static", "dolly",
+    // "pan", "orbit", "shake");
     // or a path to a JSON camera path file (see camera_path.h for its format).
     std::string camera;
     int gltf_camera = 0;            // which of a glTF scene's cameras presets start from
@@ -61,7 +62,7 @@ struct RenderedSequence {
 // Called after each frame with (frames done, frames in all).
 using RenderProgress = std::function<void(int, int)>;
 
-// The built-in procedural scenes, e.g. "fence", "wires", "moire", "text", "spinner", "city".
+// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner".
 std::vector<std::string> builtin_scene_names();
 // One line saying what a built-in scene shows ("" for unknown names).
 std::string builtin_scene_description(const std::string& name);

@@ -1,0 +1,431 @@
+// The one translation unit that compiles tinygltf and stb_image.
+#include "render/gltf_loader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_NO_STDIO_WARNINGS
+#include <stb_image.h>
+#define TINYGLTF_IMPLEMENTATION
+#define TINYGLTF_NO_STB_IMAGE_WRITE
+#define TINYGLTF_NO_INCLUDE_STB_IMAGE
+#include <tiny_gltf.h>
+#pragma GCC diagnostic pop
+
+#include "render/render_sequence.h"
+#include "render/texture_build.h"
+
+namespace swinup::render {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+    throw RenderError("glTF " + path + ": " + what);
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    if (s.size() < suffix.size()) return false;
+    return std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(),
+                      [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+}
+
+// Image callback: decode PNG/JPEG with stb_image into RGBA8; skip DDS (MSFT_texture_dds is
+// ignored); an undecodable image stays empty and becomes a flat colour later.
+bool load_image(tinygltf::Image* image, const int index, std::string*, std::string* warn, int, int,
+                const unsigned char* bytes, int size, void*) {
+    if (image->mimeType.find("dds") != std::string::npos || ends_with(image->uri, ".dds")) return true;
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load_from_memory(bytes, size, &w, &h, &channels, 4);
+    if (pixels == nullptr) {
+        if (warn) *warn += "image[" + std::to_string(index) + "] (" + image->uri + "): cannot decode: " + stbi_failure_reason() + "\n";
+        return true;
+    }
+    image->width = w;
+    image->height = h;
+    image->component = 4;
+    image->bits = 8;
+    image->pixel_type = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    image->image.assign(pixels, pixels + static_cast<size_t>(w) * h * 4);
+    stbi_image_free(pixels);
+    return true;
+}
+
+// Reads an accessor as floats (`components` per element), bounds-checked against its buffer.
+std::vector<float> read_floats(const tinygltf::Model& model, int accessor_index, int components,
+                               const std::string& path, const std::string& what) {
+    if (accessor_index < 0 || accessor_index >= static_cast<int>(model.accessors.size())) {
+        fail(path, what + ": accessor " + std::to_string(accessor_index) + " does not exist");
+    }
+    const tinygltf::Accessor& acc = model.accessors[static_cast<size_t>(accessor_index)];
+    const std::string name = what + " (accessor " + std::to_string(accessor_index) + ")";
+    if (acc.sparse.isSparse) fail(path, name + ": sparse accessors are not supported");
+    if (tinygltf::GetNumComponentsInType(static_cast<uint32_t>(acc.type)) != components) {
+        fail(path, name + ": expected " + std::to_string(components) + " components per element");
+    }
+    const int component_size = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(acc.componentType));
+    if (component_size <= 0) fail(path, name + ": unknown component type");
+    std::vector<float> out(acc.count * static_cast<size_t>(components), 0.0f);
+    if (acc.count == 0) return out;
+    if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(model.bufferViews.size())) {
+        fail(path, name + ": missing or invalid bufferView");
+    }
+    const tinygltf::BufferView& view = model.bufferViews[static_cast<size_t>(acc.bufferView)];
+    if (view.buffer < 0 || view.buffer >= static_cast<int>(model.buffers.size())) fail(path, name + ": invalid buffer");
+    const tinygltf::Buffer& buffer = model.buffers[static_cast<size_t>(view.buffer)];
+    const size_t element_size = static_cast<size_t>(component_size) * static_cast<size_t>(components);
+    const size_t stride = view.byteStride ? view.byteStride : element_size;
+    const size_t begin = view.byteOffset + acc.byteOffset;
+    const size_t end_needed = begin + stride * (acc.count - 1) + element_size;
+    const size_t view_end = view.byteOffset + view.byteLength;
+    if (stride < element_size || end_needed > view_end || view_end > buffer.data.size()) {
+        fail(path, name + ": data runs past the end of its buffer view or buffer");
+    }
+    const unsigned char* base = buffer.data.data() + begin;
+    for (size_t i = 0; i < acc.count; ++i) {
+        const unsigned char* e = base + i * stride;
+        for (int c = 0; c < components; ++c) {
+            float v = 0.0f;
+            switch (acc.componentType) {
+                case TINYGLTF_COMPONENT_TYPE_FLOAT: std::memcpy(&v, e + 4 * c, 4); break;
+                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: v = static_cast<float>(e[c]) / (acc.normalized ? 255.0f : 1.0f); break;
+                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+                    uint16_t s;
+                    std::memcpy(&s, e + 2 * c, 2);
+                    v = static_cast<float>(s) / (acc.normalized ? 65535.0f : 1.0f);
+                    break;
+                }
+                default: fail(path, name + ": unsupported component type for float data");
+            }
+            if (!std::isfinite(v)) fail(path, name + ": non-finite value at element " + std::to_string(i));
+            out[i * static_cast<size_t>(components) + static_cast<size_t>(c)] = v;
+        }
+    }
+    return out;
+}
+
+std::vector<uint32_t> read_indices(const tinygltf::Model& model, int accessor_index, size_t vertex_count,
+                                   const std::string& path, const std::string& what) {
+    if (accessor_index < 0) {  // non-indexed: 0, 1, 2, ...
+        std::vector<uint32_t> out(vertex_count);
+        for (size_t i = 0; i < vertex_count; ++i) out[i] = static_cast<uint32_t>(i);
+        return out;
+    }
+    if (accessor_index >= static_cast<int>(model.accessors.size())) fail(path, what + ": indices accessor does not exist");
+    const tinygltf::Accessor& acc = model.accessors[static_cast<size_t>(accessor_index)];
+    const std::string name = what + " indices (accessor " + std::to_string(accessor_index) + ")";
+    if (acc.type != TINYGLTF_TYPE_SCALAR) fail(path, name + ": must be SCALAR");
+    const int size = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(acc.componentType));
+    if (acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+        acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+        acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) {
+        fail(path, name + ": must be unsigned byte, short or int");
+    }
+    std::vector<uint32_t> out(acc.count);
+    if (acc.count == 0) return out;
+    if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(model.bufferViews.size())) fail(path, name + ": invalid bufferView");
+    const tinygltf::BufferView& view = model.bufferViews[static_cast<size_t>(acc.bufferView)];
+    if (view.buffer < 0 || view.buffer >= static_cast<int>(model.buffers.size())) fail(path, name + ": invalid buffer");
+    const tinygltf::Buffer& buffer = model.buffers[static_cast<size_t>(view.buffer)];
+    const size_t stride = view.byteStride ? view.byteStride : static_cast<size_t>(size);
+    const size_t begin = view.byteOffset + acc.byteOffset;
+    const size_t view_end = view.byteOffset + view.byteLength;
+    if (begin + stride * (acc.count - 1) + static_cast<size_t>(size) > view_end || view_end > buffer.data.size()) {
+        fail(path, name + ": data runs past the end of its buffer view or buffer");
+    }
+    for (size_t i = 0; i < acc.count; ++i) {
+        const unsigned char* e = buffer.data.data() + begin + i * stride;
+        uint32_t v = 0;
+        if (size == 1) v = e[0];
+        else if (size == 2) { uint16_t s; std::memcpy(&s, e, 2); v = s; }
+        else std::memcpy(&v, e, 4);
+        if (v >= vertex_count) {
+            fail(path, name + ": index " + std::to_string(v) + " at " + std::to_string(i) + " is out of range (" +
+                           std::to_string(vertex_count) + " vertices)");
+        }
+        out[i] = v;
+    }
+    return out;
+}
+
+Affine node_local_transform(const tinygltf::Node& node, const std::string& path) {
+    if (node.matrix.size() == 16) {
+        // Column-major 4x4.
+        Affine a;
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 4; ++c) a.m[r][c] = static_cast<float>(node.matrix[static_cast<size_t>(c * 4 + r)]);
+        }
+        return a;
+    }
+    if (!node.matrix.empty()) fail(path, "node \"" + node.name + "\": matrix must have 16 numbers");
+    Vec3 t{0, 0, 0}, s{1, 1, 1};
+    float q[4] = {0, 0, 0, 1};
+    if (node.translation.size() == 3) t = {static_cast<float>(node.translation[0]), static_cast<float>(node.translation[1]), static_cast<float>(node.translation[2])};
+    if (node.scale.size() == 3) s = {static_cast<float>(node.scale[0]), static_cast<float>(node.scale[1]), static_cast<float>(node.scale[2])};
+    if (node.rotation.size() == 4) {
+        float len = 0.0f;
+        for (int i = 0; i < 4; ++i) {
+            q[i] = static_cast<float>(node.rotation[static_cast<size_t>(i)]);
+            len += q[i] * q[i];
+        }
+        len = std::sqrt(len);
+        if (!(len > 0.0f)) fail(path, "node \"" + node.name + "\": zero rotation quaternion");
+        for (float& v : q) v /= len;
+    }
+    return affine_from_trs(t, q, s);
+}
+
+float determinant3(const Affine& a) {
+    return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]) -
+           a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0]) +
+           a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);
+}
+
+class Loader {
+public:
+    Loader(const tinygltf::Model& model, const std::string& path, Scene& scene)
+        : model_(model), path_(path), scene_(scene) {}
+
+    void run() {
+        load_materials();
+        int scene_index = model_.defaultScene >= 0 ? model_.defaultScene : 0;
+        if (model_.scenes.empty()) {
+            // No scene: every root node (a node nobody lists as a child).
+            std::vector<bool> is_child(model_.nodes.size(), false);
+            for (const auto& n : model_.nodes) {
+                for (int c : n.children) if (c >= 0 && c < static_cast<int>(is_child.size())) is_child[static_cast<size_t>(c)] = true;
+            }
+            for (size_t i = 0; i < model_.nodes.size(); ++i) if (!is_child[i]) visit(static_cast<int>(i), Affine{}, 0);
+        } else {
+            if (scene_index >= static_cast<int>(model_.scenes.size())) fail(path_, "default scene " + std::to_string(scene_index) + " does not exist");
+            for (int n : model_.scenes[static_cast<size_t>(scene_index)].nodes) visit(n, Affine{}, 0);
+        }
+        if (triangles_.empty()) fail(path_, "the scene has no triangles");
+        scene_.add_instance(scene_.add_mesh(triangles_), Affine{});
+    }
+
+private:
+    void load_materials() {
+        std::map<std::pair<int, int>, int> texture_cache;  // (image, sampler) -> scene texture
+        for (size_t i = 0; i < model_.materials.size(); ++i) {
+            const tinygltf::Material& gm = model_.materials[i];
+            Material m;
+            const auto& pbr = gm.pbrMetallicRoughness;
+            if (pbr.baseColorFactor.size() == 4) {
+                m.base_color = {static_cast<float>(pbr.baseColorFactor[0]), static_cast<float>(pbr.baseColorFactor[1]),
+                                static_cast<float>(pbr.baseColorFactor[2])};
+                m.alpha = static_cast<float>(pbr.baseColorFactor[3]);
+            }
+            m.metallic = static_cast<float>(pbr.metallicFactor);
+            m.roughness = static_cast<float>(pbr.roughnessFactor);
+            m.double_sided = gm.doubleSided ? 1 : 0;
+            m.alpha_cutoff = static_cast<float>(gm.alphaCutoff);
+            if (gm.alphaMode == "MASK") m.alpha_mode = alpha_mask;
+            else if (gm.alphaMode == "BLEND") m.alpha_mode = alpha_blend;
+            if (gm.emissiveFactor.size() == 3) {
+                m.emissive = {static_cast<float>(gm.emissiveFactor[0]), static_cast<float>(gm.emissiveFactor[1]),
+                              static_cast<float>(gm.emissiveFactor[2])};
+            }
+            const auto ext = gm.extensions.find("KHR_materials_specular");
+            if (ext != gm.extensions.end() && ext->second.Has("specularFactor")) {
+                m.specular = static_cast<float>(ext->second.Get("specularFactor").GetNumberAsDouble());
+            }
+            const int texture_index = pbr.baseColorTexture.index;
+            if (texture_index >= 0) {
+                m.base_color_texture = texture_for(texture_index, texture_cache, gm.name);
+                if (m.base_color_texture < 0) m.base_color = m.base_color * 0.5f;  // flat colour
+            }
+            scene_.add_material(m);
+        }
+        default_material_ = scene_.add_material(Material{Vec3{0.7f, 0.7f, 0.7f}});
+    }
+
+    int texture_for(int texture_index, std::map<std::pair<int, int>, int>& cache, const std::string& material) {
+        if (texture_index >= static_cast<int>(model_.textures.size())) {
+            fail(path_, "material \"" + material + "\": texture " + std::to_string(texture_index) + " does not exist");
+        }
+        const tinygltf::Texture& t = model_.textures[static_cast<size_t>(texture_index)];
+        // t.source is the PNG/JPEG image; MSFT_texture_dds's own source is ignored.
+        if (t.source < 0 || t.source >= static_cast<int>(model_.images.size())) {
+            scene_.warnings.push_back("material \"" + material + "\": texture without a PNG/JPEG source; flat colour");
+            return -1;
+        }
+        const auto key = std::make_pair(t.source, t.sampler);
+        if (const auto it = cache.find(key); it != cache.end()) return it->second;
+        const tinygltf::Image& img = model_.images[static_cast<size_t>(t.source)];
+        if (img.image.empty() || img.width <= 0 || img.height <= 0) {
+            scene_.warnings.push_back("material \"" + material + "\": image \"" + img.uri + "\" missing or unreadable; flat colour");
+            cache[key] = -1;
+            return -1;
+        }
+        Image rgba(img.width, img.height, 4);
+        float lut[256];
+        for (int v = 0; v < 256; ++v) lut[v] = srgb_to_linear(static_cast<float>(v) / 255.0f);
+        for (size_t p = 0; p < static_cast<size_t>(img.width) * img.height; ++p) {
+            for (size_t c = 0; c < 3; ++c) rgba.data[4 * p + c] = lut[img.image[4 * p + c]];
+            rgba.data[4 * p + 3] = static_cast<float>(img.image[4 * p + 3]) / 255.0f;
+        }
+        int wrap_s = wrap_repeat, wrap_t = wrap_repeat;
+        if (t.sampler >= 0 && t.sampler < static_cast<int>(model_.samplers.size())) {
+            auto mode = [](int w) {
+                return w == TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE ? wrap_clamp
+                       : (w == TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT ? wrap_mirror : wrap_repeat);
+            };
+            wrap_s = mode(model_.samplers[static_cast<size_t>(t.sampler)].wrapS);
+            wrap_t = mode(model_.samplers[static_cast<size_t>(t.sampler)].wrapT);
+        }
+        const int index = texture_add(scene_.textures, scene_.texels, rgba, wrap_s, wrap_t);
+        cache[key] = index;
+        return index;
+    }
+
+    void visit(int node_index, const Affine& parent, int depth) {
+        if (node_index < 0 || node_index >= static_cast<int>(model_.nodes.size())) {
+            fail(path_, "node " + std::to_string(node_index) + " does not exist");
+        }
+        if (depth > 256) fail(path_, "node hierarchy deeper than 256 (a cycle?)");
+        const tinygltf::Node& node = model_.nodes[static_cast<size_t>(node_index)];
+        const Affine world = affine_multiply(parent, node_local_transform(node, path_));
+        if (node.mesh >= 0) add_mesh(node.mesh, world);
+        if (node.camera >= 0) add_camera(node.camera, world);
+        for (int child : node.children) visit(child, world, depth + 1);
+    }
+
+    void add_camera(int camera_index, const Affine& world) {
+        if (camera_index >= static_cast<int>(model_.cameras.size())) fail(path_, "camera " + std::to_string(camera_index) + " does not exist");
+        const tinygltf::Camera& c = model_.cameras[static_cast<size_t>(camera_index)];
+        if (c.type != "perspective") {
+            scene_.warnings.push_back("camera \"" + c.name + "\" is not perspective; skipped");
+            return;
+        }
+        CameraPose pose;
+        pose.position = transform_point(world, {0, 0, 0});
+        const Vec3 forward = normalize(transform_vector(world, {0, 0, -1}));
+        pose.target = pose.position + forward;
+        pose.up = normalize(transform_vector(world, {0, 1, 0}));
+        pose.fov_y_deg = static_cast<float>(c.perspective.yfov * 180.0 / 3.14159265358979);
+        if (!(pose.fov_y_deg > 1.0f && pose.fov_y_deg < 170.0f)) fail(path_, "camera \"" + c.name + "\": yfov out of range");
+        pose.near = c.perspective.znear > 0.0 ? static_cast<float>(c.perspective.znear) : 0.01f;
+        pose.far = c.perspective.zfar > c.perspective.znear ? static_cast<float>(c.perspective.zfar) : 0.0f;  // 0: set from bounds
+        scene_.cameras.push_back(pose);
+    }
+
+    void add_mesh(int mesh_index, const Affine& world) {
+        if (mesh_index >= static_cast<int>(model_.meshes.size())) fail(path_, "mesh " + std::to_string(mesh_index) + " does not exist");
+        const tinygltf::Mesh& mesh = model_.meshes[static_cast<size_t>(mesh_index)];
+        const Affine normal_inverse = affine_inverse(world);
+        const bool mirrored = determinant3(world) < 0.0f;  // keep counter-clockwise fronts
+        for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+            const tinygltf::Primitive& prim = mesh.primitives[p];
+            const std::string what = "mesh \"" + mesh.name + "\" primitive " + std::to_string(p);
+            if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != -1) {
+                scene_.warnings.push_back(what + ": not triangles; skipped");
+                continue;
+            }
+            const auto pos_it = prim.attributes.find("POSITION");
+            if (pos_it == prim.attributes.end()) fail(path_, what + ": no POSITION attribute");
+            const std::vector<float> pos = read_floats(model_, pos_it->second, 3, path_, what + " POSITION");
+            const size_t vertex_count = pos.size() / 3;
+            std::vector<float> nrm, uv;
+            if (const auto it = prim.attributes.find("NORMAL"); it != prim.attributes.end()) {
+                nrm = read_floats(model_, it->second, 3, path_, what + " NORMAL");
+                if (nrm.size() != pos.size()) fail(path_, what + ": NORMAL count differs from POSITION count");
+            }
+            if (const auto it = prim.attributes.find("TEXCOORD_0"); it != prim.attributes.end()) {
+                uv = read_floats(model_, it->second, 2, path_, what + " TEXCOORD_0");
+                if (uv.size() / 2 != vertex_count) fail(path_, what + ": TEXCOORD_0 count differs from POSITION count");
+            }
+            const std::vector<uint32_t> idx = read_indices(model_, prim.indices, vertex_count, path_, what);
+            int material = prim.material;
+            if (material >= static_cast<int>(model_.materials.size())) fail(path_, what + ": material " + std::to_string(material) + " does not exist");
+            if (material < 0) material = default_material_;
+            for (size_t t = 0; t + 2 < idx.size(); t += 3) {
+                SourceTriangle tri;
+                tri.material = material;
+                for (int k = 0; k < 3; ++k) {
+                    const size_t slot = mirrored ? static_cast<size_t>(2 - k) : static_cast<size_t>(k);
+                    const uint32_t v = idx[t + slot];
+                    tri.p[k] = transform_point(world, {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]});
+                    if (!nrm.empty()) {
+                        tri.n[k] = normalize(transform_normal_by_inverse(normal_inverse, {nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]}));
+                    }
+                    if (!uv.empty()) tri.uv[k] = {uv[2 * v], uv[2 * v + 1]};
+                }
+                triangles_.push_back(tri);
+            }
+        }
+    }
+
+    const tinygltf::Model& model_;
+    const std::string& path_;
+    Scene& scene_;
+    std::vector<SourceTriangle> triangles_;
+    int default_material_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
+    tinygltf::TinyGLTF gltf;
+    gltf.SetImageLoader(load_image, nullptr);
+    tinygltf::Model model;
+    std::string err, warn;
+    const bool binary = ends_with(path, ".glb");
+    bool ok = false;
+    try {
+        ok = binary ? gltf.LoadBinaryFromFile(&model, &err, &warn, path) : gltf.LoadASCIIFromFile(&model, &err, &warn, path);
+    } catch (const std::exception& e) {
+        fail(path, std::string("cannot parse: ") + e.what());
+    }
+    if (!ok) {
+        while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
+        fail(path, err.empty() ? "cannot load" : err);
+    }
+    auto scene = std::make_unique<Scene>();
+    scene->name = path;
+    for (size_t start = 0; start < warn.size();) {
+        const size_t end = warn.find('\n', start);
+        const std::string line = warn.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!line.empty()) scene->warnings.push_back(line);
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    Loader(model, path, *scene).run();
+
+    // Scale, a default camera when the file has none, far planes from the bounds.
+    scene->set_time(0.0f, 0.0f);
+    const Aabb bounds = scene->world_bounds();
+    const float diagonal = length(bounds.max - bounds.min);
+    scene->scale = std::max(diagonal * 0.25f, 1e-3f);
+    for (CameraPose& c : scene->cameras) {
+        if (c.far <= 0.0f) c.far = std::max(4.0f * diagonal, c.near * 10.0f);
+        // Presets orbit around a point ahead of the camera at a quarter of the scene's size.
+        c.target = c.position + normalize(c.target - c.position) * scene->scale;
+    }
+    if (scene->cameras.empty()) {
+        CameraPose c;
+        c.target = bounds.center();
+        c.position = bounds.center() + Vec3{0.0f, 0.3f, 1.0f} * diagonal * 0.8f;
+        c.near = diagonal * 1e-4f;
+        c.far = diagonal * 4.0f;
+        scene->cameras.push_back(c);
+    }
+    scene->camera_base = scene->cameras.front();
+    scene->description = "glTF " + path;
+    scene->lighting.sun_direction = normalize(Vec3{0.35f, 0.8f, 0.45f});
+    return scene;
+}
+
+}  // namespace swinup::render
