@@ -28,6 +28,7 @@ from swinup.model import SwinUp  # noqa: E402
 from swinup.output_pass import output_pass  # noqa: E402
 from swinup.quant import e4m3_codes  # noqa: E402
 from swinup.staging import FrameInput, TemporalState, stage  # noqa: E402
+from swinup.spec import model_tensors  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 # Per variant: render size, display size (lite s = 2; full s = 1.5 to cover a fractional scale).
@@ -75,6 +76,38 @@ def make_inputs(w: int, h: int, frame: int, seed: int):
             mv.astype(np.float16).astype(np.float32))
 
 
+def perturb_weights(cfg, tensors: dict) -> dict:
+    """The seeded weights have zero biases and bias tables, unit gains and zero head rows 4..7, so
+    on their own they would leave those parts of the arithmetic untested. This deterministic rule
+    (mirrored by tests/unit/test_golden.cpp, exact in f32/f16) makes them all non-trivial. With
+    ti the tensor's index in model_tensors() order and i the element's flat index:
+      X.bias      += ((7 i + 3 ti) mod 17 - 8) / 64         (f32 add)
+      X.gain      *= 1 + ((5 i + ti) mod 9 - 4) / 16        (f32 multiply)
+      X.rel_bias   = f16(rel_bias + ((11 i + ti) mod 13 - 6) / 8)
+      head.linear rows 4..7 take the codes and scales of rows 0..3 (kernel and alpha now
+      depend on the network)."""
+    out = {k: np.array(v, copy=True) for k, v in tensors.items()}
+    for ti, spec in enumerate(model_tensors(cfg)):
+        a = out[spec.name]
+        i = np.arange(a.size, dtype=np.int64).reshape(a.shape)
+        if spec.name.endswith(".bias"):
+            out[spec.name] = (a.astype(np.float32) + (((7 * i + 3 * ti) % 17 - 8) / 64).astype(np.float32)).astype(np.float32)
+        elif spec.name.endswith(".gain"):
+            out[spec.name] = (a.astype(np.float32) * (1 + ((5 * i + ti) % 9 - 4) / 16).astype(np.float32)).astype(np.float32)
+        elif spec.name.endswith(".rel_bias"):
+            out[spec.name] = (a.astype(np.float32) + (((11 * i + ti) % 13 - 6) / 8).astype(np.float32)).astype(np.float16)
+    out["head.linear.weight"][4:8] = out["head.linear.weight"][0:4]
+    out["head.linear.scale"][4:8] = out["head.linear.scale"][0:4]
+    return out
+
+
+def fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
 class Blob:
     def __init__(self):
         self.parts = []
@@ -99,8 +132,10 @@ class Blob:
 def run_case(variant: str, out_dir: str):
     weights_path = os.path.join(ROOT, "weights", f"{variant}.safetensors")
     with open(weights_path, "rb") as f:
-        weights_sha = hashlib.sha256(f.read()).hexdigest()
+        raw_weights = f.read()
+    weights_sha = hashlib.sha256(raw_weights).hexdigest()
     cfg, tensors, _ = read_weights(weights_path)
+    tensors = perturb_weights(cfg, tensors)
     model = SwinUp(cfg, exact=True)
     model.load_tensors(tensors, fix_scales=True)
     model.requires_grad_(False)
@@ -150,6 +185,9 @@ def run_case(variant: str, out_dir: str):
     index = {
         "format": "swinup-golden", "version": 1, "variant": variant,
         "weights": f"weights/{variant}.safetensors", "weights_sha256": weights_sha,
+        # FNV-1a 64 of the file, which the C++ test recomputes to spot data made from other weights.
+        "weights_fnv1a64": f"{fnv1a64(raw_weights):016x}",
+        "weights_perturbation": "v1",  # perturb_weights() applied on top of the file
         "precision": "exact", "render": [w, h], "display": [dw, dh],
         "flags": {"hdr": True, "depth_inverted": False, "mv_display_res": False,
                   "mv_jittered": False},

@@ -1,0 +1,195 @@
+"""Training clips: short frame sequences (render-resolution inputs, display-resolution ground
+truth) from the project's sequence folders (sequence.json + EXR, src/sequence/sequence.h) or from
+a procedural scene generated here on the training device.
+
+A clip is a dict of tensors on one device: color [B, T, H, W, 3], depth [B, T, H, W],
+motion [B, T, H, W, 2] (render pixels, current -> previous), jitter [B, T, 2],
+gt [B, T, Hd, Wd, 3] (linear), and Python values hdr, depth_inverted, reset (list of T bools).
+"""
+import json
+import math
+import os
+import random
+
+import numpy as np
+import torch
+
+from .exr import read_exr
+
+
+# ---- sequence folders --------------------------------------------------------------------------
+
+class SequenceFolder:
+    """One rendered sequence, loaded into memory (f16) at construction."""
+
+    def __init__(self, path: str):
+        with open(os.path.join(path, "sequence.json")) as f:
+            info = json.load(f)
+        self.path = path
+        self.w, self.h = info["render_size"]
+        self.dw, self.dh = info["display_size"]
+        self.n = info["frame_count"]
+        conv = info.get("conventions", {})
+        self.hdr = bool(conv.get("hdr", False))
+        self.depth_inverted = bool(conv.get("depth_inverted", False))
+        self.mv_jittered = bool(conv.get("mv_jittered", False))
+        self.mv_sign = int(conv.get("mv_sign", 1))
+        if not info.get("files", {}).get("ground_truth", False):
+            raise ValueError(f"{path}: no ground truth (gt.NNNN.exr), cannot train on it")
+        self.jitter = np.stack([np.asarray(info["jitter_x"], np.float32),
+                                np.asarray(info["jitter_y"], np.float32)], axis=-1)
+        self.exposure = np.asarray(info.get("exposure", [1.0] * self.n), np.float32)
+        self.reset = list(info.get("reset", [0] * self.n))
+        frames = [self._read(i) for i in range(self.n)]
+        self.color = np.stack([f[0] for f in frames])
+        self.depth = np.stack([f[1] for f in frames])
+        self.motion = np.stack([f[2] for f in frames])
+        self.gt = np.stack([f[3] for f in frames])
+
+    def _read(self, i: int):
+        def exr(kind):
+            return read_exr(os.path.join(self.path, f"{kind}.{i:04d}.exr"))
+        c = exr("color")
+        d = exr("depth")
+        m = exr("mv")
+        g = exr("gt")
+        color = np.stack([c["R"], c["G"], c["B"]], -1).astype(np.float16)
+        depth = d["Z"].astype(np.float32)
+        motion = (np.stack([m["R"], m["G"]], -1) * self.mv_sign).astype(np.float32)
+        if self.mv_jittered:  # remove the jitter difference so that MVs join pixel centres
+            prev = self.jitter[i - 1] if i > 0 else self.jitter[i]
+            motion = motion - (prev - self.jitter[i])
+        gt = np.stack([g["R"], g["G"], g["B"]], -1).astype(np.float16)
+        return color, depth, motion.astype(np.float16), gt
+
+    def clip(self, frames: int, crop_w: int, crop_h: int, rng: random.Random):
+        """A random clip: consecutive frames, a render crop aligned so that its display crop
+        starts on a whole display pixel."""
+        start = rng.randrange(0, max(1, self.n - frames + 1))
+        idx = [min(start + k, self.n - 1) for k in range(frames)]
+        gx = self.w // math.gcd(self.w, self.dw)  # render x steps that map to whole display px
+        gy = self.h // math.gcd(self.h, self.dh)
+        cw, ch = min(crop_w, self.w), min(crop_h, self.h)
+        x0 = rng.randrange(0, self.w - cw + 1) // gx * gx
+        y0 = rng.randrange(0, self.h - ch + 1) // gy * gy
+        sx, sy = self.dw / self.w, self.dh / self.h
+        dx0, dy0 = round(x0 * sx), round(y0 * sy)
+        dcw, dch = round(cw * sx), round(ch * sy)
+        exposure = self.exposure[idx][:, None, None, None]
+        return {
+            "color": torch.from_numpy((self.color[idx, y0:y0 + ch, x0:x0 + cw].astype(np.float32) * exposure)),
+            "depth": torch.from_numpy(self.depth[idx, y0:y0 + ch, x0:x0 + cw]),
+            "motion": torch.from_numpy(self.motion[idx, y0:y0 + ch, x0:x0 + cw].astype(np.float32)),
+            "jitter": torch.from_numpy(self.jitter[idx]),
+            "gt": torch.from_numpy(self.gt[idx, dy0:dy0 + dch, dx0:dx0 + dcw].astype(np.float32) * exposure),
+            "hdr": self.hdr, "depth_inverted": self.depth_inverted,
+            "reset": [bool(self.reset[i]) and k > 0 for k, i in enumerate(idx)],
+        }
+
+
+def batch_from_folders(seqs, batch: int, frames: int, crop: int, rng: random.Random, device):
+    """A batch of clips from one randomly chosen sequence (a batch shares sizes and flags)."""
+    seq = rng.choice(seqs)
+    clips = [seq.clip(frames, crop, crop, rng) for _ in range(batch)]
+    out = {k: torch.stack([c[k] for c in clips]).to(device)
+           for k in ("color", "depth", "motion", "jitter", "gt")}
+    out.update(hdr=seq.hdr, depth_inverted=seq.depth_inverted, reset=clips[0]["reset"])
+    return out
+
+
+# ---- procedural scenes -------------------------------------------------------------------------
+
+def _halton(index: int, base: int) -> float:
+    num, den = 0, 1
+    while index > 0:
+        num, den, index = num * base + index % base, den * base, index // base
+    return num / den
+
+
+class ProceduralScenes:
+    """Random 2.5D scenes: a textured background and a few textured shapes at other depths, each
+    moving with its own velocity; HDR highlights; point-sampled at the jittered render samples
+    (aliasing included) and box-supersampled (4x4) at display resolution for the ground truth.
+    A stand-in and supplement for rendered sequences; every batch draws a new scale in
+    [scale_min, scale_max]."""
+
+    def __init__(self, device, scale_min=1.5, scale_max=3.0, seed=0):
+        self.device = device
+        self.scale_min, self.scale_max = scale_min, scale_max
+        self.gen = torch.Generator(device="cpu").manual_seed(seed)
+
+    def _rand(self, *shape):
+        return torch.rand(*shape, generator=self.gen).to(self.device)
+
+    def batch(self, batch: int, frames: int, crop: int, hdr: bool):
+        dev = self.device
+        s = float(self.scale_min + (self.scale_max - self.scale_min) * torch.rand(1, generator=self.gen))
+        w = h = crop
+        dw = dh = int(round(crop * s))
+        s = dw / w
+        layers = 4
+        # Per (sample, layer): velocity (display px / frame), offset, depth, colour, pattern params.
+        vel = (self._rand(batch, layers, 2) - 0.5) * 2 * self._rand(batch, 1, 1) * 6.0
+        off = self._rand(batch, layers, 2) * dw
+        size = (0.15 + 0.35 * self._rand(batch, layers, 2)) * dw
+        depth = torch.sort(self._rand(batch, layers) * 0.8 + 0.1, dim=1).values  # layer 0 nearest
+        depth[:, -1] = 0.95                                                     # background
+        colour = self._rand(batch, layers, 3) * 0.9 + 0.05
+        freq = 0.05 + self._rand(batch, layers, 2) * 0.6  # up to ~Nyquist of the render grid
+        phase = self._rand(batch, layers, 2) * 6.283
+        bright = torch.where(self._rand(batch, layers) < 0.3, 2.0 + 10.0 * self._rand(batch, layers),
+                             torch.ones(batch, layers, device=dev)) if hdr else torch.ones(batch, layers, device=dev)
+        phases = math.ceil(8 * s * s)
+        j0 = int(torch.randint(0, phases, (1,), generator=self.gen))
+        jit = torch.tensor([[_halton((j0 + k) % phases + 1, 2) - 0.5, _halton((j0 + k) % phases + 1, 3) - 0.5]
+                            for k in range(frames)], device=dev)
+
+        def shade(px, py, k):
+            """Colour, depth and velocity of the visible layer at display points [B, N]."""
+            best_d = torch.full_like(px, 2.0)
+            out_c = torch.zeros(*px.shape, 3, device=dev)
+            out_v = torch.zeros(*px.shape, 2, device=dev)
+            for li in range(layers - 1, -1, -1):  # far to near; nearer layers overwrite
+                ux = px - vel[:, li, 0, None] * k - off[:, li, 0, None]
+                uy = py - vel[:, li, 1, None] * k - off[:, li, 1, None]
+                if li == layers - 1:
+                    inside = torch.ones_like(px, dtype=torch.bool)
+                else:
+                    inside = ((ux.abs() < size[:, li, 0, None]) & (uy.abs() < size[:, li, 1, None]))
+                    inside = inside | ((ux / size[:, li, 0, None]) ** 2 + (uy / size[:, li, 1, None]) ** 2 < 0.3)
+                pat = 0.5 + 0.25 * torch.sin(ux * freq[:, li, 0, None] + phase[:, li, 0, None]) \
+                    + 0.25 * torch.sign(torch.sin(uy * freq[:, li, 1, None] + phase[:, li, 1, None]))
+                c = colour[:, li, None, :] * pat[..., None] * bright[:, li, None, None]
+                take = inside & (depth[:, li, None] < best_d)
+                best_d = torch.where(take, depth[:, li, None].expand_as(px), best_d)
+                out_c = torch.where(take[..., None], c, out_c)
+                out_v = torch.where(take[..., None], vel[:, li, None, :].expand(*px.shape, 2), out_v)
+            return out_c, best_d, out_v
+
+        ys, xs = torch.meshgrid(torch.arange(h, device=dev, dtype=torch.float32),
+                                torch.arange(w, device=dev, dtype=torch.float32), indexing="ij")
+        dys, dxs = torch.meshgrid(torch.arange(dh, device=dev, dtype=torch.float32),
+                                  torch.arange(dw, device=dev, dtype=torch.float32), indexing="ij")
+        color, dep, mot, gt = [], [], [], []
+        for k in range(frames):
+            px = ((xs + 0.5 + jit[k, 0]) * s).reshape(1, -1).expand(batch, -1)
+            py = ((ys + 0.5 + jit[k, 1]) * s).reshape(1, -1).expand(batch, -1)
+            c, d, v = shade(px, py, float(k))
+            color.append(c.view(batch, h, w, 3))
+            dep.append(d.view(batch, h, w))
+            mot.append((-v / s).view(batch, h, w, 2))  # current -> previous, render pixels
+            acc = torch.zeros(batch, dh * dw, 3, device=dev)
+            for sy in range(4):
+                for sx in range(4):
+                    qx = (dxs + (sx + 0.5) / 4).reshape(1, -1).expand(batch, -1)
+                    qy = (dys + (sy + 0.5) / 4).reshape(1, -1).expand(batch, -1)
+                    acc = acc + shade(qx, qy, float(k))[0]
+            gt.append((acc / 16).view(batch, dh, dw, 3))
+        out = {"color": torch.stack(color, 1), "depth": torch.stack(dep, 1),
+               "motion": torch.stack(mot, 1), "jitter": jit[None].expand(batch, -1, -1).contiguous(),
+               "gt": torch.stack(gt, 1), "hdr": hdr, "depth_inverted": False,
+               "reset": [False] * frames}
+        if not hdr:
+            out["color"] = out["color"].clamp(0, 1)
+            out["gt"] = out["gt"].clamp(0, 1)
+        return out

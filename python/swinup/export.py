@@ -1,0 +1,31 @@
+"""Export a training checkpoint to the library's weights file (python -m swinup.export):
+e4m3 codes with power-of-two per-channel scales, f32 biases and gains, f16 bias tables, in the
+layout src/core/weights.cpp loads (weights_io.py)."""
+import argparse
+import os
+
+from .model import SwinUp
+from .spec import ModelConfig
+from .train import ROOT, keep_reserved_zero, load_checkpoint
+from .weights_io import write_weights
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
+    ap.add_argument("--checkpoint", default=None)
+    ap.add_argument("--out", default=None, help="default weights/<variant>.safetensors")
+    ap.add_argument("--description", default=None)
+    args = ap.parse_args(argv)
+    ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
+    model = SwinUp(ModelConfig.make(args.variant))
+    step, _ = load_checkpoint(ckpt, model)
+    keep_reserved_zero(model)
+    out = args.out or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
+    desc = args.description or f"trained with python/swinup/train.py, {step} steps"
+    write_weights(out, model.cfg, model.export_tensors(), desc)
+    print(f"wrote {out} ({desc})")
+
+
+if __name__ == "__main__":
+    main()

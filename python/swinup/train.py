@@ -1,0 +1,216 @@
+"""Training of the swinup network through its recurrence (python -m swinup.train --help).
+
+Each step unrolls clips of --frames frames (8+) through staging, the network and the output pass
+(all differentiable, straight-through rounding), so the recurrent features and the history learn
+what the next frame needs. Loss per frame, in t-space (t = log2(1 + x), where the output pass
+blends): L1 to the ground truth, plus a temporal term: L1 between the output's frame-to-frame change
+and the ground truth's (flicker the truth does not have costs). The first frame of a clip (no
+history) counts like the others.
+
+Data: --data DIR (repeatable) names sequence folders with ground truth (the renderer's output;
+keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
+drawn from the procedural scenes of data.py (random scale 1.5-3, HDR and LDR).
+
+Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step count and the master
+weights in f16 (small enough for the repository); the optimiser's moments are not kept (a short
+warm-up after each resume stands in for them). Without a checkpoint, training starts from
+weights/<variant>.safetensors. Runs for --minutes, saving every --save-every steps and at the end,
+so it runs in chunks and continues later.
+
+Several GPUs: torchrun --nproc_per_node N -m swinup.train ...: each rank draws its own batches,
+gradients are averaged with all_reduce (data parallel), rank 0 saves.
+"""
+import argparse
+import math
+import os
+import random
+import time
+
+import torch
+import torch.distributed as dist
+
+from . import exact_math as xm
+from .data import ProceduralScenes, SequenceFolder, batch_from_folders
+from .model import SwinUp
+from .output_pass import output_pass
+from .spec import ModelConfig
+from .staging import FrameInput, TemporalState, stage
+from .weights_io import read_weights
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def t_space(x):
+    return torch.log2(1.0 + torch.clamp(x, min=0.0))
+
+
+def unroll(model, clip, exact=False):
+    """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms)."""
+    color, gt = clip["color"], clip["gt"]
+    b, frames, h, w, _ = color.shape
+    dh, dw = gt.shape[2], gt.shape[3]
+    state = None
+    outs = []
+    l1 = color.new_zeros(())
+    temporal = color.new_zeros(())
+    prev_t = prev_gt = None
+    for k in range(frames):
+        reset = clip["reset"][k]
+        frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
+                           jitter=clip["jitter"][:, k], hdr=clip["hdr"],
+                           depth_inverted=clip["depth_inverted"], reset=reset)
+        st = stage(frame, None if reset else state, dw, dh, exact)
+        head = model(st.slots, k)
+        valid = state is not None and not reset
+        out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
+                                     state.history if valid else None, dw, dh, st.scale_x,
+                                     st.scale_y, valid, exact)
+        state = TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h)
+        t_out, t_gt = t_space(out), t_space(gt[:, k])
+        l1 = l1 + (t_out - t_gt).abs().mean()
+        if prev_t is not None and not reset:
+            temporal = temporal + ((t_out - prev_t) - (t_gt - prev_gt)).abs().mean()
+        prev_t, prev_gt = t_out, t_gt
+        outs.append(out)
+    return torch.stack(outs, 1), l1 / frames, temporal / max(1, frames - 1)
+
+
+def save_checkpoint(path, model, step, note):
+    tensors = {}
+    for name, p in model.params.items():
+        # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32.
+        tensors[name] = p.detach().cpu().to(torch.float16 if name.endswith("__weight") else torch.float32)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    torch.save({"format": "swinup-train-checkpoint", "version": 1, "variant": model.cfg.variant,
+                "step": step, "note": note, "params": tensors}, tmp)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path, model):
+    ck = torch.load(path, map_location="cpu")
+    if ck.get("format") != "swinup-train-checkpoint" or ck.get("variant") != model.cfg.variant:
+        raise ValueError(f"{path}: not a {model.cfg.variant} training checkpoint")
+    with torch.no_grad():
+        for name, p in model.params.items():
+            p.copy_(ck["params"][name].to(torch.float32))
+    return int(ck["step"]), ck.get("note", "")
+
+
+def keep_reserved_zero(model):
+    """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md)."""
+    with torch.no_grad():
+        model.p("head.linear.weight")[8:].zero_()
+        model.p("head.linear.bias")[8:].zero_()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Train swinup through its recurrence.")
+    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
+    ap.add_argument("--data", action="append", default=[], help="sequence folder (repeatable)")
+    ap.add_argument("--procedural", type=float, default=None,
+                    help="fraction of batches from procedural scenes (default 1 without --data, else 0.3)")
+    ap.add_argument("--checkpoint", default=None)
+    ap.add_argument("--init-weights", default=None, help="weights file to start from (no checkpoint)")
+    ap.add_argument("--minutes", type=float, default=5.0)
+    ap.add_argument("--max-steps", type=int, default=0)
+    ap.add_argument("--batch", type=int, default=4)
+    ap.add_argument("--frames", type=int, default=8)
+    ap.add_argument("--crop", type=int, default=64, help="render crop side (multiple of 32)")
+    ap.add_argument("--lr", type=float, default=2e-4)
+    ap.add_argument("--warmup", type=int, default=50)
+    ap.add_argument("--temporal-weight", type=float, default=0.5)
+    ap.add_argument("--save-every", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
+    ap.add_argument("--log-every", type=int, default=10)
+    args = ap.parse_args(argv)
+    if args.crop % 32:
+        ap.error("--crop must be a multiple of 32")
+    if any("breakfast_room" in d for d in args.data):
+        ap.error("breakfast_room is the held-out check: do not train on it")
+
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    rank = int(os.environ.get("RANK", "0"))
+    local = int(os.environ.get("LOCAL_RANK", "0"))
+    if torch.cuda.is_available():
+        torch.cuda.set_device(local)
+        device = torch.device("cuda", local)
+        torch.backends.cuda.matmul.allow_tf32 = False  # the network's sums are f32
+    else:
+        device = torch.device("cpu")
+    if world > 1:
+        dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+
+    cfg = ModelConfig.make(args.variant)
+    model = SwinUp(cfg, exact=args.exact)
+    ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
+    step, note = 0, ""
+    if os.path.exists(ckpt):
+        step, note = load_checkpoint(ckpt, model)
+        origin = f"checkpoint {ckpt} at step {step}"
+    else:
+        init = args.init_weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
+        _, tensors, desc = read_weights(init)
+        model.load_tensors(tensors, fix_scales=False)
+        origin = f"{init} ({desc})"
+    keep_reserved_zero(model)
+    model.to(device)
+    if world > 1:
+        for p in model.parameters():
+            dist.broadcast(p.data, 0)
+    if rank == 0:
+        print(f"swinup train: {args.variant}, from {origin}, {world} rank(s) on {device}", flush=True)
+
+    seqs = [SequenceFolder(d) for d in args.data]
+    frac = args.procedural if args.procedural is not None else (0.3 if seqs else 1.0)
+    procedural = ProceduralScenes(device, seed=args.seed * 1000 + rank + step)
+    rng = random.Random(args.seed * 1000 + rank + step)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.0)
+    start_step = step
+    t0 = time.time()
+    last_save = step
+    while True:
+        if args.max_steps and step - start_step >= args.max_steps:
+            break
+        if time.time() - t0 > args.minutes * 60:
+            break
+        warm = min(1.0, (step - start_step + 1) / max(1, args.warmup))
+        for g in opt.param_groups:
+            g["lr"] = args.lr * warm
+        if seqs and rng.random() >= frac:
+            clip = batch_from_folders(seqs, args.batch, args.frames, args.crop, rng, device)
+        else:
+            clip = procedural.batch(args.batch, args.frames, args.crop, hdr=rng.random() < 0.5)
+        _, l1, temporal = unroll(model, clip, exact=args.exact)
+        loss = l1 + args.temporal_weight * temporal
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        if world > 1:
+            for p in model.parameters():
+                if p.grad is not None:
+                    dist.all_reduce(p.grad)
+                    p.grad /= world
+        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        if not torch.isfinite(loss):
+            raise FloatingPointError(f"step {step}: loss is {float(loss)}")
+        opt.step()
+        keep_reserved_zero(model)
+        step += 1
+        if rank == 0 and step % args.log_every == 0:
+            print(f"step {step} loss {float(loss):.5f} (l1 {float(l1):.5f}, temporal "
+                  f"{float(temporal):.5f}) grad {float(grad_norm):.3f} "
+                  f"{(time.time() - t0) / max(1, step - start_step):.3f} s/step", flush=True)
+        if rank == 0 and step - last_save >= args.save_every:
+            save_checkpoint(ckpt, model, step, note)
+            last_save = step
+    if rank == 0:
+        save_checkpoint(ckpt, model, step, note)
+        print(f"saved {ckpt} at step {step}", flush=True)
+    if world > 1:
+        dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
