@@ -42,7 +42,8 @@ std::vector<CropRect> pick_detail_crops(const Image& image, int size, int count)
             for (int x = 0; x + size <= w; x += stride) {
                 bool overlaps = false;
                 for (const CropRect& c : crops) {
-                    overlaps |= x < c.x + c.size && c.x < x + size && y < c.y + c.size && c.y < y + size;
+                    overlaps |=
+                        x < c.x + c.size && c.x < x + size && y < c.y + c.size && c.y < y + size;
                 }
                 if (overlaps) continue;
                 const double e = energy(x, y);
@@ -58,8 +59,8 @@ std::vector<CropRect> pick_detail_crops(const Image& image, int size, int count)
     return crops;
 }
 
-Image compose_comparison(const std::vector<std::string>& labels, const std::vector<const Image*>& images,
-                         const CropRect& crop, int zoom) {
+Image compose_comparison(const std::vector<std::string>& labels,
+                         const std::vector<const Image*>& images, const CropRect& crop, int zoom) {
     if (labels.size() != images.size() || images.empty()) {
         throw std::invalid_argument("compose_comparison: one label per image, at least one image");
     }
@@ -92,7 +93,8 @@ std::vector<std::string> write_comparison_pictures(const std::string& dir,
                                                    const std::vector<std::string>& methods,
                                                    int crop_size, int zoom, int count) {
     if (result.picture_truth.empty()) {
-        throw std::invalid_argument("write_comparison_pictures: the evaluation kept no picture frame");
+        throw std::invalid_argument(
+            "write_comparison_pictures: the evaluation kept no picture frame");
     }
     std::vector<std::string> labels;
     std::vector<const Image*> images;

@@ -20,8 +20,8 @@ struct CropRect {
 std::vector<CropRect> pick_detail_crops(const Image& image, int size, int count);
 
 // One row of labelled panels: each image's crop enlarged by `zoom`, its label above it.
-Image compose_comparison(const std::vector<std::string>& labels, const std::vector<const Image*>& images,
-                         const CropRect& crop, int zoom);
+Image compose_comparison(const std::vector<std::string>& labels,
+                         const std::vector<const Image*>& images, const CropRect& crop, int zoom);
 
 // Writes dir/compare_1.png .. compare_<count>.png from the picture frame kept by the evaluation:
 // panels for `methods` (those the evaluation ran, in the given order; the others are skipped)

@@ -1,4 +1,5 @@
-// What the metrics compare: linear colour turned into the sRGB-encoded [0,1] values a display shows.
+// What the metrics compare: linear colour turned into the sRGB-encoded [0,1] values a display
+// shows.
 //
 // PSNR and SSIM on linear HDR values would be dominated by a few bright pixels and say little
 // about what people see, so every metric here runs on display-encoded images:

@@ -24,9 +24,9 @@ SequenceSource sequence_source_from_directory(const std::string& dir) {
 SequenceSource sequence_source_from_frames(SequenceInfo info, std::vector<Frame> frames,
                                            std::string description) {
     if (int(frames.size()) != info.frame_count) {
-        throw std::invalid_argument("sequence_source_from_frames: " + std::to_string(frames.size()) +
-                                    " frames given, the info says " +
-                                    std::to_string(info.frame_count));
+        throw std::invalid_argument(
+            "sequence_source_from_frames: " + std::to_string(frames.size()) +
+            " frames given, the info says " + std::to_string(info.frame_count));
     }
     SequenceSource source;
     source.info = std::move(info);
@@ -54,7 +54,8 @@ struct MethodState {
 EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options) {
     const SequenceInfo& info = source.info;
     if (!info.has_ground_truth) {
-        throw SequenceError(source.description + ": the sequence has no ground truth (gt.NNNN.exr); "
+        throw SequenceError(source.description +
+                            ": the sequence has no ground truth (gt.NNNN.exr); "
                             "render it with ground truth to evaluate");
     }
     if (info.frame_count <= 0) throw SequenceError(source.description + ": no frames");
@@ -109,7 +110,8 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
         for (MethodState& s : states) {
             const auto start = std::chrono::steady_clock::now();
             const Image output = s.method->upscale(input);
-            s.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            s.seconds +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (output.width != info.display_width || output.height != info.display_height) {
                 throw std::runtime_error("method " + s.scores.name + " returned a " +
                                          std::to_string(output.width) + "x" +
@@ -124,8 +126,8 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
             s.scores.frame_ssim.push_back(frame_ssim);
             double frame_temporal = 0.0;
             if (!stable.empty()) {
-                const SquaredErrorSum e = temporal_change_error(s.previous_encoded, encoded,
-                                                                previous_truth, truth, motion, stable);
+                const SquaredErrorSum e = temporal_change_error(
+                    s.previous_encoded, encoded, previous_truth, truth, motion, stable);
                 frame_temporal = e.rms();
                 if (pair_scored) s.temporal.add(e);
             }

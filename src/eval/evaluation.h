@@ -58,8 +58,8 @@ struct EvaluationResult {
     double stable_fraction = 0.0;  // share of display pixels of scored pairs that were stable
     std::vector<MethodScores> methods;
     int picture_frame = -1;
-    Image picture_truth;                // display-encoded ground truth of picture_frame
-    std::vector<Image> picture_outputs; // display-encoded outputs, in `methods` order
+    Image picture_truth;                 // display-encoded ground truth of picture_frame
+    std::vector<Image> picture_outputs;  // display-encoded outputs, in `methods` order
 };
 
 // Throws std::invalid_argument for unknown methods or a bad skip count, SequenceError for a

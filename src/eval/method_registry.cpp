@@ -32,8 +32,8 @@ std::string joined_names() {
 }  // namespace
 
 const std::vector<std::string>& method_names() {
-    static const std::vector<std::string> names = {"nearest", "bilinear", "bicubic",
-                                                   "lanczos3", "taau", "swinup"};
+    static const std::vector<std::string> names = {"nearest",  "bilinear", "bicubic",
+                                                   "lanczos3", "taau",     "swinup"};
     return names;
 }
 
@@ -55,11 +55,13 @@ std::vector<std::string> parse_method_list(const std::string& comma_separated) {
     while (std::getline(in, item, ',')) {
         if (item.empty()) continue;
         if (std::find(method_names().begin(), method_names().end(), item) == method_names().end()) {
-            throw std::invalid_argument("unknown method '" + item + "' (known: " + joined_names() + ")");
+            throw std::invalid_argument("unknown method '" + item + "' (known: " + joined_names() +
+                                        ")");
         }
         if (std::find(names.begin(), names.end(), item) == names.end()) names.push_back(item);
     }
-    if (names.empty()) throw std::invalid_argument("no method given (known: " + joined_names() + ")");
+    if (names.empty())
+        throw std::invalid_argument("no method given (known: " + joined_names() + ")");
     return names;
 }
 

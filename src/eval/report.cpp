@@ -33,8 +33,8 @@ std::string sequence_line(const EvaluationResult& r) {
         << i.display_width << "x" << i.display_height << ", " << i.frame_count << " frames ("
         << r.scored_frames << " scored";
     if (r.skip_frames > 0) out << ", first " << r.skip_frames << " skipped";
-    out << "), " << (i.hdr ? "HDR" : "LDR") << ", stable pixels " << fixed(100.0 * r.stable_fraction, 1)
-        << "%";
+    out << "), " << (i.hdr ? "HDR" : "LDR") << ", stable pixels "
+        << fixed(100.0 * r.stable_fraction, 1) << "%";
     return out.str();
 }
 
@@ -70,9 +70,14 @@ std::string results_json(const EvaluationResult& r) {
     j["stable_pixel_fraction"] = r.stable_fraction;
     j["metrics"] = {
         {"psnr_db", "10 log10(1 / MSE) of display-encoded RGB, MSE pooled over scored frames"},
-        {"ssim", "mean over scored frames of SSIM on Rec.709 luma of display-encoded values, 11x11 Gaussian window (sigma 1.5), valid windows only"},
-        {"temporal_error", "RMS over stable pixels of (output change - ground-truth change) between consecutive frames, each warped by the ground-truth motion"},
-        {"display_encoding", "HDR: x/(1+x) per channel after exposure, then sRGB; LDR: clamp to [0,1], then sRGB"},
+        {"ssim",
+         "mean over scored frames of SSIM on Rec.709 luma of display-encoded values, 11x11 "
+         "Gaussian window (sigma 1.5), valid windows only"},
+        {"temporal_error",
+         "RMS over stable pixels of (output change - ground-truth change) between consecutive "
+         "frames, each warped by the ground-truth motion"},
+        {"display_encoding",
+         "HDR: x/(1+x) per channel after exposure, then sRGB; LDR: clamp to [0,1], then sRGB"},
         {"disocclusion_tolerance", kDisocclusionTolerance},
         {"motion_edge_tolerance_px", kMotionEdgeTolerance}};
     nlohmann::json methods = nlohmann::json::array();
@@ -123,11 +128,13 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
            "method's own time on this machine.\n\n";
     if (!c.timings.empty()) {
         out << "| stage | seconds |\n| --- | ---: |\n";
-        for (const auto& [stage, seconds] : c.timings) out << "| " << stage << " | " << fixed(seconds, 2) << " |\n";
+        for (const auto& [stage, seconds] : c.timings)
+            out << "| " << stage << " | " << fixed(seconds, 2) << " |\n";
         out << "\n";
     }
     if (!c.pictures.empty()) {
-        out << "Crops of frame " << r.picture_frame << " where the ground truth has the most detail "
+        out << "Crops of frame " << r.picture_frame
+            << " where the ground truth has the most detail "
             << "(enlarged, nearest neighbour):\n\n";
         for (const std::string& p : c.pictures) out << "![" << p << "](" << p << ")\n\n";
     }

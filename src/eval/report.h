@@ -18,11 +18,11 @@ std::string format_results_table(const EvaluationResult& result);
 std::string results_json(const EvaluationResult& result);
 
 struct ReportContext {
-    std::string title;                                   // first heading
-    std::string command;                                 // the command that reproduces it
-    std::vector<std::pair<std::string, double>> timings; // (stage, seconds)
-    std::vector<std::string> pictures;                   // file names, relative to the report
-    std::vector<std::string> notes;                      // paragraphs shown before the table
+    std::string title;                                    // first heading
+    std::string command;                                  // the command that reproduces it
+    std::vector<std::pair<std::string, double>> timings;  // (stage, seconds)
+    std::vector<std::string> pictures;                    // file names, relative to the report
+    std::vector<std::string> notes;                       // paragraphs shown before the table
 };
 
 // A Markdown report: notes, the results table, how the metrics are defined, the timings and the

@@ -14,10 +14,14 @@ namespace swinup::eval {
 
 const char* spatial_filter_name(SpatialFilter filter) {
     switch (filter) {
-        case SpatialFilter::nearest: return "nearest";
-        case SpatialFilter::bilinear: return "bilinear";
-        case SpatialFilter::catmull_rom: return "bicubic";
-        case SpatialFilter::lanczos3: return "lanczos3";
+        case SpatialFilter::nearest:
+            return "nearest";
+        case SpatialFilter::bilinear:
+            return "bilinear";
+        case SpatialFilter::catmull_rom:
+            return "bicubic";
+        case SpatialFilter::lanczos3:
+            return "lanczos3";
     }
     return "?";
 }
@@ -28,26 +32,34 @@ namespace {
 // the 2 * radius taps that follow it (indices already clamped to the source).
 struct AxisTaps {
     int taps = 0;
-    std::vector<int> index;      // out_size * taps
-    std::vector<float> weight;   // out_size * taps
+    std::vector<int> index;     // out_size * taps
+    std::vector<float> weight;  // out_size * taps
 };
 
 float kernel_value(SpatialFilter filter, float x) {
     switch (filter) {
-        case SpatialFilter::bilinear: return bilinear_kernel(x);
-        case SpatialFilter::catmull_rom: return catmull_rom_kernel(x);
-        case SpatialFilter::lanczos3: return lanczos3_kernel(x);
-        case SpatialFilter::nearest: break;
+        case SpatialFilter::bilinear:
+            return bilinear_kernel(x);
+        case SpatialFilter::catmull_rom:
+            return catmull_rom_kernel(x);
+        case SpatialFilter::lanczos3:
+            return lanczos3_kernel(x);
+        case SpatialFilter::nearest:
+            break;
     }
     return 0.0f;
 }
 
 int kernel_radius(SpatialFilter filter) {
     switch (filter) {
-        case SpatialFilter::bilinear: return kBilinearRadius;
-        case SpatialFilter::catmull_rom: return kCatmullRomRadius;
-        case SpatialFilter::lanczos3: return kLanczos3Radius;
-        case SpatialFilter::nearest: break;
+        case SpatialFilter::bilinear:
+            return kBilinearRadius;
+        case SpatialFilter::catmull_rom:
+            return kCatmullRomRadius;
+        case SpatialFilter::lanczos3:
+            return kLanczos3Radius;
+        case SpatialFilter::nearest:
+            break;
     }
     return 1;
 }
@@ -60,7 +72,8 @@ AxisTaps axis_taps(int in_size, int out_size, float jitter, SpatialFilter filter
         axis.index.resize(size_t(out_size));
         axis.weight.assign(size_t(out_size), 1.0f);
         for (int o = 0; o < out_size; ++o) {
-            // Sample p is nearest to u when |p + 0.5 + jitter - u| is smallest: p = floor(u - jitter).
+            // Sample p is nearest to u when |p + 0.5 + jitter - u| is smallest: p = floor(u -
+            // jitter).
             const double u = (double(o) + 0.5) / scale;
             axis.index[size_t(o)] = std::clamp(int(std::floor(u - double(jitter))), 0, in_size - 1);
         }
@@ -105,29 +118,32 @@ Image spatial_upscale(const Image& render, int out_width, int out_height, float 
 
     // Horizontal pass: render.height rows of out_width pixels.
     Image horizontal(out_width, render.height, channels);
-    tbb::parallel_for(tbb::blocked_range<int>(0, render.height), [&](const tbb::blocked_range<int>& r) {
-        for (int y = r.begin(); y < r.end(); ++y) {
-            for (int x = 0; x < out_width; ++x) {
-                float* dst = horizontal.pixel(x, y);
-                for (int t = 0; t < ax.taps; ++t) {
-                    const float wgt = ax.weight[size_t(x) * ax.taps + t];
-                    const float* src = render.pixel(ax.index[size_t(x) * ax.taps + t], y);
-                    for (int c = 0; c < channels; ++c) dst[c] += wgt * src[c];
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, render.height), [&](const tbb::blocked_range<int>& r) {
+            for (int y = r.begin(); y < r.end(); ++y) {
+                for (int x = 0; x < out_width; ++x) {
+                    float* dst = horizontal.pixel(x, y);
+                    for (int t = 0; t < ax.taps; ++t) {
+                        const float wgt = ax.weight[size_t(x) * ax.taps + t];
+                        const float* src = render.pixel(ax.index[size_t(x) * ax.taps + t], y);
+                        for (int c = 0; c < channels; ++c) dst[c] += wgt * src[c];
+                    }
                 }
             }
-        }
-    });
+        });
     Image out(out_width, out_height, channels);
-    tbb::parallel_for(tbb::blocked_range<int>(0, out_height), [&](const tbb::blocked_range<int>& r) {
-        for (int y = r.begin(); y < r.end(); ++y) {
-            for (int t = 0; t < ay.taps; ++t) {
-                const float wgt = ay.weight[size_t(y) * ay.taps + t];
-                const float* src_row = horizontal.pixel(0, ay.index[size_t(y) * ay.taps + t]);
-                float* dst_row = out.pixel(0, y);
-                for (size_t i = 0; i < size_t(out_width) * channels; ++i) dst_row[i] += wgt * src_row[i];
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, out_height), [&](const tbb::blocked_range<int>& r) {
+            for (int y = r.begin(); y < r.end(); ++y) {
+                for (int t = 0; t < ay.taps; ++t) {
+                    const float wgt = ay.weight[size_t(y) * ay.taps + t];
+                    const float* src_row = horizontal.pixel(0, ay.index[size_t(y) * ay.taps + t]);
+                    float* dst_row = out.pixel(0, y);
+                    for (size_t i = 0; i < size_t(out_width) * channels; ++i)
+                        dst_row[i] += wgt * src_row[i];
+                }
             }
-        }
-    });
+        });
     return out;
 }
 

@@ -58,23 +58,23 @@ double ssim(const Image& a, const Image& b) {
     // E[x^2] - E[x]^2 free of cancellation at the 1e-4 variances that matter next to C2.
     std::vector<double> horizontal(size_t(out_w) * h * 5);
     tbb::parallel_for(tbb::blocked_range<int>(0, h), [&](const tbb::blocked_range<int>& rows) {
-      for (int y = rows.begin(); y < rows.end(); ++y) {
-        const float* ra = ya.data() + size_t(y) * w;
-        const float* rb = yb.data() + size_t(y) * w;
-        for (int x = 0; x < out_w; ++x) {
-            double m[5] = {0, 0, 0, 0, 0};
-            for (int k = 0; k < kSsimWindow; ++k) {
-                const double va = ra[x + k], vb = rb[x + k], t = taps[k];
-                m[0] += t * va;
-                m[1] += t * vb;
-                m[2] += t * va * va;
-                m[3] += t * vb * vb;
-                m[4] += t * va * vb;
+        for (int y = rows.begin(); y < rows.end(); ++y) {
+            const float* ra = ya.data() + size_t(y) * w;
+            const float* rb = yb.data() + size_t(y) * w;
+            for (int x = 0; x < out_w; ++x) {
+                double m[5] = {0, 0, 0, 0, 0};
+                for (int k = 0; k < kSsimWindow; ++k) {
+                    const double va = ra[x + k], vb = rb[x + k], t = taps[k];
+                    m[0] += t * va;
+                    m[1] += t * vb;
+                    m[2] += t * va * va;
+                    m[3] += t * vb * vb;
+                    m[4] += t * va * vb;
+                }
+                double* dst = horizontal.data() + (size_t(y) * out_w + x) * 5;
+                for (int i = 0; i < 5; ++i) dst[i] = m[i];
             }
-            double* dst = horizontal.data() + (size_t(y) * out_w + x) * 5;
-            for (int i = 0; i < 5; ++i) dst[i] = m[i];
         }
-      }
     });
     const double total = tbb::parallel_reduce(
         tbb::blocked_range<int>(0, out_h), 0.0,

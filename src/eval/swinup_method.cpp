@@ -27,19 +27,27 @@ swinup_resource host_input(const Image& image, swinup_format format) {
 // The sequence's images as the API's float formats: RGBA32F colour, R32F depth, RG32F motion.
 swinup_format float_format(int channels) {
     switch (channels) {
-        case 1: return SWINUP_FORMAT_R32F;
-        case 2: return SWINUP_FORMAT_RG32F;
-        case 3: return SWINUP_FORMAT_RGB32F;
-        case 4: return SWINUP_FORMAT_RGBA32F;
-        default: return SWINUP_FORMAT_UNKNOWN;
+        case 1:
+            return SWINUP_FORMAT_R32F;
+        case 2:
+            return SWINUP_FORMAT_RG32F;
+        case 3:
+            return SWINUP_FORMAT_RGB32F;
+        case 4:
+            return SWINUP_FORMAT_RGBA32F;
+        default:
+            return SWINUP_FORMAT_UNKNOWN;
     }
 }
 
 const char* backend_name(swinup_backend b) {
     switch (b) {
-        case SWINUP_BACKEND_CPU: return "CPU";
-        case SWINUP_BACKEND_CUDA: return "CUDA";
-        default: return "auto";
+        case SWINUP_BACKEND_CPU:
+            return "CPU";
+        case SWINUP_BACKEND_CUDA:
+            return "CUDA";
+        default:
+            return "auto";
     }
 }
 
@@ -73,7 +81,8 @@ Image SwinupUpscaler::upscale(const UpscaleInput& in) {
         if (status != SWINUP_STATUS_OK) {
             context_ = nullptr;
             throw std::runtime_error(std::string("swinup: context creation failed (") +
-                                     swinup_status_name(status) + "): " + swinup_last_error(nullptr));
+                                     swinup_status_name(status) +
+                                     "): " + swinup_last_error(nullptr));
         }
         swinup_context_info ci{};
         if (swinup_context_get_info(context_, &ci) == SWINUP_STATUS_OK) {
@@ -106,9 +115,9 @@ Image SwinupUpscaler::upscale(const UpscaleInput& in) {
     d.reset = in.reset ? 1 : 0;
     const swinup_status status = swinup_dispatch(context_, &d);
     if (status != SWINUP_STATUS_OK) {
-        throw std::runtime_error(std::string("swinup: dispatch of frame ") + std::to_string(in.index) +
-                                 " failed (" + swinup_status_name(status) +
-                                 "): " + swinup_last_error(context_));
+        throw std::runtime_error(std::string("swinup: dispatch of frame ") +
+                                 std::to_string(in.index) + " failed (" +
+                                 swinup_status_name(status) + "): " + swinup_last_error(context_));
     }
     Image out(info.display_width, info.display_height, 3);
     for (size_t i = 0; i < size_t(info.display_width) * info.display_height; ++i) {

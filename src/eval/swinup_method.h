@@ -27,7 +27,8 @@ public:
     // Creates the context on the first frame (it needs the sequence's sizes and conventions).
     // Throws std::runtime_error with the library's message when a call fails.
     Image upscale(const UpscaleInput& input) override;
-    // What the context runs on ("CPU: ...", "CUDA: ..."), its weights; empty before the first frame.
+    // What the context runs on ("CPU: ...", "CUDA: ..."), its weights; empty before the first
+    // frame.
     const std::string& description() const { return description_; }
 
 private:

@@ -20,9 +20,9 @@ namespace {
 // Per render pixel inputs of one frame, prepared once.
 struct RenderFrame {
     int width = 0, height = 0;
-    std::vector<Rgb> color;        // exposure applied, finite, >= 0 (LDR: <= 1)
-    std::vector<float> depth;      // reverse-Z
-    std::vector<float> motion_x;   // dilated motion, render px, current -> previous
+    std::vector<Rgb> color;       // exposure applied, finite, >= 0 (LDR: <= 1)
+    std::vector<float> depth;     // reverse-Z
+    std::vector<float> motion_x;  // dilated motion, render px, current -> previous
     std::vector<float> motion_y;
     std::vector<float> dilated_depth;
 };
@@ -131,7 +131,8 @@ constexpr int kHistoryChannels = 10;
 // Clip point p into the box [lo, hi] along the line to the box centre (Karis / Salvi): keeps the
 // history's hue where a per-axis clamp would shift it.
 YCoCg clip_to_box(const YCoCg& p, const YCoCg& lo, const YCoCg& hi) {
-    const float cy = 0.5f * (lo.y + hi.y), cco = 0.5f * (lo.co + hi.co), ccg = 0.5f * (lo.cg + hi.cg);
+    const float cy = 0.5f * (lo.y + hi.y), cco = 0.5f * (lo.co + hi.co),
+                ccg = 0.5f * (lo.cg + hi.cg);
     const float ey = 0.5f * (hi.y - lo.y) + 1e-6f, eco = 0.5f * (hi.co - lo.co) + 1e-6f,
                 ecg = 0.5f * (hi.cg - lo.cg) + 1e-6f;
     const float vy = p.y - cy, vco = p.co - cco, vcg = p.cg - ccg;
@@ -148,7 +149,8 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
     if (in.frame.color.width <= 0 || in.frame.color.height <= 0 || in.frame.color.channels < 3) {
         throw std::invalid_argument("taau: colour must be a non-empty RGB(A) image");
     }
-    if (in.frame.depth.width != in.frame.color.width || in.frame.depth.height != in.frame.color.height ||
+    if (in.frame.depth.width != in.frame.color.width ||
+        in.frame.depth.height != in.frame.color.height ||
         in.frame.mv.width != in.frame.color.width || in.frame.mv.height != in.frame.color.height) {
         throw std::invalid_argument("taau: depth and motion must have the colour's size");
     }
@@ -206,15 +208,16 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     if (hx >= 0.0f && hy >= 0.0f && hx <= float(wd) && hy <= float(hd)) {
                         history = catmull_rom_sample(history_, hx, hy);
                         accumulated = std::max(bilinear_sample(history_, hx, hy, 3), 0.0f);
-                        const float* box = history_.pixel(std::min(int(hx), wd - 1), std::min(int(hy), hd - 1));
+                        const float* box =
+                            history_.pixel(std::min(int(hx), wd - 1), std::min(int(hy), hd - 1));
                         remembered_lo = {box[4], box[5], box[6]};
                         remembered_hi = {box[7], box[8], box[9]};
                     }
                 }
 
                 // Current reconstruction and neighbourhood statistics from the 3x3 samples. Two
-                // estimates: a Gaussian of the samples (a smooth spatial upscale, for pixels with no
-                // history) and a soft box of the samples that landed inside this display pixel
+                // estimates: a Gaussian of the samples (a smooth spatial upscale, for pixels with
+                // no history) and a soft box of the samples that landed inside this display pixel
                 // (what accumulation averages: the truth is the mean over the pixel's area).
                 Rgb wide_sum, box_sum;
                 float wide_weight = 0.0f, box_weight = 0.0f;
@@ -227,23 +230,28 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                         const float ddx = (float(qx) + 0.5f + jx - ux) * sx;
                         const Rgb& c = r.color[size_t(qy) * w + qx];
                         const float wg = std::exp(-(ddx * ddx + ddy * ddy) * inv_two_wide2);
-                        wide_sum = {wide_sum.r + wg * c.r, wide_sum.g + wg * c.g, wide_sum.b + wg * c.b};
+                        wide_sum = {wide_sum.r + wg * c.r, wide_sum.g + wg * c.g,
+                                    wide_sum.b + wg * c.b};
                         wide_weight += wg;
                         const float wb = soft_box(ddx) * soft_box(ddy);
-                        box_sum = {box_sum.r + wb * c.r, box_sum.g + wb * c.g, box_sum.b + wb * c.b};
+                        box_sum = {box_sum.r + wb * c.r, box_sum.g + wb * c.g,
+                                   box_sum.b + wb * c.b};
                         box_weight += wb;
                         const YCoCg v = rgb_to_ycocg(c);
                         lo = {std::min(lo.y, v.y), std::min(lo.co, v.co), std::min(lo.cg, v.cg)};
                         hi = {std::max(hi.y, v.y), std::max(hi.co, v.co), std::max(hi.cg, v.cg)};
                         mean = {mean.y + v.y, mean.co + v.co, mean.cg + v.cg};
-                        square = {square.y + v.y * v.y, square.co + v.co * v.co, square.cg + v.cg * v.cg};
+                        square = {square.y + v.y * v.y, square.co + v.co * v.co,
+                                  square.cg + v.cg * v.cg};
                     }
                 }
                 const Rgb wide = wide_weight > 1e-20f
-                                     ? Rgb{wide_sum.r / wide_weight, wide_sum.g / wide_weight, wide_sum.b / wide_weight}
+                                     ? Rgb{wide_sum.r / wide_weight, wide_sum.g / wide_weight,
+                                           wide_sum.b / wide_weight}
                                      : r.color[ni];
                 const Rgb current = box_weight > 1e-20f
-                                        ? Rgb{box_sum.r / box_weight, box_sum.g / box_weight, box_sum.b / box_weight}
+                                        ? Rgb{box_sum.r / box_weight, box_sum.g / box_weight,
+                                              box_sum.b / box_weight}
                                         : wide;
                 const float nearest_weight = std::min(box_weight, 1.0f);
 
@@ -254,11 +262,16 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 const float gamma = lerp(s.gamma_still, s.gamma_moving, moving);
                 const float inv9 = 1.0f / 9.0f;
                 mean = {mean.y * inv9, mean.co * inv9, mean.cg * inv9};
-                auto stddev = [&](float sq, float m) { return std::sqrt(std::max(sq * inv9 - m * m, 0.0f)); };
-                const YCoCg sd{stddev(square.y, mean.y), stddev(square.co, mean.co), stddev(square.cg, mean.cg)};
-                YCoCg box_lo{std::max(lo.y, mean.y - gamma * sd.y), std::max(lo.co, mean.co - gamma * sd.co),
+                auto stddev = [&](float sq, float m) {
+                    return std::sqrt(std::max(sq * inv9 - m * m, 0.0f));
+                };
+                const YCoCg sd{stddev(square.y, mean.y), stddev(square.co, mean.co),
+                               stddev(square.cg, mean.cg)};
+                YCoCg box_lo{std::max(lo.y, mean.y - gamma * sd.y),
+                             std::max(lo.co, mean.co - gamma * sd.co),
                              std::max(lo.cg, mean.cg - gamma * sd.cg)};
-                YCoCg box_hi{std::min(hi.y, mean.y + gamma * sd.y), std::min(hi.co, mean.co + gamma * sd.co),
+                YCoCg box_hi{std::min(hi.y, mean.y + gamma * sd.y),
+                             std::min(hi.co, mean.co + gamma * sd.co),
                              std::min(hi.cg, mean.cg + gamma * sd.cg)};
 
                 // No history: the smooth estimate, trusted only a little so that samples landing in
@@ -269,18 +282,20 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     // The box remembers the boxes of the last frames (the role of FSR 2's locks): a
                     // thin line that only some jitter phases hit stays inside the box on the frames
                     // that miss it. The memory fades over time, faster on moving pixels.
-                    const float keep = lerp(s.box_memory_still, s.box_memory_moving, moving);
-                    box_lo = {std::min(box_lo.y, lerp(box_lo.y, remembered_lo.y, keep)),
-                              std::min(box_lo.co, lerp(box_lo.co, remembered_lo.co, keep)),
-                              std::min(box_lo.cg, lerp(box_lo.cg, remembered_lo.cg, keep))};
-                    box_hi = {std::max(box_hi.y, lerp(box_hi.y, remembered_hi.y, keep)),
-                              std::max(box_hi.co, lerp(box_hi.co, remembered_hi.co, keep)),
-                              std::max(box_hi.cg, lerp(box_hi.cg, remembered_hi.cg, keep))};
+                    const float memory = lerp(s.box_memory_still, s.box_memory_moving, moving);
+                    box_lo = {std::min(box_lo.y, lerp(box_lo.y, remembered_lo.y, memory)),
+                              std::min(box_lo.co, lerp(box_lo.co, remembered_lo.co, memory)),
+                              std::min(box_lo.cg, lerp(box_lo.cg, remembered_lo.cg, memory))};
+                    box_hi = {std::max(box_hi.y, lerp(box_hi.y, remembered_hi.y, memory)),
+                              std::max(box_hi.co, lerp(box_hi.co, remembered_hi.co, memory)),
+                              std::max(box_hi.cg, lerp(box_hi.cg, remembered_hi.cg, memory))};
                     history = ycocg_to_rgb(clip_to_box(rgb_to_ycocg(history), box_lo, box_hi));
-                    history = {std::max(history.r, 0.0f), std::max(history.g, 0.0f), std::max(history.b, 0.0f)};
+                    history = {std::max(history.r, 0.0f), std::max(history.g, 0.0f),
+                               std::max(history.b, 0.0f)};
 
                     const float total = std::min(accumulated + nearest_weight, s.max_accumulation);
-                    const float alpha = std::clamp(nearest_weight / std::max(total, 1e-6f), 0.0f, 1.0f);
+                    const float alpha =
+                        std::clamp(nearest_weight / std::max(total, 1e-6f), 0.0f, 1.0f);
                     float wc = alpha, wh = 1.0f - alpha;
                     if (s.luminance_weighting) {
                         wc /= 1.0f + luma709(current);

@@ -36,10 +36,13 @@ namespace swinup::eval {
 
 // The tuning knobs; the defaults are the values tuned on the procedural scenes (docs/quality.md).
 struct TaauSettings {
-    float sigma_wide = 0.80f;         // Gaussian of the spatial estimate for pixels with no history, display px
-    float wide_confidence = 0.2f;     // accumulated weight given to that spatial estimate
-    float box_softness = 0.1f;        // half-width of the soft border of a display pixel's sample box, display px
-    float max_accumulation = 12.0f;   // A_max: the blend never gives the current frame less than 1/A_max of its weight
+    float sigma_wide =
+        0.80f;  // Gaussian of the spatial estimate for pixels with no history, display px
+    float wide_confidence = 0.2f;  // accumulated weight given to that spatial estimate
+    float box_softness =
+        0.1f;  // half-width of the soft border of a display pixel's sample box, display px
+    float max_accumulation =
+        12.0f;  // A_max: the blend never gives the current frame less than 1/A_max of its weight
     float gamma_moving = 1.0f;        // variance-box half width, std devs, for moving pixels
     float gamma_still = 2.5f;         // the same for still pixels
     float box_memory_still = 0.9f;    // share of the remembered box kept per frame, still pixels

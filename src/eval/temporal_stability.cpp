@@ -29,7 +29,8 @@ std::vector<uint8_t> stable_pixel_mask(const SequenceInfo& info, const Frame& pr
             const float z = reverse_z(current.depth.at(x, y, 0), info.depth_inverted);
             const float px = float(x) + 0.5f + mv.at(x, y, 0);
             const float py = float(y) + 0.5f + mv.at(x, y, 1);
-            if (px < 0.0f || py < 0.0f || px >= float(w) || py >= float(h)) continue;  // off screen:
+            if (px < 0.0f || py < 0.0f || px >= float(w) || py >= float(h))
+                continue;  // off screen:
             // the display test below excludes it already.
             const float z_prev =
                 reverse_z(previous.depth.at(int(px), int(py), 0), info.depth_inverted);
@@ -106,8 +107,8 @@ SquaredErrorSum temporal_change_error(const Image& output_previous, const Image&
             for (int c = 0; c < 3; ++c) {
                 const double d_out = double(output_current.at(x, y, c)) -
                                      double(bilinear(output_previous, px, py, c));
-                const double d_gt = double(truth_current.at(x, y, c)) -
-                                    double(bilinear(truth_previous, px, py, c));
+                const double d_gt =
+                    double(truth_current.at(x, y, c)) - double(bilinear(truth_previous, px, py, c));
                 result.sum += (d_out - d_gt) * (d_out - d_gt);
                 ++result.count;
             }

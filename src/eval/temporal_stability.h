@@ -38,8 +38,8 @@ std::vector<uint8_t> stable_pixel_mask(const SequenceInfo& info, const Frame& pr
                                        const Frame& current, int index, const Image& motion);
 
 struct SquaredErrorSum {
-    double sum = 0.0;   // sum of squared (d_out - d_gt) over channels and pixels
-    size_t count = 0;   // number of terms
+    double sum = 0.0;  // sum of squared (d_out - d_gt) over channels and pixels
+    size_t count = 0;  // number of terms
     void add(const SquaredErrorSum& other) {
         sum += other.sum;
         count += other.count;

@@ -16,8 +16,8 @@ struct UpscaleInput {
     int index = 0;             // frame number in the sequence
     float jitter_x = 0.0f;     // this frame's jitter, render pixels
     float jitter_y = 0.0f;
-    float exposure = 1.0f;     // colour multiplier of this frame
-    bool reset = false;        // camera cut: drop history
+    float exposure = 1.0f;  // colour multiplier of this frame
+    bool reset = false;     // camera cut: drop history
 };
 
 class Upscaler {

@@ -19,7 +19,8 @@ TEST(EvalKernels, LanczosProperties) {
         EXPECT_NEAR(ev::lanczos3_kernel(-float(n)), 0.0f, 1e-6f) << n;
     }
     for (float x : {3.0f, 3.2f, 5.0f, -3.5f}) EXPECT_EQ(ev::lanczos3_kernel(x), 0.0f) << x;
-    for (float x = 0.05f; x < 3.0f; x += 0.1f) EXPECT_FLOAT_EQ(ev::lanczos3_kernel(x), ev::lanczos3_kernel(-x));
+    for (float x = 0.05f; x < 3.0f; x += 0.1f)
+        EXPECT_FLOAT_EQ(ev::lanczos3_kernel(x), ev::lanczos3_kernel(-x));
     // sinc(1/2) sinc(1/6) = (2 / pi) * (3 / pi) = 6 / pi^2.
     EXPECT_NEAR(ev::lanczos3_kernel(0.5f), 6.0 / (std::numbers::pi * std::numbers::pi), 1e-6);
     // Negative lobe between 1 and 2, positive between 2 and 3.
@@ -64,13 +65,16 @@ TEST_P(SpatialFilterTest, IsTheIdentityAtScaleOneWithoutJitter) {
     Image render(9, 6, 3);
     for (size_t i = 0; i < render.data.size(); ++i) render.data[i] = float((i * 37) % 11) / 10.0f;
     const Image out = ev::spatial_upscale(render, 9, 6, 0.0f, 0.0f, GetParam());
-    for (size_t i = 0; i < out.data.size(); ++i) ASSERT_NEAR(out.data[i], render.data[i], 1e-6f) << i;
+    for (size_t i = 0; i < out.data.size(); ++i)
+        ASSERT_NEAR(out.data[i], render.data[i], 1e-6f) << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFilters, SpatialFilterTest,
                          ::testing::Values(SpatialFilter::nearest, SpatialFilter::bilinear,
                                            SpatialFilter::catmull_rom, SpatialFilter::lanczos3),
-                         [](const auto& param_info) { return std::string(ev::spatial_filter_name(param_info.param)); });
+                         [](const auto& param_info) {
+                             return std::string(ev::spatial_filter_name(param_info.param));
+                         });
 
 namespace {
 
@@ -82,7 +86,8 @@ double ramp_error(SpatialFilter filter, float jx, float jy, int margin) {
     const double a = 0.03, b = -0.02, c = 0.5;
     Image render(w, h, 1);
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) render.at(x, y, 0) = float(a * (x + 0.5 + jx) + b * (y + 0.5 + jy) + c);
+        for (int x = 0; x < w; ++x)
+            render.at(x, y, 0) = float(a * (x + 0.5 + jx) + b * (y + 0.5 + jy) + c);
     const Image out = ev::spatial_upscale(render, wd, hd, jx, jy, filter);
     double worst = 0.0;
     for (int y = margin; y < hd - margin; ++y) {
@@ -135,12 +140,17 @@ TEST(EvalSpatialUpscale, JitterShiftsTheResult) {
     for (int x = 0; x < 12; ++x)
         for (int y = 0; y < 4; ++y) render.at(x, y, 0) = float(x % 3) * 0.4f;
     const Image plain = ev::spatial_upscale(render, 24, 8, 0.0f, 0.0f, SpatialFilter::catmull_rom);
-    const Image shifted = ev::spatial_upscale(render, 24, 8, 0.5f, 0.0f, SpatialFilter::catmull_rom);
-    for (int x = 5; x < 19; ++x) EXPECT_NEAR(shifted.at(x + 1, 3, 0), plain.at(x, 3, 0), 1e-5f) << x;
+    const Image shifted =
+        ev::spatial_upscale(render, 24, 8, 0.5f, 0.0f, SpatialFilter::catmull_rom);
+    for (int x = 5; x < 19; ++x)
+        EXPECT_NEAR(shifted.at(x + 1, 3, 0), plain.at(x, 3, 0), 1e-5f) << x;
 }
 
 TEST(EvalSpatialUpscale, RejectsBadInput) {
-    EXPECT_THROW(ev::spatial_upscale(Image(), 4, 4, 0, 0, SpatialFilter::bilinear), std::invalid_argument);
-    EXPECT_THROW(ev::spatial_upscale(Image(2, 2, 3), 0, 4, 0, 0, SpatialFilter::bilinear), std::invalid_argument);
-    EXPECT_THROW(ev::spatial_upscale(Image(2, 2, 3), 4, 4, NAN, 0, SpatialFilter::bilinear), std::invalid_argument);
+    EXPECT_THROW(ev::spatial_upscale(Image(), 4, 4, 0, 0, SpatialFilter::bilinear),
+                 std::invalid_argument);
+    EXPECT_THROW(ev::spatial_upscale(Image(2, 2, 3), 0, 4, 0, 0, SpatialFilter::bilinear),
+                 std::invalid_argument);
+    EXPECT_THROW(ev::spatial_upscale(Image(2, 2, 3), 4, 4, NAN, 0, SpatialFilter::bilinear),
+                 std::invalid_argument);
 }

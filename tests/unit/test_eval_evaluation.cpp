@@ -24,7 +24,9 @@ ev::SequenceSource still_sequence(int frames, bool with_truth) {
     info.frame_count = frames;
     info.has_ground_truth = with_truth;
     std::vector<Frame> list;
-    auto truth_at = [](int x, int y, int c) { return 0.2f + 0.6f * float(((x / 3) + (y / 2) + c) % 2); };
+    auto truth_at = [](int x, int y, int c) {
+        return 0.2f + 0.6f * float(((x / 3) + (y / 2) + c) % 2);
+    };
     for (int i = 0; i < frames; ++i) {
         const float jx = float((i * 5) % 8) / 8.0f - 0.5f + 1.0f / 16.0f;
         const float jy = float((i * 3) % 8) / 8.0f - 0.5f + 1.0f / 16.0f;
@@ -39,7 +41,8 @@ ev::SequenceSource still_sequence(int frames, bool with_truth) {
         for (int y = 0; y < 16; ++y)
             for (int x = 0; x < 16; ++x)
                 for (int c = 0; c < 3; ++c)
-                    f.color.at(x, y, c) = truth_at(int((x + 0.5f + jx) * 2), int((y + 0.5f + jy) * 2), c);
+                    f.color.at(x, y, c) =
+                        truth_at(int((x + 0.5f + jx) * 2), int((y + 0.5f + jy) * 2), c);
         f.gt = Image(32, 32, 4, 1.0f);
         for (int y = 0; y < 32; ++y)
             for (int x = 0; x < 32; ++x)
@@ -112,7 +115,8 @@ TEST(EvalEvaluation, RejectsBadRequests) {
     EXPECT_THROW(ev::evaluate_sequence(still_sequence(3, true), options), std::invalid_argument);
     EXPECT_THROW(ev::parse_method_list("bicubic,magic"), std::invalid_argument);
     EXPECT_THROW(ev::parse_method_list(""), std::invalid_argument);
-    EXPECT_EQ(ev::parse_method_list("taau,bicubic,taau"), (std::vector<std::string>{"taau", "bicubic"}));
+    EXPECT_EQ(ev::parse_method_list("taau,bicubic,taau"),
+              (std::vector<std::string>{"taau", "bicubic"}));
     EXPECT_EQ(ev::parse_method_list("all").size(), ev::method_names().size());
 }
 
@@ -129,7 +133,8 @@ TEST(EvalReport, TableAndJsonCarryTheScores) {
     EXPECT_NEAR(j["methods"][1]["psnr_db"].get<double>(), r.methods[1].psnr_db, 1e-9);
     EXPECT_EQ(j["methods"][0]["frame_ssim"].size(), 4u);
     EXPECT_EQ(j["display_size"][0].get<int>(), 32);
-    const std::string md = ev::report_markdown(r, {"Title", "swinup eval x", {{"stage", 1.5}}, {"a.png"}, {"note"}});
+    const std::string md =
+        ev::report_markdown(r, {"Title", "swinup eval x", {{"stage", 1.5}}, {"a.png"}, {"note"}});
     EXPECT_NE(md.find("# Title"), std::string::npos);
     EXPECT_NE(md.find("![a.png](a.png)"), std::string::npos);
 }

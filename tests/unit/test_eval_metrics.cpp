@@ -48,8 +48,10 @@ TEST(EvalDisplayEncode, ReinhardForHdrClampForLdrAndNoNaN) {
     // LDR clamps.
     EXPECT_FLOAT_EQ(ev::display_encode_value(1.7f, 1.0f, false), 1.0f);
     EXPECT_FLOAT_EQ(ev::display_encode_value(-0.3f, 1.0f, false), 0.0f);
-    EXPECT_FLOAT_EQ(ev::display_encode_value(std::numeric_limits<float>::quiet_NaN(), 1.0f, true), 0.0f);
-    EXPECT_FLOAT_EQ(ev::display_encode_value(std::numeric_limits<float>::infinity(), 1.0f, true), 0.0f);
+    EXPECT_FLOAT_EQ(ev::display_encode_value(std::numeric_limits<float>::quiet_NaN(), 1.0f, true),
+                    0.0f);
+    EXPECT_FLOAT_EQ(ev::display_encode_value(std::numeric_limits<float>::infinity(), 1.0f, true),
+                    0.0f);
     EXPECT_THROW(ev::display_encode(Image(4, 4, 2), 1.0f, false), std::invalid_argument);
 }
 
@@ -164,7 +166,8 @@ TEST(EvalTemporalStability, FlickerOnAStillImage) {
     // The truth is still; the output adds +0.1 then -0.1: every change differs by 0.2.
     const SequenceInfo info = still_info(2);
     const Image motion(16, 16, 2, 0.0f);
-    const auto stable = ev::stable_pixel_mask(info, still_frame(0.5f), still_frame(0.5f), 1, motion);
+    const auto stable =
+        ev::stable_pixel_mask(info, still_frame(0.5f), still_frame(0.5f), 1, motion);
     const Image gt = constant(16, 16, 0.5f);
     const auto e = ev::temporal_change_error(constant(16, 16, 0.6f), constant(16, 16, 0.4f), gt, gt,
                                              motion, stable);
@@ -205,7 +208,8 @@ TEST(EvalTemporalStability, DisocclusionAndResetsAreExcluded) {
     const auto stable = ev::stable_pixel_mask(info, f0, f1, 1, motion);
     // Display x < 8 sits on render x < 4 (disoccluded); display x 8..9 on render x 4, whose 3x3
     // neighbourhood touches render x 3: both excluded. From display x 10 on: stable.
-    for (int x = 0; x < 16; ++x) EXPECT_EQ(stable[size_t(5) * 16 + x], x >= 10 ? 1 : 0) << "x " << x;
+    for (int x = 0; x < 16; ++x)
+        EXPECT_EQ(stable[size_t(5) * 16 + x], x >= 10 ? 1 : 0) << "x " << x;
     // The reverse (background covered by an arriving object) is not a disocclusion.
     const auto covered = ev::stable_pixel_mask(info, f1, f0, 1, motion);
     for (int x = 0; x < 16; ++x) EXPECT_EQ(covered[size_t(5) * 16 + x], 1) << "x " << x;

@@ -32,10 +32,10 @@ float halton(int index, int base) {
 float truth_value(int x, int y, int c, int shift) {
     const int xs = x - shift;
     float v = 0.2f + 0.1f * float(c) + 0.3f * float((xs + 64) % 64) / 64.0f;
-    if (((xs + 640) % 7) == 0) v = 0.95f;                                // thin vertical lines
-    if (y > 40 && ((xs + 640) / 2 + y / 2) % 2 == 0) v = 0.1f;           // fine checker
+    if (((xs + 640) % 7) == 0) v = 0.95f;                       // thin vertical lines
+    if (y > 40 && ((xs + 640) / 2 + y / 2) % 2 == 0) v = 0.1f;  // fine checker
     const float dx = float(xs % 64) - 20.0f, dy = float(y) - 20.0f;
-    if (dx * dx + dy * dy < 90.0f) v = 0.8f - 0.3f * float(c);           // disc
+    if (dx * dx + dy * dy < 90.0f) v = 0.8f - 0.3f * float(c);  // disc
     return v;
 }
 
@@ -93,13 +93,15 @@ TEST(EvalTaau, ConvergesToTheTruthOnAStillScene) {
     double first_db = 0.0, last_db = 0.0, bilinear_db = 0.0;
     for (int i = 0; i < frames; ++i) {
         const Frame f = render_frame(info.jitter_x[i], info.jitter_y[i], 0, 0.0f);
-        const Image out = taau.upscale({info, f, i, info.jitter_x[i], info.jitter_y[i], 1.0f, false});
+        const Image out =
+            taau.upscale({info, f, i, info.jitter_x[i], info.jitter_y[i], 1.0f, false});
         if (i == 0) first_db = error_db(out, truth);
         if (i == frames - 1) {
             last_db = error_db(out, truth);
-            bilinear_db = error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i],
-                                                       info.jitter_y[i], ev::SpatialFilter::bilinear),
-                                   truth);
+            bilinear_db =
+                error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i],
+                                             info.jitter_y[i], ev::SpatialFilter::bilinear),
+                         truth);
         }
     }
     // "Well below the bilinear baseline's error": at least 6 dB better (a quarter of its MSE),
@@ -116,14 +118,17 @@ TEST(EvalTaau, FollowsAMovingScene) {
     ev::TaauUpscaler taau;
     double last_db = 0.0, bilinear_db = 0.0;
     for (int i = 0; i < frames; ++i) {
-        const Frame f = render_frame(info.jitter_x[i], info.jitter_y[i], 2 * i, i == 0 ? 0.0f : -1.0f);
-        const Image out = taau.upscale({info, f, i, info.jitter_x[i], info.jitter_y[i], 1.0f, false});
+        const Frame f =
+            render_frame(info.jitter_x[i], info.jitter_y[i], 2 * i, i == 0 ? 0.0f : -1.0f);
+        const Image out =
+            taau.upscale({info, f, i, info.jitter_x[i], info.jitter_y[i], 1.0f, false});
         if (i == frames - 1) {
             const Image truth = truth_image(2 * i);
             last_db = error_db(out, truth);
-            bilinear_db = error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i],
-                                                       info.jitter_y[i], ev::SpatialFilter::bilinear),
-                                   truth);
+            bilinear_db =
+                error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i],
+                                             info.jitter_y[i], ev::SpatialFilter::bilinear),
+                         truth);
         }
     }
     EXPECT_GT(last_db, bilinear_db + 3.0) << "taau " << last_db << " dB, bilinear " << bilinear_db;
@@ -137,10 +142,13 @@ TEST(EvalTaau, ResetDropsTheHistory) {
         warmed.upscale({info, f, i, info.jitter_x[i], info.jitter_y[i], 1.0f, false});
     }
     const Frame last = render_frame(info.jitter_x[5], info.jitter_y[5], 40, 0.0f);
-    const Image after_reset = warmed.upscale({info, last, 5, info.jitter_x[5], info.jitter_y[5], 1.0f, true});
-    const Image first = fresh.upscale({info, last, 5, info.jitter_x[5], info.jitter_y[5], 1.0f, false});
+    const Image after_reset =
+        warmed.upscale({info, last, 5, info.jitter_x[5], info.jitter_y[5], 1.0f, true});
+    const Image first =
+        fresh.upscale({info, last, 5, info.jitter_x[5], info.jitter_y[5], 1.0f, false});
     ASSERT_EQ(after_reset.data.size(), first.data.size());
-    for (size_t i = 0; i < first.data.size(); ++i) ASSERT_EQ(after_reset.data[i], first.data[i]) << i;
+    for (size_t i = 0; i < first.data.size(); ++i)
+        ASSERT_EQ(after_reset.data[i], first.data[i]) << i;
 }
 
 TEST(EvalTaau, OutputIsInTheInputUnitsAndFinite) {

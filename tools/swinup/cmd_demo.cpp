@@ -76,8 +76,8 @@ void run_demo(const DemoOptions& opt) {
     std::fputs(table.c_str(), stdout);
     write_text_file_atomically((dir / "table.txt").string(), table);
     write_text_file_atomically((dir / "results.json").string(), eval::results_json(result));
-    const auto pictures = eval::write_comparison_pictures(
-        opt.output, result, {"bicubic", "taau", "swinup"}, 120, 2, 2);
+    const auto pictures = eval::write_comparison_pictures(opt.output, result,
+                                                          {"bicubic", "taau", "swinup"}, 120, 2, 2);
 
     eval::ReportContext context;
     context.title = "swinup demo: " + description;
@@ -99,18 +99,21 @@ void run_demo(const DemoOptions& opt) {
     context.timings = {{"render (with ground truth)", render_seconds},
                        {"upscale and evaluate, all methods", eval_seconds}};
     for (const eval::MethodScores& m : result.methods) {
-        context.timings.emplace_back(m.name + " (" + std::to_string(result.info.frame_count) + " frames)",
-                                     m.ms_per_frame * result.info.frame_count / 1000.0);
+        context.timings.emplace_back(
+            m.name + " (" + std::to_string(result.info.frame_count) + " frames)",
+            m.ms_per_frame * result.info.frame_count / 1000.0);
     }
     const double total_seconds = seconds_since(start);
     context.timings.emplace_back("whole demo", total_seconds);
     for (const std::string& p : pictures) {
         context.pictures.push_back(std::filesystem::path(p).filename().string());
     }
-    write_text_file_atomically((dir / "report.md").string(), eval::report_markdown(result, context));
-    std::printf("demo took %.1f s (render %.1f s, upscale + evaluate %.1f s); wrote %s/{table.txt, "
-                "results.json, report.md, compare_*.png}\n",
-                total_seconds, render_seconds, eval_seconds, opt.output.c_str());
+    write_text_file_atomically((dir / "report.md").string(),
+                               eval::report_markdown(result, context));
+    std::printf(
+        "demo took %.1f s (render %.1f s, upscale + evaluate %.1f s); wrote %s/{table.txt, "
+        "results.json, report.md, compare_*.png}\n",
+        total_seconds, render_seconds, eval_seconds, opt.output.c_str());
 }
 
 }  // namespace
@@ -122,15 +125,18 @@ void register_demo(CLI::App& app) {
     cmd->add_option("-o,--output", opt->output, "output folder")->capture_default_str();
     cmd->add_option("--scene", opt->scene, "built-in scene (default: the renderer's showcase)");
     cmd->add_option("--frames", opt->frames, "frames to render")
-        ->check(CLI::Range(2, 1000))->capture_default_str();
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
     cmd->add_option("--render", opt->render_size, "render size WxH")->capture_default_str();
     cmd->add_option("--display", opt->display_size, "display size WxH")->capture_default_str();
     cmd->add_option("--methods", opt->methods, "methods to compare (comma-separated, or all)")
         ->capture_default_str();
     cmd->add_option("--variant", opt->variant, "swinup: network variant")
-        ->check(CLI::IsMember(variant_names()))->capture_default_str();
+        ->check(CLI::IsMember(variant_names()))
+        ->capture_default_str();
     cmd->add_option("--backend", opt->backend, "swinup: where to run")
-        ->check(CLI::IsMember(backend_names()))->capture_default_str();
+        ->check(CLI::IsMember(backend_names()))
+        ->capture_default_str();
     cmd->add_option("--weights", opt->weights, "swinup: a .safetensors file (default: embedded)")
         ->check(CLI::ExistingFile);
     cmd->callback([opt] { run_demo(*opt); });

@@ -75,16 +75,21 @@ void register_eval(CLI::App& app) {
     cmd->add_option("--pictures", opt->pictures,
                     "write side-by-side crops (compare_N.png) of the last frame into this folder");
     cmd->add_option("--skip", opt->skip, "leave the first N frames out of the scores (warm-up)")
-        ->check(CLI::NonNegativeNumber)->capture_default_str();
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     cmd->add_option("--picture-frame", opt->picture_frame, "frame of the pictures (default: last)");
     cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")
-        ->check(CLI::Range(16, 2048))->capture_default_str();
+        ->check(CLI::Range(16, 2048))
+        ->capture_default_str();
     cmd->add_option("--variant", opt->variant, "swinup: network variant")
-        ->check(CLI::IsMember(variant_names()))->capture_default_str();
+        ->check(CLI::IsMember(variant_names()))
+        ->capture_default_str();
     cmd->add_option("--precision", opt->precision, "swinup: exact or fast")
-        ->check(CLI::IsMember(precision_names()))->capture_default_str();
+        ->check(CLI::IsMember(precision_names()))
+        ->capture_default_str();
     cmd->add_option("--backend", opt->backend, "swinup: where to run")
-        ->check(CLI::IsMember(backend_names()))->capture_default_str();
+        ->check(CLI::IsMember(backend_names()))
+        ->capture_default_str();
     cmd->add_option("--weights", opt->weights, "swinup: a .safetensors file (default: embedded)")
         ->check(CLI::ExistingFile);
     cmd->callback([opt] { run_eval(*opt); });
