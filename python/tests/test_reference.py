@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Unit tests of the PyTorch reference (python/swinup): weights I/O, quantisation and export round
+trips, gradients through the recurrence, the EXR reader against files the real OpenEXR library
+wrote. Run: /usr/bin/python3 -m unittest discover -s python/tests (needs torch and numpy; the EXR
+test also g++ and OpenEXR's development files, and is skipped without them)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup import quant  # noqa: E402
+from swinup.exr import read_exr  # noqa: E402
+from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
+from swinup.spec import ModelConfig, model_tensors  # noqa: E402
+from swinup.train import unroll  # noqa: E402
+from swinup.data import ProceduralScenes  # noqa: E402
+from swinup.weights_io import read_weights, write_weights  # noqa: E402
+
+
+class WeightsTest(unittest.TestCase):
+    def test_round_trip_is_byte_identical(self):
+        for v in ("lite", "full"):
+            path = os.path.join(ROOT, "weights", f"{v}.safetensors")
+            cfg, t, desc = read_weights(path)
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "w.safetensors")
+                write_weights(out, cfg, t, desc)
+                with open(path, "rb") as a, open(out, "rb") as b:
+                    self.assertEqual(a.read(), b.read())
+
+    def test_export_reproduces_the_loaded_codes(self):
+        cfg, t, _ = read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))
+        m = SwinUp(cfg)
+        m.load_tensors(t, fix_scales=True)
+        e = m.export_tensors()
+        for s in model_tensors(cfg):
+            np.testing.assert_array_equal(e[s.name], t[s.name], err_msg=s.name)
+
+    def test_derived_scales_are_powers_of_two_and_codes_finite(self):
+        m = SwinUp(ModelConfig.make("lite"))
+        m.init_seeded(3)
+        e = m.export_tensors()
+        for s in model_tensors(m.cfg):
+            if s.dtype == "F8_E4M3":
+                codes = e[s.name]
+                self.assertFalse(np.any((codes & 0x7F) == 0x7F), s.name)  # no NaN code
+                scale = e[s.name[:-len("weight")] + "scale"]
+                m_, _ = np.frexp(scale)
+                np.testing.assert_array_equal(m_, 0.5, err_msg=s.name)
+
+    def test_reader_names_the_bad_tensor(self):
+        cfg, t, desc = read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))
+        t["enc1.qkv.bias"] = t["enc1.qkv.bias"][:10]
+        with tempfile.TemporaryDirectory() as d, self.assertRaisesRegex(Exception, "enc1.qkv.bias"):
+            write_weights(os.path.join(d, "w.safetensors"), cfg, t, desc)
+
+
+class LayoutTest(unittest.TestCase):
+    def test_space_to_depth_order(self):
+        x = torch.arange(2 * 4 * 4 * 3, dtype=torch.float32).view(2, 4, 4, 3)
+        y = space_to_depth(x)
+        # Channel (dy*2 + dx)*C + c of coarse token (Y, X) is fine token (2Y+dy, 2X+dx).
+        for dy in range(2):
+            for dx in range(2):
+                for c in range(3):
+                    self.assertEqual(float(y[1, 1, 0, (dy * 2 + dx) * 3 + c]), float(x[1, 2 + dy, dx, c]))
+        torch.testing.assert_close(depth_to_space(y), x)
+
+
+class GradientTest(unittest.TestCase):
+    def test_straight_through_rounding(self):
+        x = torch.tensor([0.3, 1.7, 500.0], requires_grad=True)
+        quant.round_e4m3_ste(x).sum().backward()
+        torch.testing.assert_close(x.grad, torch.ones(3))
+
+    def test_gradients_reach_every_layer_through_the_recurrence(self):
+        torch.manual_seed(0)
+        for v in ("lite", "full"):
+            m = SwinUp(ModelConfig.make(v))
+            m.init_seeded(1)
+            with torch.no_grad():
+                m.p("head.linear.weight")[:8].normal_(0, 0.3)
+            clip = ProceduralScenes("cpu", seed=2).batch(1, 3, 32, hdr=True)
+            _, l1, temporal = unroll(m, clip)
+            (l1 + temporal).backward()
+            for name, p in m.params.items():
+                if name.startswith("head__linear"):
+                    continue
+                self.assertIsNotNone(p.grad, name)
+                self.assertTrue(torch.isfinite(p.grad).all(), name)
+                self.assertGreater(float(p.grad.abs().sum()), 0.0, f"{v}: {name}")
+
+    def test_recurrent_features_carry_gradient_to_the_previous_frame(self):
+        m = SwinUp(ModelConfig.make("lite"))
+        m.init_seeded(1)
+        clip = ProceduralScenes("cpu", seed=5).batch(1, 2, 32, hdr=False)
+        captured = []
+        original = m.forward
+
+        def forward(staged, frame_index, hook=None):
+            head = original(staged, frame_index, hook)
+            if frame_index == 0:
+                head.retain_grad()
+                captured.append(head)
+            return head
+        m.forward = forward
+        out, _, _ = unroll(m, clip)
+        out[:, 1].sum().backward()  # only frame 1's output
+        g = captured[0].grad
+        self.assertGreater(float(g[..., 0:4].abs().sum()), 0.0)  # through the recurrent slots
+
+
+class ExrTest(unittest.TestCase):
+    def test_reader_matches_openexr(self):
+        gxx = shutil.which("g++")
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "OpenEXR"], capture_output=True,
+                               text=True)
+        if not gxx or flags.returncode != 0:
+            self.skipTest("needs g++ and OpenEXR development files")
+        with tempfile.TemporaryDirectory() as d:
+            exe = os.path.join(d, "exr_writer")
+            subprocess.run([gxx, "-std=c++17", os.path.join(HERE, "exr_writer.cpp"), "-o", exe]
+                           + flags.stdout.split(), check=True)
+            ys, xs = np.mgrid[0:37, 0:21].astype(np.float32)
+            for comp in ("none", "zips", "zip"):
+                path = os.path.join(d, f"{comp}.exr")
+                subprocess.run([exe, path, comp], check=True)
+                img = read_exr(path)
+                np.testing.assert_array_equal(img["R"], (xs * 0.25 - ys).astype(np.float16).astype(np.float32))
+                np.testing.assert_array_equal(img["G"], ((xs * ys) / 7).astype(np.float16).astype(np.float32))
+                np.testing.assert_array_equal(img["Z"], (xs / np.float32(3) + ys * np.float32(1000)).astype(np.float32))
+
+
+if __name__ == "__main__":
+    unittest.main()
