@@ -12,6 +12,10 @@
 #include "core/half.h"
 #include "core/host_device.h"
 
+#if !defined(__CUDA_ARCH__) && defined(__F16C__)
+#include <immintrin.h>
+#endif
+
 namespace swinup::px {
 
 // ---- small helpers ----------------------------------------------------------------------------
@@ -21,6 +25,16 @@ SWINUP_HD float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > 
 SWINUP_HD int clampi(int x, int lo, int hi) { return x < lo ? lo : (x > hi ? hi : x); }
 SWINUP_HD float minf(float a, float b) { return a < b ? a : b; }
 SWINUP_HD float maxf(float a, float b) { return a > b ? a : b; }
+
+// f16 bits -> f32 for the samplers' inner loops: the hardware conversion where the host has one
+// (exact, like every f16 -> f32 conversion), else the shared bit-level definition.
+SWINUP_HD float load_half(uint16_t h) {
+#if !defined(__CUDA_ARCH__) && defined(__F16C__)
+    return _cvtsh_ss(h);
+#else
+    return f16_bits_to_f32(h);
+#endif
+}
 
 // Largest finite f16: history and RGBA16F output are clamped to it so that they never hold Inf.
 constexpr float kHalfMax = 65504.0f;

@@ -37,9 +37,9 @@ struct HalfRgbFetch {
     int width;
     SWINUP_HD void operator()(int x, int y, float rgb[3]) const {
         const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
-        rgb[0] = f16_bits_to_f32(p[0]);
-        rgb[1] = f16_bits_to_f32(p[1]);
-        rgb[2] = f16_bits_to_f32(p[2]);
+        rgb[0] = px::load_half(p[0]);
+        rgb[1] = px::load_half(p[1]);
+        rgb[2] = px::load_half(p[2]);
     }
 };
 
@@ -49,7 +49,7 @@ struct HalfFeatureFetch {
     int width;
     SWINUP_HD void operator()(int x, int y, float v[4]) const {
         const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
-        for (int k = 0; k < 4; ++k) v[k] = f16_bits_to_f32(p[k]);
+        for (int k = 0; k < 4; ++k) v[k] = px::load_half(p[k]);
     }
 };
 
