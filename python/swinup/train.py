@@ -125,6 +125,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--log-every", type=int, default=10)
+    ap.add_argument("--dist-backend", default=None,
+                    help="torch.distributed backend (default nccl on GPUs, gloo on CPU)")
     args = ap.parse_args(argv)
     if args.crop % 32:
         ap.error("--crop must be a multiple of 32")
@@ -135,13 +137,14 @@ def main(argv=None):
     rank = int(os.environ.get("RANK", "0"))
     local = int(os.environ.get("LOCAL_RANK", "0"))
     if torch.cuda.is_available():
-        torch.cuda.set_device(local)
-        device = torch.device("cuda", local)
-        torch.backends.cuda.matmul.allow_tf32 = False  # the network's sums are f32
+        index = local % torch.cuda.device_count()  # ranks share GPUs only when told to (gloo)
+        torch.cuda.set_device(index)
+        device = torch.device("cuda", index)
+        torch.backends.cuda.matmul.allow_tf32 = False  # the network's sums are f32, not tf32
     else:
         device = torch.device("cpu")
     if world > 1:
-        dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+        dist.init_process_group(args.dist_backend or ("nccl" if device.type == "cuda" else "gloo"))
 
     cfg = ModelConfig.make(args.variant)
     model = SwinUp(cfg, exact=args.exact)
@@ -172,9 +175,13 @@ def main(argv=None):
     t0 = time.time()
     last_save = step
     while True:
-        if args.max_steps and step - start_step >= args.max_steps:
-            break
-        if time.time() - t0 > args.minutes * 60:
+        stop = bool(args.max_steps and step - start_step >= args.max_steps) or \
+            time.time() - t0 > args.minutes * 60
+        if world > 1:  # every rank must leave at the same step, or the others wait in all_reduce
+            flag = torch.tensor([1.0 if stop else 0.0], device=device)
+            dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+            stop = bool(flag.item() > 0)
+        if stop:
             break
         warm = min(1.0, (step - start_step + 1) / max(1, args.warmup))
         for g in opt.param_groups:
