@@ -107,7 +107,8 @@ typedef enum swinup_quality_mode {
 
 /* One image: a pointer, its format, its size and row pitch. */
 typedef struct swinup_resource {
-    const void* data;       /* first pixel (host or device pointer per `memory`); aligned to 4 bytes */
+    const void* data;       /* first pixel (host or device pointer per `memory`); aligned to its
+                               element size: 2 bytes for 16F formats, else 4 (row_pitch too) */
     void* data_mut;         /* writable alias for outputs; inputs leave it NULL */
     swinup_memory memory;   /* where `data` lives */
     swinup_format format;   /* pixel format */
@@ -179,7 +180,7 @@ SWINUP_API const char* swinup_status_name(swinup_status status);
 SWINUP_API swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width,
                                                 uint32_t display_height, uint32_t* render_width,
                                                 uint32_t* render_height);
-/* Recommended phase count for a display/render ratio: ceil(8 * s^2). */
+/* Recommended phase count for a display/render ratio: ceil(8 * s^2), s clamped to [1, 3] (NaN: 1). */
 SWINUP_API uint32_t swinup_get_jitter_phase_count(float scale);
 /* Jitter of `phase` (taken modulo count): Halton(2,3), minus 0.5, in [-0.5, 0.5) render pixels. */
 SWINUP_API swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x,
