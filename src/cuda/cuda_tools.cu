@@ -128,6 +128,19 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
     return download<float>(head, size_t(width) * height * kHeadOutputs);
 }
 
+void* device_alloc(size_t bytes) {
+    void* p = nullptr;
+    SWINUP_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+}
+void device_free(void* p) { cudaFree(p); }
+void copy_to_device(void* dst, const void* src, size_t bytes) {
+    SWINUP_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+void copy_from_device(void* dst, const void* src, size_t bytes) {
+    SWINUP_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
 BenchResult bench(const BenchConfig& c) {
     BenchResult r;
     swinup_context_desc desc;

@@ -29,6 +29,12 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
                                const LayerHook& hook);
 
+// Device memory for tests of the C API's SWINUP_MEMORY_CUDA path (device 0).
+void* device_alloc(size_t bytes);
+void device_free(void* p);
+void copy_to_device(void* dst, const void* src, size_t bytes);
+void copy_from_device(void* dst, const void* src, size_t bytes);
+
 // `swinup bench` on the GPU.
 struct BenchConfig {
     swinup_variant variant = SWINUP_VARIANT_LITE;

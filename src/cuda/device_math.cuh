@@ -51,11 +51,15 @@ __device__ __forceinline__ float gelu(float x, swinup_precision precision) {
 // f32 -> e4m3 on the hardware converter (cvt.rn.satfinite.e4m3x2.f32, sm_89+): round to nearest
 // even, saturate to +-448, NaN -> 0x7f. The same function as src/core/e4m3.h's f32_to_e4m3;
 // tests/gpu/test_cuda_kernels.cpp checks that on every f16 value and on random f32 bit patterns.
+// NaN is mapped to 0x7f explicitly: the converter's NaN keeps no documented sign.
 __device__ __forceinline__ uint16_t e4m3x2(float lo, float hi) {
-    return static_cast<uint16_t>(__nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, __NV_E4M3));
+    uint16_t r = static_cast<uint16_t>(__nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, __NV_E4M3));
+    if (lo != lo) r = static_cast<uint16_t>((r & 0xff00u) | 0x7fu);
+    if (hi != hi) r = static_cast<uint16_t>((r & 0x00ffu) | 0x7f00u);
+    return r;
 }
 __device__ __forceinline__ uint8_t e4m3(float x) {
-    return static_cast<uint8_t>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3));
+    return x != x ? uint8_t{0x7f} : static_cast<uint8_t>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3));
 }
 
 // Two f32 -> one f16x2 word (low half = lo), each rounded to nearest even (cvt.rn.f16x2.f32).

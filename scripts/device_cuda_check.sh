@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The CUDA helper's one call on a GPU machine: GPU tests, compute-sanitizer (memcheck and
+# racecheck) on small tests, and `swinup bench`; every log goes under $OUT (default out/device).
+#
+#   scripts/device_cuda_check.sh [BIN_DIR]
+#
+# BIN_DIR holds test_cuda_kernels, test_cuda_network, test_cuda_backend and swinup (and lib/ with
+# their shared libraries when they were built on another machine). Without BIN_DIR the script
+# builds them in build-device (needs nvcc and the Debian packages of scripts/setup.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/device}
+mkdir -p "$OUT"
+BIN=${1:-}
+if [ -z "$BIN" ]; then
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWINUP_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 &&
+    cmake --build build-device -j"$(nproc)" --target swinup_cli test_cuda_kernels test_cuda_network \
+      test_cuda_backend >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+  mkdir -p build-device/bin
+  cp build-device/tools/swinup/swinup build-device/tests/test_cuda_* build-device/bin/
+  BIN=build-device/bin
+fi
+export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
+status=0
+for t in test_cuda_kernels test_cuda_network test_cuda_backend; do
+  echo "== $t"
+  "$BIN/$t" >"$OUT/$t.log" 2>&1 || status=1
+  grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\]|measured|Failure|error" "$OUT/$t.log" | head -40
+done
+# The sanitizers on small problems (they slow kernels down 10-100x).
+echo "== compute-sanitizer"
+for tool in memcheck racecheck; do
+  compute-sanitizer --tool "$tool" --error-exitcode 3 "$BIN/test_cuda_network" \
+    --gtest_filter='*LiteExactMatchesCpuOddFrame:*FullFastWithinBound' >"$OUT/sanitizer_$tool.log" 2>&1
+  echo "$tool network: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_$tool.log" | tail -1))"
+  compute-sanitizer --tool "$tool" --error-exitcode 3 "$BIN/test_cuda_backend" \
+    --gtest_filter='*LiteExactRgba8MatchesCpu:*DevicePointersEqualHostPointers' >"$OUT/sanitizer_${tool}_backend.log" 2>&1
+  echo "$tool backend: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_${tool}_backend.log" | tail -1))"
+done
+echo "== bench"
+"$BIN/swinup" bench --precision fast --iterations 200 >"$OUT/bench_fast.txt" 2>&1 || status=1
+"$BIN/swinup" bench --precision exact --iterations 100 --render 1280x720 --display 3840x2160 \
+  >"$OUT/bench_exact.txt" 2>&1 || status=1
+grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt"
+exit $status

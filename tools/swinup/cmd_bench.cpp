@@ -1,0 +1,217 @@
+// swinup bench: GPU time per stage and per evaluation (CUDA events, medians of 100+ after
+// warm-up), with each stage's FLOPs and bytes and their ratio to the machine's measured ceilings
+// (a device-to-device copy, the mma.sync issue rates): a roofline-style table. Without a GPU it
+// times whole frames on the CPU backend instead.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "core/backend.h"
+#include "options.h"
+
+#ifdef SWINUP_HAVE_CUDA
+#include "cuda/cuda_tools.h"
+#endif
+
+namespace swinup::cli {
+namespace {
+
+struct BenchOptions {
+    std::string render, display;
+    std::string variant = "both";
+    std::string precision = "fast";
+    int iterations = 200;
+    bool detail = false;
+};
+
+struct SizePair {
+    Size2 render, display;
+};
+
+// The sizes of the issue: 720p, 1080p and 1440p to 4K, and 540p to 1080p.
+std::vector<SizePair> default_sizes() {
+    return {{{1280, 720}, {3840, 2160}}, {{1920, 1080}, {3840, 2160}}, {{2560, 1440}, {3840, 2160}},
+            {{960, 540}, {1920, 1080}}};
+}
+
+std::vector<swinup_variant> variants_of(const std::string& v) {
+    if (v == "both") return {SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL};
+    return {parse_variant_option(v)};
+}
+
+#ifdef SWINUP_HAVE_CUDA
+// Which ceiling a stage is held to: GEMMs the FP8 mma rate, attention the f16 one.
+double compute_ceiling(const std::string& op, const cuda_tools::BenchResult& r) {
+    if (op == "attention") return r.mma_f16_tflops;
+    if (op == "norm" || op == "norm1" || op == "norm2" || op == "exposure" || op == "input_planes" ||
+        op == "staging" || op == "output" || op == "recurrent")
+        return 0;  // no matrix work: only the memory ceiling applies
+    return r.mma_fp8_tflops;
+}
+
+void print_row(const std::string& name, double ms, double flops, double bytes, double ceiling_tflops,
+               const cuda_tools::BenchResult& r) {
+    const double s = ms * 1e-3;
+    const double tflops = s > 0 ? flops / s / 1e12 : 0, gbs = s > 0 ? bytes / s / 1e9 : 0;
+    const double mem_floor_ms = bytes / (r.copy_bandwidth_gbs * 1e9) * 1e3;
+    const double math_floor_ms = ceiling_tflops > 0 ? flops / (ceiling_tflops * 1e12) * 1e3 : 0;
+    std::printf("| %-22s | %8.4f | %8.3f | %8.2f | %7.1f | %6.1f%% | %7.0f | %6.1f%% | %8.4f | %-4s |\n", name.c_str(), ms,
+                flops / 1e9, bytes / 1e6, tflops, ceiling_tflops > 0 ? 100 * tflops / ceiling_tflops : 0.0, gbs,
+                100 * gbs / r.copy_bandwidth_gbs, std::max(mem_floor_ms, math_floor_ms),
+                mem_floor_ms >= math_floor_ms ? "mem" : "math");
+}
+
+void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
+    for (const SizePair& sp : sizes) {
+        for (swinup_variant v : variants_of(o.variant)) {
+            cuda_tools::BenchConfig c;
+            c.variant = v;
+            c.precision = parse_precision_option(o.precision);
+            c.render_width = int(sp.render.width);
+            c.render_height = int(sp.render.height);
+            c.display_width = int(sp.display.width);
+            c.display_height = int(sp.display.height);
+            c.iterations = std::max(100, o.iterations);
+            const cuda_tools::BenchResult r = cuda_tools::bench(c);
+            std::printf("\n## %s %s, %s -> %s on %s\n", variant_label(v), precision_label(c.precision),
+                        size_text(sp.render.width, sp.render.height).c_str(),
+                        size_text(sp.display.width, sp.display.height).c_str(), r.device.c_str());
+            std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
+                        "stages launched one by one sum to %.3f ms\n",
+                        c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
+            std::printf("measured ceilings: copy %.0f GB/s (read + write), mma.sync e4m3 %.0f TFLOP/s, "
+                        "mma.sync f16 %.0f TFLOP/s\n\n",
+                        r.copy_bandwidth_gbs, r.mma_fp8_tflops, r.mma_f16_tflops);
+            std::printf("| %-22s | %8s | %8s | %8s | %7s | %7s | %7s | %7s | %8s | %-4s |\n", "stage", "ms", "GFLOP",
+                        "MB", "TFLOP/s", "of mma", "GB/s", "of copy", "floor ms", "by");
+            std::printf("|%s|\n", std::string(125, '-').c_str());
+            // Rows: per layer (its kernels summed), or per kernel with --detail; then per op class.
+            std::vector<std::string> order;
+            std::map<std::string, cuda_tools::BenchStage> rows;
+            std::map<std::string, double> floor_flops_ceiling;  // per row: compute-weighted ceiling
+            std::map<std::string, cuda_tools::BenchStage> classes;
+            for (const cuda_tools::BenchStage& s : r.stages) {
+                const std::string key = o.detail || s.layer == "frame" ? s.layer + "." + s.op : s.layer;
+                if (!rows.count(key)) order.push_back(key);
+                auto& row = rows[key];
+                row.median_ms += s.median_ms;
+                row.flops += s.flops;
+                row.bytes += s.bytes;
+                row.op = (row.op.empty() || row.op == s.op) ? s.op : "mixed";
+                std::string cls = s.op;
+                if (cls == "norm1" || cls == "norm2") cls = "norm";
+                if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear") cls = "gemm";
+                auto& k = classes[cls];
+                k.median_ms += s.median_ms;
+                k.flops += s.flops;
+                k.bytes += s.bytes;
+            }
+            for (const std::string& key : order) {
+                const auto& row = rows[key];
+                print_row(key, row.median_ms, row.flops, row.bytes,
+                          row.op == "mixed" ? r.mma_fp8_tflops : compute_ceiling(row.op, r), r);
+            }
+            std::printf("|%s|\n", std::string(125, '-').c_str());
+            for (const auto& [cls, k] : classes)
+                print_row("all " + cls, k.median_ms, k.flops, k.bytes, compute_ceiling(cls == "gemm" ? "qkv" : cls, r), r);
+        }
+    }
+}
+#endif
+
+// CPU: whole frames through the C API (no per-stage breakdown), a few runs each.
+void bench_cpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
+    std::printf("no usable CUDA GPU: timing whole frames on the CPU backend\n");
+    for (const SizePair& sp : sizes) {
+        for (swinup_variant v : variants_of(o.variant)) {
+            swinup_context_desc desc;
+            swinup_context_desc_init(&desc);
+            desc.backend = SWINUP_BACKEND_CPU;
+            desc.variant = v;
+            desc.precision = parse_precision_option(o.precision);
+            desc.max_render_width = sp.render.width;
+            desc.max_render_height = sp.render.height;
+            desc.display_width = sp.display.width;
+            desc.display_height = sp.display.height;
+            desc.flags = SWINUP_FLAG_HDR;
+            swinup_context* ctx = nullptr;
+            if (swinup_context_create(&desc, &ctx) != SWINUP_STATUS_OK)
+                throw std::runtime_error(std::string("bench: ") + swinup_last_error(nullptr));
+            const size_t render = size_t(sp.render.width) * sp.render.height;
+            std::vector<float> color(render * 4, 0.5f), depth(render, 0.5f), mv(render * 2, 0.25f);
+            std::vector<uint16_t> out(size_t(sp.display.width) * sp.display.height * 4);
+            swinup_dispatch_desc d;
+            swinup_dispatch_desc_init(&d);
+            auto res = [](const void* p, swinup_format f, uint32_t w, uint32_t h) {
+                swinup_resource r{};
+                r.data = p;
+                r.format = f;
+                r.width = w;
+                r.height = h;
+                return r;
+            };
+            d.color = res(color.data(), SWINUP_FORMAT_RGBA32F, sp.render.width, sp.render.height);
+            d.depth = res(depth.data(), SWINUP_FORMAT_R32F, sp.render.width, sp.render.height);
+            d.motion_vectors = res(mv.data(), SWINUP_FORMAT_RG32F, sp.render.width, sp.render.height);
+            d.output = res(out.data(), SWINUP_FORMAT_RGBA16F, sp.display.width, sp.display.height);
+            d.output.data_mut = out.data();
+            d.render_width = sp.render.width;
+            d.render_height = sp.render.height;
+            std::vector<double> ms;
+            const int runs = 1 + std::max(1, std::min(o.iterations, 5));
+            for (int i = 0; i < runs; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                if (swinup_dispatch(ctx, &d) != SWINUP_STATUS_OK) {
+                    const std::string e = swinup_last_error(ctx);
+                    swinup_context_destroy(ctx);
+                    throw std::runtime_error("bench: " + e);
+                }
+                const auto t1 = std::chrono::steady_clock::now();
+                if (i > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            }
+            swinup_context_destroy(ctx);
+            std::sort(ms.begin(), ms.end());
+            std::printf("%s %s %s -> %s: median %.1f ms per frame (%zu runs after one warm-up)\n", variant_label(v),
+                        precision_label(desc.precision), size_text(sp.render.width, sp.render.height).c_str(),
+                        size_text(sp.display.width, sp.display.height).c_str(), ms[ms.size() / 2], ms.size());
+        }
+    }
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app) {
+    auto options = std::make_shared<BenchOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "bench", "Time per stage and per evaluation on the GPU (CPU time without one); roofline table");
+    cmd->add_option("--render", options->render, "render size WxH (default: the four standard size pairs)");
+    cmd->add_option("--display", options->display, "display size WxH (with --render)");
+    cmd->add_option("--variant", options->variant, "lite, full or both")->check(CLI::IsMember({"lite", "full", "both"}));
+    cmd->add_option("--precision", options->precision, "exact or fast")->check(CLI::IsMember(precision_names()));
+    cmd->add_option("--iterations", options->iterations, "timed evaluations per size (at least 100 on the GPU)")
+        ->check(CLI::Range(1, 100000));
+    cmd->add_flag("--detail", options->detail, "one row per kernel instead of per layer");
+    cmd->callback([options] {
+        std::vector<SizePair> sizes;
+        if (!options->render.empty() || !options->display.empty()) {
+            if (options->render.empty() || options->display.empty())
+                throw std::invalid_argument("bench: --render and --display go together");
+            sizes.push_back({parse_size(options->render, "--render"), parse_size(options->display, "--display")});
+        } else {
+            sizes = default_sizes();
+        }
+#ifdef SWINUP_HAVE_CUDA
+        if (cuda_backend_available()) {
+            bench_gpu(*options, sizes);
+            return;
+        }
+#endif
+        bench_cpu(*options, sizes);
+    });
+}
+
+}  // namespace swinup::cli
