@@ -38,13 +38,20 @@ void print_build() {
 #else
     const char* cuda = "not compiled (CPU only)";
 #endif
+#if defined(__clang__)
+    const char* compiler = "clang";
+#elif defined(__GNUC__)
+    const char* compiler = "gcc";
+#else
+    const char* compiler = "compiler";
+#endif
 #ifdef NDEBUG
     const char* build = "release";
 #else
     const char* build = "debug";
 #endif
-    std::printf("swinup     %d.%d.%d (%s build, %s)\n", SWINUP_VERSION_MAJOR, SWINUP_VERSION_MINOR,
-                SWINUP_VERSION_PATCH, build, __VERSION__);
+    std::printf("swinup     %d.%d.%d (%s build, %s %s)\n", SWINUP_VERSION_MAJOR,
+                SWINUP_VERSION_MINOR, SWINUP_VERSION_PATCH, build, compiler, __VERSION__);
     std::printf("cuda       %s\n", cuda);
 }
 

@@ -26,8 +26,8 @@ void Progress::update(int done, double last_ms) {
     const int tenth = done * 10 / total_;
     if (tenth > last_tenth_) {
         last_tenth_ = tenth;
-        std::fprintf(stderr, "%s: %d%% (%d/%d), last %.1f ms\n", label_.c_str(), tenth * 10, done,
-                     total_, last_ms);
+        std::fprintf(stderr, "%s: %d%% (%d/%d), last %.1f ms\n", label_.c_str(),
+                     done * 100 / total_, done, total_, last_ms);
     }
 }
 
