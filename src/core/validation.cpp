@@ -70,32 +70,35 @@ struct ResourceRule {
 };
 
 Validation check_resource(const swinup_resource& r, const ResourceRule& rule, swinup_backend backend) {
-    const std::string field = std::string("dispatch.") + rule.name;
+    // Messages are built only on failure: a valid dispatch allocates nothing here.
+    const auto field = [&] { return std::string("dispatch.") + rule.name; };
+    const auto pointer_field = [&] { return field() + (rule.output ? ".data_mut" : ".data"); };
     const char* memory = memory_name(r.memory);
     if (memory == nullptr) {
-        return invalid(field + ".memory: unknown value " + std::to_string(static_cast<int>(r.memory)) +
+        return invalid(field() + ".memory: unknown value " + std::to_string(static_cast<int>(r.memory)) +
                        " (expected SWINUP_MEMORY_HOST, SWINUP_MEMORY_CUDA or SWINUP_MEMORY_EXTERNAL)");
     }
     if (backend == SWINUP_BACKEND_CPU && r.memory != SWINUP_MEMORY_HOST) {
         return {SWINUP_STATUS_UNSUPPORTED,
-                field + ".memory: " + memory + " needs the CUDA backend; this context runs on the CPU "
+                field() + ".memory: " + memory + " needs the CUDA backend; this context runs on the CPU "
                 "backend, which reads SWINUP_MEMORY_HOST only"};
     }
     const void* pointer = rule.output ? r.data_mut : r.data;
-    const std::string pointer_field = field + (rule.output ? ".data_mut" : ".data");
-    if (pointer == nullptr) return invalid(pointer_field + ": is NULL");
+    if (pointer == nullptr) {
+        return invalid(pointer_field() + ": is NULL" + (rule.output ? " (outputs are written through data_mut)" : ""));
+    }
 
     if (!rule.formats.contains(r.format)) {
-        return invalid(field + ".format: expected " + format_list(rule.formats) + ", got " +
+        return invalid(field() + ".format: expected " + format_list(rule.formats) + ", got " +
                        describe_format(r.format));
     }
     const size_t element = format_element_bytes(r.format);
     if (reinterpret_cast<uintptr_t>(pointer) % element != 0) {
-        return invalid(pointer_field + ": is not aligned to " + number(uint64_t{element}) +
+        return invalid(pointer_field() + ": is not aligned to " + number(uint64_t{element}) +
                        " bytes (the element size of " + format_name(r.format) + ")");
     }
     if (r.width != rule.width || r.height != rule.height) {
-        return invalid(field + (r.width != rule.width ? ".width" : ".height") + ": expected " +
+        return invalid(field() + (r.width != rule.width ? ".width" : ".height") + ": expected " +
                        number(uint64_t{rule.width}) + "x" + number(uint64_t{rule.height}) + " (" +
                        rule.size_origin + "), got " + number(uint64_t{r.width}) + "x" +
                        number(uint64_t{r.height}));
@@ -103,11 +106,11 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
     if (r.row_pitch != 0) {
         const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
         if (r.row_pitch < row) {
-            return invalid(field + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
+            return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
                            " bytes is less than one row (" + number(uint64_t{row}) + " bytes)");
         }
         if (r.row_pitch % element != 0) {
-            return invalid(field + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
+            return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
                            " is not a multiple of " + number(uint64_t{element}) + " bytes (the element size of " +
                            format_name(r.format) + ")");
         }
