@@ -31,9 +31,11 @@ from swinup.staging import FrameInput, TemporalState, stage  # noqa: E402
 from swinup.spec import model_tensors  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
-# Per variant: render size, display size (lite s = 2; full s = 1.5 to cover a fractional scale).
-CASES = {"lite": dict(render=(64, 32), display=(128, 64)),
-         "full": dict(render=(32, 32), display=(48, 48))}
+# Per variant: render size, display size (lite s = 2; full s = 1.5, a fractional scale, and a
+# render size that the network pads, which covers the padding rule).
+# lite: HDR colour, conventional depth; full: LDR colour (clamped to 1), reverse-Z depth input.
+CASES = {"lite": dict(render=(64, 32), display=(128, 64), hdr=True, depth_inverted=False),
+         "full": dict(render=(28, 30), display=(42, 45), hdr=False, depth_inverted=True)}
 FRAMES = 3
 LAYER_FRAME = 1  # the frame whose every layer is stored
 
@@ -139,7 +141,8 @@ def run_case(variant: str, out_dir: str):
     model = SwinUp(cfg, exact=True)
     model.load_tensors(tensors, fix_scales=True)
     model.requires_grad_(False)
-    (w, h), (dw, dh) = CASES[variant]["render"], CASES[variant]["display"]
+    case = CASES[variant]
+    (w, h), (dw, dh) = case["render"], case["display"]
     scale = dw / w
     phases = math.ceil(8 * scale * scale)
     blob = Blob()
@@ -148,12 +151,14 @@ def run_case(variant: str, out_dir: str):
     layer_names = []
     for f in range(FRAMES):
         color, depth, mv = make_inputs(w, h, f, seed=1234 + f)
+        if case["depth_inverted"]:
+            depth = (1.0 - depth).astype(np.float32)
         jitter = (halton(f % phases + 1, 2) - 0.5, halton(f % phases + 1, 3) - 0.5)
         frame = FrameInput(color=torch.from_numpy(color[None, ..., :3]),
                            depth=torch.from_numpy(depth[None]),
                            motion=torch.from_numpy(mv[None]),
                            jitter=torch.tensor([jitter], dtype=torch.float32),
-                           hdr=True, depth_inverted=False)
+                           hdr=case["hdr"], depth_inverted=case["depth_inverted"])
         with torch.no_grad():
             staged = stage(frame, state, dw, dh, exact=True)
             layers = {}
@@ -189,7 +194,7 @@ def run_case(variant: str, out_dir: str):
         "weights_fnv1a64": f"{fnv1a64(raw_weights):016x}",
         "weights_perturbation": "v1",  # perturb_weights() applied on top of the file
         "precision": "exact", "render": [w, h], "display": [dw, dh],
-        "flags": {"hdr": True, "depth_inverted": False, "mv_display_res": False,
+        "flags": {"hdr": case["hdr"], "depth_inverted": case["depth_inverted"], "mv_display_res": False,
                   "mv_jittered": False},
         "mv_scale": [1.0, 1.0], "output_format": "RGBA16F",
         "frames": frames_meta, "layer_frame": LAYER_FRAME,
