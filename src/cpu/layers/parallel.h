@@ -23,7 +23,9 @@ void for_each_block(int count, int block, const Fn& fn) {
 }
 
 // A per-thread buffer of at least n floats, reused between calls of the same Tag (one tag per
-// distinct use, so that nested layers never share a buffer).
+// distinct use, so that nested layers never share a buffer). Safe with oneTBB's work stealing
+// because no task waits (and so could run another task) while it holds a buffer: the layers'
+// block functions never start parallel work themselves.
 template <class Tag>
 float* thread_scratch(size_t n) {
     thread_local std::vector<float> buffer;

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "core/window_map.h"
 #include "cpu/layers/elementwise.h"
@@ -16,6 +18,11 @@ SwinBlock SwinBlock::from_weights(const Weights& weights, const BlockSpec& spec)
     SwinBlock b;
     const int c = spec.channels;
     const std::string& n = spec.name;
+    if (spec.heads <= 0 || c % spec.heads != 0 || c / spec.heads > kMaxHeadDim) {
+        throw std::invalid_argument("block " + n + ": " + std::to_string(c) + " channels cannot be split into " +
+                                    std::to_string(spec.heads) + " heads of at most " +
+                                    std::to_string(kMaxHeadDim) + " channels");
+    }
     b.channels = c;
     b.heads = spec.heads;
     b.norm1_gain = f32_vector(tensor_checked(weights, n + ".norm1.gain", DType::f32, {c}));
