@@ -56,9 +56,11 @@ class SequenceFolder:
         color = np.stack([c["R"], c["G"], c["B"]], -1).astype(np.float16)
         depth = d["Z"].astype(np.float32)
         motion = (np.stack([m["R"], m["G"]], -1) * self.mv_sign).astype(np.float32)
-        if self.mv_jittered:  # remove the jitter difference so that MVs join pixel centres
+        if self.mv_jittered:
+            # As the library does (cpu_backend.cpp): vectors measured between jittered images
+            # carry -(j_prev - j_cur); adding it back makes them join pixel centres.
             prev = self.jitter[i - 1] if i > 0 else self.jitter[i]
-            motion = motion - (prev - self.jitter[i])
+            motion = motion + (prev - self.jitter[i])
         gt = np.stack([g["R"], g["G"], g["B"]], -1).astype(np.float16)
         return color, depth, motion.astype(np.float16), gt
 
