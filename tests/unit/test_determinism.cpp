@@ -205,5 +205,87 @@ TEST(DynamicResolution, SmallerRenderSizesWork) {
     }
 }
 
+// ---- input conventions: equivalent descriptions of one frame give identical bytes ----------------
+
+// Runs `frames` frames on a context with `flags`; `prepare(frame, i, desc)` fills the inputs.
+template <class Prepare>
+std::vector<std::vector<uint8_t>> run_frames(uint32_t flags, bool mv_display, int frames, Prepare prepare) {
+    swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
+    cd.flags = flags;
+    ContextHandle ctx(cd);
+    FrameData f(kW, kH, kDW, kDH, SWINUP_FORMAT_RGBA16F, mv_display);
+    std::vector<std::vector<uint8_t>> outputs;
+    for (int i = 0; i < frames; ++i) {
+        fill_pattern(f, float(i));
+        swinup_dispatch_desc d = f.dispatch(mv_display);
+        d.jitter_x = (i % 2 == 0) ? 0.25f : -0.125f;  // exact binary fractions
+        d.jitter_y = (i % 2 == 0) ? -0.375f : 0.0625f;
+        prepare(f, i, d);
+        EXPECT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+        outputs.push_back(f.output);
+    }
+    return outputs;
+}
+
+TEST(Conventions, DisplayResolutionMotionVectorsMatchRenderResolution) {
+    // A uniform motion of (-1, 0.5) render pixels given at render resolution, and as (-2, 1)
+    // display pixels at display resolution (s = 2): the same staged motion, the same frames.
+    const auto render_res = run_frames(0, false, 3, [](FrameData& f, int, swinup_dispatch_desc&) {
+        for (size_t i = 0; i < f.motion.size(); i += 2) { f.motion[i] = -1.0f; f.motion[i + 1] = 0.5f; }
+    });
+    const auto display_res = run_frames(SWINUP_FLAG_MV_DISPLAY_RES, true, 3, [](FrameData& f, int, swinup_dispatch_desc&) {
+        for (size_t i = 0; i < f.motion.size(); i += 2) { f.motion[i] = -2.0f; f.motion[i + 1] = 1.0f; }
+    });
+    EXPECT_EQ(render_res, display_res);
+}
+
+TEST(Conventions, JitteredMotionVectorsAreCancelled) {
+    // True motion (-1, 0) render pixels. Vectors measured between jittered images carry
+    // jitter - jitter_prev in addition; the flag removes it again.
+    const auto plain = run_frames(0, false, 3, [](FrameData& f, int, swinup_dispatch_desc&) {
+        for (size_t i = 0; i < f.motion.size(); i += 2) { f.motion[i] = -1.0f; f.motion[i + 1] = 0.0f; }
+    });
+    float prev_x = 0.0f, prev_y = 0.0f;
+    const auto jittered = run_frames(SWINUP_FLAG_MV_JITTERED, false, 3, [&](FrameData& f, int i, swinup_dispatch_desc& d) {
+        const float extra_x = i == 0 ? 0.0f : d.jitter_x - prev_x, extra_y = i == 0 ? 0.0f : d.jitter_y - prev_y;
+        for (size_t k = 0; k < f.motion.size(); k += 2) { f.motion[k] = -1.0f + extra_x; f.motion[k + 1] = extra_y; }
+        prev_x = d.jitter_x;
+        prev_y = d.jitter_y;
+    });
+    EXPECT_EQ(plain, jittered);
+    // Without the flag those vectors would change the result.
+    prev_x = prev_y = 0.0f;
+    const auto uncancelled = run_frames(0, false, 3, [&](FrameData& f, int i, swinup_dispatch_desc& d) {
+        const float extra_x = i == 0 ? 0.0f : d.jitter_x - prev_x, extra_y = i == 0 ? 0.0f : d.jitter_y - prev_y;
+        for (size_t k = 0; k < f.motion.size(); k += 2) { f.motion[k] = -1.0f + extra_x; f.motion[k + 1] = extra_y; }
+        prev_x = d.jitter_x;
+        prev_y = d.jitter_y;
+    });
+    EXPECT_NE(plain, uncancelled);
+}
+
+TEST(Conventions, InvertedDepthMatchesNormalDepth) {
+    const auto normal = run_frames(0, false, 2, [](FrameData& f, int, swinup_dispatch_desc&) {
+        for (size_t i = 0; i < f.depth.size(); ++i) f.depth[i] = 0.125f * float(i % 7);
+    });
+    const auto inverted = run_frames(SWINUP_FLAG_DEPTH_INVERTED, false, 2, [](FrameData& f, int, swinup_dispatch_desc&) {
+        for (size_t i = 0; i < f.depth.size(); ++i) f.depth[i] = 1.0f - 0.125f * float(i % 7);  // exact
+    });
+    EXPECT_EQ(normal, inverted);
+}
+
+TEST(Conventions, MotionVectorScale) {
+    const auto pixels = run_frames(0, false, 2, [](FrameData& f, int, swinup_dispatch_desc&) {
+        for (size_t i = 0; i < f.motion.size(); i += 2) { f.motion[i] = -1.5f; f.motion[i + 1] = 0.75f; }
+    });
+    // Vectors in UV units (fractions of the render size) with mv_scale = the render size.
+    const auto uv = run_frames(0, false, 2, [](FrameData& f, int, swinup_dispatch_desc& d) {
+        for (size_t i = 0; i < f.motion.size(); i += 2) { f.motion[i] = -1.5f / 32.0f; f.motion[i + 1] = 0.75f / 32.0f; }
+        d.mv_scale_x = 32.0f;
+        d.mv_scale_y = 32.0f;
+    });
+    EXPECT_EQ(pixels, uv);
+}
+
 }  // namespace
 }  // namespace swinup::test
