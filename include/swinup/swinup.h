@@ -165,7 +165,11 @@ SWINUP_API void swinup_dispatch_desc_init(swinup_dispatch_desc* desc);
 
 /* Create a context. On failure *out is NULL and swinup_last_error(NULL) says why. */
 SWINUP_API swinup_status swinup_context_create(const swinup_context_desc* desc, swinup_context** out);
-/* Upscale one frame and advance the temporal state. On failure the state is left unchanged. */
+/* Upscale one frame and advance the temporal state. On failure the state is left unchanged.
+ * Every field is checked before anything runs: NULL or misaligned pointers, formats, sizes, row
+ * pitches, and NaN/Inf or out-of-range scalars (jitter, mv_scale, exposure, pre-exposure, frame
+ * time) are SWINUP_STATUS_INVALID_ARGUMENT. NaN/Inf inside pixel data is not an error: staging
+ * replaces it (colour 0, depth far, motion 0) and it never reaches the history. */
 SWINUP_API swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc);
 /* Destroy a context; NULL is allowed and does nothing. */
 SWINUP_API void swinup_context_destroy(swinup_context* ctx);
