@@ -1,0 +1,256 @@
+// glTF loading: a small scene the test writes itself (buffers, a PNG texture, node transforms,
+// a camera, materials, the MSFT_texture_dds extension, a missing image), malformed files with
+// clear errors, and the two real scenes in ../shared/scenes (skipped with a message if absent).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "render/frame_renderer.h"
+#include "render/gltf_loader.h"
+#include "render/render_sequence.h"
+#include "sequence/sequence.h"
+
+using namespace swinup;
+using namespace swinup::render;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+class GltfTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("swinup_gltf_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        write_buffer();
+        // A 2x2 texture of one grey: byte 128 (sRGB) everywhere.
+        Image tex(2, 2, 3, 128.0f / 255.0f);
+        png_write((dir_ / "grey.png").string(), tex, false);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // A unit quad in the xy plane ([-1,1]^2, facing +z): 4 positions, normals, uvs, 6 indices.
+    void write_buffer() {
+        const float pos[12] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
+        const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+        const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+        const uint16_t idx[6] = {0, 1, 2, 0, 2, 3};
+        std::ofstream f(dir_ / "quad.bin", std::ios::binary);
+        f.write(reinterpret_cast<const char*>(pos), sizeof pos);
+        f.write(reinterpret_cast<const char*>(nrm), sizeof nrm);
+        f.write(reinterpret_cast<const char*>(uv), sizeof uv);
+        f.write(reinterpret_cast<const char*>(idx), sizeof idx);
+    }
+
+    json base_document() const {
+        json doc = R"({
+          "asset": {"version": "2.0"},
+          "extensionsUsed": ["MSFT_texture_dds"],
+          "buffers": [{"uri": "quad.bin", "byteLength": 140}],
+          "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 128},
+            {"buffer": 0, "byteOffset": 128, "byteLength": 12}],
+          "accessors": [
+            {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+             "min": [-1, -1, 0], "max": [1, 1, 0]},
+            {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
+            {"bufferView": 0, "byteOffset": 96, "componentType": 5126, "count": 4, "type": "VEC2"},
+            {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}],
+          "images": [{"uri": "grey.png"}, {"uri": "grey.dds", "mimeType": "image/vnd-ms.dds"}],
+          "textures": [{"source": 0, "extensions": {"MSFT_texture_dds": {"source": 1}}}],
+          "materials": [
+            {"name": "textured", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
+                                                          "metallicFactor": 0, "roughnessFactor": 0.9}},
+            {"name": "mask", "doubleSided": true, "alphaMode": "MASK", "alphaCutoff": 0.3,
+             "pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.4, 0.6, 1.0]}}],
+          "meshes": [
+            {"name": "front", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0}]},
+            {"name": "side", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 1}]}],
+          "cameras": [{"type": "perspective", "perspective": {"yfov": 0.9, "znear": 0.1, "zfar": 50, "aspectRatio": 1.0}}],
+          "nodes": [
+            {"name": "front", "mesh": 0, "translation": [0, 0, -5], "scale": [2, 2, 2]},
+            {"name": "group", "children": [2], "translation": [3, 0, 0]},
+            {"name": "side", "mesh": 1, "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,-7,1]},
+            {"name": "camera", "camera": 0, "translation": [0, 0, 1]}],
+          "scenes": [{"nodes": [0, 1, 3]}],
+          "scene": 0
+        })"_json;
+        return doc;
+    }
+
+    std::string write(const json& doc, const std::string& name = "scene.gltf") const {
+        const std::string path = (dir_ / name).string();
+        std::ofstream(path) << doc.dump(1);
+        return path;
+    }
+
+    std::string load_error(const std::string& path) const {
+        try {
+            gltf_load_scene(path);
+        } catch (const RenderError& e) {
+            return e.what();
+        }
+        return "";
+    }
+
+    fs::path dir_;
+};
+
+double srgb_to_linear_reference(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
+
+}  // namespace
+
+TEST_F(GltfTest, LoadsGeometryTransformsCameraMaterialsAndTexture) {
+    const auto scene = gltf_load_scene(write(base_document()));
+    ASSERT_EQ(scene->triangles.size(), 4u);  // two quads
+    scene->set_time(0, 0);
+    const Aabb b = scene->world_bounds();
+    // front: scale 2 at z=-5 -> [-2,2]^2; side: inside group (x+3) with matrix (z-7) -> [2,4]x[-1,1].
+    EXPECT_NEAR(b.min.x, -2.0f, 1e-5f);
+    EXPECT_NEAR(b.max.x, 4.0f, 1e-5f);
+    EXPECT_NEAR(b.min.y, -2.0f, 1e-5f);
+    EXPECT_NEAR(b.max.y, 2.0f, 1e-5f);
+    EXPECT_NEAR(b.min.z, -7.0f, 1e-5f);
+    EXPECT_NEAR(b.max.z, -5.0f, 1e-5f);
+
+    ASSERT_EQ(scene->cameras.size(), 1u);
+    const CameraPose& cam = scene->cameras[0];
+    EXPECT_NEAR(cam.position.z, 1.0f, 1e-6f);
+    EXPECT_LT(cam.target.z, cam.position.z);  // looks down -z
+    EXPECT_NEAR(cam.fov_y_deg, 0.9 * 180.0 / M_PI, 1e-3);
+    EXPECT_NEAR(cam.near, 0.1f, 1e-7f);
+    EXPECT_NEAR(cam.far, 50.0f, 1e-5f);
+
+    // Two file materials plus the default one for primitives without a material.
+    ASSERT_GE(scene->materials.size(), 2u);
+    const Material& textured = scene->materials[0];
+    const Material& mask = scene->materials[1];
+    EXPECT_EQ(textured.base_color_texture, 0);
+    EXPECT_NEAR(textured.roughness, 0.9f, 1e-6f);
+    EXPECT_EQ(mask.alpha_mode, alpha_mask);
+    EXPECT_NEAR(mask.alpha_cutoff, 0.3f, 1e-6f);
+    EXPECT_EQ(mask.double_sided, 1);
+    EXPECT_NEAR(mask.base_color.y, 0.4f, 1e-6f);
+    EXPECT_EQ(mask.base_color_texture, -1);
+
+    // The PNG source was used (the DDS one ignored): 2x2 with its mip chain, linear values.
+    ASSERT_EQ(scene->textures.size(), 1u);
+    EXPECT_EQ(scene->textures[0].width, 2);
+    EXPECT_EQ(scene->textures[0].levels, 2);
+    EXPECT_NEAR(scene->texels[0].r, srgb_to_linear_reference(128.0 / 255.0), 1e-5);
+    for (const auto& w : scene->warnings) EXPECT_EQ(w.find("grey.png"), std::string::npos) << w;
+}
+
+TEST_F(GltfTest, RendersFromTheFileCamera) {
+    const std::string path = write(base_document());
+    RenderSettings s;
+    s.scene = path;
+    s.camera = "static";
+    s.frames = 1;
+    s.render_width = s.display_width = 32;
+    s.render_height = s.display_height = 32;
+    s.ground_truth = false;
+    const RenderedSequence seq = render_sequence(s);
+    const Frame& f = seq.frames[0];
+    // The centre pixel sees the front quad, 6 units along the view axis from the camera.
+    const double n = 0.1, fa = 50.0, z = 6.0;
+    EXPECT_NEAR(f.depth.at(16, 16, 0), fa * (z - n) / (z * (fa - n)), 1e-4);
+    EXPECT_EQ(seq.info.camera_near, 0.1f);
+    EXPECT_EQ(seq.info.camera_far, 50.0f);
+    // A corner pixel sees the sky.
+    EXPECT_EQ(f.depth.at(0, 0, 0), 1.0f);
+}
+
+TEST_F(GltfTest, MissingImageBecomesFlatColourWithWarning) {
+    json doc = base_document();
+    doc["images"][0]["uri"] = "absent.png";
+    const auto scene = gltf_load_scene(write(doc));
+    EXPECT_EQ(scene->materials[0].base_color_texture, -1);
+    EXPECT_NEAR(scene->materials[0].base_color.x, 0.5f, 1e-6f);
+    bool warned = false;
+    for (const auto& w : scene->warnings) warned |= w.find("absent.png") != std::string::npos;
+    EXPECT_TRUE(warned);
+}
+
+TEST_F(GltfTest, MalformedFilesGiveClearErrors) {
+    {
+        std::ofstream(dir_ / "broken.gltf") << "{ \"asset\": ";
+        const std::string e = load_error((dir_ / "broken.gltf").string());
+        EXPECT_NE(e.find("broken.gltf"), std::string::npos) << e;
+    }
+    {
+        json doc = base_document();
+        doc["accessors"][3]["count"] = 60;  // indices past the buffer view
+        const std::string e = load_error(write(doc, "long.gltf"));
+        EXPECT_NE(e.find("runs past"), std::string::npos) << e;
+    }
+    {
+        // An index pointing at vertex 9 of 4: rewrite the index buffer.
+        std::fstream f(dir_ / "quad.bin", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(128 + 2);
+        const uint16_t bad = 9;
+        f.write(reinterpret_cast<const char*>(&bad), 2);
+        f.close();
+        const std::string e = load_error(write(base_document(), "badindex.gltf"));
+        EXPECT_NE(e.find("out of range"), std::string::npos) << e;
+        write_buffer();
+    }
+    {
+        json doc = base_document();
+        doc["meshes"][0]["primitives"][0]["material"] = 12;
+        const std::string e = load_error(write(doc, "badmaterial.gltf"));
+        EXPECT_NE(e.find("material 12"), std::string::npos) << e;
+    }
+    {
+        json doc = base_document();
+        doc["accessors"][0]["type"] = "VEC2";
+        const std::string e = load_error(write(doc, "badtype.gltf"));
+        EXPECT_NE(e.find("POSITION"), std::string::npos) << e;
+    }
+    {
+        json doc = base_document();
+        doc["scenes"][0]["nodes"] = json::array({3});  // only the camera
+        const std::string e = load_error(write(doc, "empty.gltf"));
+        EXPECT_NE(e.find("no triangles"), std::string::npos) << e;
+    }
+    {
+        const std::string e = load_error((dir_ / "nothere.gltf").string());
+        EXPECT_NE(e.find("nothere.gltf"), std::string::npos) << e;
+    }
+}
+
+namespace {
+
+void check_shared_scene(const std::string& file, size_t triangles, size_t cameras, size_t textures) {
+    const std::string path = std::string(SWINUP_SHARED_DIR) + "/scenes/" + file;
+    if (!fs::exists(path)) GTEST_SKIP() << path << " is absent: the shared scenes are not in this checkout";
+    const auto scene = gltf_load_scene(path);
+    EXPECT_EQ(scene->triangles.size(), triangles);
+    EXPECT_EQ(scene->cameras.size(), cameras);
+    EXPECT_EQ(scene->textures.size(), textures);
+    // A small frame from the first camera: mostly geometry, no NaN.
+    scene->set_time(0, 0);
+    FrameRequest r;
+    r.params.camera = camera_from_pose(scene->cameras[0], 16.0f / 9.0f);
+    r.params.previous_camera = r.params.camera;
+    r.params.render_width = r.params.display_width = 48;
+    r.params.render_height = r.params.display_height = 27;
+    r.ground_truth = false;
+    const Frame f = render_frame_cpu(scene->view(), r);
+    int geometry = 0;
+    for (float d : f.depth.data) geometry += d < 1.0f;
+    EXPECT_GT(geometry, 48 * 27 * 8 / 10);
+    for (float c : f.color.data) ASSERT_TRUE(std::isfinite(c));
+}
+
+}  // namespace
+
+TEST(GltfSharedScenes, BreakfastRoom) { check_shared_scene("breakfast_room/BreakfastRoom.gltf", 262687, 3, 3); }
+TEST(GltfSharedScenes, GasStation) { check_shared_scene("gas_station/GasStation.gltf", 99002, 2, 0); }
