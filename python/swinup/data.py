@@ -71,12 +71,14 @@ class SequenceFolder:
         idx = [min(start + k, self.n - 1) for k in range(frames)]
         gx = self.w // math.gcd(self.w, self.dw)  # render x steps that map to whole display px
         gy = self.h // math.gcd(self.h, self.dh)
-        cw, ch = min(crop_w, self.w), min(crop_h, self.h)
+        # Crop sides that are multiples of gx / gy map to whole display pixels too, so the crop
+        # keeps the sequence's exact scale.
+        cw = self.w if crop_w >= self.w else max(gx, crop_w // gx * gx)
+        ch = self.h if crop_h >= self.h else max(gy, crop_h // gy * gy)
         x0 = rng.randrange(0, self.w - cw + 1) // gx * gx
         y0 = rng.randrange(0, self.h - ch + 1) // gy * gy
-        sx, sy = self.dw / self.w, self.dh / self.h
-        dx0, dy0 = round(x0 * sx), round(y0 * sy)
-        dcw, dch = round(cw * sx), round(ch * sy)
+        dx0, dy0 = x0 * self.dw // self.w, y0 * self.dh // self.h  # exact by the alignment
+        dcw, dch = cw * self.dw // self.w, ch * self.dh // self.h
         exposure = self.exposure[idx][:, None, None, None]
         return {
             "color": torch.from_numpy((self.color[idx, y0:y0 + ch, x0:x0 + cw].astype(np.float32) * exposure)),
