@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "core/half.h"
@@ -53,6 +54,27 @@ TEST(Determinism, ContextsAreIndependent) {
     const swinup_dispatch_desc d2 = moving_frame(g, 0);
     ASSERT_EQ(swinup_dispatch(reference.ctx, &d2), SWINUP_STATUS_OK);
     EXPECT_EQ(f.output, g.output);
+}
+
+TEST(Determinism, ContextsOnTwoThreadsAtOnce) {
+    // No hidden shared state: two contexts driven from two threads at the same time give what
+    // one context gives alone.
+    auto run = [](std::vector<std::vector<uint8_t>>* outputs) {
+        ContextHandle ctx(small_context_desc(kW, kH, kDW, kDH));
+        FrameData f(kW, kH, kDW, kDH);
+        for (uint32_t i = 0; i < 3; ++i) {
+            const swinup_dispatch_desc d = moving_frame(f, i);
+            EXPECT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK);
+            outputs->push_back(f.output);
+        }
+    };
+    std::vector<std::vector<uint8_t>> alone, first, second;
+    run(&alone);
+    std::thread a(run, &first), b(run, &second);
+    a.join();
+    b.join();
+    EXPECT_EQ(first, alone);
+    EXPECT_EQ(second, alone);
 }
 
 TEST(Determinism, InputFormatsAndPitchesGiveTheSameResult) {
