@@ -4,9 +4,11 @@
 
 // Eigen does the f32 matrix product; its threading stays off (TBB shares the work by row blocks).
 #define EIGEN_DONT_PARALLELIZE
-// GCC 12 reports false "may be used uninitialized" warnings inside Eigen's AVX-512 packet code.
+// GCC 12 reports false "may be used uninitialized" warnings inside Eigen's AVX-512 packet code,
+// and Eigen 3.4's AVX code has an unused variable: warnings about Eigen, not about this file.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wunused-variable"
 #include <Eigen/Core>
 #pragma GCC diagnostic pop
 
