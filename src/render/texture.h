@@ -15,6 +15,7 @@ SWINUP_HD int wrap_coordinate(int i, int size, int mode) {
         if (m < 0) m += period;
         return m < size ? m : period - 1 - m;
     }
+    if ((size & (size - 1)) == 0) return i & (size - 1);  // powers of two: a mask, no division
     int m = i % size;
     return m < 0 ? m + size : m;
 }
