@@ -19,6 +19,7 @@
 #include "core/e4m3.h"
 #include "core/half.h"
 #include "core/weights.h"
+#include "cpu/network.h"
 
 namespace swinup {
 namespace {
@@ -274,6 +275,39 @@ TEST(Weights, InitialHeadGivesASoftIsotropicKernelAndAHistoryWeightOfPointEight)
             if (name.ends_with(".rel_bias")) {
                 for (int64_t i = 0; i < t.elements(); ++i) EXPECT_EQ(t.f16()[i], 0u) << name;
             }
+        }
+    }
+}
+
+TEST(Weights, InitialWeightsKeepEveryLayerNearUnitScaleThroughTheCpuNetwork) {
+    // What "the untrained network gives a reasonable picture" needs: activations neither vanish
+    // nor grow along the U-Net, and the head's kernel and alpha outputs are exactly their biases.
+    for (Variant v : kVariants) {
+        cpu::Network net(std::make_shared<const Weights>(weights_make_initial(v, 1)), SWINUP_PRECISION_EXACT);
+        const int width = 32, height = 32;
+        std::vector<float> staged(size_t(width) * height * kSlots), head(size_t(width) * height * kHeadOutputs);
+        uint64_t state = 99;
+        for (float& x : staged) {  // slot values in [0, 1), like colours in t-space
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            x = round_to_e4m3(float(state >> 48) / 65536.0f);
+        }
+        int layers = 0;
+        net.set_layer_hook([&](const std::string& layer, const float* data, int w, int h, int c) {
+            if (layer == "head") return;
+            const size_t n = size_t(w) * h * c;
+            double sum_sq = 0;
+            for (size_t i = 0; i < n; ++i) sum_sq += double(data[i]) * data[i];
+            const double rms = std::sqrt(sum_sq / double(n));
+            EXPECT_TRUE(rms > 0.2 && rms < 4.0) << variant_name(v) << " " << layer << " rms " << rms;
+            ++layers;
+        });
+        net.run(staged.data(), width, height, 0, head.data());
+        EXPECT_GT(layers, 10);
+        const float* bias = seed1_weights(v).at("head.linear.bias").f32();
+        for (int p = 0; p < width * height; ++p) {
+            const float* h = &head[size_t(p) * kHeadOutputs];
+            for (int o = 0; o < 4; ++o) EXPECT_LT(std::fabs(h[o]), 1.0f) << "recurrent " << o;
+            for (int o = 4; o < kHeadOutputs; ++o) ASSERT_EQ(h[o], bias[o]) << "head output " << o;
         }
     }
 }
