@@ -1,0 +1,182 @@
+// The swinup CLI end to end: `swinup upscale` on a tiny sequence written here, its outputs and
+// metadata, the agreement of its output formats, and its failures (one "swinup: error:" line, a
+// non-zero exit, no half-written frame). Runs the built binary (SWINUP_CLI, set by CMake).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sequence/sequence.h"
+
+namespace fs = std::filesystem;
+using namespace swinup;
+
+namespace {
+
+constexpr int kRenderW = 16, kRenderH = 8, kDisplayW = 32, kDisplayH = 16, kFrames = 2;
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct CliRun {
+    int exit_code;
+    std::string out, err;
+};
+
+class CliUpscale : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        root_ = fs::temp_directory_path() /
+                ("swinup_cli_" + std::string(test->name()) + "_" + std::to_string(getpid()));
+        fs::remove_all(root_);
+        fs::create_directories(root_);
+        write_sequence(root_ / "seq");
+    }
+    void TearDown() override { fs::remove_all(root_); }
+
+    // A smooth LDR scene panning right by half a pixel per frame.
+    static void write_sequence(const fs::path& dir) {
+        SequenceInfo info;
+        info.render_width = kRenderW;
+        info.render_height = kRenderH;
+        info.display_width = kDisplayW;
+        info.display_height = kDisplayH;
+        info.frame_count = kFrames;
+        info.jitter_x = {0.25f, -0.25f};
+        info.jitter_y = {-0.125f, 0.125f};
+        info.exposure = {1.0f, 1.0f};
+        info.reset = {1, 0};
+        info.scene = "test_cli_upscale";
+        sequence_write_info(dir.string(), info);
+        for (int i = 0; i < kFrames; ++i) {
+            Frame f;
+            f.color = Image(kRenderW, kRenderH, 4, 1.0f);
+            f.depth = Image(kRenderW, kRenderH, 1, 0.5f);
+            f.mv = Image(kRenderW, kRenderH, 2, 0.0f);
+            for (int y = 0; y < kRenderH; ++y) {
+                for (int x = 0; x < kRenderW; ++x) {
+                    const float u = (float(x) + 0.5f * float(i)) / kRenderW;
+                    f.color.at(x, y, 0) = 0.5f + 0.4f * std::sin(6.0f * u);
+                    f.color.at(x, y, 1) = 0.3f + 0.2f * float(y) / kRenderH;
+                    f.color.at(x, y, 2) = 0.8f * u;
+                    f.mv.at(x, y, 0) = i == 0 ? 0.0f : -0.5f;
+                }
+            }
+            sequence_write_frame(dir.string(), info, i, f);
+        }
+    }
+
+    CliRun swinup(const std::string& args) const {
+        const fs::path out = root_ / "stdout.txt", err = root_ / "stderr.txt";
+        const std::string command = std::string(SWINUP_CLI) + " " + args + " > " + out.string() +
+                                    " 2> " + err.string();
+        const int status = std::system(command.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+    }
+    std::string seq() const { return (root_ / "seq").string(); }
+
+    fs::path root_;
+};
+
+TEST_F(CliUpscale, WritesDisplaySizeFramesAndMetadata) {
+    const CliRun run = swinup("upscale " + seq() + " -o " + (root_ / "out").string() + " --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    for (int i = 0; i < kFrames; ++i) {
+        const Image image = exr_read((root_ / "out" / frame_file("out", i)).string());
+        EXPECT_EQ(image.width, kDisplayW);
+        EXPECT_EQ(image.height, kDisplayH);
+        ASSERT_EQ(image.channels, 4);
+        for (float v : image.data) ASSERT_TRUE(std::isfinite(v));
+    }
+    const auto meta = nlohmann::json::parse(read_text(root_ / "out" / "upscale.json"));
+    EXPECT_EQ(meta.at("format"), "swinup-upscale");
+    EXPECT_EQ(meta.at("frame_count"), kFrames);
+    EXPECT_EQ(meta.at("backend"), "cpu");
+    EXPECT_EQ(meta.at("dispatch_ms").at("per_frame").size(), size_t(kFrames));
+    EXPECT_EQ(meta.at("sequence").at("scene"), "test_cli_upscale");
+    EXPECT_NE(run.out.find("frames     2"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("median"), std::string::npos) << run.out;
+}
+
+// The UNORM formats are the same picture as RGBA16F, clamped to [0,1] and quantised: each value
+// lies within half a level (plus the f16 rounding of the reference) of the RGBA16F one.
+TEST_F(CliUpscale, UnormFormatsAgreeWithHalfFloat) {
+    const std::string common = "upscale " + seq() + " --backend cpu -o ";
+    ASSERT_EQ(swinup(common + (root_ / "f16").string()).exit_code, 0);
+    for (const auto& [format, levels] : {std::pair{"rgba8", 255.0f}, std::pair{"r10g10b10a2", 1023.0f}}) {
+        const CliRun run = swinup(common + (root_ / format).string() + " --format " + format);
+        ASSERT_EQ(run.exit_code, 0) << run.err;
+        for (int i = 0; i < kFrames; ++i) {
+            const Image reference = exr_read((root_ / "f16" / frame_file("out", i)).string());
+            const Image unorm = exr_read((root_ / format / frame_file("out", i)).string());
+            ASSERT_EQ(reference.data.size(), unorm.data.size());
+            for (size_t k = 0; k < unorm.data.size(); ++k) {
+                if (k % 4 == 3) {
+                    ASSERT_EQ(unorm.data[k], 1.0f) << format << " alpha";
+                    continue;
+                }
+                const float expected = std::clamp(reference.data[k], 0.0f, 1.0f);
+                // half a level, the reference's f16 rounding (2^-11 relative), and the EXR
+                // file's own f16 storage of the UNORM value.
+                const float bound = 0.5f / levels + 2.0f * std::ldexp(1.0f, -11);
+                ASSERT_NEAR(unorm.data[k], expected, bound) << format << " value " << k;
+            }
+        }
+    }
+}
+
+TEST_F(CliUpscale, MissingSequenceIsOneErrorLine) {
+    const CliRun run = swinup("upscale " + (root_ / "nothing").string() + " -o " + (root_ / "out").string());
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    EXPECT_NE(run.err.find("nothing"), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(root_ / "out" / "out.0000.exr"));
+}
+
+TEST_F(CliUpscale, BadFrameStopsWithoutAHalfWrittenOutput) {
+    const fs::path bad = root_ / "seq" / "color.0001.exr";
+    const std::string bytes = read_text(bad);
+    std::ofstream(bad, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 2);
+    const CliRun run = swinup("upscale " + seq() + " -o " + (root_ / "out").string() + " --backend cpu");
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_EQ(run.err.find("swinup: error: "), run.err.rfind("swinup: error: ")) << run.err;
+    EXPECT_NE(run.err.find("color.0001.exr"), std::string::npos) << run.err;
+    EXPECT_TRUE(fs::exists(root_ / "out" / "out.0000.exr"));  // the good frame, complete
+    for (const auto& entry : fs::directory_iterator(root_ / "out")) {
+        const std::string name = entry.path().filename().string();
+        EXPECT_EQ(name.find("out.0001"), std::string::npos) << name;
+        EXPECT_EQ(name.find(".tmp"), std::string::npos) << name;
+    }
+    EXPECT_FALSE(fs::exists(root_ / "out" / "upscale.json"));
+}
+
+TEST_F(CliUpscale, UnknownOptionValueIsRejected) {
+    const CliRun run = swinup("upscale " + seq() + " -o " + (root_ / "out").string() + " --format rgb565");
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    EXPECT_NE(run.err.find("rgb565"), std::string::npos) << run.err;
+}
+
+TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
+    const CliRun run = swinup("info --backend cpu --display 1280x720");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("backend    cpu"), std::string::npos) << run.out;
+    // 1280x720 / 1.5 = 853.3 x 480, rounded to the nearest pixel (swinup.h).
+    EXPECT_NE(run.out.find("853x480"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("640x360"), std::string::npos) << run.out;
+}
+
+}  // namespace
