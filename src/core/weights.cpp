@@ -52,6 +52,9 @@ namespace {
 
 constexpr const char* kFormatName = "swinup-weights";
 constexpr uint64_t kMaxHeaderBytes = 100ull << 20;  // safetensors' own limit (100 MiB)
+// v1 files are about 1.4 MB; refusing anything over 1 GiB keeps a wrong path (a video, a disk
+// image) from being read into memory whole.
+constexpr uint64_t kMaxFileBytes = 1ull << 30;
 
 std::string shape_text(const std::vector<int64_t>& shape) {
     std::string s = "[";
@@ -117,7 +120,7 @@ private:
 
     bool metadata_string(const nlohmann::json& meta, const char* key, std::string* out) {
         if (!meta.contains(key)) return fail(std::string("metadata field '") + key + "' is missing");
-        *out = meta[key].get<std::string>();
+        *out = meta.at(key).get<std::string>();
         return true;
     }
 
@@ -153,7 +156,7 @@ private:
         if (w.config.variant != v)
             return fail("metadata field 'variant' is '" + variant + "' but 'config' describes '" +
                         variant_name(w.config.variant) + "'");
-        if (meta.contains("description")) w.description = meta["description"].get<std::string>();
+        if (meta.contains("description")) w.description = meta.at("description").get<std::string>();
         return true;
     }
 
@@ -209,7 +212,7 @@ private:
             if (!header_.contains(spec.name))
                 return fail("tensor '" + spec.name + "' is missing (" + variant_name(config.variant) +
                             " model)");
-            if (!read_entry(spec, header_[spec.name])) return false;
+            if (!read_entry(spec, header_.at(spec.name))) return false;
         }
         for (const auto& [key, value] : header_.items()) {
             if (key == "__metadata__") continue;
@@ -332,8 +335,9 @@ std::shared_ptr<const Weights> weights_load_file(const std::string& path, std::s
         return nullptr;
     };
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return io_fail("no such file");
-    if (!std::filesystem::is_regular_file(path, ec)) return io_fail("not a regular file");
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) return io_fail(ec ? ec.message() : "no such file");
+    if (!std::filesystem::is_regular_file(status)) return io_fail("not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) return io_fail(std::string("cannot open: ") + std::strerror(errno));
     std::vector<uint8_t> bytes;
@@ -341,6 +345,12 @@ std::shared_ptr<const Weights> weights_load_file(const std::string& path, std::s
     const std::streamoff size = in.tellg();
     in.seekg(0, std::ios::beg);
     if (size < 0) return io_fail("cannot determine the size");
+    if (static_cast<uint64_t>(size) > kMaxFileBytes) {
+        if (error)
+            *error = "weights file '" + path + "': " + std::to_string(size) +
+                     " bytes, far larger than any swinup weights file (not a weights file?)";
+        return nullptr;
+    }
     bytes.resize(static_cast<size_t>(size));
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
         return io_fail("read error");

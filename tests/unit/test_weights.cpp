@@ -543,6 +543,13 @@ TEST_F(WeightsFile, ValidFileLoadsAndInvalidFileIsNotAnIoError) {
     EXPECT_TRUE(contains(error, "truncated")) << error;
     EXPECT_EQ(weights_load_file(write("empty.safetensors", {}), &error, &io_error), nullptr);
     EXPECT_FALSE(io_error);
+
+    // A wrong path to something huge is refused before it is read (a sparse file: no disk use).
+    const std::string huge = write("huge.safetensors", {});
+    std::filesystem::resize_file(huge, 3ull << 30);
+    EXPECT_EQ(weights_load_file(huge, &error, &io_error), nullptr);
+    EXPECT_FALSE(io_error);
+    EXPECT_TRUE(contains(error, "larger than any swinup weights file")) << error;
 }
 
 }  // namespace
