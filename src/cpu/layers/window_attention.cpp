@@ -14,6 +14,35 @@
 
 namespace swinup::cpu {
 
+namespace {
+
+#if defined(__AVX512F__)
+// dst[c] = (sum_j p[j] v_j[c]) / l for c < d <= 16 * kVectors, the sum in key order over the
+// allowed keys, held in registers (kVectors is a template argument so that the accumulators are).
+// p[j] v_j[c] is an exact f16 x f16 product, so the fused multiply-add rounds like the add.
+template <int kVectors>
+void weighted_values(const float* p, uint32_t mask, const float* v0, int stride, int d, float l,
+                     float* dst) {
+    __m512 acc[kVectors];
+    __mmask16 lanes[kVectors];
+    for (int u = 0; u < kVectors; ++u) {
+        acc[u] = _mm512_setzero_ps();
+        lanes[u] = simd::first_lanes(size_t(d > 16 * u ? d - 16 * u : 0));
+    }
+    for (int j = 0; j < kWindowTokens; ++j) {
+        if (!(mask >> j & 1u)) continue;  // masked keys are excluded, not weighted by 0
+        const __m512 pj = _mm512_set1_ps(p[j]);
+        const float* v = v0 + size_t(j) * stride;
+        for (int u = 0; u < kVectors; ++u)
+            acc[u] = _mm512_fmadd_ps(pj, _mm512_maskz_loadu_ps(lanes[u], v + 16 * u), acc[u]);
+    }
+    const __m512 lv = _mm512_set1_ps(l);
+    for (int u = 0; u < kVectors; ++u) _mm512_mask_storeu_ps(dst + 16 * u, lanes[u], _mm512_div_ps(acc[u], lv));
+}
+#endif
+
+}  // namespace
+
 void window_attention(const float* qkv, int channels, int heads, const float* rel_bias,
                       const uint32_t* key_mask, float* out) {
     constexpr int T = kWindowTokens;
@@ -63,15 +92,25 @@ void window_attention(const float* qkv, int channels, int heads, const float* re
 #endif
             float l = 0.0f;
             for (int j = 0; j < T; ++j) l = l + p[j];  // j in order
+            float* dst = out + size_t(i) * channels + h * d;
+            const float* v0 = qkv + 2 * channels + h * d;  // key 0's v of this head
+#if defined(__AVX512F__)
+            switch ((d + 15) / 16) {
+                case 1: weighted_values<1>(p, mask, v0, stride, d, l, dst); break;
+                case 2: weighted_values<2>(p, mask, v0, stride, d, l, dst); break;
+                case 3: weighted_values<3>(p, mask, v0, stride, d, l, dst); break;
+                default: weighted_values<4>(p, mask, v0, stride, d, l, dst); break;
+            }
+#else
             float o[kMaxHeadDim] = {};
             for (int j = 0; j < T; ++j) {
                 if (!(mask >> j & 1u)) continue;  // masked keys are excluded, not weighted by 0
-                const float* v = qkv + size_t(j) * stride + 2 * channels + h * d;
+                const float* v = v0 + size_t(j) * stride;
                 const float pj = p[j];
                 for (int c = 0; c < d; ++c) o[c] = o[c] + pj * v[c];
             }
-            float* dst = out + size_t(i) * channels + h * d;
             for (int c = 0; c < d; ++c) dst[c] = o[c] / l;
+#endif
         }
     }
     round_array_to_e4m3(out, size_t(T) * channels);
