@@ -84,6 +84,13 @@ Image exr_read(const std::string& path) {
         const int width = window.max.x - window.min.x + 1;
         const int height = window.max.y - window.min.y + 1;
         if (width <= 0 || height <= 0) throw SequenceError(path + ": empty data window");
+        // A corrupt or hostile header must not make us allocate gigabytes.
+        constexpr int kMaxSide = 32768;
+        if (width > kMaxSide || height > kMaxSide) {
+            throw SequenceError(path + ": data window " + std::to_string(width) + "x" +
+                                std::to_string(height) + " is larger than " +
+                                std::to_string(kMaxSide) + " per side");
+        }
         const int channels = static_cast<int>(names.size());
         Image image(width, height, channels);
 
