@@ -67,7 +67,8 @@ std::string shape_text(const std::vector<int64_t>& shape) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // A tensor entry of the header after its fields were checked against the model.
@@ -104,8 +105,9 @@ private:
         uint64_t n = 0;
         for (int i = 7; i >= 0; --i) n = (n << 8) | data_[i];
         if (n > size_ - 8)
-            return fail("header length " + std::to_string(n) + " goes beyond the end of the file (" +
-                        std::to_string(size_) + " bytes): the file is truncated or not safetensors");
+            return fail("header length " + std::to_string(n) +
+                        " goes beyond the end of the file (" + std::to_string(size_) +
+                        " bytes): the file is truncated or not safetensors");
         if (n > kMaxHeaderBytes)
             return fail("header length " + std::to_string(n) + " is over the 100 MiB limit");
         data_start_ = 8 + n;
@@ -119,7 +121,8 @@ private:
     }
 
     bool metadata_string(const nlohmann::json& meta, const char* key, std::string* out) {
-        if (!meta.contains(key)) return fail(std::string("metadata field '") + key + "' is missing");
+        if (!meta.contains(key))
+            return fail(std::string("metadata field '") + key + "' is missing");
         *out = meta.at(key).get<std::string>();
         return true;
     }
@@ -129,21 +132,23 @@ private:
         const nlohmann::json& meta = header_["__metadata__"];
         if (!meta.is_object()) return fail("'__metadata__' is not an object");
         for (const auto& [key, value] : meta.items())
-            if (!value.is_string())
-                return fail("metadata field '" + key + "' is not a string");
+            if (!value.is_string()) return fail("metadata field '" + key + "' is not a string");
 
         std::string format, version, variant, config;
         if (!metadata_string(meta, "format", &format)) return false;
         if (format != kFormatName)
-            return fail("metadata field 'format' is '" + format + "', expected '" + kFormatName + "'");
+            return fail("metadata field 'format' is '" + format + "', expected '" + kFormatName +
+                        "'");
         if (!metadata_string(meta, "format_version", &version)) return false;
         const bool numeric = !version.empty() && version.size() <= 9 &&
                              std::all_of(version.begin(), version.end(),
                                          [](char c) { return c >= '0' && c <= '9'; });
         if (!numeric)
-            return fail("metadata field 'format_version' is '" + version + "', not a version number");
+            return fail("metadata field 'format_version' is '" + version +
+                        "', not a version number");
         if (std::stoi(version) != kFormatVersion)
-            return fail("weights format_version " + version + " is not supported by this build (expects " +
+            return fail("weights format_version " + version +
+                        " is not supported by this build (expects " +
                         std::to_string(kFormatVersion) + ")");
         if (!metadata_string(meta, "variant", &variant)) return false;
         Variant v;
@@ -167,14 +172,16 @@ private:
             if (key != "dtype" && key != "shape" && key != "data_offsets")
                 return fail(where + "unexpected field '" + key + "'");
 
-        if (!j.contains("dtype") || !j["dtype"].is_string()) return fail(where + "'dtype' is missing");
+        if (!j.contains("dtype") || !j["dtype"].is_string())
+            return fail(where + "'dtype' is missing");
         const std::string dtype = j["dtype"].get<std::string>();
         DType t;
         if (!parse_dtype(dtype, &t)) return fail(where + "unknown dtype '" + dtype + "'");
         if (t != spec.dtype)
             return fail(where + "dtype " + dtype + ", expected " + dtype_name(spec.dtype));
 
-        if (!j.contains("shape") || !j["shape"].is_array()) return fail(where + "'shape' is missing");
+        if (!j.contains("shape") || !j["shape"].is_array())
+            return fail(where + "'shape' is missing");
         std::vector<int64_t> shape;
         for (const auto& d : j["shape"]) {
             if (!d.is_number_unsigned() || d.get<uint64_t>() > (1ull << 40))
@@ -182,7 +189,8 @@ private:
             shape.push_back(static_cast<int64_t>(d.get<uint64_t>()));
         }
         if (shape != spec.shape)
-            return fail(where + "shape " + shape_text(shape) + ", expected " + shape_text(spec.shape));
+            return fail(where + "shape " + shape_text(shape) + ", expected " +
+                        shape_text(spec.shape));
 
         if (!j.contains("data_offsets") || !j["data_offsets"].is_array() ||
             j["data_offsets"].size() != 2 || !j["data_offsets"][0].is_number_unsigned() ||
@@ -210,8 +218,8 @@ private:
         specs_ = model_tensors(config);
         for (const TensorSpec& spec : specs_) {
             if (!header_.contains(spec.name))
-                return fail("tensor '" + spec.name + "' is missing (" + variant_name(config.variant) +
-                            " model)");
+                return fail("tensor '" + spec.name + "' is missing (" +
+                            variant_name(config.variant) + " model)");
             if (!read_entry(spec, header_.at(spec.name))) return false;
         }
         for (const auto& [key, value] : header_.items()) {
@@ -235,12 +243,13 @@ private:
         const Entry* previous = nullptr;
         for (const Entry& e : sorted) {
             if (e.begin < covered)
-                return fail("tensor '" + e.spec->name + "' overlaps tensor '" + previous->spec->name +
-                            "' (data bytes " + std::to_string(e.begin) + ".." +
-                            std::to_string(covered) + ")");
+                return fail("tensor '" + e.spec->name + "' overlaps tensor '" +
+                            previous->spec->name + "' (data bytes " + std::to_string(e.begin) +
+                            ".." + std::to_string(covered) + ")");
             if (e.begin > covered)
-                return fail("data bytes " + std::to_string(covered) + ".." + std::to_string(e.begin) +
-                            " (before tensor '" + e.spec->name + "') belong to no tensor");
+                return fail("data bytes " + std::to_string(covered) + ".." +
+                            std::to_string(e.begin) + " (before tensor '" + e.spec->name +
+                            "') belong to no tensor");
             covered = e.end;
             previous = &e;
         }
@@ -315,7 +324,8 @@ private:
 
 }  // namespace
 
-std::shared_ptr<const Weights> weights_load_memory(const void* data, size_t size, std::string* error) {
+std::shared_ptr<const Weights> weights_load_memory(const void* data, size_t size,
+                                                   std::string* error) {
     std::string message;
     if (data == nullptr && size != 0) {
         if (error) *error = "weights: null data pointer with a non-zero size";
@@ -391,7 +401,8 @@ std::vector<uint8_t> weights_serialize(const Weights& weights) {
 
     std::vector<uint8_t> out;
     out.reserve(8 + text.size() + offset);
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(uint64_t(text.size()) >> (8 * i)));
+    for (int i = 0; i < 8; ++i)
+        out.push_back(static_cast<uint8_t>(uint64_t(text.size()) >> (8 * i)));
     out.insert(out.end(), text.begin(), text.end());
     for (const std::string& name : order) {
         const auto& bytes = weights.tensors.at(name).bytes;

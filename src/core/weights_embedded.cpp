@@ -25,7 +25,8 @@ struct EmbeddedLoad {
 EmbeddedLoad load_embedded(Variant variant) {
     const bool lite = variant == Variant::lite;
     const unsigned char* data = lite ? swinup_embedded_weights_lite : swinup_embedded_weights_full;
-    const uint64_t size = lite ? swinup_embedded_weights_lite_size : swinup_embedded_weights_full_size;
+    const uint64_t size =
+        lite ? swinup_embedded_weights_lite_size : swinup_embedded_weights_full_size;
     EmbeddedLoad result;
     std::string error;
     result.weights = weights_load_memory(data, static_cast<size_t>(size), &error);
@@ -34,7 +35,8 @@ EmbeddedLoad load_embedded(Variant variant) {
                 variant_name(result.weights->config.variant) + " model";
         result.weights = nullptr;
     }
-    if (!result.weights) result.error = std::string("embedded ") + variant_name(variant) + " " + error;
+    if (!result.weights)
+        result.error = std::string("embedded ") + variant_name(variant) + " " + error;
     return result;
 }
 

@@ -69,7 +69,8 @@ uint64_t fnv1a(const std::string& s) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // The linear layer's name of a tensor name "X.weight" -> "X".
@@ -131,7 +132,8 @@ void init_linear(Tensor& weight, Tensor& scale, const std::string& name, uint64_
         const float s = row_scale(max_abs);
         scales[o] = s;
         for (int64_t k = 0; k < in; ++k)
-            weight.bytes[static_cast<size_t>(o * in + k)] = f32_to_e4m3(row[static_cast<size_t>(k)] / s);
+            weight.bytes[static_cast<size_t>(o * in + k)] =
+                f32_to_e4m3(row[static_cast<size_t>(k)] / s);
     }
 }
 

@@ -28,7 +28,9 @@ using Image = std::vector<uint8_t>;
 
 const Variant kVariants[] = {Variant::lite, Variant::full};
 
-Image initial_image(Variant v, uint64_t seed = 1) { return weights_serialize(weights_make_initial(v, seed)); }
+Image initial_image(Variant v, uint64_t seed = 1) {
+    return weights_serialize(weights_make_initial(v, seed));
+}
 
 // The seed-1 weights and image, made once (most tests edit a copy).
 const Weights& seed1_weights(Variant v) {
@@ -52,7 +54,8 @@ Split split(const Image& image) {
     uint64_t n = 0;
     for (int i = 7; i >= 0; --i) n = (n << 8) | image[static_cast<size_t>(i)];
     Split s;
-    s.header = nlohmann::ordered_json::parse(image.begin() + 8, image.begin() + 8 + static_cast<long>(n));
+    s.header =
+        nlohmann::ordered_json::parse(image.begin() + 8, image.begin() + 8 + static_cast<long>(n));
     s.data.assign(image.begin() + 8 + static_cast<long>(n), image.end());
     return s;
 }
@@ -61,14 +64,16 @@ Image join(const std::string& header_text, const Image& data) {
     std::string text = header_text;
     text.append((8 - text.size() % 8) % 8, ' ');
     Image out;
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(uint64_t(text.size()) >> (8 * i)));
+    for (int i = 0; i < 8; ++i)
+        out.push_back(static_cast<uint8_t>(uint64_t(text.size()) >> (8 * i)));
     out.insert(out.end(), text.begin(), text.end());
     out.insert(out.end(), data.begin(), data.end());
     return out;
 }
 
 // The lite image with its header JSON edited by `edit`.
-Image with_header(const std::function<void(nlohmann::ordered_json&)>& edit, Variant v = Variant::lite) {
+Image with_header(const std::function<void(nlohmann::ordered_json&)>& edit,
+                  Variant v = Variant::lite) {
     Split s = split(seed1_image(v));
     edit(s.header);
     return join(s.header.dump(), s.data);
@@ -81,14 +86,17 @@ Image with_weights(const std::function<void(Weights&)>& edit, Variant v = Varian
     return weights_serialize(w);
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Loading must fail, and the message must contain every one of `parts`.
 void expect_rejected(const Image& image, const std::vector<std::string>& parts) {
     std::string error;
     auto w = weights_load_memory(image.data(), image.size(), &error);
     EXPECT_EQ(w, nullptr);
-    for (const std::string& p : parts) EXPECT_TRUE(contains(error, p)) << "'" << p << "' not in: " << error;
+    for (const std::string& p : parts)
+        EXPECT_TRUE(contains(error, p)) << "'" << p << "' not in: " << error;
 }
 
 float f32_at(const Tensor& t, int64_t i) {
@@ -96,7 +104,9 @@ float f32_at(const Tensor& t, int64_t i) {
     std::memcpy(&f, &t.bytes[static_cast<size_t>(i) * 4], 4);
     return f;
 }
-void set_f32(Tensor& t, int64_t i, float f) { std::memcpy(&t.bytes[static_cast<size_t>(i) * 4], &f, 4); }
+void set_f32(Tensor& t, int64_t i, float f) {
+    std::memcpy(&t.bytes[static_cast<size_t>(i) * 4], &f, 4);
+}
 
 // ---- round trip and layout --------------------------------------------------------------------
 
@@ -182,13 +192,15 @@ TEST(Weights, EmbeddedWeightsLoadForBothVariantsAndMatchTheFilesInTheRepository)
         auto on_disk = weights_load_file(path, &error);
         ASSERT_NE(on_disk, nullptr) << error;
         EXPECT_EQ(on_disk->description, embedded->description);
-        for (const auto& [name, t] : on_disk->tensors) EXPECT_EQ(embedded->at(name).bytes, t.bytes) << name;
+        for (const auto& [name, t] : on_disk->tensors)
+            EXPECT_EQ(embedded->at(name).bytes, t.bytes) << name;
 
         // While the defaults are the seed-1 initial weights, they are exactly what the generator
         // makes (once trained weights replace them, their description says so and this is skipped).
         if (embedded->description.rfind("seeded initial weights, seed 1,", 0) == 0) {
             const Weights fresh = weights_make_initial(v, 1);
-            for (const auto& [name, t] : fresh.tensors) EXPECT_EQ(embedded->at(name).bytes, t.bytes) << name;
+            for (const auto& [name, t] : fresh.tensors)
+                EXPECT_EQ(embedded->at(name).bytes, t.bytes) << name;
         }
     }
 }
@@ -232,7 +244,8 @@ TEST(Weights, InitialLinearLayersHaveVarianceOneOverFanInAndUseTheTopE4m3Binade)
             ASSERT_EQ(std::frexp(scale, &exponent), 0.5f) << layer << " scale is a power of two";
             double max_code = 0;  // the row's largest |code value|
             for (int64_t k = 0; k < in; ++k)
-                max_code = std::max(max_code, std::fabs(double(e4m3_to_f32(w.at(spec.name).e4m3()[o * in + k]))));
+                max_code = std::max(
+                    max_code, std::fabs(double(e4m3_to_f32(w.at(spec.name).e4m3()[o * in + k]))));
             // max |w| / scale is in (224, 448]; e4m3 rounding may bring it down to 224 itself.
             EXPECT_GE(max_code, 224.0) << layer << " row " << o;
             EXPECT_LE(max_code, 448.0) << layer << " row " << o;
@@ -267,7 +280,8 @@ TEST(Weights, InitialHeadGivesASoftIsotropicKernelAndAHistoryWeightOfPointEight)
         EXPECT_NEAR(std::exp2(double(f32_at(bias, 5))), 0.6, 1e-6);  // sigma minor
         EXPECT_EQ(f32_at(bias, 6), 0.0f);                            // angle
         EXPECT_NEAR(1.0 / (1.0 + std::exp(-double(f32_at(bias, 7)))), 0.8, 1e-6);  // alpha
-        for (int64_t o : {0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15}) EXPECT_EQ(f32_at(bias, o), 0.0f) << o;
+        for (int64_t o : {0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15})
+            EXPECT_EQ(f32_at(bias, o), 0.0f) << o;
         for (const auto& [name, t] : w.tensors) {
             if (name.ends_with(".gain")) {
                 for (int64_t i = 0; i < t.elements(); ++i) EXPECT_EQ(f32_at(t, i), 1.0f) << name;
@@ -283,9 +297,11 @@ TEST(Weights, InitialWeightsKeepEveryLayerNearUnitScaleThroughTheCpuNetwork) {
     // What "the untrained network gives a reasonable picture" needs: activations neither vanish
     // nor grow along the U-Net, and the head's kernel and alpha outputs are exactly their biases.
     for (Variant v : kVariants) {
-        cpu::Network net(std::make_shared<const Weights>(weights_make_initial(v, 1)), SWINUP_PRECISION_EXACT);
+        cpu::Network net(std::make_shared<const Weights>(weights_make_initial(v, 1)),
+                         SWINUP_PRECISION_EXACT);
         const int width = 32, height = 32;
-        std::vector<float> staged(size_t(width) * height * kSlots), head(size_t(width) * height * kHeadOutputs);
+        std::vector<float> staged(size_t(width) * height * kSlots),
+            head(size_t(width) * height * kHeadOutputs);
         uint64_t state = 99;
         for (float& x : staged) {  // slot values in [0, 1), like colours in t-space
             state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -298,7 +314,8 @@ TEST(Weights, InitialWeightsKeepEveryLayerNearUnitScaleThroughTheCpuNetwork) {
             double sum_sq = 0;
             for (size_t i = 0; i < n; ++i) sum_sq += double(data[i]) * data[i];
             const double rms = std::sqrt(sum_sq / double(n));
-            EXPECT_TRUE(rms > 0.2 && rms < 4.0) << variant_name(v) << " " << layer << " rms " << rms;
+            EXPECT_TRUE(rms > 0.2 && rms < 4.0)
+                << variant_name(v) << " " << layer << " rms " << rms;
             ++layers;
         });
         net.run(staged.data(), width, height, 0, head.data());
@@ -318,7 +335,7 @@ TEST(Weights, EveryTruncationIsRejectedWithoutCrashing) {
     const Image image = seed1_image(Variant::lite);
     const size_t data_start = image.size() - split(image).data.size();
     std::vector<size_t> cuts;
-    for (size_t n = 0; n <= data_start + 64; ++n) cuts.push_back(n);   // every cut in the header
+    for (size_t n = 0; n <= data_start + 64; ++n) cuts.push_back(n);  // every cut in the header
     for (size_t n = data_start + 64; n < image.size(); n += 4099) cuts.push_back(n);  // in the data
     cuts.push_back(image.size() - 1);
     for (size_t n : cuts) {
@@ -329,7 +346,8 @@ TEST(Weights, EveryTruncationIsRejectedWithoutCrashing) {
         ASSERT_EQ(w, nullptr) << "prefix of " << n << " bytes loaded";
         ASSERT_EQ(error.rfind("weights: ", 0), 0u) << error;
         if (n < 8)
-            ASSERT_TRUE(contains(error, "shorter than the 8-byte header length")) << n << ": " << error;
+            ASSERT_TRUE(contains(error, "shorter than the 8-byte header length"))
+                << n << ": " << error;
         else
             ASSERT_TRUE(contains(error, "truncated")) << n << ": " << error;
     }
@@ -364,13 +382,15 @@ TEST(Weights, WrongFormatOrVersionIsRejected) {
                     {"'format_version' is not a string"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format"] = "gguf"; }),
                     {"'format'", "gguf", "swinup-weights"});
-    expect_rejected(with_header([](auto& h) { h["__metadata__"] = "x"; }), {"'__metadata__' is not an object"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"] = "x"; }),
+                    {"'__metadata__' is not an object"});
 }
 
 TEST(Weights, WrongVariantOrConfigIsRejected) {
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["variant"] = "full"; }),
                     {"'variant'", "full", "lite"});
-    expect_rejected(with_header([](auto& h) { h["__metadata__"]["variant"] = "huge"; }), {"'variant'", "huge"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["variant"] = "huge"; }),
+                    {"'variant'", "huge"});
     auto config = nlohmann::json::parse(ModelConfig::make(Variant::lite).to_json());
     config["channels"][2] = 80;
     expect_rejected(with_header([&](auto& h) { h["__metadata__"]["config"] = config.dump(); }),
@@ -379,7 +399,8 @@ TEST(Weights, WrongVariantOrConfigIsRejected) {
     config["tube_blocks"] = 6;
     expect_rejected(with_header([&](auto& h) { h["__metadata__"]["config"] = config.dump(); }),
                     {"'config'", "'tube_blocks'"});
-    expect_rejected(with_header([](auto& h) { h["__metadata__"]["config"] = "{oops"; }), {"'config'"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["config"] = "{oops"; }),
+                    {"'config'"});
     // A full file's tensors under a lite header: the first full-only tensor is "unknown".
     Split full = split(seed1_image(Variant::full));
     full.header["__metadata__"] = split(seed1_image(Variant::lite)).header["__metadata__"];
@@ -387,9 +408,13 @@ TEST(Weights, WrongVariantOrConfigIsRejected) {
 }
 
 TEST(Weights, TensorWithWrongShapeOrDtypeIsRejected) {
-    expect_rejected(with_weights([](Weights& w) { w.tensors.at("enc1.qkv.weight").shape = {64, 192}; }),
+    expect_rejected(with_weights([](Weights& w) {
+                        w.tensors.at("enc1.qkv.weight").shape = {64, 192};
+                    }),
                     {"tensor 'enc1.qkv.weight'", "shape [64, 192], expected [192, 64]"});
-    expect_rejected(with_weights([](Weights& w) { w.tensors.at("dec2.rel_bias").shape = {4, 256}; }),
+    expect_rejected(with_weights([](Weights& w) {
+                        w.tensors.at("dec2.rel_bias").shape = {4, 256};
+                    }),
                     {"tensor 'dec2.rel_bias'", "shape [4, 256], expected [4, 16, 16]"});
     expect_rejected(with_weights([](Weights& w) {
                         Tensor& t = w.tensors.at("head.linear.bias");
@@ -427,21 +452,27 @@ TEST(Weights, MissingOrUnknownTensorIsRejected) {
 
 TEST(Weights, BadOffsetsAreRejected) {
     // Overlap: enc1.qkv.scale pointed at enc1.qkv.bias's bytes (same size).
-    expect_rejected(with_header([](auto& h) { h["enc1.qkv.bias"]["data_offsets"] = h["enc1.qkv.scale"]["data_offsets"]; }),
+    expect_rejected(with_header([](auto& h) {
+                        h["enc1.qkv.bias"]["data_offsets"] = h["enc1.qkv.scale"]["data_offsets"];
+                    }),
                     {"overlaps", "enc1.qkv.bias", "enc1.qkv.scale"});
     // Beyond the data.
     expect_rejected(with_header([](auto& h) {
-                        const uint64_t end = h["head.linear.bias"]["data_offsets"][1].template get<uint64_t>();
+                        const uint64_t end =
+                            h["head.linear.bias"]["data_offsets"][1].template get<uint64_t>();
                         h["head.linear.bias"]["data_offsets"] = {end + 64, end + 128};
                     }),
                     {"tensor 'head.linear.bias'", "go beyond the data"});
     // Span that does not match the shape.
     expect_rejected(with_header([](auto& h) {
-                        const uint64_t begin = h["embed.bias"]["data_offsets"][0].template get<uint64_t>();
+                        const uint64_t begin =
+                            h["embed.bias"]["data_offsets"][0].template get<uint64_t>();
                         h["embed.bias"]["data_offsets"] = {begin, begin + 4};
                     }),
                     {"tensor 'embed.bias'", "span 4 bytes", "needs 256"});
-    expect_rejected(with_header([](auto& h) { h["embed.bias"]["data_offsets"] = {300, 200}; }),
+    expect_rejected(with_header([](auto& h) {
+                        h["embed.bias"]["data_offsets"] = {300, 200};
+                    }),
                     {"tensor 'embed.bias'", "end before they begin"});
     expect_rejected(with_header([](auto& h) { h["embed.bias"]["data_offsets"] = {1}; }),
                     {"tensor 'embed.bias'", "'data_offsets'"});
@@ -462,24 +493,33 @@ TEST(Weights, BadOffsetsAreRejected) {
 TEST(Weights, NonFiniteValuesAndBadScalesAreRejected) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
-    expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("enc2.fc1.bias"), 3, nan); }),
-                    {"tensor 'enc2.fc1.bias' element 3 is not finite"});
-    expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("head.norm.gain"), 0, -inf); }),
-                    {"tensor 'head.norm.gain' element 0 is not finite"});
-    expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("tube2.proj.scale"), 5, 0.75f); }),
-                    {"tensor 'tube2.proj.scale' element 5 is 0.75", "powers of two"});
-    expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("tube2.proj.scale"), 1, -0.5f); }),
-                    {"tensor 'tube2.proj.scale' element 1", "powers of two"});
-    expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("embed.scale"), 0, 0.0f); }),
-                    {"tensor 'embed.scale' element 0", "powers of two"});
-    expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("embed.scale"), 2, std::ldexp(1.0f, -140)); }),
+    expect_rejected(
+        with_weights([&](Weights& w) { set_f32(w.tensors.at("enc2.fc1.bias"), 3, nan); }),
+        {"tensor 'enc2.fc1.bias' element 3 is not finite"});
+    expect_rejected(
+        with_weights([&](Weights& w) { set_f32(w.tensors.at("head.norm.gain"), 0, -inf); }),
+        {"tensor 'head.norm.gain' element 0 is not finite"});
+    expect_rejected(
+        with_weights([&](Weights& w) { set_f32(w.tensors.at("tube2.proj.scale"), 5, 0.75f); }),
+        {"tensor 'tube2.proj.scale' element 5 is 0.75", "powers of two"});
+    expect_rejected(
+        with_weights([&](Weights& w) { set_f32(w.tensors.at("tube2.proj.scale"), 1, -0.5f); }),
+        {"tensor 'tube2.proj.scale' element 1", "powers of two"});
+    expect_rejected(
+        with_weights([&](Weights& w) { set_f32(w.tensors.at("embed.scale"), 0, 0.0f); }),
+        {"tensor 'embed.scale' element 0", "powers of two"});
+    expect_rejected(with_weights([&](Weights& w) {
+                        set_f32(w.tensors.at("embed.scale"), 2, std::ldexp(1.0f, -140));
+                    }),
                     {"tensor 'embed.scale' element 2", "powers of two"});  // subnormal
     expect_rejected(with_weights([&](Weights& w) { set_f32(w.tensors.at("embed.scale"), 2, inf); }),
                     {"tensor 'embed.scale' element 2 is not finite"});
-    expect_rejected(with_weights([](Weights& w) { w.tensors.at("enc1.fc2.weight").bytes[77] = 0x7f; }),
-                    {"tensor 'enc1.fc2.weight' element 77 is an e4m3 NaN code"});
-    expect_rejected(with_weights([](Weights& w) { w.tensors.at("enc1.fc2.weight").bytes[78] = 0xff; }),
-                    {"tensor 'enc1.fc2.weight' element 78 is an e4m3 NaN code"});
+    expect_rejected(
+        with_weights([](Weights& w) { w.tensors.at("enc1.fc2.weight").bytes[77] = 0x7f; }),
+        {"tensor 'enc1.fc2.weight' element 77 is an e4m3 NaN code"});
+    expect_rejected(
+        with_weights([](Weights& w) { w.tensors.at("enc1.fc2.weight").bytes[78] = 0xff; }),
+        {"tensor 'enc1.fc2.weight' element 78 is an e4m3 NaN code"});
     expect_rejected(with_weights([&](Weights& w) {
                         uint16_t inf16 = f32_to_f16_bits(inf);
                         std::memcpy(&w.tensors.at("dec1.rel_bias").bytes[2 * 9], &inf16, 2);
@@ -507,8 +547,9 @@ protected:
     void TearDown() override { std::filesystem::remove_all(dir_); }
     std::string write(const std::string& name, const Image& bytes) {
         const std::string path = (dir_ / name).string();
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                    static_cast<std::streamsize>(bytes.size()));
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<std::streamsize>(bytes.size()));
         return path;
     }
     std::filesystem::path dir_;

@@ -56,8 +56,9 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"lite", "full"}));
     app.add_option("--seed", seed, "Seed of the random initialisation")->capture_default_str();
     app.add_option("-o,--output", output, "Output .safetensors file")->required();
-    app.add_option("--description", description,
-                   "Metadata 'description' (default: \"seeded initial weights, seed N, untrained\")");
+    app.add_option(
+        "--description", description,
+        "Metadata 'description' (default: \"seeded initial weights, seed N, untrained\")");
     CLI11_PARSE(app, argc, argv);
 
     swinup::Variant variant;
