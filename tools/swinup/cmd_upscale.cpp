@@ -104,9 +104,14 @@ void run_upscale(const UpscaleOptions& opt) {
     std::vector<uint8_t> output(size_t(display_w) * size_t(display_h) *
                                 output_bytes_per_pixel(desc.output_format));
     std::vector<double> dispatch_ms;
+    // Only the upscaler's inputs are read: no ground truth, display MVs only when asked for.
+    SequenceInfo inputs_only = info;
+    inputs_only.has_ground_truth = false;
+    inputs_only.has_mv_display = opt.mv_display;
+
     Progress progress("upscale", frames);
     for (int i = 0; i < frames; ++i) {
-        const Frame frame = sequence_read_frame(opt.sequence, info, i);
+        const Frame frame = sequence_read_frame(opt.sequence, inputs_only, i);
         swinup_dispatch_desc dispatch;
         swinup_dispatch_desc_init(&dispatch);
         dispatch.color = host_input(frame.color, SWINUP_FORMAT_RGBA32F);
