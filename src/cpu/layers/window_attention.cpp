@@ -52,30 +52,41 @@ void window_attention(const float* qkv, int channels, int heads, const float* re
     const float inv_sqrt_d = exact::div(1.0f, exact::sqrt(static_cast<float>(d)));
 
     for (int h = 0; h < heads; ++h) {
-        // K transposed (channel-major) so that one query's 16 scores are one vector update per
-        // channel; each score still sums its channels in order.
+        // K transposed (channel-major): lane j of row c is key j's channel c, so that a query's 16
+        // scores are one vector update per channel; each score still sums its channels in order.
         alignas(64) float kt[kMaxHeadDim][T];
         for (int j = 0; j < T; ++j) {
             const float* k = qkv + size_t(j) * stride + channels + h * d;
             for (int c = 0; c < d; ++c) kt[c][j] = k[c];
         }
+        const float* q0 = qkv + h * d;                  // query 0's q of this head
+        const float* v0 = qkv + 2 * channels + h * d;  // key 0's v of this head
         const float* bias_h = rel_bias + size_t(h) * T * T;
+#if defined(__AVX512F__)
+        // All 16 queries' scores at once: 16 independent accumulation chains (one per query)
+        // instead of one chain at a time. q_i[c] * k_j[c] is an exact f16 x f16 product, so the
+        // fused multiply-add rounds exactly like the specified add.
+        __m512 scores[T];
+        for (int i = 0; i < T; ++i) scores[i] = _mm512_setzero_ps();
+        for (int c = 0; c < d; ++c) {
+            const __m512 kc = _mm512_load_ps(kt[c]);
+            for (int i = 0; i < T; ++i)
+                scores[i] = _mm512_fmadd_ps(_mm512_set1_ps(q0[size_t(i) * stride + c]), kc, scores[i]);
+        }
+#endif
         for (int i = 0; i < T; ++i) {
-            const float* q = qkv + size_t(i) * stride + h * d;
             const uint32_t mask = key_mask ? key_mask[i] : 0xffffu;
             alignas(64) float p[T];
 #if defined(__AVX512F__)
-            // Lane j = key j. q_i[c] * k_j[c] is an exact f16 x f16 product, so the fused
-            // multiply-add rounds exactly like the specified add.
-            __m512 s = _mm512_setzero_ps();
-            for (int c = 0; c < d; ++c) s = _mm512_fmadd_ps(_mm512_set1_ps(q[c]), _mm512_load_ps(kt[c]), s);
-            s = _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(inv_sqrt_d)), _mm512_loadu_ps(bias_h + i * T));
+            const __m512 s = _mm512_add_ps(_mm512_mul_ps(scores[i], _mm512_set1_ps(inv_sqrt_d)),
+                                           _mm512_loadu_ps(bias_h + i * T));
             const __mmask16 allowed = __mmask16(mask);
             const float m = _mm512_mask_reduce_max_ps(allowed, s);
             const __m512 e = simd::exp2(_mm512_mul_ps(_mm512_sub_ps(s, _mm512_set1_ps(m)),
                                                       _mm512_set1_ps(exact::kLog2e)));
             _mm512_store_ps(p, _mm512_maskz_mov_ps(allowed, simd::round_f16(e)));
 #else
+            const float* q = q0 + size_t(i) * stride;
             float s[T] = {};
             for (int c = 0; c < d; ++c) {
                 const float qc = q[c];
@@ -93,7 +104,6 @@ void window_attention(const float* qkv, int channels, int heads, const float* re
             float l = 0.0f;
             for (int j = 0; j < T; ++j) l = l + p[j];  // j in order
             float* dst = out + size_t(i) * channels + h * d;
-            const float* v0 = qkv + 2 * channels + h * d;  // key 0's v of this head
 #if defined(__AVX512F__)
             switch ((d + 15) / 16) {
                 case 1: weighted_values<1>(p, mask, v0, stride, d, l, dst); break;
