@@ -60,7 +60,12 @@ void sequence_write_frame(const std::string& dir, const SequenceInfo& info, int 
                           const Frame& frame);
 
 // Single EXR images (half RGBA / float Z / RG) and PNG pictures (8-bit sRGB, for people).
-Image exr_read(const std::string& path);                       // channels as stored: R,G,B,A / Z / R,G
+// The channel count names the channel set: 4 = R,G,B,A, 3 = R,G,B, 2 = R,G, 1 = Z. exr_read
+// accepts exactly those sets (HALF or FLOAT) and returns floats; exr_write stores HALF (rounded to
+// nearest even; finite values beyond +-65504 saturate) or FLOAT, losslessly compressed.
+// png_write takes 1 (grey), 3 or 4 (alpha ignored) channels, clamps to [0,1], applies the sRGB
+// encoding when encode_srgb (linear input) and writes 8-bit RGB. All writes are atomic.
+Image exr_read(const std::string& path);
 void exr_write(const std::string& path, const Image& image, bool half_precision);
 void png_write(const std::string& path, const Image& rgb8_linear_or_srgb, bool encode_srgb);
 
