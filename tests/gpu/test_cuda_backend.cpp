@@ -32,8 +32,8 @@ struct SyntheticFrame {
         for (int y = 0; y < kRenderH; ++y)
             for (int x = 0; x < kRenderW; ++x) {
                 const size_t i = size_t(y) * kRenderW + x;
-                const float u = float(x) - 0.75f * f;
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * y);
+                const float u = float(x) - 0.75f * float(f);
+                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
                 color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
                 color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;  // HDR edges
                 color[i * 4 + 3] = 1.0f;

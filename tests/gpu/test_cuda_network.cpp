@@ -33,7 +33,7 @@ std::vector<float> make_staged(int w, int h, uint32_t seed) {
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             float* p = &s[(size_t(y) * w + x) * kSlots];
-            const float base = 1.5f + std::sin(0.3f * x) * std::cos(0.2f * y);
+            const float base = 1.5f + std::sin(0.3f * float(x)) * std::cos(0.2f * float(y));
             for (int c = 0; c < 3; ++c) p[c] = base + 0.5f * u(rng);
             for (int c = 3; c < 6; ++c) p[c] = base + 0.3f * u(rng);
             p[6] = 0.2f * u(rng) - 0.1f;
