@@ -25,7 +25,8 @@ public:
     // window-shift parity. Deterministic: the same input gives the same bits on any thread count.
     // Runs on the calling thread's oneTBB arena. Throws std::invalid_argument for a grid that is
     // not a positive multiple of 32 (the context validates sizes before it gets here).
-    // Activations stay allocated between calls (about 370 MB for lite at 1920x1088).
+    // Activations stay allocated between calls (about 370 MB for lite at 1920x1088), so one
+    // Network runs one frame at a time (like the context that owns it, it is not thread-safe).
     void run(const float* staged, int width, int height, uint64_t frame_index, float* head);
 
     // Optional observer of every layer's output (golden tests, debugging): layer name, data
