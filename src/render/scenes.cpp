@@ -281,7 +281,7 @@ void build_spinner(Scene& s) {
     add_brick_wall(b, -12, 12, -6, 6);
     add_fan(b, {-1.5f, 2.2f, -3}, 1.3f, 1.2f);
     add_tumbling_cube(b, {2.2f, 1.4f, -2.5f}, 0.9f, 2.5f);
-    add_flying_ball(b, {0, 0.5f, -1.0f}, 3.5f, 2.4f);
+    add_flying_ball(b, {0, 0.35f, -1.0f}, 3.5f, 2.4f);
     add_glossy_spheres(b, {0.5f, 0, -4.8f}, 1.1f);
     b.finish();
     set_daylight(s);
@@ -299,7 +299,7 @@ void build_showcase(Scene& s) {
     add_sign(b, {"SWINUP demo street", "Thin wires, fences, text,", "fast motion and highlights."},
              {3, 1.2f, -9.9f}, {1, 0, 0}, 4.0f, 8, true);
     add_fan(b, {5, 2.3f, -6}, 1.1f, 1.0f);
-    add_flying_ball(b, {1, 0.45f, -3}, 3.0f, 2.0f);
+    add_flying_ball(b, {1, 0.35f, -3}, 3.0f, 2.0f);
     add_tumbling_cube(b, {-2, 2.6f, -3.5f}, 0.7f, 2.0f);
     add_glossy_spheres(b, {-6, 0, -7.5f}, 1.2f);
     const float w[3] = {0.8f, 0.8f, 0.78f}, k[3] = {0.03f, 0.03f, 0.035f};
