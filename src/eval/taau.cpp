@@ -199,6 +199,9 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 const size_t ni = size_t(ny) * w + nx;
                 const float mdx = r.motion_x[ni] * sx, mdy = r.motion_y[ni] * sy;
 
+                const float speed = std::sqrt(mdx * mdx + mdy * mdy);
+                const float moving = std::clamp(speed / s.moving_speed, 0.0f, 1.0f);
+
                 // History, its accumulated weight and its remembered neighbourhood box.
                 float accumulated = 0.0f;
                 Rgb history;
@@ -229,7 +232,11 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                         const int qx = std::clamp(nx + dx, 0, w - 1);
                         const float ddx = (float(qx) + 0.5f + jx - ux) * sx;
                         const Rgb& c = r.color[size_t(qy) * w + qx];
-                        const float wg = std::exp(-(ddx * ddx + ddy * ddy) * inv_two_wide2);
+                        // The smooth estimate only matters without history or when moving; skip
+                        // its exp otherwise.
+                        const float wg = accumulated > 0.0f && moving == 0.0f
+                                             ? 0.0f
+                                             : std::exp(-(ddx * ddx + ddy * ddy) * inv_two_wide2);
                         wide_sum = {wide_sum.r + wg * c.r, wide_sum.g + wg * c.g,
                                     wide_sum.b + wg * c.b};
                         wide_weight += wg;
@@ -253,12 +260,13 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                                         ? Rgb{box_sum.r / box_weight, box_sum.g / box_weight,
                                               box_sum.b / box_weight}
                                         : wide;
-                const float nearest_weight = std::min(box_weight, 1.0f);
+                // Moving pixels always take some of the current frame, even when no sample fell in
+                // their box: resampled history alone goes stale and speckles.
+                const float nearest_weight =
+                    std::max(std::min(box_weight, 1.0f), s.moving_current_floor * moving);
 
                 // The clipping box of this frame: min/max of the nine samples intersected with
                 // mean +- gamma std (gamma wider for still pixels).
-                const float speed = std::sqrt(mdx * mdx + mdy * mdy);
-                const float moving = std::clamp(speed / s.moving_speed, 0.0f, 1.0f);
                 const float gamma = lerp(s.gamma_still, s.gamma_moving, moving);
                 const float inv9 = 1.0f / 9.0f;
                 mean = {mean.y * inv9, mean.co * inv9, mean.cg * inv9};

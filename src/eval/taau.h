@@ -36,20 +36,28 @@ namespace swinup::eval {
 
 // The tuning knobs; the defaults are the values tuned on the procedural scenes (docs/quality.md).
 struct TaauSettings {
-    float sigma_wide =
-        0.80f;  // Gaussian of the spatial estimate for pixels with no history, display px
-    float wide_confidence = 0.2f;  // accumulated weight given to that spatial estimate
-    float box_softness =
-        0.1f;  // half-width of the soft border of a display pixel's sample box, display px
-    float max_accumulation =
-        12.0f;  // A_max: the blend never gives the current frame less than 1/A_max of its weight
-    float gamma_moving = 1.0f;        // variance-box half width, std devs, for moving pixels
-    float gamma_still = 2.5f;         // the same for still pixels
-    float box_memory_still = 0.9f;    // share of the remembered box kept per frame, still pixels
-    float box_memory_moving = 0.5f;   // the same for moving pixels
-    float moving_speed = 0.5f;        // display px per frame from which a pixel counts as moving
-    float depth_tolerance = 0.05f;    // relative reverse-Z difference that marks a disocclusion
-    bool luminance_weighting = true;  // Karis' 1 / (1 + luma) blend weights
+    // Spatial estimate for pixels with no history: Gaussian sigma (display px) and the
+    // accumulated weight it is given (low, so that real samples soon replace it).
+    float sigma_wide = 0.80f;
+    float wide_confidence = 0.2f;
+    // Half-width (display px) of the soft border of a display pixel's sample box.
+    float box_softness = 0.2f;
+    // Least weight of the current frame on moving pixels, even with no sample in the box.
+    float moving_current_floor = 0.3f;
+    // A_max: the blend never gives the current frame less than 1/A_max of its weight.
+    float max_accumulation = 12.0f;
+    // Variance-box half width in standard deviations, moving and still pixels.
+    float gamma_moving = 1.5f;
+    float gamma_still = 2.5f;
+    // Share of the remembered box kept per frame, still and moving pixels.
+    float box_memory_still = 0.9f;
+    float box_memory_moving = 0.8f;
+    // Display px per frame from which a pixel counts as moving.
+    float moving_speed = 0.5f;
+    // Relative reverse-Z difference that marks a disocclusion.
+    float depth_tolerance = 0.05f;
+    // Karis' 1 / (1 + luma) blend weights.
+    bool luminance_weighting = true;
 };
 
 class TaauUpscaler final : public Upscaler {

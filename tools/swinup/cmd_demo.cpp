@@ -51,7 +51,13 @@ void run_demo(const DemoOptions& opt) {
 
     Progress render_progress("render " + settings.scene, settings.frames);
     render::RenderedSequence rendered = render::render_sequence(
-        settings, [&render_progress](int done, int) { render_progress.update(done, 0.0); });
+        settings,
+        [&render_progress, last = std::chrono::steady_clock::now()](int done, int) mutable {
+            const auto now = std::chrono::steady_clock::now();
+            render_progress.update(done,
+                                   std::chrono::duration<double, std::milli>(now - last).count());
+            last = now;
+        });
     render_progress.finish();
     const double render_seconds = seconds_since(start);
 
@@ -64,7 +70,12 @@ void run_demo(const DemoOptions& opt) {
     const eval::SequenceSource source =
         eval::sequence_source_from_frames(rendered.info, std::move(rendered.frames), description);
     Progress eval_progress("upscale + evaluate", source.info.frame_count);
-    options.progress = [&eval_progress](int done, int) { eval_progress.update(done, 0.0); };
+    options.progress = [&eval_progress, last = std::chrono::steady_clock::now()](int done,
+                                                                                 int) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        eval_progress.update(done, std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    };
     const auto eval_start = std::chrono::steady_clock::now();
     const eval::EvaluationResult result = eval::evaluate_sequence(source, options);
     eval_progress.finish();

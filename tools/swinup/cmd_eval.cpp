@@ -2,6 +2,7 @@
 // error per method as a table on stdout, optionally as JSON (--json) and side-by-side crops
 // (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h,
 // temporal_stability.h).
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -43,7 +44,11 @@ void run_eval(const EvalCommandOptions& opt) {
 
     const eval::SequenceSource source = eval::sequence_source_from_directory(opt.sequence);
     Progress progress("eval", source.info.frame_count);
-    options.progress = [&progress](int done, int) { progress.update(done, 0.0); };
+    options.progress = [&progress, last = std::chrono::steady_clock::now()](int done, int) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        progress.update(done, std::chrono::duration<double, std::milli>(now - last).count());
+        last = now;
+    };
     const eval::EvaluationResult result = eval::evaluate_sequence(source, options);
     progress.finish();
 
