@@ -59,7 +59,7 @@ size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ?
 // Runs the sequence on one backend; returns every frame's output bytes.
 std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_variant variant,
                                                swinup_precision precision, swinup_format format,
-                                               bool device_pointers = false) {
+                                               [[maybe_unused]] bool device_pointers = false) {
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
     desc.backend = backend;
@@ -76,7 +76,7 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
     std::vector<std::vector<uint8_t>> outputs;
     if (!ctx) return outputs;
     const size_t out_bytes = size_t(kDisplayW) * kDisplayH * output_pixel_bytes(format);
-    void* device[4] = {};
+    [[maybe_unused]] void* device[4] = {};
 #ifdef SWINUP_HAVE_CUDA
     if (device_pointers) {
         device[0] = cuda_tools::device_alloc(size_t(kRenderW) * kRenderH * 16);
