@@ -7,6 +7,8 @@
 # BIN_DIR holds test_cuda_kernels, test_cuda_network, test_cuda_backend and swinup (and lib/ with
 # their shared libraries when they were built on another machine). Without BIN_DIR the script
 # builds them in build-device (needs nvcc and the Debian packages of scripts/setup.sh).
+# The 2026-11-30 run used binaries built on the development machine (build-cuda, sm_89 + sm_90)
+# copied with their non-glibc shared libraries (ldd) into an ignored folder .devrun/{.,lib}.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/device}
