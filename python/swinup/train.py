@@ -200,14 +200,14 @@ def main(argv=None):
                     dist.all_reduce(p.grad)
                     p.grad /= world
         grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        if not torch.isfinite(loss):
-            raise FloatingPointError(f"step {step}: loss is {float(loss)}")
+        if not torch.isfinite(loss.detach()):
+            raise FloatingPointError(f"step {step}: loss is {loss.item()}")
         opt.step()
         keep_reserved_zero(model)
         step += 1
         if rank == 0 and step % args.log_every == 0:
-            print(f"step {step} loss {float(loss):.5f} (l1 {float(l1):.5f}, temporal "
-                  f"{float(temporal):.5f}) grad {float(grad_norm):.3f} "
+            print(f"step {step} loss {loss.item():.5f} (l1 {l1.item():.5f}, temporal "
+                  f"{temporal.item():.5f}) grad {grad_norm.item():.3f} "
                   f"{(time.time() - t0) / max(1, step - start_step):.3f} s/step", flush=True)
         if rank == 0 and step - last_save >= args.save_every:
             save_checkpoint(ckpt, model, step, note)
