@@ -41,8 +41,8 @@ ev::SequenceSource still_sequence(int frames, bool with_truth) {
         for (int y = 0; y < 16; ++y)
             for (int x = 0; x < 16; ++x)
                 for (int c = 0; c < 3; ++c)
-                    f.color.at(x, y, c) =
-                        truth_at(int((x + 0.5f + jx) * 2), int((y + 0.5f + jy) * 2), c);
+                    f.color.at(x, y, c) = truth_at(int((float(x) + 0.5f + jx) * 2.0f),
+                                                   int((float(y) + 0.5f + jy) * 2.0f), c);
         f.gt = Image(32, 32, 4, 1.0f);
         for (int y = 0; y < 32; ++y)
             for (int x = 0; x < 32; ++x)
