@@ -26,7 +26,7 @@ namespace swinup {
 namespace {
 
 // Slots in their real ranges (model-spec.md, "Staging"), rounded to e4m3.
-std::vector<float> make_staged(int w, int h, uint32_t seed) {
+[[maybe_unused]] std::vector<float> make_staged(int w, int h, uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     std::vector<float> s(size_t(w) * h * kSlots);
