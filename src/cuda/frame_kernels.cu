@@ -162,7 +162,9 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
         const uint32_t a = static_cast<uint32_t>(px::encode_half_colour(v[0])) |
                            (static_cast<uint32_t>(px::encode_half_colour(v[1])) << 16);
         const uint32_t b = static_cast<uint32_t>(px::encode_half_colour(v[2])) | (0x3c00u << 16);
-        *reinterpret_cast<uint2*>(row + static_cast<size_t>(x) * 8) = make_uint2(a, b);
+        uint32_t* dst = reinterpret_cast<uint32_t*>(row + static_cast<size_t>(x) * 8);  // 4-byte aligned only
+        dst[0] = a;
+        dst[1] = b;
     } else if (p.output_format == SWINUP_FORMAT_R10G10B10A2) {
         reinterpret_cast<uint32_t*>(row)[x] = px::pack_r10g10b10a2(v[0], v[1], v[2]);
     } else {
