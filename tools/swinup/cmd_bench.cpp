@@ -88,7 +88,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                         r.copy_bandwidth_gbs, r.mma_fp8_tflops, r.mma_f16_tflops);
             std::printf("| %-22s | %8s | %8s | %8s | %7s | %7s | %7s | %7s | %8s | %-4s |\n", "stage", "ms", "GFLOP",
                         "MB", "TFLOP/s", "of mma", "GB/s", "of copy", "floor ms", "by");
-            std::printf("|%s|\n", std::string(125, '-').c_str());
+            std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
             // Rows: per layer (its kernels summed), or per kernel with --detail; then per op class.
             std::vector<std::string> order;
             std::map<std::string, cuda_tools::BenchStage> rows;
@@ -115,7 +115,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 print_row(key, row.median_ms, row.flops, row.bytes,
                           row.op == "mixed" ? r.mma_fp8_tflops : compute_ceiling(row.op, r), r);
             }
-            std::printf("|%s|\n", std::string(125, '-').c_str());
+            std::printf("| *by op class* | | | | | | | | | |\n");
             for (const auto& [cls, k] : classes)
                 print_row("all " + cls, k.median_ms, k.flops, k.bytes, compute_ceiling(cls == "gemm" ? "qkv" : cls, r), r);
         }
