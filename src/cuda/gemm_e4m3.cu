@@ -25,9 +25,13 @@ __device__ __forceinline__ const uint8_t* a_chunk(const GemmArgs& p, int m, int 
 }
 
 // y = t + bias with t = acc * scale (two roundings, as on every backend), then the epilogue.
-__device__ __forceinline__ void store_pair(const GemmArgs& p, int m, int n, float acc0, float acc1) {
-    const float y0 = exact::add(exact::mul(acc0, p.scale[n]), p.bias[n]);
-    const float y1 = exact::add(exact::mul(acc1, p.scale[n + 1]), p.bias[n + 1]);
+// sb = (scale[n], scale[n + 1], bias[n], bias[n + 1]), staged in shared memory by the caller
+// (read from p.scale here, after stores to p.out that the compiler cannot prove disjoint, they
+// would be re-fetched from global memory for every row).
+__device__ __forceinline__ void store_pair(const GemmArgs& p, int m, int n, const float4& sb, float acc0,
+                                           float acc1) {
+    const float y0 = exact::add(exact::mul(acc0, sb.x), sb.z);
+    const float y1 = exact::add(exact::mul(acc1, sb.y), sb.w);
     const size_t at = static_cast<size_t>(m) * p.n + n;
     switch (p.epilogue) {
         case GemmEpilogue::store_f16:
@@ -74,25 +78,60 @@ __device__ __forceinline__ void store_pair(const GemmArgs& p, int m, int n, floa
     }
 }
 
-// One CTA keeps the whole weight matrix in shared memory and walks row tiles of A (a grid-stride
-// loop, so the weights are read once per CTA). Warp w owns rows [w * 16 * kMTiles, +16 * kMTiles)
-// of the tile and sweeps N in steps of 16 (two n8 tiles per ldmatrix of W).
+// 16-byte asynchronous global -> shared copy; src_bytes == 0 writes 16 zero bytes (and reads
+// nothing), which is how rows past M and columns past the real K become exact zeros.
+__device__ __forceinline__ void cp_async_16(void* smem_dst, const void* src, int src_bytes) {
+    const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem_dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+// Issues the copies of A tile `tile` (kBlockM rows, zero-filled past M and past a_cols) into a_s.
+template <int kThreads, int kBlockM>
+__device__ __forceinline__ void load_a_tile(const GemmArgs& p, int tile, uint8_t* a_s, int stride, int chunks) {
+    const int m0 = tile * kBlockM;
+    for (int i = threadIdx.x; i < kBlockM * chunks; i += kThreads) {
+        const int r = i / chunks, k = (i - r * chunks) * 16;
+        const int m = m0 + r;
+        const bool real = m < p.m && k < p.a_cols;
+        cp_async_16(a_s + r * stride + k, real ? a_chunk(p, m, k) : p.a, real ? 16 : 0);
+    }
+}
+
+// A CTA owns one slice of N (n_slice columns, blockIdx.x % slices): it keeps that slice of the
+// weight matrix in shared memory and walks row tiles of A in a grid-stride loop, the next tile's A
+// copied (cp.async) while the current one is multiplied. Warp w owns rows [w * 16 * kMTiles,
+// +16 * kMTiles) of the tile and sweeps its slice of N in steps of 16 (two n8 tiles per ldmatrix
+// of W). Every output is still one accumulator over the K chunks in increasing order: the tiling
+// decides only which CTA computes it.
 template <int kWarps, int kMTiles>
-__global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p) {
+__global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p, int n_slice) {
     constexpr int kThreads = kWarps * 32;
     constexpr int kBlockM = kWarps * kMTiles * 16;
     static_assert(kMTiles >= 1 && kWarps >= 1, "tile shape");
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
-    const int stride = p.k_padded + kRowPad;                // bytes per shared row
-    uint8_t* w_s = smem;                                     // (N, K + pad)
-    uint8_t* a_s = smem + static_cast<size_t>(p.n) * stride; // (BLK_M, K + pad)
-    const int chunks = p.k_padded / 16;                      // 16-byte chunks per row
+    const int stride = p.k_padded + kRowPad;                   // bytes per shared row
+    const int chunks = p.k_padded / 16;                         // 16-byte chunks per row
+    const int slices = p.n / n_slice;
+    const int n_begin = static_cast<int>(blockIdx.x % slices) * n_slice;
+    uint8_t* w_s = smem;                                        // (n_slice, K + pad)
+    uint8_t* a_base = smem + static_cast<size_t>(n_slice) * stride;  // (BLK_M, K + pad) x 2 buffers
+    const int a_buf_bytes = kBlockM * stride;
+    // per column pair (n, n + 1) of the slice: (scale[n], scale[n + 1], bias[n], bias[n + 1])
+    float4* sb_s = reinterpret_cast<float4*>(a_base + 2 * a_buf_bytes);
+    for (int i = threadIdx.x; i < n_slice / 2; i += kThreads) {
+        const int n = n_begin + 2 * i;
+        sb_s[i] = make_float4(p.scale[n], p.scale[n + 1], p.bias[n], p.bias[n + 1]);
+    }
 
-    for (int i = threadIdx.x; i < p.n * chunks; i += kThreads) {
+    for (int i = threadIdx.x; i < n_slice * chunks; i += kThreads) {
         const int r = i / chunks, c = i - r * chunks;
-        *reinterpret_cast<uint4*>(w_s + r * stride + c * 16) =
-            *reinterpret_cast<const uint4*>(p.w + static_cast<size_t>(r) * p.k_padded + c * 16);
+        cp_async_16(w_s + r * stride + c * 16, p.w + static_cast<size_t>(n_begin + r) * p.k_padded + c * 16, 16);
     }
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -103,51 +142,62 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
     const int a_ld_row = (lane & 7) + ((lane >> 3) & 1) * 8, a_ld_col = (lane >> 4) * 16;
     const int w_ld_row = (lane & 7) + (lane >> 4) * 8, w_ld_col = ((lane >> 3) & 1) * 16;
     const int tiles = (p.m + kBlockM - 1) / kBlockM;
+    const int tile_step = static_cast<int>(gridDim.x) / slices;
 
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const int m0 = tile * kBlockM;
-        __syncthreads();  // the previous tile's A reads are done
-        for (int i = threadIdx.x; i < kBlockM * chunks; i += kThreads) {
-            const int r = i / chunks, k = (i - r * chunks) * 16;
-            const int m = m0 + r;
-            uint4 v = make_uint4(0u, 0u, 0u, 0u);
-            if (m < p.m && k < p.a_cols) v = *reinterpret_cast<const uint4*>(a_chunk(p, m, k));
-            *reinterpret_cast<uint4*>(a_s + r * stride + k) = v;
+    int tile = static_cast<int>(blockIdx.x) / slices;
+    if (tile < tiles) load_a_tile<kThreads, kBlockM>(p, tile, a_base, stride, chunks);
+    cp_async_commit();  // group: W slice + the first A tile
+    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
+        const int next = tile + tile_step;
+        if (next < tiles) {
+            // buffer buf ^ 1 was last read in the previous iteration, before its closing barrier
+            load_a_tile<kThreads, kBlockM>(p, next, a_base + (buf ^ 1) * a_buf_bytes, stride, chunks);
+            cp_async_commit();
+            cp_async_wait<1>();  // everything but the next tile has landed
+        } else {
+            cp_async_wait<0>();
         }
         __syncthreads();
-        if (m0 + warp_row >= p.m) continue;  // this warp's rows are all past the end
-
-        for (int n0 = 0; n0 < p.n; n0 += 16) {
-            float acc[kMTiles][2][4];  // (m16 tile, n8 tile, fragment)
+        const uint8_t* a_s = a_base + buf * a_buf_bytes;
+        const int m0 = tile * kBlockM;
+        if (m0 + warp_row < p.m) {  // else this warp's rows are all past the end
+            for (int n0 = n_begin; n0 < n_begin + n_slice; n0 += 16) {
+                float acc[kMTiles][2][4];  // (m16 tile, n8 tile, fragment)
 #pragma unroll
-            for (int mt = 0; mt < kMTiles; ++mt)
+                for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-                for (int nt = 0; nt < 2; ++nt)
+                    for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) acc[mt][nt][j] = 0.0f;
-            for (int k0 = 0; k0 < p.k_padded; k0 += 32) {  // K chunks in increasing order
-                uint32_t b[4];                              // (n8 tile 0: b0 b1, n8 tile 1: b0 b1)
-                ldmatrix_x4(b, w_s + (n0 + w_ld_row) * stride + k0 + w_ld_col);
+                        for (int j = 0; j < 4; ++j) acc[mt][nt][j] = 0.0f;
+                for (int k0 = 0; k0 < p.k_padded; k0 += 32) {  // K chunks in increasing order
+                    uint32_t b[4];                              // (n8 tile 0: b0 b1, n8 tile 1: b0 b1)
+                    ldmatrix_x4(b, w_s + (n0 - n_begin + w_ld_row) * stride + k0 + w_ld_col);
+#pragma unroll
+                    for (int mt = 0; mt < kMTiles; ++mt) {
+                        uint32_t a[4];  // (16 rows, 32 k)
+                        ldmatrix_x4(a, a_s + (warp_row + mt * 16 + a_ld_row) * stride + k0 + a_ld_col);
+                        mma_m16n8k32_e4m3(acc[mt][0], a, b[0], b[1]);
+                        mma_m16n8k32_e4m3(acc[mt][1], a, b[2], b[3]);
+                    }
+                }
+                float4 sb[2];  // per n8 tile: this thread's two columns' scale and bias
+#pragma unroll
+                for (int nt = 0; nt < 2; ++nt) sb[nt] = sb_s[(n0 - n_begin + nt * 8) / 2 + t];
 #pragma unroll
                 for (int mt = 0; mt < kMTiles; ++mt) {
-                    uint32_t a[4];  // (16 rows, 32 k)
-                    ldmatrix_x4(a, a_s + (warp_row + mt * 16 + a_ld_row) * stride + k0 + a_ld_col);
-                    mma_m16n8k32_e4m3(acc[mt][0], a, b[0], b[1]);
-                    mma_m16n8k32_e4m3(acc[mt][1], a, b[2], b[3]);
-                }
-            }
+                    const int m = m0 + warp_row + mt * 16 + g;
 #pragma unroll
-            for (int mt = 0; mt < kMTiles; ++mt) {
-                const int m = m0 + warp_row + mt * 16 + g;
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const int n = n0 + nt * 8 + 2 * t;
-                    if (m < p.m) store_pair(p, m, n, acc[mt][nt][0], acc[mt][nt][1]);
-                    if (m + 8 < p.m) store_pair(p, m + 8, n, acc[mt][nt][2], acc[mt][nt][3]);
+                    for (int nt = 0; nt < 2; ++nt) {
+                        const int n = n0 + nt * 8 + 2 * t;
+                        if (m < p.m) store_pair(p, m, n, sb[nt], acc[mt][nt][0], acc[mt][nt][1]);
+                        if (m + 8 < p.m) store_pair(p, m + 8, n, sb[nt], acc[mt][nt][2], acc[mt][nt][3]);
+                    }
                 }
             }
         }
+        __syncthreads();  // buffer buf is free for the tile after next
     }
+    cp_async_wait<0>();  // no copy is left in flight at exit
 }
 
 void require(bool ok, const char* what) {
@@ -155,9 +205,10 @@ void require(bool ok, const char* what) {
 }
 
 template <int kWarps, int kMTiles>
-void launch(const GemmArgs& p, cudaStream_t stream) {
+void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
     constexpr int kBlockM = kWarps * kMTiles * 16;
-    const size_t smem = static_cast<size_t>(p.n + kBlockM) * (p.k_padded + kRowPad);
+    const size_t smem = static_cast<size_t>(n_slice + 2 * kBlockM) * (p.k_padded + kRowPad) +
+                        static_cast<size_t>(n_slice) / 2 * sizeof(float4);
     auto kernel = gemm_e4m3_kernel<kWarps, kMTiles>;
     static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
     if (static_cast<int>(smem) > configured_smem) {
@@ -165,15 +216,48 @@ void launch(const GemmArgs& p, cudaStream_t stream) {
                                                static_cast<int>(smem)));
         configured_smem = static_cast<int>(smem);
     }
-    int device = 0, sms = 0, per_sm = 0;
-    SWINUP_CUDA_CHECK(cudaGetDevice(&device));
-    SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    int per_sm = 0;
     SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
     require(per_sm > 0, "the weight matrix does not fit in shared memory");
+    const int slices = p.n / n_slice;
     const int tiles = (p.m + kBlockM - 1) / kBlockM;
-    const int blocks = std::min(tiles, sms * per_sm);
-    kernel<<<blocks, kWarps * 32, smem, stream>>>(p);
+    // A multiple of `slices` CTAs: CTA b owns slice b % slices, and the CTAs of one tile's slices
+    // are neighbours (they run together and share the tile's A through L2).
+    const int blocks = slices * std::min(tiles, std::max(1, sms * per_sm / slices));
+    kernel<<<blocks, kWarps * 32, smem, stream>>>(p, n_slice);
     SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+// Tile shape: shared memory small enough for 4 CTAs (16 warps) per SM to hide the copies' latency,
+// and at least two CTAs per SM of work. 64-row tiles and slices of N (the W slice per CTA) are
+// the two knobs; both leave every output's arithmetic unchanged.
+void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
+    static int sms = 0;
+    if (sms == 0) {
+        int device = 0;
+        SWINUP_CUDA_CHECK(cudaGetDevice(&device));
+        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    constexpr size_t kTargetSmem = 56 * 1024;
+    const size_t row_bytes = static_cast<size_t>(p.k_padded + kRowPad);
+    int block_m = 128, slices = 1;
+    auto can_split = [&](int s) { return p.n % (16 * s) == 0; };
+    auto smem = [&]() {
+        return (static_cast<size_t>(p.n / slices) + 2 * block_m) * row_bytes + static_cast<size_t>(p.n / slices) * 8;
+    };
+    while (smem() > kTargetSmem) {
+        if (p.n / slices >= 2 * block_m && can_split(2 * slices)) slices *= 2;
+        else if (block_m == 128) block_m = 64;
+        else if (can_split(2 * slices)) slices *= 2;
+        else break;
+    }
+    while (static_cast<long long>((p.m + block_m - 1) / block_m) * slices < 2LL * sms) {
+        if (block_m == 128) block_m = 64;
+        else if (can_split(2 * slices) && p.n / slices >= 32) slices *= 2;
+        else break;
+    }
+    if (block_m == 128) launch<4, 2>(p, p.n / slices, sms, stream);
+    else launch<4, 1>(p, p.n / slices, sms, stream);
 }
 
 }  // namespace
@@ -196,7 +280,7 @@ void gemm_e4m3(const GemmArgs& p, cudaStream_t stream) {
         require(p.n % 4 == 0 && (p.n / 4) % 2 == 0, "expand_add_f16 needs n / 4 even");
         require(p.grid_width > 0 && p.m % p.grid_width == 0, "expand_add_f16 needs the grid width");
     }
-    launch<4, 2>(p, stream);
+    launch_shaped(p, stream);
 }
 
 }  // namespace swinup::cuda

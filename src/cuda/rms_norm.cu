@@ -20,43 +20,79 @@ __device__ __forceinline__ const uint16_t* x_chunk(const RmsNormArgs& p, int m, 
     return p.x + fine * p.channels + cc;
 }
 
-// One thread per token: the channel-order sum is sequential by definition, and tokens are many.
-__global__ void rms_norm_e4m3_kernel(const RmsNormArgs p) {
-    const int m = blockIdx.x * blockDim.x + threadIdx.x;
-    if (m >= p.tokens) return;
+// One warp per block, one token per lane: the channel-order sum is sequential by definition. The
+// warp first copies its 32 tokens' rows into shared memory with coalesced 16-byte loads (a lane
+// reading its own row straight from memory would touch 32 rows per load), each lane then runs the
+// sequential sum and the scaling from shared memory, and the e4m3 rows leave through shared
+// memory as coalesced 8-byte stores. The arithmetic is the same per token as one thread per token.
+constexpr int kTokensPerBlock = 32;
+
+// Shared row stride in 16-byte units: odd, so 8 lanes reading 16 bytes of 8 rows hit 8 bank quads.
+__host__ __device__ __forceinline__ int x_row_units(int c_out) { return (c_out / 8) | 1; }
+__host__ __device__ __forceinline__ int out_row_bytes(int c_out) { return c_out + 8; }
+__host__ __device__ __forceinline__ size_t norm_smem_bytes(int c_out) {
+    return static_cast<size_t>(kTokensPerBlock) * (16 * x_row_units(c_out) + out_row_bytes(c_out));
+}
+
+__global__ void __launch_bounds__(kTokensPerBlock) rms_norm_e4m3_kernel(const RmsNormArgs p) {
+    extern __shared__ uint4 smem_words[];
     const int c_out = p.gather == NormGather::rows ? p.channels : 4 * p.channels;
-    float sum = 0.0f;
-    for (int c = 0; c < c_out; c += 8) {
-        const uint4 v = *reinterpret_cast<const uint4*>(x_chunk(p, m, c));
-        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    const int chunks = c_out / 8;  // 16-byte chunks (8 f16) per token
+    const int x_stride = 16 * x_row_units(c_out), o_stride = out_row_bytes(c_out);
+    uint8_t* x_s = reinterpret_cast<uint8_t*>(smem_words);
+    uint8_t* o_s = x_s + static_cast<size_t>(kTokensPerBlock) * x_stride;
+    const int m0 = blockIdx.x * kTokensPerBlock, lane = threadIdx.x;
+    const int rows = min(kTokensPerBlock, p.tokens - m0);
+
+    for (int i = lane; i < rows * chunks; i += kTokensPerBlock) {
+        const int r = i / chunks, c = i - r * chunks;
+        *reinterpret_cast<uint4*>(x_s + r * x_stride + c * 16) =
+            *reinterpret_cast<const uint4*>(x_chunk(p, m0 + r, c * 8));
+    }
+    __syncwarp();
+    if (lane < rows) {
+        const uint8_t* xr = x_s + lane * x_stride;
+        float sum = 0.0f;
+        for (int c = 0; c < c_out; c += 8) {
+            const uint4 v = *reinterpret_cast<const uint4*>(xr + c * 2);
+            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const float a = f16_lo(w[j]), b = f16_hi(w[j]);
-            sum = exact::add(sum, exact::mul(a, a));
-            sum = exact::add(sum, exact::mul(b, b));
+            for (int j = 0; j < 4; ++j) {
+                const float a = f16_lo(w[j]), b = f16_hi(w[j]);
+                sum = exact::add(sum, exact::mul(a, a));
+                sum = exact::add(sum, exact::mul(b, b));
+            }
+        }
+        float inv;
+        if (p.precision == SWINUP_PRECISION_EXACT) {
+            const float mean = exact::div(sum, static_cast<float>(c_out));
+            inv = exact::div(1.0f, exact::sqrt(exact::add(mean, kRmsEps)));
+        } else {
+            inv = fast_rsqrt(sum * (1.0f / static_cast<float>(c_out)) + kRmsEps);
+        }
+        uint8_t* orow = o_s + lane * o_stride;
+        for (int c = 0; c < c_out; c += 8) {
+            const uint4 v = *reinterpret_cast<const uint4*>(xr + c * 2);
+            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            uint32_t packed[2];
+#pragma unroll
+            for (int j = 0; j < 4; j += 2) {
+                const float y0 = exact::mul(exact::mul(f16_lo(w[j]), inv), p.gain[c + 2 * j]);
+                const float y1 = exact::mul(exact::mul(f16_hi(w[j]), inv), p.gain[c + 2 * j + 1]);
+                const float y2 = exact::mul(exact::mul(f16_lo(w[j + 1]), inv), p.gain[c + 2 * j + 2]);
+                const float y3 = exact::mul(exact::mul(f16_hi(w[j + 1]), inv), p.gain[c + 2 * j + 3]);
+                packed[j / 2] =
+                    static_cast<uint32_t>(e4m3x2(y0, y1)) | (static_cast<uint32_t>(e4m3x2(y2, y3)) << 16);
+            }
+            *reinterpret_cast<uint2*>(orow + c) = make_uint2(packed[0], packed[1]);
         }
     }
-    float inv;
-    if (p.precision == SWINUP_PRECISION_EXACT) {
-        const float mean = exact::div(sum, static_cast<float>(c_out));
-        inv = exact::div(1.0f, exact::sqrt(exact::add(mean, kRmsEps)));
-    } else {
-        inv = fast_rsqrt(sum * (1.0f / static_cast<float>(c_out)) + kRmsEps);
-    }
-    uint8_t* out = p.out + static_cast<size_t>(m) * c_out;
-    for (int c = 0; c < c_out; c += 8) {
-        const uint4 v = *reinterpret_cast<const uint4*>(x_chunk(p, m, c));
-        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-        uint32_t packed[2];
-#pragma unroll
-        for (int j = 0; j < 4; j += 2) {
-            const float y0 = exact::mul(exact::mul(f16_lo(w[j]), inv), p.gain[c + 2 * j]);
-            const float y1 = exact::mul(exact::mul(f16_hi(w[j]), inv), p.gain[c + 2 * j + 1]);
-            const float y2 = exact::mul(exact::mul(f16_lo(w[j + 1]), inv), p.gain[c + 2 * j + 2]);
-            const float y3 = exact::mul(exact::mul(f16_hi(w[j + 1]), inv), p.gain[c + 2 * j + 3]);
-            packed[j / 2] = static_cast<uint32_t>(e4m3x2(y0, y1)) | (static_cast<uint32_t>(e4m3x2(y2, y3)) << 16);
-        }
-        *reinterpret_cast<uint2*>(out + c) = make_uint2(packed[0], packed[1]);
+    __syncwarp();
+    // The block's output rows are contiguous: rows * c_out bytes from token m0.
+    uint8_t* out = p.out + static_cast<size_t>(m0) * c_out;
+    for (int i = lane; i < rows * chunks; i += kTokensPerBlock) {
+        const int r = i / chunks, c = i - r * chunks;
+        *reinterpret_cast<uint2*>(out + r * c_out + c * 8) = *reinterpret_cast<const uint2*>(o_s + r * o_stride + c * 8);
     }
 }
 
@@ -71,8 +107,15 @@ void rms_norm_e4m3(const RmsNormArgs& p, cudaStream_t stream) {
     require(p.tokens > 0, "tokens must be positive");
     if (p.gather == NormGather::space_to_depth)
         require(p.grid_width > 0 && p.tokens % p.grid_width == 0, "space_to_depth needs the grid width");
-    constexpr int kThreads = 128;
-    rms_norm_e4m3_kernel<<<(p.tokens + kThreads - 1) / kThreads, kThreads, 0, stream>>>(p);
+    const int c_out = p.gather == NormGather::rows ? p.channels : 4 * p.channels;
+    const size_t smem = norm_smem_bytes(c_out);
+    static size_t configured_smem = 48 * 1024;  // above 48 KiB a kernel must opt in
+    if (smem > configured_smem) {
+        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(rms_norm_e4m3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(smem)));
+        configured_smem = smem;
+    }
+    rms_norm_e4m3_kernel<<<(p.tokens + kTokensPerBlock - 1) / kTokensPerBlock, kTokensPerBlock, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
 
