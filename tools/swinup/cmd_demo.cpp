@@ -27,9 +27,7 @@ struct DemoOptions {
     std::string render_size = "480x270";
     std::string display_size = "960x540";
     std::string methods = "all";
-    std::string variant = "lite";
-    std::string backend = "auto";
-    std::string weights;
+    NetworkOptions net;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -63,9 +61,10 @@ void run_demo(const DemoOptions& opt) {
 
     eval::EvaluationOptions options;
     options.methods = eval::parse_method_list(opt.methods);
-    options.method_options.swinup.backend = parse_backend_option(opt.backend);
-    options.method_options.swinup.variant = parse_variant_option(opt.variant);
-    options.method_options.swinup.weights_path = opt.weights;
+    options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
+    options.method_options.swinup.variant = parse_variant_option(opt.net.variant);
+    options.method_options.swinup.weights_path = opt.net.weights;
+    options.method_options.swinup.precision = parse_precision_option(opt.net.precision);
     const std::string description = "built-in scene '" + settings.scene + "'";
     const eval::SequenceSource source =
         eval::sequence_source_from_frames(rendered.info, std::move(rendered.frames), description);
@@ -146,14 +145,7 @@ void register_demo(CLI::App& app) {
     cmd->add_option("--display", opt->display_size, "display size WxH")->capture_default_str();
     cmd->add_option("--methods", opt->methods, "methods to compare (comma-separated, or all)")
         ->capture_default_str();
-    cmd->add_option("--variant", opt->variant, "swinup: network variant")
-        ->check(CLI::IsMember(variant_names()))
-        ->capture_default_str();
-    cmd->add_option("--backend", opt->backend, "swinup: where to run")
-        ->check(CLI::IsMember(backend_names()))
-        ->capture_default_str();
-    cmd->add_option("--weights", opt->weights, "swinup: a .safetensors file (default: embedded)")
-        ->check(CLI::ExistingFile);
+    add_network_options(cmd, &opt->net, "swinup: ");
     cmd->callback([opt] { run_demo(*opt); });
 }
 

@@ -26,10 +26,7 @@ struct EvalCommandOptions {
     int skip = 0;
     int picture_frame = -1;
     int crop = 160;
-    std::string variant = "lite";
-    std::string precision = "exact";
-    std::string backend = "auto";
-    std::string weights;
+    NetworkOptions net;
 };
 
 void run_eval(const EvalCommandOptions& opt) {
@@ -37,10 +34,10 @@ void run_eval(const EvalCommandOptions& opt) {
     options.methods = eval::parse_method_list(opt.methods);
     options.skip_frames = opt.skip;
     options.picture_frame = opt.picture_frame;
-    options.method_options.swinup.backend = parse_backend_option(opt.backend);
-    options.method_options.swinup.variant = parse_variant_option(opt.variant);
-    options.method_options.swinup.precision = parse_precision_option(opt.precision);
-    options.method_options.swinup.weights_path = opt.weights;
+    options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
+    options.method_options.swinup.variant = parse_variant_option(opt.net.variant);
+    options.method_options.swinup.precision = parse_precision_option(opt.net.precision);
+    options.method_options.swinup.weights_path = opt.net.weights;
 
     const eval::SequenceSource source = eval::sequence_source_from_directory(opt.sequence);
     Progress progress("eval", source.info.frame_count);
@@ -86,17 +83,7 @@ void register_eval(CLI::App& app) {
     cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")
         ->check(CLI::Range(16, 2048))
         ->capture_default_str();
-    cmd->add_option("--variant", opt->variant, "swinup: network variant")
-        ->check(CLI::IsMember(variant_names()))
-        ->capture_default_str();
-    cmd->add_option("--precision", opt->precision, "swinup: exact or fast")
-        ->check(CLI::IsMember(precision_names()))
-        ->capture_default_str();
-    cmd->add_option("--backend", opt->backend, "swinup: where to run")
-        ->check(CLI::IsMember(backend_names()))
-        ->capture_default_str();
-    cmd->add_option("--weights", opt->weights, "swinup: a .safetensors file (default: embedded)")
-        ->check(CLI::ExistingFile);
+    add_network_options(cmd, &opt->net, "swinup: ");
     cmd->callback([opt] { run_eval(*opt); });
 }
 

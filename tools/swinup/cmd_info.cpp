@@ -12,10 +12,7 @@ namespace swinup::cli {
 namespace {
 
 struct InfoOptions {
-    std::string variant = "lite";
-    std::string precision = "exact";
-    std::string backend = "auto";
-    std::string weights;
+    NetworkOptions net;
     std::string display = "1920x1080";
 };
 
@@ -78,17 +75,11 @@ void run_info(const InfoOptions& opt) {
                  nullptr, "render size");
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
-    desc.backend = parse_backend_option(opt.backend);
-    desc.variant = parse_variant_option(opt.variant);
-    desc.precision = parse_precision_option(opt.precision);
+    apply_network_options(opt.net, &desc);
     desc.max_render_width = render_w;
     desc.max_render_height = render_h;
     desc.display_width = display.width;
     desc.display_height = display.height;
-    if (!opt.weights.empty()) {
-        desc.weights_source = SWINUP_WEIGHTS_PATH;
-        desc.weights_path = opt.weights.c_str();
-    }
     ContextHandle ctx = create_context(desc);
     const swinup_context_info info = context_info(ctx.get());
     std::printf("variant    %s\n", variant_label(info.variant));
@@ -104,14 +95,7 @@ void run_info(const InfoOptions& opt) {
 void register_info(CLI::App& app) {
     auto opt = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Show the variant, weights, backend and build");
-    cmd->add_option("--variant", opt->variant, "network variant")
-        ->check(CLI::IsMember(variant_names()))->capture_default_str();
-    cmd->add_option("--precision", opt->precision, "arithmetic: exact or fast")
-        ->check(CLI::IsMember(precision_names()))->capture_default_str();
-    cmd->add_option("--backend", opt->backend, "where to run")
-        ->check(CLI::IsMember(backend_names()))->capture_default_str();
-    cmd->add_option("--weights", opt->weights, "a .safetensors weights file (default: embedded)")
-        ->check(CLI::ExistingFile);
+    add_network_options(cmd, &opt->net, "");
     cmd->add_option("--display", opt->display, "display size WxH for the render-size table")
         ->capture_default_str();
     cmd->callback([opt] { run_info(*opt); });

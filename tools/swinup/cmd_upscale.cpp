@@ -29,11 +29,8 @@ namespace {
 struct UpscaleOptions {
     std::string sequence;
     std::string output;
-    std::string variant = "lite";
-    std::string precision = "exact";
-    std::string backend = "auto";
+    NetworkOptions net;
     std::string format = "rgba16f";
-    std::string weights;
     double scale = 0.0;  // 0: the sequence's display size
     int frames = 0;      // 0: all
     int threads = 0;     // 0: all hardware threads
@@ -67,9 +64,7 @@ void run_upscale(const UpscaleOptions& opt) {
 
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
-    desc.backend = parse_backend_option(opt.backend);
-    desc.variant = parse_variant_option(opt.variant);
-    desc.precision = parse_precision_option(opt.precision);
+    apply_network_options(opt.net, &desc);
     desc.output_format = parse_output_format_option(opt.format);
     desc.max_render_width = static_cast<uint32_t>(info.render_width);
     desc.max_render_height = static_cast<uint32_t>(info.render_height);
@@ -85,10 +80,6 @@ void run_upscale(const UpscaleOptions& opt) {
                  flag_if(info.mv_jittered, SWINUP_FLAG_MV_JITTERED) |
                  flag_if(info.depth_inverted, SWINUP_FLAG_DEPTH_INVERTED) |
                  flag_if(opt.mv_display, SWINUP_FLAG_MV_DISPLAY_RES);
-    if (!opt.weights.empty()) {
-        desc.weights_source = SWINUP_WEIGHTS_PATH;
-        desc.weights_path = opt.weights.c_str();
-    }
     desc.num_threads = static_cast<uint32_t>(opt.threads);
     ContextHandle ctx = create_context(desc);
     const swinup_context_info ctx_info = context_info(ctx.get());
@@ -187,16 +178,9 @@ void register_upscale(CLI::App& app) {
         ->required();
     cmd->add_option("-o,--output", opt->output, "output folder (out.NNNN.exr, upscale.json)")
         ->required();
-    cmd->add_option("--variant", opt->variant, "network variant")
-        ->check(CLI::IsMember(variant_names()))->capture_default_str();
-    cmd->add_option("--precision", opt->precision, "arithmetic: exact or fast")
-        ->check(CLI::IsMember(precision_names()))->capture_default_str();
-    cmd->add_option("--backend", opt->backend, "where to run")
-        ->check(CLI::IsMember(backend_names()))->capture_default_str();
+    add_network_options(cmd, &opt->net, "");
     cmd->add_option("--format", opt->format, "the context's output format")
         ->check(CLI::IsMember(output_format_names()))->capture_default_str();
-    cmd->add_option("--weights", opt->weights, "a .safetensors weights file (default: embedded)")
-        ->check(CLI::ExistingFile);
     cmd->add_option("--scale", opt->scale,
                     "display = render x SCALE (default: the sequence's display size)")
         ->check(CLI::Range(1.0, 3.0));

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include <CLI/CLI.hpp>
+
 #include <charconv>
 #include <stdexcept>
 #include <utility>
@@ -107,5 +109,30 @@ const char* variant_label(swinup_variant v) { return label_of(kVariants, v); }
 const char* precision_label(swinup_precision p) { return label_of(kPrecisions, p); }
 const char* backend_label(swinup_backend b) { return label_of(kBackends, b); }
 const char* format_label(swinup_format f) { return label_of(kOutputFormats, f); }
+
+void add_network_options(CLI::App* cmd, NetworkOptions* options, const std::string& help_prefix) {
+    cmd->add_option("--variant", options->variant, help_prefix + "network variant")
+        ->check(CLI::IsMember(variant_names()))
+        ->capture_default_str();
+    cmd->add_option("--precision", options->precision, help_prefix + "arithmetic: exact or fast")
+        ->check(CLI::IsMember(precision_names()))
+        ->capture_default_str();
+    cmd->add_option("--backend", options->backend, help_prefix + "where to run")
+        ->check(CLI::IsMember(backend_names()))
+        ->capture_default_str();
+    cmd->add_option("--weights", options->weights,
+                    help_prefix + "a .safetensors weights file (default: embedded)")
+        ->check(CLI::ExistingFile);
+}
+
+void apply_network_options(const NetworkOptions& options, swinup_context_desc* desc) {
+    desc->backend = parse_backend_option(options.backend);
+    desc->variant = parse_variant_option(options.variant);
+    desc->precision = parse_precision_option(options.precision);
+    if (!options.weights.empty()) {
+        desc->weights_source = SWINUP_WEIGHTS_PATH;
+        desc->weights_path = options.weights.c_str();
+    }
+}
 
 }  // namespace swinup::cli

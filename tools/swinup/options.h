@@ -8,6 +8,10 @@
 
 #include "swinup/swinup.h"
 
+namespace CLI {
+class App;
+}
+
 namespace swinup::cli {
 
 struct Size2 {
@@ -31,6 +35,21 @@ swinup_variant parse_variant_option(const std::string& name);
 swinup_precision parse_precision_option(const std::string& name);
 swinup_backend parse_backend_option(const std::string& name);
 swinup_format parse_output_format_option(const std::string& name);
+
+// The network choices that every command running swinup accepts (info, upscale, eval, demo),
+// registered by one function so that each command spells, defaults and checks them alike.
+struct NetworkOptions {
+    std::string variant = "lite";
+    std::string precision = "exact";
+    std::string backend = "auto";
+    std::string weights;  // a .safetensors file; empty: the embedded default
+};
+// Adds --variant, --precision, --backend and --weights to `cmd`; `help_prefix` starts each help
+// text (e.g. "swinup: " in commands that also run other methods).
+void add_network_options(CLI::App* cmd, NetworkOptions* options, const std::string& help_prefix);
+// Writes the choices into a context descriptor (backend, variant, precision, weights source).
+// desc->weights_path points into `options`, which must outlive the create call.
+void apply_network_options(const NetworkOptions& options, swinup_context_desc* desc);
 
 const char* variant_label(swinup_variant v);
 const char* precision_label(swinup_precision p);
