@@ -7,7 +7,7 @@
 #      never breakfast_room (the held-out check),
 #   3. trains for TRAIN_MINUTES from python/checkpoints/<variant>.pt (or the weights file),
 #   4. copies the checkpoint and the exported weights to $OUT (commit them back here).
-# Usage (device command): bash python/scripts/device_train.sh lite 6 [NGPU]
+# Usage (device command): [SWINUP_BIN=.devrun] bash python/scripts/device_train.sh lite 6 [NGPU]
 set -euo pipefail
 VARIANT=${1:-lite}
 TRAIN_MINUTES=${2:-6}
@@ -16,10 +16,18 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DATA=/tmp/swinup_data
 export PYTHONUNBUFFERED=1
 
-cmake -S "$ROOT" -B /tmp/build -G Ninja -DSWINUP_CUDA=ON -DSWINUP_BUILD_TESTS=OFF \
-      -DSWINUP_BUILD_BENCH=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > /tmp/cmake.log
-cmake --build /tmp/build --target swinup -j"$(nproc)" > /tmp/build.log
-SWINUP=/tmp/build/tools/swinup/swinup
+# The device image lacks the Debian -dev packages the CLI links (OpenEXR, oneTBB, ...): pass a CLI
+# built here with -DSWINUP_CUDA=ON, carried with its non-glibc shared libraries in $SWINUP_BIN/lib
+# (scripts/device_cuda_check.sh documents the same layout), e.g. SWINUP_BIN=.devrun.
+if [ -n "${SWINUP_BIN:-}" ]; then
+  export LD_LIBRARY_PATH="$ROOT/$SWINUP_BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  SWINUP="$ROOT/$SWINUP_BIN/swinup"
+else
+  cmake -S "$ROOT" -B /tmp/build -G Ninja -DSWINUP_CUDA=ON -DSWINUP_BUILD_TESTS=OFF \
+        -DSWINUP_BUILD_BENCH=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > /tmp/cmake.log
+  cmake --build /tmp/build --target swinup_cli -j"$(nproc)" > /tmp/build.log
+  SWINUP=/tmp/build/tools/swinup/swinup
+fi
 
 mkdir -p "$DATA"
 i=0
