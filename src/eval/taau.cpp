@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "eval/color_space.h"
+#include "eval/image_sampling.h"
 #include "eval/motion.h"
 #include "eval/resample_kernels.h"
 
@@ -109,19 +110,6 @@ Rgb catmull_rom_sample(const Image& image, float px, float py) {
             std::clamp(sum[2], lo[2], hi[2])};
 }
 
-// Bilinear sample of channel c (for the accumulated weight).
-float bilinear_sample(const Image& image, float px, float py, int c) {
-    const float fx = px - 0.5f, fy = py - 0.5f;
-    const int x0 = int(std::floor(fx)), y0 = int(std::floor(fy));
-    const float tx = fx - float(x0), ty = fy - float(y0);
-    auto at = [&](int x, int y) {
-        return image.at(std::clamp(x, 0, image.width - 1), std::clamp(y, 0, image.height - 1), c);
-    };
-    const float top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * tx;
-    const float bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * tx;
-    return top + (bottom - top) * ty;
-}
-
 float lerp(float a, float b, float t) { return a + (b - a) * t; }
 
 // History layout: R, G, B (exposure-applied linear), accumulated weight, box min (Y, Co, Cg), box
@@ -210,7 +198,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     const float hx = float(ox) + 0.5f + mdx, hy = float(oy) + 0.5f + mdy;
                     if (hx >= 0.0f && hy >= 0.0f && hx <= float(wd) && hy <= float(hd)) {
                         history = catmull_rom_sample(history_, hx, hy);
-                        accumulated = std::max(bilinear_sample(history_, hx, hy, 3), 0.0f);
+                        accumulated = std::max(sample_bilinear(history_, hx, hy, 3), 0.0f);
                         const float* box =
                             history_.pixel(std::min(int(hx), wd - 1), std::min(int(hy), hd - 1));
                         remembered_lo = {box[4], box[5], box[6]};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "eval/image_sampling.h"
 #include "eval/motion.h"
 
 namespace swinup::eval {
@@ -69,23 +70,6 @@ std::vector<uint8_t> stable_pixel_mask(const SequenceInfo& info, const Frame& pr
     return stable;
 }
 
-namespace {
-
-// Bilinear sample of channel c at continuous position (px, py) (pixel centres at +0.5).
-float bilinear(const Image& image, float px, float py, int c) {
-    const float fx = px - 0.5f, fy = py - 0.5f;
-    const int x0 = int(std::floor(fx)), y0 = int(std::floor(fy));
-    const float tx = fx - float(x0), ty = fy - float(y0);
-    auto at = [&](int x, int y) {
-        return image.at(std::clamp(x, 0, image.width - 1), std::clamp(y, 0, image.height - 1), c);
-    };
-    const float top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * tx;
-    const float bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * tx;
-    return top + (bottom - top) * ty;
-}
-
-}  // namespace
-
 SquaredErrorSum temporal_change_error(const Image& output_previous, const Image& output_current,
                                       const Image& truth_previous, const Image& truth_current,
                                       const Image& motion, const std::vector<uint8_t>& stable) {
@@ -106,9 +90,9 @@ SquaredErrorSum temporal_change_error(const Image& output_previous, const Image&
             const float py = float(y) + 0.5f + motion.at(x, y, 1);
             for (int c = 0; c < 3; ++c) {
                 const double d_out = double(output_current.at(x, y, c)) -
-                                     double(bilinear(output_previous, px, py, c));
+                                     double(sample_bilinear(output_previous, px, py, c));
                 const double d_gt =
-                    double(truth_current.at(x, y, c)) - double(bilinear(truth_previous, px, py, c));
+                    double(truth_current.at(x, y, c)) - double(sample_bilinear(truth_previous, px, py, c));
                 result.sum += (d_out - d_gt) * (d_out - d_gt);
                 ++result.count;
             }
