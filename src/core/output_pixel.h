@@ -18,15 +18,11 @@ constexpr int kHeadAngle = 6;
 constexpr int kHeadAlpha = 7;
 constexpr int kRecurrentFeatures = 4;  // head outputs 0..3, kept as tanh() for the next frame
 
-struct OutputCurrent {
+struct OutputCurrent : FrameGeometry {
     const float* tc = nullptr;      // width * height * 3: t(staged colour), f32
     const float* motion = nullptr;  // width * height * 2: dilated motion, render pixels
     const float* head = nullptr;    // head_stride * rows * 16: raw head outputs (padded grid)
     int head_stride = 0;            // padded render width
-    int width = 0, height = 0;      // this frame's render size
-    int display_width = 0, display_height = 0;
-    float jitter_x = 0.0f, jitter_y = 0.0f;
-    float scale_x = 1.0f, scale_y = 1.0f;
 };
 
 struct OutputPrevious {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "core/frame_geometry.h"
 #include "core/half.h"
 #include "core/host_device.h"
 #include "core/pixel_ops.h"
@@ -12,14 +13,10 @@
 namespace swinup {
 
 // This frame at render resolution, after the inputs were read and sanitised (px::stage_*).
-struct StageCurrent {
+struct StageCurrent : FrameGeometry {
     const float* color = nullptr;   // width * height * 3: exposed colour, >= 0, finite
     const float* z = nullptr;       // width * height: reverse-Z depth (1 near, 0 far), finite
     const float* motion = nullptr;  // width * height * 2: motion in render pixels, undilated, finite
-    int width = 0, height = 0;      // this frame's render size
-    int display_width = 0, display_height = 0;
-    float jitter_x = 0.0f, jitter_y = 0.0f;  // sample offset from the pixel centre, render pixels
-    float scale_x = 1.0f, scale_y = 1.0f;    // display / render size, per axis
 };
 
 // The previous frame's temporal state.

@@ -98,14 +98,19 @@ swinup_status CpuBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t fr
 }
 
 void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) {
-    const int width = static_cast<int>(d.render_width);
-    const int height = static_cast<int>(d.render_height);
-    const int display_width = static_cast<int>(desc_.display_width);
-    const int display_height = static_cast<int>(desc_.display_height);
+    FrameGeometry geometry;
+    geometry.width = static_cast<int>(d.render_width);
+    geometry.height = static_cast<int>(d.render_height);
+    geometry.display_width = static_cast<int>(desc_.display_width);
+    geometry.display_height = static_cast<int>(desc_.display_height);
+    geometry.jitter_x = d.jitter_x;
+    geometry.jitter_y = d.jitter_y;
+    geometry.scale_x = exact::div(static_cast<float>(geometry.display_width), static_cast<float>(geometry.width));
+    geometry.scale_y = exact::div(static_cast<float>(geometry.display_height), static_cast<float>(geometry.height));
+    const int width = geometry.width;
+    const int height = geometry.height;
     const int padded_width = pad_to_grid(width);
     const int padded_height = pad_to_grid(height);
-    const float scale_x = exact::div(static_cast<float>(display_width), static_cast<float>(width));
-    const float scale_y = exact::div(static_cast<float>(display_height), static_cast<float>(height));
     const bool history_valid = state_.valid && d.reset == 0;
     const int next = state_.next();
 
@@ -121,19 +126,12 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     }
 
     InputSettings in;
-    in.width = width;
-    in.height = height;
-    in.display_width = display_width;
-    in.display_height = display_height;
-    in.scale_x = scale_x;
-    in.scale_y = scale_y;
+    static_cast<FrameGeometry&>(in) = geometry;
     in.exposure = exposure;
     in.pre_exposure = pre_exposure;
     in.ldr = (desc_.flags & SWINUP_FLAG_HDR) == 0;
     in.depth_inverted = (desc_.flags & SWINUP_FLAG_DEPTH_INVERTED) != 0;
     in.mv_display_res = (desc_.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
-    in.jitter_x = d.jitter_x;
-    in.jitter_y = d.jitter_y;
     if ((desc_.flags & SWINUP_FLAG_MV_JITTERED) && history_valid) {
         // A sample offset by j shows the scene shifted by -j, so vectors measured between
         // jittered images carry -(j_prev - j_cur): add it back.
@@ -145,17 +143,10 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
                                                     planes_.motion.data(), planes_.row_counts);
 
     StageCurrent cur;
+    static_cast<FrameGeometry&>(cur) = geometry;
     cur.color = planes_.color.data();
     cur.z = z;
     cur.motion = planes_.motion.data();
-    cur.width = width;
-    cur.height = height;
-    cur.display_width = display_width;
-    cur.display_height = display_height;
-    cur.jitter_x = d.jitter_x;
-    cur.jitter_y = d.jitter_y;
-    cur.scale_x = scale_x;
-    cur.scale_y = scale_y;
     StagePrevious prev;
     prev.valid = history_valid;
     prev.history = state_.history[state_.active].data();
@@ -178,18 +169,11 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     }
 
     OutputCurrent out;
+    static_cast<FrameGeometry&>(out) = geometry;
     out.tc = planes_.tc.data();
     out.motion = planes_.dilated.data();
     out.head = planes_.head.data();
     out.head_stride = padded_width;
-    out.width = width;
-    out.height = height;
-    out.display_width = display_width;
-    out.display_height = display_height;
-    out.jitter_x = d.jitter_x;
-    out.jitter_y = d.jitter_y;
-    out.scale_x = scale_x;
-    out.scale_y = scale_y;
     OutputPrevious out_prev;
     out_prev.valid = history_valid;
     out_prev.history = state_.history[state_.active].data();

@@ -5,14 +5,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/frame_geometry.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cpu {
 
-struct InputSettings {
-    int width = 0, height = 0;                  // this frame's render size
-    int display_width = 0, display_height = 0;
-    float scale_x = 1.0f, scale_y = 1.0f;       // display / render
+struct InputSettings : FrameGeometry {
     float exposure = 1.0f, pre_exposure = 1.0f; // colour is multiplied by exposure / pre_exposure
     bool ldr = true;
     bool depth_inverted = false;
@@ -20,7 +18,6 @@ struct InputSettings {
     // Added to every motion vector (render pixels): cancels the jitter difference when the
     // engine's vectors include it (SWINUP_FLAG_MV_JITTERED), else 0.
     float motion_offset_x = 0.0f, motion_offset_y = 0.0f;
-    float jitter_x = 0.0f, jitter_y = 0.0f;
 };
 
 struct ReplacedCounts {

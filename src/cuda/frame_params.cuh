@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/frame_geometry.h"
+
 namespace swinup::cuda {
 
 struct InputImage {       // a validated input resource on the device
@@ -16,7 +18,7 @@ struct InputImage {       // a validated input resource on the device
     int width = 0, height = 0;
 };
 
-struct FrameParams {
+struct FrameParams : FrameGeometry {
     // Inputs.
     InputImage color, depth, motion;
     const float* exposure_texture = nullptr;  // device 1x1 R32F, or null
@@ -26,12 +28,8 @@ struct FrameParams {
     float mv_scale_x = 1.0f, mv_scale_y = 1.0f;
     float motion_offset_x = 0.0f, motion_offset_y = 0.0f;  // jitter cancellation (MV_JITTERED)
     int ldr = 1, depth_inverted = 0, mv_display_res = 0;
-    // Sizes.
-    int width = 0, height = 0;                 // this frame's render size
-    int padded_width = 0, padded_height = 0;   // the network's grid
-    int display_width = 0, display_height = 0;
-    float scale_x = 1.0f, scale_y = 1.0f;      // display / render
-    float jitter_x = 0.0f, jitter_y = 0.0f;
+    // Sizes (render, display, jitter, scale: the FrameGeometry base) and the network's grid.
+    int padded_width = 0, padded_height = 0;
     // Temporal state (double-buffered by the backend).
     int history_valid = 0;
     int prev_width = 0, prev_height = 0;
