@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sequence/sequence.h"
+#include "test_dir.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
@@ -38,10 +39,7 @@ struct CliRun {
 class CliUpscale : public ::testing::Test {
 protected:
     void SetUp() override {
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        root_ = fs::temp_directory_path() /
-                ("swinup_cli_" + std::string(test->name()) + "_" + std::to_string(getpid()));
-        fs::remove_all(root_);
+        root_ = swinup::test::fresh_test_dir("cli");
         fs::create_directories(root_);
         write_sequence(root_ / "seq");
     }

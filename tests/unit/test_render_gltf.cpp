@@ -14,6 +14,7 @@
 #include "render/gltf_loader.h"
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
+#include "test_dir.h"
 
 using namespace swinup;
 using namespace swinup::render;
@@ -25,9 +26,7 @@ namespace {
 class GltfTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("swinup_gltf_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
+        dir_ = swinup::test::fresh_test_dir("gltf");
         fs::create_directories(dir_);
         write_buffer();
         // A 2x2 texture of one grey: byte 128 (sRGB) everywhere.

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sequence/sequence.h"
+#include "test_dir.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
@@ -114,10 +115,7 @@ void expect_sequence_error(Call call, std::initializer_list<std::string> needles
 class SequenceIo : public ::testing::Test {
 protected:
     void SetUp() override {
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("swinup_seq_" + std::string(test->name()) + "_" + std::to_string(getpid()));
-        fs::remove_all(dir_);
+        dir_ = swinup::test::fresh_test_dir("seq");
     }
     void TearDown() override { fs::remove_all(dir_); }
 

@@ -20,6 +20,7 @@
 #include "core/half.h"
 #include "core/weights.h"
 #include "cpu/network.h"
+#include "test_dir.h"
 
 namespace swinup {
 namespace {
@@ -540,8 +541,7 @@ TEST(Weights, NonFiniteValuesAndBadScalesAreRejected) {
 class WeightsFile : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("swinup_test_weights_" + std::to_string(::getpid()));
+        dir_ = swinup::test::fresh_test_dir("weights");
         std::filesystem::create_directories(dir_);
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }
