@@ -47,7 +47,7 @@ def main():
         model.load_tensors(tensors, fix_scales=True)
     model.to(dev).requires_grad_(False)
     for path in args.sequences:
-        seq = SequenceFolder(path)
+        seq = SequenceFolder(path, dev)
         clip = seq.clip(seq.n, seq.w, seq.h, __import__("random").Random(0))
         # Full frame: pad the render size up to the grid inside staging; crops are not needed.
         batch = {k: v[None].to(dev) if torch.is_tensor(v) else v for k, v in clip.items()}

@@ -6,7 +6,7 @@ import os
 
 from .model import SwinUp
 from .spec import ModelConfig
-from .train import ROOT, keep_reserved_zero, load_checkpoint
+from .train import ROOT, describe_training, keep_reserved_zero, load_checkpoint
 from .weights_io import write_weights
 
 
@@ -19,10 +19,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     model = SwinUp(ModelConfig.make(args.variant))
-    step, _ = load_checkpoint(ckpt, model)
+    step, history = load_checkpoint(ckpt, model)
     keep_reserved_zero(model)
     out = args.out or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
-    desc = args.description or f"trained with python/swinup/train.py, {step} steps"
+    desc = args.description or describe_training(args.variant, step, history)
     write_weights(out, model.cfg, model.export_tensors(), desc)
     print(f"wrote {out} ({desc})")
 

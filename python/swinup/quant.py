@@ -14,9 +14,10 @@ def _i32(v):
     return v - (1 << 32) if v >= (1 << 31) else v
 
 
-def round_e4m3(x: torch.Tensor) -> torch.Tensor:
+def round_e4m3_bits(x: torch.Tensor) -> torch.Tensor:
     """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
-    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h."""
+    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h, with integer operations on the bits
+    (any torch version; about 20 elementwise kernels)."""
     x = x.to(torch.float32).contiguous()
     bits = x.view(torch.int32)
     sign = bits & _i32(0x80000000)
@@ -34,6 +35,52 @@ def round_e4m3(x: torch.Tensor) -> torch.Tensor:
     r_bits = r.view(torch.int32) | sign
     out = r_bits.view(torch.float32)
     return torch.where(a > 0x7F800000, x, out)  # NaN
+
+
+def _round_e4m3_cast(x: torch.Tensor) -> torch.Tensor:
+    """The same rounding with torch's float8_e4m3fn cast (torch >= 2.1): RNE like the bit version;
+    the cast itself does not saturate (out of range -> NaN), so clamp first. NaN stays NaN. Two
+    kernels instead of twenty, which is what makes training on small tiles fast."""
+    return x.to(torch.float32).clamp(-E4M3_MAX, E4M3_MAX).to(torch.float8_e4m3fn).to(torch.float32)
+
+
+def _cast_agrees(device) -> bool:
+    """The cast is used only where it equals the bit version on every f16 value, every e4m3
+    rounding tie and its float32 neighbours, and a spread of random float32 values (checked once
+    per device type)."""
+    f16 = torch.arange(65536, dtype=torch.int32).to(torch.int16).view(torch.float16).to(torch.float32)
+    codes = torch.arange(256, dtype=torch.int32)
+    vals = e4m3_decode(codes)
+    vals = vals[torch.isfinite(vals)].sort().values
+    ties = (vals[1:] + vals[:-1]) * 0.5  # exact in float32: midpoints of neighbouring e4m3 values
+    tb = ties.view(torch.int32)
+    near = torch.cat([ties, (tb + 1).view(torch.float32), (tb - 1).view(torch.float32), -ties])
+    g = torch.Generator().manual_seed(7)
+    rnd = torch.randint(-(1 << 31), (1 << 31) - 1, (1 << 20,), generator=g, dtype=torch.int64)
+    rnd = rnd.to(torch.int32).view(torch.float32)
+    x = torch.cat([f16, near, rnd, torch.tensor([float("inf"), -float("inf"), 1e30, -1e30])]).to(device)
+    a, b = round_e4m3_bits(x), _round_e4m3_cast(x)
+    nan = torch.isnan(a)
+    return bool(torch.equal(nan, torch.isnan(b)) and
+                torch.equal(a[~nan].view(torch.int32), b[~nan].view(torch.int32)))
+
+
+_CAST_OK = {}
+
+
+def round_e4m3(x: torch.Tensor) -> torch.Tensor:
+    """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
+    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h: the float8 cast where torch has it and it
+    agrees with the bit version, else the bit version."""
+    if not hasattr(torch, "float8_e4m3fn"):
+        return round_e4m3_bits(x)
+    ok = _CAST_OK.get(x.device.type)
+    if ok is None:
+        ok = _CAST_OK[x.device.type] = _cast_agrees(x.device)
+        if not ok:
+            print(f"swinup.quant: torch's float8 cast differs from e4m3.h on {x.device.type}; "
+                  "using the bit version", flush=True)
+    return _round_e4m3_cast(x) if ok else round_e4m3_bits(x)
 
 
 def e4m3_codes(x: torch.Tensor) -> torch.Tensor:

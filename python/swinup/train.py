@@ -11,16 +11,26 @@ Data: --data DIR (repeatable) names sequence folders with ground truth (the rend
 keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
 drawn from the procedural scenes of data.py (random scale 1.5-3, HDR and LDR).
 
-Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step count and the master
-weights in f16 (small enough for the repository); the optimiser's moments are not kept (a short
-warm-up after each resume stands in for them). Without a checkpoint, training starts from
+Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step count, the master
+weights in f16 (small enough for the repository) and the training history (one entry per chunk:
+date, steps, minutes, GPUs, data, learning rate), which export.py writes into the weights file's
+description for `swinup info`. The optimiser's moments are not kept (a short warm-up after each
+resume stands in for them). Without a checkpoint, training starts from
 weights/<variant>.safetensors. Runs for --minutes, saving every --save-every steps and at the end,
-so it runs in chunks and continues later.
+so it runs in chunks and continues later; --decay lowers the learning rate along a cosine over the
+chunk (for a last chunk).
+
+Speed: tiles are small, so an unrolled step is thousands of small kernels; what pays is work per
+kernel: large batches of crops (--batch, --crop), sequences held on the GPU (data.py), e4m3
+rounding by torch's float8 cast (quant.py, checked against the bit version), TF32 matrix products
+in fast mode (the linear layers' operands are e4m3 values, exact in TF32's 10-bit mantissa). A
+batch that does not fit in memory halves itself.
 
 Several GPUs: torchrun --nproc_per_node N -m swinup.train ...: each rank draws its own batches,
 gradients are averaged with all_reduce (data parallel), rank 0 saves.
 """
 import argparse
+import datetime
 import math
 import os
 import random
@@ -76,7 +86,7 @@ def unroll(model, clip, exact=False):
     return torch.stack(outs, 1), l1 / frames, temporal / max(1, frames - 1)
 
 
-def save_checkpoint(path, model, step, note):
+def save_checkpoint(path, model, step, history):
     tensors = {}
     for name, p in model.params.items():
         # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32.
@@ -84,7 +94,7 @@ def save_checkpoint(path, model, step, note):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
     torch.save({"format": "swinup-train-checkpoint", "version": 1, "variant": model.cfg.variant,
-                "step": step, "note": note, "params": tensors}, tmp)
+                "step": step, "history": history, "params": tensors}, tmp)
     os.replace(tmp, path)
 
 
@@ -95,7 +105,30 @@ def load_checkpoint(path, model):
     with torch.no_grad():
         for name, p in model.params.items():
             p.copy_(ck["params"][name].to(torch.float32))
-    return int(ck["step"]), ck.get("note", "")
+    history = ck.get("history", [])
+    if not history and ck.get("note"):
+        history = [{"note": ck["note"]}]
+    return int(ck["step"]), history
+
+
+def describe_training(variant, step, history):
+    """One short line for the weights file's description (`swinup info` shows it; the C API
+    keeps 255 characters). The checkpoint keeps the whole history."""
+    if not history:
+        return f"{variant}: {step} training steps (python/swinup/train.py)"
+    minutes = sum(float(h.get("minutes", 0)) for h in history)
+    gpus = sorted({h.get("device", "?").replace("NVIDIA ", "") for h in history})
+    data = {d for h in history for d in h.get("data", [])}
+    builtin = {"showcase", "fence", "moire", "text", "spinner"}  # the renderer's own scenes
+    if data & builtin:
+        data = (data - builtin) | {f"{len(data & builtin)} procedural scenes"}
+    data = sorted(data)
+    dates = sorted(h["date"] for h in history if "date" in h)
+    when = dates[-1] if dates else "?"
+    frames = max(int(h.get("frames", 8)) for h in history)
+    return (f"{variant} trained {step} steps, {minutes:.0f} min on {'/'.join(gpus)} ({when}); "
+            f"data {' + '.join(data)}, breakfast_room held out; t-space L1 + temporal loss, "
+            f"{frames}-frame clips")
 
 
 def keep_reserved_zero(model):
@@ -103,6 +136,14 @@ def keep_reserved_zero(model):
     with torch.no_grad():
         model.p("head.linear.weight")[8:].zero_()
         model.p("head.linear.bias")[8:].zero_()
+
+
+def _data_name(path):
+    """A training sequence's scene: its folder name without the camera suffix that
+    render_training_data.sh adds (gas_station_orbit -> gas_station), for the history."""
+    name = os.path.basename(os.path.normpath(path))
+    head, _, tail = name.rpartition("_")
+    return head if head and tail in ("own", "pan", "orbit", "shake", "dolly", "static") else name
 
 
 def main(argv=None):
@@ -115,10 +156,12 @@ def main(argv=None):
     ap.add_argument("--init-weights", default=None, help="weights file to start from (no checkpoint)")
     ap.add_argument("--minutes", type=float, default=5.0)
     ap.add_argument("--max-steps", type=int, default=0)
-    ap.add_argument("--batch", type=int, default=4)
+    ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--frames", type=int, default=8)
-    ap.add_argument("--crop", type=int, default=64, help="render crop side (multiple of 32)")
-    ap.add_argument("--lr", type=float, default=2e-4)
+    ap.add_argument("--crop", type=int, default=96, help="render crop side (multiple of 32)")
+    ap.add_argument("--lr", type=float, default=4e-4)
+    ap.add_argument("--decay", action="store_true",
+                    help="cosine decay of the learning rate to lr/20 over this chunk's --minutes")
     ap.add_argument("--warmup", type=int, default=50)
     ap.add_argument("--temporal-weight", type=float, default=0.5)
     ap.add_argument("--save-every", type=int, default=200)
@@ -140,7 +183,9 @@ def main(argv=None):
         index = local % torch.cuda.device_count()  # ranks share GPUs only when told to (gloo)
         torch.cuda.set_device(index)
         device = torch.device("cuda", index)
-        torch.backends.cuda.matmul.allow_tf32 = False  # the network's sums are f32, not tf32
+        # Fast mode: TF32 products (linear layers multiply e4m3 values, exact in TF32; attention's
+        # f16 operands lose their last bit, training does not need it). Exact mode: true f32/f64.
+        torch.backends.cuda.matmul.allow_tf32 = not args.exact
     else:
         device = torch.device("cpu")
     if world > 1:
@@ -149,9 +194,9 @@ def main(argv=None):
     cfg = ModelConfig.make(args.variant)
     model = SwinUp(cfg, exact=args.exact)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
-    step, note = 0, ""
+    step, history = 0, []
     if os.path.exists(ckpt):
-        step, note = load_checkpoint(ckpt, model)
+        step, history = load_checkpoint(ckpt, model)
         origin = f"checkpoint {ckpt} at step {step}"
     else:
         init = args.init_weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
@@ -166,7 +211,10 @@ def main(argv=None):
     if rank == 0:
         print(f"swinup train: {args.variant}, from {origin}, {world} rank(s) on {device}", flush=True)
 
-    seqs = [SequenceFolder(d) for d in args.data]
+    t_load = time.time()
+    seqs = [SequenceFolder(d, device) for d in args.data]
+    if rank == 0 and seqs:
+        print(f"loaded {len(seqs)} sequence(s) in {time.time() - t_load:.1f} s", flush=True)
     frac = args.procedural if args.procedural is not None else (0.3 if seqs else 1.0)
     procedural = ProceduralScenes(device, seed=args.seed * 1000 + rank + step)
     rng = random.Random(args.seed * 1000 + rank + step)
@@ -174,6 +222,15 @@ def main(argv=None):
     start_step = step
     t0 = time.time()
     last_save = step
+    chunk = {"date": datetime.date.today().isoformat(), "start_step": step, "steps": 0,
+             "minutes": 0.0, "device": (torch.cuda.get_device_name(device) if device.type == "cuda"
+                                         else "cpu") + (f" x{world}" if world > 1 else ""),
+             "data": sorted({_data_name(d) for d in args.data} |
+                            ({"2.5D layers"} if frac > 0 else set())),
+             "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr}
+    history = history + [chunk]
+    pixels = 0
+    batch = args.batch
     while True:
         stop = bool(args.max_steps and step - start_step >= args.max_steps) or \
             time.time() - t0 > args.minutes * 60
@@ -184,16 +241,32 @@ def main(argv=None):
         if stop:
             break
         warm = min(1.0, (step - start_step + 1) / max(1, args.warmup))
+        lr = args.lr * warm
+        if args.decay:
+            progress = min(1.0, (time.time() - t0) / (args.minutes * 60))
+            lr *= 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress))
         for g in opt.param_groups:
-            g["lr"] = args.lr * warm
+            g["lr"] = lr
         if seqs and rng.random() >= frac:
-            clip = batch_from_folders(seqs, args.batch, args.frames, args.crop, rng, device)
+            clip = batch_from_folders(seqs, batch, args.frames, args.crop, rng, device)
         else:
-            clip = procedural.batch(args.batch, args.frames, args.crop, hdr=rng.random() < 0.5)
-        _, l1, temporal = unroll(model, clip, exact=args.exact)
-        loss = l1 + args.temporal_weight * temporal
+            clip = procedural.batch(batch, args.frames, args.crop, hdr=rng.random() < 0.5)
         opt.zero_grad(set_to_none=True)
-        loss.backward()
+        try:
+            _, l1, temporal = unroll(model, clip, exact=args.exact)
+            loss = l1 + args.temporal_weight * temporal
+            loss.backward()
+        except torch.cuda.OutOfMemoryError:
+            if batch == 1 or world > 1:
+                raise
+            del clip
+            opt.zero_grad(set_to_none=True)
+            torch.cuda.empty_cache()
+            batch //= 2
+            print(f"out of GPU memory: batch now {batch}", flush=True)
+            chunk["batch"] = batch
+            continue
+        pixels += clip["gt"].shape[0] * clip["gt"].shape[1] * clip["gt"].shape[2] * clip["gt"].shape[3]
         if world > 1:
             for p in model.parameters():
                 if p.grad is not None:
@@ -206,14 +279,18 @@ def main(argv=None):
         keep_reserved_zero(model)
         step += 1
         if rank == 0 and step % args.log_every == 0:
+            took = time.time() - t0
             print(f"step {step} loss {loss.item():.5f} (l1 {l1.item():.5f}, temporal "
-                  f"{temporal.item():.5f}) grad {grad_norm.item():.3f} "
-                  f"{(time.time() - t0) / max(1, step - start_step):.3f} s/step", flush=True)
+                  f"{temporal.item():.5f}) grad {grad_norm.item():.3f} lr {lr:.2e} "
+                  f"{took / max(1, step - start_step):.3f} s/step, "
+                  f"{pixels * world / took / 1e6:.1f} M display px-frames/s", flush=True)
+        chunk["steps"] = step - start_step
+        chunk["minutes"] = round((time.time() - t0) / 60, 2)
         if rank == 0 and step - last_save >= args.save_every:
-            save_checkpoint(ckpt, model, step, note)
+            save_checkpoint(ckpt, model, step, history)
             last_save = step
     if rank == 0:
-        save_checkpoint(ckpt, model, step, note)
+        save_checkpoint(ckpt, model, step, history)
         print(f"saved {ckpt} at step {step}", flush=True)
     if world > 1:
         dist.destroy_process_group()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The quality table of docs/quality.md on the GPU machine: renders the held-out breakfast_room
+# (carried as .pydata/scenes/breakfast_room) at 960x540 -> 1920x1080 (2x) and 640x360 -> 1920x1080
+# (3x), 32 frames, its own camera (pan), LDR and HDR, and the five procedural scenes at
+# 480x270 -> 960x540 and 320x180 -> 960x540 (LDR, 32 frames, seeds unlike training's); then
+# `swinup eval` of bilinear, TAAU and swinup lite (CUDA backend, exact mode), and swinup full.
+# Usage: [SWINUP_BIN=.devrun] bash python/scripts/device_eval.sh WEIGHTS_DIR
+#   WEIGHTS_DIR holds lite.safetensors and full.safetensors. Results in $OUT/eval/<sequence>/.
+set -uo pipefail
+WEIGHTS=$1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/out/eval}
+SEQ=${SEQ_DIR:-/tmp/swinup_eval}
+SWINUP=$(bash "$ROOT/python/scripts/find_cli.sh")
+if [ -n "${SWINUP_BIN:-}" ]; then
+  export LD_LIBRARY_PATH="$ROOT/$SWINUP_BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+FRAMES=${FRAMES:-32}
+mkdir -p "$SEQ" "$OUT/eval"
+ROOM="$ROOT/.pydata/scenes/breakfast_room/BreakfastRoom.gltf"
+render() {  # name scene render display extra...
+  local name=$1 scene=$2 r=$3 d=$4
+  shift 4
+  [ -d "$SEQ/$name" ] || "$SWINUP" render "$scene" -o "$SEQ/$name" --frames "$FRAMES" --render "$r" \
+    --display "$d" --device "${RENDER_DEVICE:-cuda}" --seed 9001 "$@" > "$SEQ/$name.log" 2>&1 ||
+    { echo "render $name failed"; tail -5 "$SEQ/$name.log"; }
+}
+names=()
+if [ -f "$ROOM" ]; then
+  render room_2x_ldr "$ROOM" 960x540 1920x1080 && names+=(room_2x_ldr)
+  render room_3x_ldr "$ROOM" 640x360 1920x1080 && names+=(room_3x_ldr)
+  render room_2x_hdr "$ROOM" 960x540 1920x1080 --hdr && names+=(room_2x_hdr)
+  render room_3x_hdr "$ROOM" 640x360 1920x1080 --hdr && names+=(room_3x_hdr)
+fi
+if [ "${PROCEDURAL:-1}" = 1 ]; then
+  for s in showcase fence moire text spinner; do
+    render "${s}_2x" "$s" 480x270 960x540 && names+=("${s}_2x")
+    render "${s}_3x" "$s" 320x180 960x540 && names+=("${s}_3x")
+  done
+fi
+for n in "${names[@]}"; do
+  o="$OUT/eval/$n"
+  mkdir -p "$o"
+  "$SWINUP" eval "$SEQ/$n" --methods bilinear,taau,swinup --variant lite --weights "$WEIGHTS/lite.safetensors" \
+    --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/lite.json" --pictures "$o/lite" > "$o/lite.txt" 2>&1
+  "$SWINUP" eval "$SEQ/$n" --methods swinup --variant full --weights "$WEIGHTS/full.safetensors" \
+    --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/full.json" --pictures "$o/full" > "$o/full.txt" 2>&1
+  echo "== $n"
+  grep -E "bilinear|taau|swinup" "$o/lite.txt" "$o/full.txt" | grep -v "^.*wrote" | sed "s#$o/##"
+done

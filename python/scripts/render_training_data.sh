@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Renders swinup's training sequences (ground truth included) into DATA_DIR:
+#   the five built-in procedural scenes under their own camera and the pan, orbit and shake
+#   presets, and gas_station (if .pydata/scenes/gas_station was carried) under five cameras;
+#   display 768x432, 32 frames, scales 1.5, 1.6, 2, 2.4 and 3 in turn (render sizes whose
+#   ratio to the display is exact, so training crops keep the scale), HDR and LDR alternating.
+# Never breakfast_room: it is the held-out check.
+# Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU)
+set -euo pipefail
+SWINUP=$1
+DATA=$2
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$DATA"
+RENDERS=(512x288 480x270 384x216 320x180 256x144)  # display 768x432 / 1.5, 1.6, 2, 2.4, 3
+FRAMES=32
+DEVICE=cuda
+GPUS=$(nvidia-smi -L 2>/dev/null | wc -l || echo 0)
+if [ "${QUICK:-0}" = 1 ]; then FRAMES=8; DEVICE=cpu; GPUS=0; fi
+
+jobs_list=()
+i=0
+add() {  # name scene camera
+  local r=${RENDERS[$((i % ${#RENDERS[@]}))]}
+  local hdr=""
+  [ $((i % 2)) -eq 0 ] && hdr=--hdr
+  local cam=()
+  [ -n "$3" ] && cam=(--camera "$3")
+  jobs_list+=("$1|$2|$r|$hdr|${cam[*]}|$i")
+  i=$((i + 1))
+}
+for scene in showcase fence moire text spinner; do
+  for camera in "" pan orbit shake; do add "${scene}_${camera:-own}" "$scene" "$camera"; done
+done
+GAS="$ROOT/.pydata/scenes/gas_station/GasStation.gltf"
+if [ -f "$GAS" ]; then
+  for camera in "" orbit shake dolly pan static; do add "gas_station_${camera:-own}" "$GAS" "$camera"; done
+fi
+[ "${QUICK:-0}" = 1 ] && jobs_list=("${jobs_list[@]:0:4}")
+
+run_job() {
+  IFS='|' read -r name scene r hdr cam seed <<< "$1"
+  local gpu=$2
+  # shellcheck disable=SC2086
+  CUDA_VISIBLE_DEVICES=$gpu "$SWINUP" render "$scene" -o "$DATA/$name" --frames "$FRAMES" --render "$r" \
+      --display 768x432 --device "$DEVICE" --seed "$seed" $hdr $cam > "$DATA/$name.log" 2>&1 ||
+    { echo "render $name failed:"; tail -5 "$DATA/$name.log"; return 1; }
+  echo "rendered $name ($r -> 768x432 ${hdr:-ldr} ${cam:-own camera})"
+}
+export -f run_job
+export SWINUP DATA FRAMES DEVICE
+# Four renders at a time, spread over the GPUs (EXR writing is on the CPU).
+k=0
+pids=()
+for j in "${jobs_list[@]}"; do
+  run_job "$j" $((GPUS > 0 ? k % GPUS : 0)) &
+  pids+=($!)
+  k=$((k + 1))
+  if ((${#pids[@]} >= 4)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+exit $status
