@@ -30,17 +30,37 @@ struct OutputPrevious {
     const uint16_t* history = nullptr;  // display_width * display_height * 4 f16: the last output
 };
 
+// The pieces below are shared with the CUDA backend's fast-mode output pass, which evaluates the
+// same positions, nearest pixel, sample offsets and alpha (and only approximates the kernel
+// weights and the colour compression): docs/cuda-kernels.md, "Output pass".
+
+// Display pixel o's position along one axis in continuous render coordinates: r + 0.5 with
+// r = (o + 0.5) / s - 0.5 (model-spec.md: divide, subtract, then add the half back).
+SWINUP_HD float output_position(int o, float scale) {
+    const float r = exact::sub(exact::div(static_cast<float>(o) + 0.5f, scale), 0.5f);
+    return exact::add(r, 0.5f);
+}
+
+// The render pixel nearest to the continuous position c, clamped to the image.
+SWINUP_HD int nearest_render_pixel(float c, int size) { return px::clampi(px::floor_to_int(c), 0, size - 1); }
+
+// Render pixel q's sample position along one axis: q + 0.5 + jitter.
+SWINUP_HD float render_sample_position(int q, float jitter) {
+    return exact::add(static_cast<float>(q) + 0.5f, jitter);
+}
+
+// The history weight of a raw head output (before the validity test): sigmoid, NaN read as 0.
+SWINUP_HD float blend_alpha(float raw) { return exact::sigmoid(raw == raw ? raw : 0.0f); }
+
 // The output colour of display pixel (ox, oy), linear in the exposed units of staging (before
 // f16 rounding and before the output format's encoding).
 SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
                             float out[3]) {
     // Position in render pixels and the nearest render pixel n.
-    const float rx = exact::sub(exact::div(static_cast<float>(ox) + 0.5f, cur.scale_x), 0.5f);
-    const float ry = exact::sub(exact::div(static_cast<float>(oy) + 0.5f, cur.scale_y), 0.5f);
-    const float cx = exact::add(rx, 0.5f);  // r + 0.5: the output position in continuous coordinates
-    const float cy = exact::add(ry, 0.5f);
-    const int nx = px::clampi(px::floor_to_int(cx), 0, cur.width - 1);
-    const int ny = px::clampi(px::floor_to_int(cy), 0, cur.height - 1);
+    const float cx = output_position(ox, cur.scale_x);  // r + 0.5: continuous coordinates
+    const float cy = output_position(oy, cur.scale_y);
+    const int nx = nearest_render_pixel(cx, cur.width);
+    const int ny = nearest_render_pixel(cy, cur.height);
     const float* h = cur.head + (static_cast<int64_t>(ny) * cur.head_stride + nx) * 16;
 
     // The kernel of n over the 3x3 samples around it.
@@ -52,10 +72,10 @@ SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev
     float weight_sum = 0.0f;
     for (int dy = -1; dy <= 1; ++dy) {
         const int qy = px::clampi(ny + dy, 0, cur.height - 1);
-        const float sy = exact::add(static_cast<float>(qy) + 0.5f, cur.jitter_y);
+        const float sy = render_sample_position(qy, cur.jitter_y);
         for (int dx = -1; dx <= 1; ++dx) {
             const int qx = px::clampi(nx + dx, 0, cur.width - 1);
-            const float sx = exact::add(static_cast<float>(qx) + 0.5f, cur.jitter_x);
+            const float sx = render_sample_position(qx, cur.jitter_x);
             const float w = px::kernel_weight(exact::sub(sx, cx), exact::sub(sy, cy), sin_theta,
                                               cos_theta, sigma_major, sigma_minor);
             const float* t = cur.tc + (static_cast<int64_t>(qy) * cur.width + qx) * 3;
@@ -77,8 +97,7 @@ SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev
     float alpha = 0.0f;
     float th[3] = {0.0f, 0.0f, 0.0f};
     if (history_valid) {
-        const float raw_alpha = h[kHeadAlpha];
-        alpha = exact::sigmoid(raw_alpha == raw_alpha ? raw_alpha : 0.0f);
+        alpha = blend_alpha(h[kHeadAlpha]);
         float history[3];
         px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
                                cur.display_height, hx, hy, history);

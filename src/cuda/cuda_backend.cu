@@ -76,6 +76,14 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
     planes_.head = head_.get<float>();
     planes_.row_sums = row_sums_.get<double>();
     planes_.exposure = exposure_.get<float>();
+    if (desc.precision == SWINUP_PRECISION_FAST) {  // the fast output pass's per-render-pixel planes
+        out_color_ = DeviceBuffer(render * sizeof(float4));
+        out_kernel_ = DeviceBuffer(render * sizeof(float4));
+        out_motion_ = DeviceBuffer(render * sizeof(float2));
+        planes_.out_color = out_color_.get<float4>();
+        planes_.out_kernel = out_kernel_.get<float4>();
+        planes_.out_motion = out_motion_.get<float2>();
+    }
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -122,7 +130,7 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
           [&] { launch_staging(host, params, planes_, stream); });
     network_->run(planes_.staged, host.padded_width, host.padded_height, frame_index, planes_.head, stream);
     stage("output", display * (8 + 8 + 8) + render * (12 + 8 + kHeadOutputs * 4),
-          [&] { launch_output(host, params, planes_, stream); });
+          [&] { launch_output(host, params, planes_, desc_.precision, stream); });
     stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
 }
 

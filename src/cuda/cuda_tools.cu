@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/e4m3.h"
+#include "core/exact_math.h"
 #include "core/half.h"
 #include "core/model_spec.h"
 #include "cuda/cuda_backend.cuh"
@@ -126,6 +127,50 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
     net.run(staged_d.get<uint8_t>(), width, height, frame_index, head.get<float>(), nullptr);
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
     return download<float>(head, size_t(width) * height * kHeadOutputs);
+}
+
+std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision) {
+    const size_t render = size_t(c.width) * c.height, display = size_t(c.display_width) * c.display_height;
+    if (c.tc.size() != render * 3 || c.motion.size() != render * 2 || c.head.size() != render * kHeadOutputs ||
+        (!c.history.empty() && c.history.size() != display * 4))
+        throw std::invalid_argument("output_pass: plane sizes do not match the frame");
+    cuda::FrameParams p;
+    p.width = c.width;
+    p.height = c.height;
+    p.padded_width = c.width;  // the head's row stride
+    p.padded_height = c.height;
+    p.display_width = c.display_width;
+    p.display_height = c.display_height;
+    p.scale_x = exact::div(static_cast<float>(c.display_width), static_cast<float>(c.width));
+    p.scale_y = exact::div(static_cast<float>(c.display_height), static_cast<float>(c.height));
+    p.jitter_x = c.jitter_x;
+    p.jitter_y = c.jitter_y;
+    DeviceBuffer tc = upload(c.tc), motion = upload(c.motion), head = upload(c.head);
+    DeviceBuffer history_in = c.history.empty() ? DeviceBuffer() : upload(c.history);
+    DeviceBuffer history_out(display * 8), output(display * 8), linear(display * 3 * sizeof(float));
+    DeviceBuffer exposure = upload(std::vector<float>{1.0f});
+    DeviceBuffer out_color(render * sizeof(float4)), out_kernel(render * sizeof(float4)),
+        out_motion(render * sizeof(float2));
+    p.history_valid = c.history.empty() ? 0 : 1;
+    p.history_in = history_in.get<uint16_t>();
+    p.history_out = history_out.get<uint16_t>();
+    p.output = output.get();
+    p.output_pitch = size_t(c.display_width) * 8;
+    p.output_format = SWINUP_FORMAT_RGBA16F;
+    DeviceBuffer params(sizeof p);
+    params.upload(&p, sizeof p);
+    cuda::FramePlanes planes;
+    planes.tc = tc.get<float>();
+    planes.dilated = motion.get<float>();
+    planes.head = head.get<float>();
+    planes.exposure = exposure.get<float>();
+    planes.out_color = out_color.get<float4>();
+    planes.out_kernel = out_kernel.get<float4>();
+    planes.out_motion = out_motion.get<float2>();
+    planes.linear_out = linear.get<float>();
+    cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
+    SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
+    return download<float>(linear, display * 3);
 }
 
 void* device_alloc(size_t bytes) {

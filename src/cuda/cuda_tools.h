@@ -29,6 +29,19 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
                                const LayerHook& hook);
 
+// The output pass alone (the frame's last pass) on the device, for its test: the render-resolution
+// planes it reads in, the linear output (before the format's encoding) of every display pixel
+// out, RGB. Exposure and pre-exposure are 1; the scale is display / render per axis.
+struct OutputPassCase {
+    int width = 0, height = 0, display_width = 0, display_height = 0;
+    float jitter_x = 0.0f, jitter_y = 0.0f;
+    std::vector<float> tc;          // width * height * 3: t(staged colour)
+    std::vector<float> motion;      // width * height * 2: dilated motion, render pixels
+    std::vector<float> head;        // width * height * 16: raw head outputs, row stride width
+    std::vector<uint16_t> history;  // display w * h * 4 f16 (the previous output), or empty: none
+};
+std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision);
+
 // Device memory for tests of the C API's SWINUP_MEMORY_CUDA path (device 0).
 void* device_alloc(size_t bytes);
 void device_free(void* p);

@@ -4,7 +4,7 @@
 // `exact` mode never uses anything here except the encoders: it calls src/core/exact_math.h,
 // whose device branch uses the never-contracted _rn intrinsics, so CPU and GPU evaluate the same
 // operation sequence. `fast` mode swaps in MUFU approximations (ex2.approx, rsqrt.approx,
-// rcp.approx); docs/cuda-kernels.md states the measured bound against `exact`.
+// rcp.approx, lg2.approx); docs/cuda-kernels.md states the measured bound against `exact`.
 #pragma once
 
 #include <cuda_fp16.h>
@@ -26,6 +26,11 @@ __device__ __forceinline__ float fast_exp2(float x) {
 __device__ __forceinline__ float fast_rsqrt(float x) {
     float y;
     asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ __forceinline__ float fast_log2(float x) {
+    float y;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     return y;
 }
 __device__ __forceinline__ float fast_rcp(float x) {

@@ -1,10 +1,13 @@
 #include "cuda/frame_kernels.cuh"
 
+#include <stdexcept>
+
 #include "core/model_spec.h"
 #include "core/output_pixel.h"
 #include "core/pixel_ops.h"
 #include "core/stage_pixel.h"
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_math.cuh"
 #include "swinup/swinup.h"
 
 namespace swinup::cuda {
@@ -120,6 +123,49 @@ __global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
 }
 
 // ---- output pass ----------------------------------------------------------------------------
+// A value clamped to f16's finite range [0, 65504], NaN as 0: what history_value and
+// encode_half_colour round to f16.
+__device__ __forceinline__ float half_range(float v) { return px::clampf(v == v ? v : 0.0f, 0.0f, px::kHalfMax); }
+
+// The display pixel's linear colour `out` leaves as the next history (f16, finite) and in the
+// output format, in the input's units (out / exposure * pre_exposure), as cpu/output_pass.cpp.
+// Fast mode converts with the hardware's cvt.rn.f16.f32, which rounds a value of half_range() to
+// the same bits as f32_to_f16_bits (to nearest even, subnormals included), and scales by
+// pre_exposure / exposure once instead of a division per channel.
+template <bool kFast>
+__device__ __forceinline__ void store_output(const FrameParams& p, const FramePlanes& planes, int x, int y,
+                                             const float out[3]) {
+    const size_t pixel = static_cast<size_t>(y) * p.display_width + x;
+    if (planes.linear_out) {
+        for (int c = 0; c < 3; ++c) planes.linear_out[pixel * 3 + c] = out[c];
+    }
+    uint16_t hist[3];
+    for (int c = 0; c < 3; ++c) hist[c] = kFast ? f32_to_f16(half_range(out[c])) : history_value(out[c]);
+    *reinterpret_cast<uint2*>(p.history_out + pixel * 4) =
+        make_uint2(static_cast<uint32_t>(hist[0]) | (static_cast<uint32_t>(hist[1]) << 16), hist[2]);
+    const float e = *planes.exposure;
+    float v[3];
+    if (kFast) {
+        const float units = exact::div(p.pre_exposure, e);
+        for (int c = 0; c < 3; ++c) v[c] = out[c] * units;
+    } else {
+        for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], e), p.pre_exposure);
+    }
+    uint8_t* row = static_cast<uint8_t*>(p.output) + static_cast<size_t>(y) * p.output_pitch;
+    if (p.output_format == SWINUP_FORMAT_RGBA16F) {
+        uint16_t h[3];
+        for (int c = 0; c < 3; ++c) h[c] = kFast ? f32_to_f16(half_range(v[c])) : px::encode_half_colour(v[c]);
+        uint32_t* dst = reinterpret_cast<uint32_t*>(row + static_cast<size_t>(x) * 8);  // 4-byte aligned only
+        dst[0] = static_cast<uint32_t>(h[0]) | (static_cast<uint32_t>(h[1]) << 16);
+        dst[1] = static_cast<uint32_t>(h[2]) | (0x3c00u << 16);
+    } else if (p.output_format == SWINUP_FORMAT_R10G10B10A2) {
+        reinterpret_cast<uint32_t*>(row)[x] = px::pack_r10g10b10a2(v[0], v[1], v[2]);
+    } else {
+        reinterpret_cast<uint32_t*>(row)[x] = px::pack_rgba8(v[0], v[1], v[2]);
+    }
+}
+
+// Exact mode: output_pixel(), the CPU's definition, per display pixel.
 __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -135,27 +181,121 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     prev.history = p.history_in;
     float out[3];
     output_pixel(cur, prev, x, y, out);
-    uint16_t* h = p.history_out + (static_cast<size_t>(y) * p.display_width + x) * 4;
-    const uint32_t h01 = static_cast<uint32_t>(history_value(out[0])) | (static_cast<uint32_t>(history_value(out[1])) << 16);
-    const uint32_t h23 = static_cast<uint32_t>(history_value(out[2]));
-    *reinterpret_cast<uint2*>(h) = make_uint2(h01, h23);
-    // The output format: the input's units (out / exposure * pre_exposure), as cpu/output_pass.cpp.
-    const float e = *planes.exposure;
-    float v[3];
-    for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], e), p.pre_exposure);
-    uint8_t* row = static_cast<uint8_t*>(p.output) + static_cast<size_t>(y) * p.output_pitch;
-    if (p.output_format == SWINUP_FORMAT_RGBA16F) {
-        const uint32_t a = static_cast<uint32_t>(px::encode_half_colour(v[0])) |
-                           (static_cast<uint32_t>(px::encode_half_colour(v[1])) << 16);
-        const uint32_t b = static_cast<uint32_t>(px::encode_half_colour(v[2])) | (0x3c00u << 16);
-        uint32_t* dst = reinterpret_cast<uint32_t*>(row + static_cast<size_t>(x) * 8);  // 4-byte aligned only
-        dst[0] = a;
-        dst[1] = b;
-    } else if (p.output_format == SWINUP_FORMAT_R10G10B10A2) {
-        reinterpret_cast<uint32_t*>(row)[x] = px::pack_r10g10b10a2(v[0], v[1], v[2]);
-    } else {
-        reinterpret_cast<uint32_t*>(row)[x] = px::pack_rgba8(v[0], v[1], v[2]);
+    store_output<false>(p, planes, x, y, out);
+}
+
+// Fast mode, once per render pixel: what the display pixels read of it (at 3x, the 9 display pixels
+// whose nearest pixel it is read its kernel and alpha, and 81 read its colour as a tap), with the
+// exact mode's functions: sigma, angle, alpha and the history offset are the exact mode's values.
+// The reciprocal sigmas carry sqrt(log2e / 2), so that a tap's weight is ex2(-(u'^2 + v'^2)).
+constexpr float kSqrtHalfLog2e = 0.849321800288019f;  // sqrt(0.5 * log2(e))
+static_assert(kHeadSigmaMinor == kHeadSigmaMajor + 1 && kHeadAngle == kHeadSigmaMajor + 2 &&
+                  kHeadAlpha == kHeadSigmaMajor + 3 && kHeadSigmaMajor % 4 == 0,
+              "the output pass reads head outputs 4..7 as one float4");
+
+__global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    const size_t i = static_cast<size_t>(y) * p.width + x;
+    const float4 h = *reinterpret_cast<const float4*>(
+        planes.head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs + kHeadSigmaMajor);
+    float sin_theta, cos_theta;
+    px::kernel_sincos(h.z, &sin_theta, &cos_theta);
+    planes.out_kernel[i] = make_float4(exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.x)),
+                                       exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.y)), sin_theta, cos_theta);
+    planes.out_color[i] = make_float4(planes.tc[i * 3 + 0], planes.tc[i * 3 + 1], planes.tc[i * 3 + 2],
+                                      blend_alpha(h.w));
+    planes.out_motion[i] = make_float2(exact::mul(planes.dilated[i * 2 + 0], p.scale_x),
+                                       exact::mul(planes.dilated[i * 2 + 1], p.scale_y));
+}
+
+// History taps of the fast pass: one 8-byte load and the hardware f16 -> f32 conversion. Both
+// conversions are exact and the history holds no NaN (history_value), so the Catmull-Rom sample
+// built from these taps equals the exact mode's (HalfRgbFetch).
+struct HalfRgbFetchWide {
+    const uint16_t* pixels;
+    int width;
+    SWINUP_HD void operator()(int x, int y, float rgb[3]) const {
+#if defined(__CUDA_ARCH__)
+        const uint2 v = *reinterpret_cast<const uint2*>(pixels + (static_cast<size_t>(y) * width + x) * 4);
+        rgb[0] = f16_lo(v.x);
+        rgb[1] = f16_hi(v.x);
+        rgb[2] = f16_lo(v.y);
+#else
+        HalfRgbFetch{pixels, width}(x, y, rgb);
+#endif
     }
+};
+
+// t(x) = log2(1 + x) and its inverse on the MUFU units (lg2.approx, ex2.approx).
+__device__ __forceinline__ float fast_t(float x) { return fast_log2(1.0f + (x > 0.0f ? x : 0.0f)); }
+__device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) - 1.0f; }
+
+// Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets, history
+// position and Catmull-Rom history sample (the same shared functions); the tap weights from n's
+// precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
+__global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.display_width) return;
+    const int w = p.width, h = p.height;
+    const float cx = output_position(x, p.scale_x), cy = output_position(y, p.scale_y);
+    const int nx = nearest_render_pixel(cx, w), ny = nearest_render_pixel(cy, h);
+    int qx[3], qy[3];
+    float dx[3], dy[3];  // sample position - output position, per column and per row of taps
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        qx[k] = px::clampi(nx - 1 + k, 0, w - 1);
+        qy[k] = px::clampi(ny - 1 + k, 0, h - 1);
+        dx[k] = exact::sub(render_sample_position(qx[k], p.jitter_x), cx);
+        dy[k] = exact::sub(render_sample_position(qy[k], p.jitter_y), cy);
+    }
+    const size_t n = static_cast<size_t>(ny) * w + nx;
+    const float4 kernel = planes.out_kernel[n];  // (x, y): scaled 1 / sigma; (z, w): sin, cos of theta
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float weight_sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+        const float4* taps = planes.out_color + static_cast<size_t>(qy[j]) * w;
+#pragma unroll
+        for (int i = 0; i < 3; ++i) {
+            // (u, v) = d rotated by -theta, divided by the sigmas (times sqrt(log2e / 2)).
+            const float u = (kernel.w * dx[i] + kernel.z * dy[j]) * kernel.x;
+            const float v = (kernel.w * dy[j] - kernel.z * dx[i]) * kernel.y;
+            const float weight = fast_exp2(-(u * u + v * v));
+            const float4 t = taps[qx[i]];
+            sum[0] += weight * t.x;
+            sum[1] += weight * t.y;
+            sum[2] += weight * t.z;
+            weight_sum += weight;
+        }
+    }
+    const float4 centre = planes.out_color[n];  // n's t(colour) and alpha
+    float current[3] = {centre.x, centre.y, centre.z};
+    if (!(weight_sum < 1e-20f)) {
+        const float inv = fast_rcp(weight_sum);
+        for (int c = 0; c < 3; ++c) current[c] = sum[c] * inv;
+    }
+
+    const float2 offset = planes.out_motion[n];
+    const float hx = exact::add(static_cast<float>(x) + 0.5f, offset.x);
+    const float hy = exact::add(static_cast<float>(y) + 0.5f, offset.y);
+    const bool history_valid =
+        p.history_valid != 0 && px::on_screen(hx, p.display_width) && px::on_screen(hy, p.display_height);
+    float alpha = 0.0f;
+    float th[3] = {0.0f, 0.0f, 0.0f};
+    if (history_valid) {
+        alpha = centre.w;
+        float history[3];
+        px::catmull_rom_sample(HalfRgbFetchWide{p.history_in, p.display_width}, p.display_width,
+                               p.display_height, hx, hy, history);
+        for (int c = 0; c < 3; ++c) th[c] = fast_t(history[c]);
+    }
+    const float keep = 1.0f - alpha;
+    float out[3];
+    for (int c = 0; c < 3; ++c) out[c] = fast_t_inverse(alpha * th[c] + keep * current[c]);
+    store_output<true>(p, planes, x, y, out);
 }
 
 __global__ void recurrent_kernel(const FrameParams* pp, const float* head) {
@@ -198,8 +338,18 @@ void launch_staging(const FrameParams& host, const FrameParams* params, const Fr
 }
 
 void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
-                   cudaStream_t stream) {
-    output_kernel<<<row_grid(host.display_width, host.display_height), kRowThreads, 0, stream>>>(params, planes);
+                   swinup_precision precision, cudaStream_t stream) {
+    const dim3 display = row_grid(host.display_width, host.display_height);
+    if (precision == SWINUP_PRECISION_EXACT) {
+        output_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
+        SWINUP_CUDA_CHECK_LAUNCH();
+        return;
+    }
+    if (!planes.out_color || !planes.out_kernel || !planes.out_motion)
+        throw std::invalid_argument("launch_output: fast mode needs the per-render-pixel planes");
+    output_render_pixels_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
+    SWINUP_CUDA_CHECK_LAUNCH();
+    output_fast_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
 

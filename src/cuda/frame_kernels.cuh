@@ -5,7 +5,8 @@
 //                 in the same order, so the value is bit-identical);
 //   input_planes: colour / depth / motion sanitised into f32 planes;
 //   staging:      dilated motion and the 16 e4m3 slots of every padded-grid pixel, t(colour);
-//   output:       the output pass per display pixel (history f16 and the output format);
+//   output:       the output pass per display pixel (history f16 and the output format); fast
+//                 mode first gathers, once per render pixel, what the display pixels read of it;
 //   recurrent:    tanh(head 0..3) kept for the next frame.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <cstdint>
 
 #include "cuda/frame_params.cuh"
+#include "swinup/swinup.h"
 
 namespace swinup::cuda {
 
@@ -26,6 +28,11 @@ struct FramePlanes {      // device scratch of one frame, sized for the maximum 
     float* head = nullptr;     // padded w * h * 16
     double* row_sums = nullptr;  // h (auto exposure)
     float* exposure = nullptr;   // 1: the exposure this frame used
+    // Fast-mode output pass only (null in exact mode): per render pixel, w * h each.
+    float4* out_color = nullptr;   // t(colour) rgb, and the blend alpha sigmoid(head 7) in .w
+    float4* out_kernel = nullptr;  // sqrt(log2e / 2) / sigma_major, .. / sigma_minor, sin, cos
+    float2* out_motion = nullptr;  // dilated motion * s: the history offset in display pixels
+    float* linear_out = nullptr;   // tests: display w * h * 3, the output before encoding; or null
 };
 
 // The launches read sizes from the host copy `host` (grid shapes) and everything else from the
@@ -37,7 +44,7 @@ void launch_input_planes(const FrameParams& host, const FrameParams* params, con
 void launch_staging(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                     cudaStream_t stream);
 void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
-                   cudaStream_t stream);
+                   swinup_precision precision, cudaStream_t stream);
 void launch_recurrent(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                       cudaStream_t stream);
 
