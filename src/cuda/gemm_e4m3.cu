@@ -24,58 +24,98 @@ __device__ __forceinline__ const uint8_t* a_chunk(const GemmArgs& p, int m, int 
     return p.a + fine * p.lda + c;
 }
 
-// y = t + bias with t = acc * scale (two roundings, as on every backend), then the epilogue.
-// sb = (scale[n], scale[n + 1], bias[n], bias[n + 1]), staged in shared memory by the caller
-// (read from p.scale here, after stores to p.out that the compiler cannot prove disjoint, they
-// would be re-fetched from global memory for every row).
-__device__ __forceinline__ void store_pair(const GemmArgs& p, int m, int n, const float4& sb, float acc0,
-                                           float acc1) {
-    const float y0 = exact::add(exact::mul(acc0, sb.x), sb.z);
-    const float y1 = exact::add(exact::mul(acc1, sb.y), sb.w);
+// y = t + bias with t = acc * scale: two roundings, as on every backend (model-spec.md).
+__device__ __forceinline__ float scale_bias(float acc, float scale, float bias) {
+    return exact::add(exact::mul(acc, scale), bias);
+}
+
+// The epilogue of 8 consecutive outputs y[0..8) of row m, columns n..n+7 (n % 8 == 0), each
+// element through the same operations as ever (f16 / e4m3 pairs are packed (n, n + 1), (n + 2,
+// n + 3), ...: each element is rounded on its own, so the packing decides no value); the global
+// accesses are one 16-byte (f16), two 16-byte (f32) or one 8-byte (e4m3) word per operand.
+__device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, const float (&y)[8]) {
     const size_t at = static_cast<size_t>(m) * p.n + n;
     switch (p.epilogue) {
         case GemmEpilogue::store_f16:
-            *reinterpret_cast<uint32_t*>(static_cast<uint16_t*>(p.out) + at) = f16x2(y0, y1);
+            *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at) =
+                make_uint4(f16x2(y[0], y[1]), f16x2(y[2], y[3]), f16x2(y[4], y[5]), f16x2(y[6], y[7]));
             break;
-        case GemmEpilogue::store_f32:
-            *reinterpret_cast<float2*>(static_cast<float*>(p.out) + at) = make_float2(y0, y1);
+        case GemmEpilogue::store_f32: {
+            float4* o = reinterpret_cast<float4*>(static_cast<float*>(p.out) + at);
+            o[0] = make_float4(y[0], y[1], y[2], y[3]);
+            o[1] = make_float4(y[4], y[5], y[6], y[7]);
             break;
+        }
         case GemmEpilogue::relu_e4m3:
-            *reinterpret_cast<uint16_t*>(static_cast<uint8_t*>(p.out) + at) =
-                e4m3x2(y0 > 0.0f ? y0 : 0.0f, y1 > 0.0f ? y1 : 0.0f);
+        case GemmEpilogue::gelu_e4m3: {
+            float a[8];
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                a[j] = p.epilogue == GemmEpilogue::relu_e4m3 ? (y[j] > 0.0f ? y[j] : 0.0f) : gelu(y[j], p.precision);
+            uint32_t w[2];
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+                w[j] = static_cast<uint32_t>(e4m3x2(a[4 * j], a[4 * j + 1])) |
+                       (static_cast<uint32_t>(e4m3x2(a[4 * j + 2], a[4 * j + 3])) << 16);
+            *reinterpret_cast<uint2*>(static_cast<uint8_t*>(p.out) + at) = make_uint2(w[0], w[1]);
             break;
-        case GemmEpilogue::gelu_e4m3:
-            *reinterpret_cast<uint16_t*>(static_cast<uint8_t*>(p.out) + at) =
-                e4m3x2(gelu(y0, p.precision), gelu(y1, p.precision));
-            break;
+        }
         case GemmEpilogue::residual_add_f16: {
-            uint32_t* r = reinterpret_cast<uint32_t*>(static_cast<uint16_t*>(p.out) + at);
-            const uint32_t old = *r;
-            *r = f16x2(exact::add(f16_lo(old), y0), exact::add(f16_hi(old), y1));
+            uint4* r = reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at);
+            const uint4 old = *r;
+            const uint32_t o[4] = {old.x, old.y, old.z, old.w};
+            uint32_t w[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                w[j] = f16x2(exact::add(f16_lo(o[j]), y[2 * j]), exact::add(f16_hi(o[j]), y[2 * j + 1]));
+            *r = make_uint4(w[0], w[1], w[2], w[3]);
             break;
         }
         case GemmEpilogue::expand_add_f16: {
-            const int cf = p.n / 4;  // fine channels C'
+            const int cf = p.n / 4;  // fine channels C' (% 8 == 0, so the 8 columns share q)
             const int q = n / cf, c = n - q * cf;
-            const int y = m / p.grid_width, x = m - y * p.grid_width;
+            const int y0 = m / p.grid_width, x0 = m - y0 * p.grid_width;
             const size_t fine =
-                static_cast<size_t>(2 * y + (q >> 1)) * (2 * p.grid_width) + 2 * x + (q & 1);
+                static_cast<size_t>(2 * y0 + (q >> 1)) * (2 * p.grid_width) + 2 * x0 + (q & 1);
             const size_t i = fine * cf + c;
-            float s0, s1;
+            float s[8];
             if (p.skip_f32) {
-                const float2 s = *reinterpret_cast<const float2*>(static_cast<const float*>(p.skip) + i);
-                s0 = s.x;
-                s1 = s.y;
+                const float4* k = reinterpret_cast<const float4*>(static_cast<const float*>(p.skip) + i);
+                const float4 k0 = k[0], k1 = k[1];
+                s[0] = k0.x; s[1] = k0.y; s[2] = k0.z; s[3] = k0.w;
+                s[4] = k1.x; s[5] = k1.y; s[6] = k1.z; s[7] = k1.w;
             } else {
-                const uint32_t s = *reinterpret_cast<const uint32_t*>(static_cast<const uint16_t*>(p.skip) + i);
-                s0 = f16_lo(s);
-                s1 = f16_hi(s);
+                const uint4 k = *reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(p.skip) + i);
+                const uint32_t kw[4] = {k.x, k.y, k.z, k.w};
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    s[2 * j] = f16_lo(kw[j]);
+                    s[2 * j + 1] = f16_hi(kw[j]);
+                }
             }
-            *reinterpret_cast<uint32_t*>(static_cast<uint16_t*>(p.out) + i) =
-                f16x2(exact::add(y0, s0), exact::add(y1, s1));
+            uint32_t w[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                w[j] = f16x2(exact::add(y[2 * j], s[2 * j]), exact::add(y[2 * j + 1], s[2 * j + 1]));
+            *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + i) = make_uint4(w[0], w[1], w[2], w[3]);
             break;
         }
     }
+}
+
+// Epilogue staging, per warp: the f32 outputs y of one m16 tile and one 16-column step pass
+// through shared memory, so that afterwards lane l owns row l % 16, columns 8 (l / 16) .. +7,
+// and a warp's global access covers 16 rows x 32..64 contiguous bytes in one instruction (the
+// fragment layout would store 4-byte pieces of 8 rows). The tile is 16 rows x 8 units of 8 bytes
+// (one column pair, the fragment's d[0..1] / d[2..3]); unit u of row r lives at r * 8 + (u ^
+// swizzle(r)). With swizzle(r) = ((r & 2) << 1) | ((r & 4) >> 1) (even: a 16-byte pair of units
+// stays together) both the fragment's 8-byte writes (a half-warp: rows g..g+3, units 4 nt + t)
+// and the row owners' 16-byte reads (a quarter-warp: rows 0..7 or 8..15, one unit pair each)
+// touch 32 distinct banks.
+constexpr int kStageUnits = 16 * 8;  // float2 units per warp
+constexpr int kStageBytesPerWarp = kStageUnits * 8;
+__device__ __forceinline__ int stage_unit(int row, int unit) {
+    return row * 8 + (unit ^ (((row & 2) << 1) | ((row & 4) >> 1)));
 }
 
 // 16-byte asynchronous global -> shared copy; src_bytes == 0 writes 16 zero bytes (and reads
@@ -124,6 +164,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
     const int a_buf_bytes = kBlockM * stride;
     // per column pair (n, n + 1) of the slice: (scale[n], scale[n + 1], bias[n], bias[n + 1])
     float4* sb_s = reinterpret_cast<float4*>(a_base + 2 * a_buf_bytes);
+    float2* stage = reinterpret_cast<float2*>(sb_s + n_slice / 2) + (threadIdx.x / 32) * kStageUnits;
     for (int i = threadIdx.x; i < n_slice / 2; i += kThreads) {
         const int n = n_begin + 2 * i;
         sb_s[i] = make_float4(p.scale[n], p.scale[n + 1], p.bias[n], p.bias[n + 1]);
@@ -185,13 +226,23 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
                 for (int nt = 0; nt < 2; ++nt) sb[nt] = sb_s[(n0 - n_begin + nt * 8) / 2 + t];
 #pragma unroll
                 for (int mt = 0; mt < kMTiles; ++mt) {
-                    const int m = m0 + warp_row + mt * 16 + g;
+                    // Fragment -> stage: y of rows g and g + 8, columns nt * 8 + 2t, +1.
 #pragma unroll
-                    for (int nt = 0; nt < 2; ++nt) {
-                        const int n = n0 + nt * 8 + 2 * t;
-                        if (m < p.m) store_pair(p, m, n, sb[nt], acc[mt][nt][0], acc[mt][nt][1]);
-                        if (m + 8 < p.m) store_pair(p, m + 8, n, sb[nt], acc[mt][nt][2], acc[mt][nt][3]);
-                    }
+                    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+                        for (int half = 0; half < 2; ++half)
+                            stage[stage_unit(g + 8 * half, nt * 4 + t)] =
+                                make_float2(scale_bias(acc[mt][nt][2 * half], sb[nt].x, sb[nt].z),
+                                            scale_bias(acc[mt][nt][2 * half + 1], sb[nt].y, sb[nt].w));
+                    __syncwarp();
+                    // Stage -> global: this lane's row r, columns 8h .. 8h + 7 (units 4h .. 4h + 3).
+                    const int r = lane & 15, h = lane >> 4;
+                    const float4 lo = *reinterpret_cast<const float4*>(stage + stage_unit(r, 4 * h));
+                    const float4 hi = *reinterpret_cast<const float4*>(stage + stage_unit(r, 4 * h + 2));
+                    const float y[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+                    const int m = m0 + warp_row + mt * 16 + r;
+                    if (m < p.m) store_row8(p, m, n0 + 8 * h, y);
+                    __syncwarp();  // the stage is rewritten by the next step
                 }
             }
         }
@@ -208,7 +259,7 @@ template <int kWarps, int kMTiles>
 void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
     constexpr int kBlockM = kWarps * kMTiles * 16;
     const size_t smem = static_cast<size_t>(n_slice + 2 * kBlockM) * (p.k_padded + kRowPad) +
-                        static_cast<size_t>(n_slice) / 2 * sizeof(float4);
+                        static_cast<size_t>(n_slice) / 2 * sizeof(float4) + kWarps * kStageBytesPerWarp;
     auto kernel = gemm_e4m3_kernel<kWarps, kMTiles>;
     static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
     if (static_cast<int>(smem) > configured_smem) {
@@ -245,7 +296,8 @@ void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
     int slices = 1;
     auto can_split = [&](int s) { return p.n % (16 * s) == 0; };
     auto smem = [&]() {
-        return (static_cast<size_t>(p.n / slices) + 2 * kBlockM) * row_bytes + static_cast<size_t>(p.n / slices) * 8;
+        return (static_cast<size_t>(p.n / slices) + 2 * kBlockM) * row_bytes + static_cast<size_t>(p.n / slices) * 8 +
+               4 * kStageBytesPerWarp;
     };
     while (smem() > kTargetSmem && can_split(2 * slices)) slices *= 2;
     while (static_cast<long long>((p.m + kBlockM - 1) / kBlockM) * slices < 2LL * sms &&
@@ -263,6 +315,7 @@ void gemm_e4m3(const GemmArgs& p, cudaStream_t stream) {
     require(p.n > 0 && p.n % 16 == 0, "n must be a positive multiple of 16");
     require(p.lda > 0 && p.lda % 16 == 0, "lda must be a positive multiple of 16");
     require(p.a_cols > 0 && p.a_cols <= p.k_padded, "a_cols must be in (0, k_padded]");
+    require(reinterpret_cast<uintptr_t>(p.out) % 16 == 0, "out must be 16-byte aligned (16-byte stores)");
     if (p.gather == GemmGather::space_to_depth) {
         require(p.a_cols == 4 * p.lda, "space_to_depth needs a_cols == 4 * lda");
         require(p.grid_width > 0 && p.m % p.grid_width == 0, "space_to_depth needs the grid width");
@@ -271,7 +324,8 @@ void gemm_e4m3(const GemmArgs& p, cudaStream_t stream) {
     }
     if (p.epilogue == GemmEpilogue::expand_add_f16) {
         require(p.skip != nullptr, "expand_add_f16 needs a skip tensor");
-        require(p.n % 4 == 0 && (p.n / 4) % 2 == 0, "expand_add_f16 needs n / 4 even");
+        require(p.n % 4 == 0 && (p.n / 4) % 8 == 0, "expand_add_f16 needs n / 4 % 8 == 0");
+        require(reinterpret_cast<uintptr_t>(p.skip) % 16 == 0, "skip must be 16-byte aligned");
         require(p.grid_width > 0 && p.m % p.grid_width == 0, "expand_add_f16 needs the grid width");
     }
     launch_shaped(p, stream);
