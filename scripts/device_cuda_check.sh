@@ -4,8 +4,9 @@
 #
 #   scripts/device_cuda_check.sh [BIN_DIR]
 #
-# BIN_DIR holds test_cuda_kernels, test_cuda_network, test_cuda_backend, test_cuda_output and swinup (and lib/ with
-# their shared libraries when they were built on another machine). Without BIN_DIR the script
+# BIN_DIR holds test_cuda_kernels, test_cuda_network, test_cuda_backend, test_cuda_output,
+# test_cuda_fusion and swinup (and lib/ with their shared libraries when they were built on another
+# machine). Without BIN_DIR the script
 # builds them in build-device (needs nvcc and the Debian packages of scripts/setup.sh).
 # The 2026-11-30 run used binaries built on the development machine (build-cuda, sm_89 + sm_90)
 # copied with their non-glibc shared libraries (ldd) into an ignored folder .devrun/{.,lib}.
@@ -18,7 +19,7 @@ if [ -z "$BIN" ]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWINUP_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 &&
     cmake --build build-device -j"$(nproc)" --target swinup_cli test_cuda_kernels test_cuda_network \
-      test_cuda_backend test_cuda_output >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+      test_cuda_backend test_cuda_output test_cuda_fusion >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
   mkdir -p build-device/bin
   cp build-device/tools/swinup/swinup build-device/tests/test_cuda_* build-device/bin/
   BIN=build-device/bin
@@ -26,7 +27,7 @@ fi
 export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
 status=0
-for t in test_cuda_kernels test_cuda_network test_cuda_backend test_cuda_output; do
+for t in test_cuda_kernels test_cuda_network test_cuda_backend test_cuda_output test_cuda_fusion; do
   echo "== $t"
   "$BIN/$t" >"$OUT/$t.log" 2>&1 || status=1
   grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\]|measured|Failure|error" "$OUT/$t.log" | head -40

@@ -117,8 +117,9 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
 
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook) {
+                               const LayerHook& hook, bool fused_norms) {
     cuda::CudaNetwork net(*weights, precision, width, height);
+    net.set_fused_norms(fused_norms);
     if (hook) net.set_layer_hook(hook);
     std::vector<uint8_t> codes(staged.size());
     for (size_t i = 0; i < staged.size(); ++i) codes[i] = f32_to_e4m3(staged[i]);

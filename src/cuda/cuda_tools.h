@@ -23,11 +23,12 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
                               const std::vector<float>& scale, const std::vector<float>& bias);
 
 // The network on the device, layer by layer: staged (h x w x 16 e4m3 values as floats) in; `hook`
-// sees every layer's output with the CPU network's names; returns the head outputs.
+// sees every layer's output with the CPU network's names; returns the head outputs. fused_norms:
+// CudaNetwork::set_fused_norms.
 using LayerHook = std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook);
+                               const LayerHook& hook, bool fused_norms = true);
 
 // The output pass alone (the frame's last pass) on the device, for its test: the render-resolution
 // planes it reads in, the linear output (before the format's encoding) of every display pixel

@@ -8,6 +8,7 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/mma.cuh"
+#include "cuda/rms_norm_row.cuh"
 
 namespace swinup::cuda {
 namespace {
@@ -142,17 +143,61 @@ __device__ __forceinline__ void load_a_tile(const GemmArgs& p, int tile, uint8_t
     }
 }
 
+// rms_norm gather: issues the copies of the f16 token rows of tile `tile` (zero-filled past M)
+// into x_s (row stride x_stride bytes, an odd number of 16-byte units).
+template <int kThreads, int kBlockM>
+__device__ __forceinline__ void load_x_tile(const GemmArgs& p, int tile, uint8_t* x_s, int x_stride) {
+    const int m0 = tile * kBlockM, chunks = p.lda / 16;
+    for (int i = threadIdx.x; i < kBlockM * chunks; i += kThreads) {
+        const int r = i / chunks, c = i - r * chunks;
+        const int m = m0 + r;
+        const bool real = m < p.m;
+        cp_async_16(x_s + r * x_stride + c * 16, real ? p.a + static_cast<size_t>(m) * p.lda + c * 16 : p.a,
+                    real ? 16 : 0);
+    }
+}
+
+// rms_norm gather: the tile's A rows from its f16 rows, one thread per row, by the same pieces
+// as rms_norm_e4m3_kernel (rms_norm_row.cuh): the channel-order sum, the inverse, the scaled
+// e4m3 bytes. 16 channels (one 16-byte word of A) at a time; both shared strides are odd numbers
+// of 16-byte units, so a quarter-warp's 8 rows hit 8 different bank quads.
+template <int kBlockM>
+__device__ __forceinline__ void normalise_tile(const GemmArgs& p, const uint8_t* x_s, int x_stride,
+                                               const float* gain_s, uint8_t* a_s, int stride) {
+    const int r = threadIdx.x;
+    if (r >= kBlockM) return;
+    const int c_out = p.a_cols;
+    const uint8_t* xr = x_s + r * x_stride;
+    const float inv = rms_inverse(rms_sum_of_squares(xr, c_out), c_out, p.precision);
+    uint8_t* ar = a_s + r * stride;
+    for (int c = 0; c < c_out; c += 16) {
+        const uint2 lo = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
+        const uint2 hi = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2 + 16), inv, gain_s + c + 8);
+        *reinterpret_cast<uint4*>(ar + c) = make_uint4(lo.x, lo.y, hi.x, hi.y);
+    }
+}
+
+// The copies of tile `tile` into `dst` (row stride `stride`): A rows, or kNorm the f16 rows.
+template <int kThreads, int kBlockM, bool kNorm>
+__device__ __forceinline__ void load_tile(const GemmArgs& p, int tile, uint8_t* dst, int stride, int chunks) {
+    if constexpr (kNorm) load_x_tile<kThreads, kBlockM>(p, tile, dst, stride);
+    else load_a_tile<kThreads, kBlockM>(p, tile, dst, stride, chunks);
+}
+
 // A CTA owns one slice of N (n_slice columns, blockIdx.x % slices): it keeps that slice of the
 // weight matrix in shared memory and walks row tiles of A in a grid-stride loop, the next tile's A
 // copied (cp.async) while the current one is multiplied. Warp w owns rows [w * 16 * kMTiles,
 // +16 * kMTiles) of the tile and sweeps its slice of N in steps of 16 (two n8 tiles per ldmatrix
 // of W). Every output is still one accumulator over the K chunks in increasing order: the tiling
-// decides only which CTA computes it.
-template <int kWarps, int kMTiles>
+// decides only which CTA computes it. kNorm (the rms_norm gather): the cp.async double buffer
+// holds the tiles' f16 rows instead, and each tile's e4m3 A rows are computed from them into one A
+// buffer before it is multiplied (barriers before and after).
+template <int kWarps, int kMTiles, bool kNorm>
 __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p, int n_slice) {
     constexpr int kThreads = kWarps * 32;
     constexpr int kBlockM = kWarps * kMTiles * 16;
     static_assert(kMTiles >= 1 && kWarps >= 1, "tile shape");
+    static_assert(!kNorm || kBlockM <= kThreads, "one thread per row normalises the tile");
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
     const int stride = p.k_padded + kRowPad;                   // bytes per shared row
@@ -160,14 +205,22 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
     const int slices = p.n / n_slice;
     const int n_begin = static_cast<int>(blockIdx.x % slices) * n_slice;
     uint8_t* w_s = smem;                                        // (n_slice, K + pad)
-    uint8_t* a_base = smem + static_cast<size_t>(n_slice) * stride;  // (BLK_M, K + pad) x 2 buffers
+    uint8_t* a_base = smem + static_cast<size_t>(n_slice) * stride;  // (BLK_M, K + pad) x 2 buffers (kNorm: 1)
     const int a_buf_bytes = kBlockM * stride;
+    // kNorm: the f16 rows (BLK_M, 2K + 16) x 2 buffers, then the norm's K gains.
+    uint8_t* x_base = a_base + (kNorm ? 1 : 2) * a_buf_bytes;
+    const int x_stride = kNorm ? 2 * p.a_cols + 16 : 0;
+    const int x_buf_bytes = kBlockM * x_stride;
+    float* gain_s = reinterpret_cast<float*>(x_base + 2 * x_buf_bytes);
     // per column pair (n, n + 1) of the slice: (scale[n], scale[n + 1], bias[n], bias[n + 1])
-    float4* sb_s = reinterpret_cast<float4*>(a_base + 2 * a_buf_bytes);
+    float4* sb_s = reinterpret_cast<float4*>(gain_s + (kNorm ? p.a_cols : 0));
     float2* stage = reinterpret_cast<float2*>(sb_s + n_slice / 2) + (threadIdx.x / 32) * kStageUnits;
     for (int i = threadIdx.x; i < n_slice / 2; i += kThreads) {
         const int n = n_begin + 2 * i;
         sb_s[i] = make_float4(p.scale[n], p.scale[n + 1], p.bias[n], p.bias[n + 1]);
+    }
+    if (kNorm) {
+        for (int i = threadIdx.x; i < p.a_cols; i += kThreads) gain_s[i] = p.norm_gain[i];
     }
 
     for (int i = threadIdx.x; i < n_slice * chunks; i += kThreads) {
@@ -186,20 +239,27 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
     const int tile_step = static_cast<int>(gridDim.x) / slices;
 
     int tile = static_cast<int>(blockIdx.x) / slices;
-    if (tile < tiles) load_a_tile<kThreads, kBlockM>(p, tile, a_base, stride, chunks);
-    cp_async_commit();  // group: W slice + the first A tile
+    if (tile < tiles) load_tile<kThreads, kBlockM, kNorm>(p, tile, kNorm ? x_base : a_base, kNorm ? x_stride : stride, chunks);
+    cp_async_commit();  // group: W slice + the first tile
     for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
         const int next = tile + tile_step;
         if (next < tiles) {
-            // buffer buf ^ 1 was last read in the previous iteration, before its closing barrier
-            load_a_tile<kThreads, kBlockM>(p, next, a_base + (buf ^ 1) * a_buf_bytes, stride, chunks);
+            // buffer buf ^ 1 was last read in the previous iteration, before a barrier
+            load_tile<kThreads, kBlockM, kNorm>(p, next, kNorm ? x_base + (buf ^ 1) * x_buf_bytes
+                                                               : a_base + (buf ^ 1) * a_buf_bytes,
+                                                kNorm ? x_stride : stride, chunks);
             cp_async_commit();
             cp_async_wait<1>();  // everything but the next tile has landed
         } else {
             cp_async_wait<0>();
         }
-        __syncthreads();
-        const uint8_t* a_s = a_base + buf * a_buf_bytes;
+        __syncthreads();  // (kNorm: the gains too, on the first tile)
+        const uint8_t* a_s = a_base + (kNorm ? 0 : buf * a_buf_bytes);
+        if constexpr (kNorm) {
+            // The single A buffer was last read before the previous iteration's closing barrier.
+            normalise_tile<kBlockM>(p, x_base + buf * x_buf_bytes, x_stride, gain_s, a_base, stride);
+            __syncthreads();  // A rows complete before any warp multiplies
+        }
         const int m0 = tile * kBlockM;
         if (m0 + warp_row < p.m) {  // else this warp's rows are all past the end
             for (int n0 = n_begin; n0 < n_begin + n_slice; n0 += 16) {
@@ -255,12 +315,20 @@ void require(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("gemm_e4m3: ") + what);
 }
 
-template <int kWarps, int kMTiles>
+// Dynamic shared memory of a CTA: W slice, A buffers, (rms_norm: f16 row buffers and gains),
+// scale/bias pairs, the warps' epilogue stages (the kernel's layout, in that order).
+size_t smem_bytes(const GemmArgs& p, int n_slice, int block_m, int warps) {
+    const bool norm = p.gather == GemmGather::rms_norm;
+    size_t bytes = static_cast<size_t>(n_slice + (norm ? 1 : 2) * block_m) * (p.k_padded + kRowPad);
+    if (norm) bytes += static_cast<size_t>(2 * block_m) * (2 * p.a_cols + 16) + p.a_cols * sizeof(float);
+    return bytes + static_cast<size_t>(n_slice) / 2 * sizeof(float4) + warps * kStageBytesPerWarp;
+}
+
+template <int kWarps, int kMTiles, bool kNorm>
 void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
     constexpr int kBlockM = kWarps * kMTiles * 16;
-    const size_t smem = static_cast<size_t>(n_slice + 2 * kBlockM) * (p.k_padded + kRowPad) +
-                        static_cast<size_t>(n_slice) / 2 * sizeof(float4) + kWarps * kStageBytesPerWarp;
-    auto kernel = gemm_e4m3_kernel<kWarps, kMTiles>;
+    const size_t smem = smem_bytes(p, n_slice, kBlockM, kWarps);
+    auto kernel = gemm_e4m3_kernel<kWarps, kMTiles, kNorm>;
     static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
     if (static_cast<int>(smem) > configured_smem) {
         SWINUP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -291,19 +359,16 @@ void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
         SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     }
     constexpr size_t kTargetSmem = 56 * 1024;
-    constexpr int kBlockM = 64;
-    const size_t row_bytes = static_cast<size_t>(p.k_padded + kRowPad);
+    constexpr int kWarps = 4, kBlockM = 64;
     int slices = 1;
     auto can_split = [&](int s) { return p.n % (16 * s) == 0; };
-    auto smem = [&]() {
-        return (static_cast<size_t>(p.n / slices) + 2 * kBlockM) * row_bytes + static_cast<size_t>(p.n / slices) * 8 +
-               4 * kStageBytesPerWarp;
-    };
+    auto smem = [&]() { return smem_bytes(p, p.n / slices, kBlockM, kWarps); };
     while (smem() > kTargetSmem && can_split(2 * slices)) slices *= 2;
     while (static_cast<long long>((p.m + kBlockM - 1) / kBlockM) * slices < 2LL * sms &&
            can_split(2 * slices) && p.n / slices >= 32)
         slices *= 2;
-    launch<4, 1>(p, p.n / slices, sms, stream);
+    if (p.gather == GemmGather::rms_norm) launch<kWarps, 1, true>(p, p.n / slices, sms, stream);
+    else launch<kWarps, 1, false>(p, p.n / slices, sms, stream);
 }
 
 }  // namespace
@@ -319,6 +384,11 @@ void gemm_e4m3(const GemmArgs& p, cudaStream_t stream) {
     if (p.gather == GemmGather::space_to_depth) {
         require(p.a_cols == 4 * p.lda, "space_to_depth needs a_cols == 4 * lda");
         require(p.grid_width > 0 && p.m % p.grid_width == 0, "space_to_depth needs the grid width");
+    } else if (p.gather == GemmGather::rms_norm) {
+        require(p.norm_gain != nullptr, "rms_norm needs the norm's gain");
+        require(p.a_cols == p.k_padded, "rms_norm needs C % 32 == 0 (a_cols == k_padded)");
+        require(p.lda == 2 * p.a_cols, "rms_norm needs lda == 2 * a_cols (f16 rows)");
+        require(reinterpret_cast<uintptr_t>(p.a) % 16 == 0, "rms_norm needs 16-byte aligned rows");
     } else {
         require(p.a_cols <= p.lda, "a_cols must not exceed lda");
     }

@@ -3,7 +3,8 @@
 //
 // Operands (docs/cuda-kernels.md has the full story):
 //   a: activations, e4m3, row-major tokens x K (row stride lda bytes, a multiple of 16), or
-//      gathered 2x2 fine tokens -> one coarse row (space_to_depth, the lite embedding);
+//      gathered 2x2 fine tokens -> one coarse row (space_to_depth, the lite embedding), or the f16
+//      residual stream normalised on the fly (rms_norm: the norm1 -> qkv and norm2 -> fc1 fusion);
 //   w: weights, e4m3, [n_padded, k_padded] row-major (row = output channel), zero-padded to
 //      K % 32 == 0 and N % 16 == 0 when uploaded (DeviceWeights);
 //   scale, bias: f32 [n]. `t = acc * scale; y = t + bias`, never an FMA (model-spec.md).
@@ -34,6 +35,9 @@ enum class GemmEpilogue {
 enum class GemmGather {
     rows,            // a row m = a + m * lda
     space_to_depth,  // a row m = the 4 fine rows (2y+dy, 2x+dx), (dy, dx) order, each lda bytes
+    rms_norm,        // a row m = RMSNorm(f16 token a + m * lda, norm_gain) -> e4m3, computed as the
+                     // tile is staged: byte for byte rms_norm_e4m3 (rows) and then `rows`
+                     // (lda = 2 * a_cols, a_cols = k_padded: C % 32 == 0)
 };
 
 struct GemmArgs {
@@ -48,6 +52,7 @@ struct GemmArgs {
     int n = 0;             // % 16 == 0
     const float* scale = nullptr;
     const float* bias = nullptr;
+    const float* norm_gain = nullptr;  // rms_norm: [a_cols]
     GemmEpilogue epilogue = GemmEpilogue::store_f16;
     swinup_precision precision = SWINUP_PRECISION_EXACT;
     void* out = nullptr;   // f16 / f32 / e4m3 per epilogue; row stride n (expand: C' = n / 4)

@@ -83,6 +83,7 @@ struct CudaNetwork::Impl {
     DeviceBuffer wide;    // e4m3 fc1 / embed0 outputs
     DeviceBuffer qkv;     // f16 Q, K, V
     DeviceBuffer skip;    // f32 skip0 outputs (lite)
+    bool fuse_norms = true;  // norm1 -> qkv and norm2 -> fc1 as one GEMM (GemmGather::rms_norm)
     LayerHook hook;
     StageMarker marker;
     cudaStream_t stream = nullptr;
@@ -94,8 +95,9 @@ struct CudaNetwork::Impl {
 
     void linear(const std::string& layer, const char* op, const DeviceLinear& l, const uint8_t* a, int lda,
                 GemmGather gather, int m, int grid_width, GemmEpilogue epilogue, void* out,
-                const void* skip_in = nullptr, bool skip_f32 = false) {
+                const void* skip_in = nullptr, bool skip_f32 = false, const DeviceBuffer* norm_gain = nullptr) {
         GemmArgs g;
+        if (norm_gain) g.norm_gain = norm_gain->get<float>();
         g.a = a;
         g.lda = lda;
         g.a_cols = l.in;
@@ -120,8 +122,9 @@ struct CudaNetwork::Impl {
             case GemmEpilogue::residual_add_f16: out_bytes = 4; break;
             case GemmEpilogue::expand_add_f16: out_bytes = 2 + (skip_f32 ? 4 : 2); break;
         }
+        const double a_bytes = gather == GemmGather::rms_norm ? 2.0 : 1.0;  // f16 rows or e4m3 rows
         const StageInfo s{layer, op, 2.0 * m * l.in * l.out,
-                          double(m) * l.in + double(l.out) * l.in + double(m) * l.out * out_bytes};
+                          double(m) * l.in * a_bytes + double(l.out) * l.in + double(m) * l.out * out_bytes};
         mark(s, true);
         gemm_e4m3(g, stream);
         mark(s, false);
@@ -153,8 +156,19 @@ struct CudaNetwork::Impl {
         const std::string& name = b.spec.name;
         uint8_t* normed_p = normed.get<uint8_t>();
         uint16_t* qkv_p = qkv.get<uint16_t>();
-        norm(name, "norm1", b.norm1, x, c, NormGather::rows, tokens, w, normed_p);
-        linear(name, "qkv", b.qkv, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::store_f16, qkv_p);
+        // Fused: the GEMM normalises its A tiles itself (byte for byte the norm kernel's output).
+        // Only up to C = 64 (levels 0 and 1, most of the tokens): wider rows' f16 buffers push the
+        // GEMM's shared memory over its slicing target, and every N slice would normalise the
+        // tile again (not measured yet: a choice of where the fusion surely pays).
+        const bool fuse = fuse_norms && c % 32 == 0 && c <= 64;
+        const uint8_t* x_bytes = reinterpret_cast<const uint8_t*>(x);
+        if (fuse) {
+            linear(name, "norm1+qkv", b.qkv, x_bytes, 2 * c, GemmGather::rms_norm, tokens, w, GemmEpilogue::store_f16,
+                   qkv_p, nullptr, false, &b.norm1);
+        } else {
+            norm(name, "norm1", b.norm1, x, c, NormGather::rows, tokens, w, normed_p);
+            linear(name, "qkv", b.qkv, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::store_f16, qkv_p);
+        }
         WindowAttentionArgs a;
         a.qkv = qkv_p;
         a.width = w;
@@ -171,8 +185,13 @@ struct CudaNetwork::Impl {
         window_attention(a, stream);
         mark(s, false);
         linear(name, "proj", b.proj, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::residual_add_f16, x);
-        norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
-        linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3, wide.get());
+        if (fuse) {
+            linear(name, "norm2+fc1", b.fc1, x_bytes, 2 * c, GemmGather::rms_norm, tokens, w, GemmEpilogue::gelu_e4m3,
+                   wide.get(), nullptr, false, &b.norm2);
+        } else {
+            norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
+            linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3, wide.get());
+        }
         linear(name, "fc2", b.fc2, wide.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, w,
                GemmEpilogue::residual_add_f16, x);
         report(name, x, w, h, c);
@@ -310,6 +329,7 @@ CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int
 CudaNetwork::~CudaNetwork() = default;
 
 void CudaNetwork::set_layer_hook(LayerHook hook) { impl_->hook = std::move(hook); }
+void CudaNetwork::set_fused_norms(bool fused) { impl_->fuse_norms = fused; }
 void CudaNetwork::set_stage_marker(StageMarker marker) { impl_->marker = std::move(marker); }
 
 void CudaNetwork::run(const uint8_t* staged, int width, int height, uint64_t frame_index, float* head,

@@ -42,6 +42,10 @@ public:
     using LayerHook = std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
     void set_layer_hook(LayerHook hook);
 
+    // norm1 -> qkv and norm2 -> fc1 fused into one GEMM each (the default; blocks with C <= 64),
+    // or the unfused norm kernel then the GEMM: the same bytes either way (tests/gpu checks).
+    void set_fused_norms(bool fused);
+
     // Bench: called around every kernel launch (begin = true before, false after).
     using StageMarker = std::function<void(const StageInfo& stage, bool begin, cudaStream_t stream)>;
     void set_stage_marker(StageMarker marker);

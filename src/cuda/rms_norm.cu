@@ -7,6 +7,7 @@
 #include "core/model_spec.h"
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_math.cuh"
+#include "cuda/rms_norm_row.cuh"
 
 namespace swinup::cuda {
 namespace {
@@ -52,40 +53,11 @@ __global__ void __launch_bounds__(kTokensPerBlock) rms_norm_e4m3_kernel(const Rm
     __syncwarp();
     if (lane < rows) {
         const uint8_t* xr = x_s + lane * x_stride;
-        float sum = 0.0f;
-        for (int c = 0; c < c_out; c += 8) {
-            const uint4 v = *reinterpret_cast<const uint4*>(xr + c * 2);
-            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const float a = f16_lo(w[j]), b = f16_hi(w[j]);
-                sum = exact::add(sum, exact::mul(a, a));
-                sum = exact::add(sum, exact::mul(b, b));
-            }
-        }
-        float inv;
-        if (p.precision == SWINUP_PRECISION_EXACT) {
-            const float mean = exact::div(sum, static_cast<float>(c_out));
-            inv = exact::div(1.0f, exact::sqrt(exact::add(mean, kRmsEps)));
-        } else {
-            inv = fast_rsqrt(sum * (1.0f / static_cast<float>(c_out)) + kRmsEps);
-        }
+        const float inv = rms_inverse(rms_sum_of_squares(xr, c_out), c_out, p.precision);
         uint8_t* orow = o_s + lane * o_stride;
-        for (int c = 0; c < c_out; c += 8) {
-            const uint4 v = *reinterpret_cast<const uint4*>(xr + c * 2);
-            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-            uint32_t packed[2];
-#pragma unroll
-            for (int j = 0; j < 4; j += 2) {
-                const float y0 = exact::mul(exact::mul(f16_lo(w[j]), inv), p.gain[c + 2 * j]);
-                const float y1 = exact::mul(exact::mul(f16_hi(w[j]), inv), p.gain[c + 2 * j + 1]);
-                const float y2 = exact::mul(exact::mul(f16_lo(w[j + 1]), inv), p.gain[c + 2 * j + 2]);
-                const float y3 = exact::mul(exact::mul(f16_hi(w[j + 1]), inv), p.gain[c + 2 * j + 3]);
-                packed[j / 2] =
-                    static_cast<uint32_t>(e4m3x2(y0, y1)) | (static_cast<uint32_t>(e4m3x2(y2, y3)) << 16);
-            }
-            *reinterpret_cast<uint2*>(orow + c) = make_uint2(packed[0], packed[1]);
-        }
+        for (int c = 0; c < c_out; c += 8)
+            *reinterpret_cast<uint2*>(orow + c) =
+                rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, p.gain + c);
     }
     __syncwarp();
     // The block's output rows are contiguous: rows * c_out bytes from token m0.

@@ -104,7 +104,9 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 row.op = (row.op.empty() || row.op == s.op) ? s.op : "mixed";
                 std::string cls = s.op;
                 if (cls == "norm1" || cls == "norm2") cls = "norm";
-                if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear") cls = "gemm";
+                if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear" ||
+                    cls == "norm1+qkv" || cls == "norm2+fc1")  // the fused norm + GEMM kernels
+                    cls = "gemm";
                 auto& k = classes[cls];
                 k.median_ms += s.median_ms;
                 k.flops += s.flops;

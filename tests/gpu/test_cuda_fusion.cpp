@@ -1,0 +1,103 @@
+// The fused norm + GEMM kernels (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm) against the
+// unfused norm kernel then GEMM: every layer's output and the head outputs byte for byte, for
+// both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md:
+// fused kernels must equal the layer-by-layer reference exactly).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/e4m3.h"
+#include "core/model_spec.h"
+#include "core/weights.h"
+#include "gpu_test_support.h"
+
+#ifdef SWINUP_HAVE_CUDA
+#include "cuda/cuda_tools.h"
+#endif
+
+namespace swinup {
+namespace {
+
+#ifdef SWINUP_HAVE_CUDA
+// Random staged slots in roughly their real ranges, rounded to e4m3. 96 x 64 (not square; level 3
+// is 12 x 8 tokens) and 64 row tiles that do not divide every level's token count.
+std::vector<float> random_staged(int w, int h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 2.0f);
+    std::vector<float> s(size_t(w) * h * kSlots);
+    for (float& v : s) v = round_to_e4m3(u(rng));
+    return s;
+}
+
+void compare(Variant variant, swinup_precision precision, uint64_t frame) {
+    const int w = 96, h = 64;
+    auto weights = std::make_shared<const Weights>(weights_make_initial(variant, 2));
+    const std::vector<float> staged = random_staged(w, h, 9);
+    std::map<std::string, std::vector<float>> layers[2];
+    std::vector<float> head[2];
+    for (int fused = 0; fused < 2; ++fused) {
+        head[fused] = cuda_tools::run_network(
+            weights, precision, staged, w, h, frame,
+            [&](const std::string& name, const float* d, int lw, int lh, int c) {
+                layers[fused][name].assign(d, d + size_t(lw) * lh * c);
+            },
+            fused == 1);
+    }
+    ASSERT_EQ(layers[0].size(), layers[1].size());
+    size_t differing_layers = 0;
+    for (const auto& [name, unfused] : layers[0]) {
+        const std::vector<float>& fused = layers[1][name];
+        ASSERT_EQ(fused.size(), unfused.size()) << name;
+        const bool same = std::memcmp(fused.data(), unfused.data(), unfused.size() * sizeof(float)) == 0;
+        if (!same) ++differing_layers;
+        EXPECT_TRUE(same) << "layer " << name << " differs between the fused and unfused kernels";
+    }
+    ASSERT_EQ(head[0].size(), head[1].size());
+    EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
+        << "head outputs differ between the fused and unfused kernels";
+    std::printf("[ measured ] fused vs unfused %s %s frame %llu: %zu of %zu layers differ\n",
+                variant == Variant::lite ? "lite" : "full",
+                precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", static_cast<unsigned long long>(frame),
+                differing_layers, layers[0].size());
+}
+#endif
+
+TEST(CudaFusion, LiteExactFusedEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0);
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1);
+#endif
+}
+
+TEST(CudaFusion, LiteFastFusedEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 0);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1);
+#endif
+}
+
+TEST(CudaFusion, FullExactFusedEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 1);
+#endif
+}
+
+TEST(CudaFusion, FullFastFusedEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::full, SWINUP_PRECISION_FAST, 0);
+#endif
+}
+
+}  // namespace
+}  // namespace swinup
