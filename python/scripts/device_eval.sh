@@ -5,7 +5,8 @@
 # 480x270 -> 960x540 and 320x180 -> 960x540 (LDR, 32 frames, seeds unlike training's); then
 # `swinup eval` of bilinear, TAAU and swinup lite (CUDA backend, exact mode), and swinup full.
 # Usage: [SWINUP_BIN=.devrun] bash python/scripts/device_eval.sh WEIGHTS_DIR
-#   WEIGHTS_DIR holds lite.safetensors and full.safetensors. Results in $OUT/eval/<sequence>/.
+#   WEIGHTS_DIR holds lite.safetensors and full.safetensors. Results: $OUT/eval.tgz (eval/<sequence>/:
+#   summary.txt, lite.txt/json, full.txt/json, crops in lite/ and full/).
 set -uo pipefail
 WEIGHTS=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +18,7 @@ if [ -n "${SWINUP_BIN:-}" ]; then
 fi
 FRAMES=${FRAMES:-32}
 mkdir -p "$SEQ" "$OUT/eval"
-ROOM="$ROOT/.pydata/scenes/breakfast_room/BreakfastRoom.gltf"
+ROOM=${ROOM:-$ROOT/.pydata/scenes/breakfast_room/BreakfastRoom.gltf}
 render() {  # name scene render display extra...
   local name=$1 scene=$2 r=$3 d=$4
   shift 4
@@ -25,26 +26,41 @@ render() {  # name scene render display extra...
     --display "$d" --device "${RENDER_DEVICE:-cuda}" --seed 9001 "$@" > "$SEQ/$name.log" 2>&1 ||
     { echo "render $name failed"; tail -5 "$SEQ/$name.log"; }
 }
-names=()
+GPUS=$( (nvidia-smi -L 2>/dev/null || true) | wc -l)
+((GPUS > 0)) || GPUS=1
+jobs_list=()
 if [ -f "$ROOM" ]; then
-  render room_2x_ldr "$ROOM" 960x540 1920x1080 && names+=(room_2x_ldr)
-  render room_3x_ldr "$ROOM" 640x360 1920x1080 && names+=(room_3x_ldr)
-  render room_2x_hdr "$ROOM" 960x540 1920x1080 --hdr && names+=(room_2x_hdr)
-  render room_3x_hdr "$ROOM" 640x360 1920x1080 --hdr && names+=(room_3x_hdr)
+  jobs_list+=("room_2x_ldr|$ROOM|960x540|1920x1080|" "room_3x_ldr|$ROOM|640x360|1920x1080|"
+              "room_2x_hdr|$ROOM|960x540|1920x1080|--hdr" "room_3x_hdr|$ROOM|640x360|1920x1080|--hdr")
 fi
 if [ "${PROCEDURAL:-1}" = 1 ]; then
-  for s in showcase fence moire text spinner; do
-    render "${s}_2x" "$s" 480x270 960x540 && names+=("${s}_2x")
-    render "${s}_3x" "$s" 320x180 960x540 && names+=("${s}_3x")
+  for s in ${SCENES:-showcase fence moire text spinner}; do
+    jobs_list+=("${s}_2x|$s|480x270|960x540|" "${s}_3x|$s|320x180|960x540|")
   done
 fi
-for n in "${names[@]}"; do
-  o="$OUT/eval/$n"
+evaluate() {  # job gpu: render (if missing), then score bilinear, TAAU, lite and full
+  IFS='|' read -r n scene r d extra <<< "$1"
+  export CUDA_VISIBLE_DEVICES=$2
+  # shellcheck disable=SC2086
+  render "$n" "$scene" "$r" "$d" $extra || return 1
+  local o="$OUT/eval/$n"
   mkdir -p "$o"
   "$SWINUP" eval "$SEQ/$n" --methods bilinear,taau,swinup --variant lite --weights "$WEIGHTS/lite.safetensors" \
     --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/lite.json" --pictures "$o/lite" > "$o/lite.txt" 2>&1
   "$SWINUP" eval "$SEQ/$n" --methods swinup --variant full --weights "$WEIGHTS/full.safetensors" \
     --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/full.json" --pictures "$o/full" > "$o/full.txt" 2>&1
-  echo "== $n"
-  grep -E "bilinear|taau|swinup" "$o/lite.txt" "$o/full.txt" | grep -v "^.*wrote" | sed "s#$o/##"
+  { echo "== $n"; grep -hE "^(bilinear|taau|swinup) " "$o/lite.txt"; grep -hE "^swinup " "$o/full.txt" | sed 's/^swinup/full  /'; } > "$o/summary.txt"
+}
+# Four sequences at a time over the GPUs (TAAU and the EXR files use the CPU).
+k=0
+pids=()
+for j in "${jobs_list[@]}"; do
+  evaluate "$j" $((k % GPUS)) &
+  pids+=($!)
+  k=$((k + 1))
+  if ((${#pids[@]} >= 4)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
+for p in "${pids[@]}"; do wait "$p"; done
+cat "$OUT"/eval/*/summary.txt
+# One archive: the device tool brings back a limited number of files.
+tar czf "$OUT/eval.tgz" -C "$OUT" eval && rm -rf "$OUT/eval"

@@ -9,6 +9,7 @@
 # MODE: lite | full      one variant on GPU 0
 #       pair             lite on GPU 0 and full on GPU 1 at the same time (a 2-GPU machine)
 #       ddp-lite|ddp-full one variant over every GPU with torchrun (data parallel)
+# ARGS_lite, ARGS_full: extra train.py options for one variant (e.g. its --batch and --crop).
 # SWINUP_BIN: a CLI built elsewhere with -DSWINUP_CUDA=ON, carried with its non-glibc shared
 # libraries in $SWINUP_BIN/lib (the device image lacks the Debian -dev packages), e.g. .devrun.
 set -euo pipefail
@@ -35,7 +36,9 @@ for d in "$DATA"/*/; do ARGS+=(--data "$d"); done
 
 cd "$ROOT/python"
 train_one() {  # variant gpu
-  CUDA_VISIBLE_DEVICES=$2 $PYTHON -m swinup.train --variant "$1" --minutes "$MINUTES" "${ARGS[@]}" "${EXTRA[@]}" \
+  local per_variant="ARGS_$1"  # ARGS_lite / ARGS_full: options for one variant only
+  # shellcheck disable=SC2086
+  CUDA_VISIBLE_DEVICES=$2 $PYTHON -m swinup.train --variant "$1" --minutes "$MINUTES" "${ARGS[@]}" "${EXTRA[@]}" ${!per_variant:-} \
     > "$OUT/train_$1.log" 2>&1 || { echo "train $1 failed:"; tail -15 "$OUT/train_$1.log"; return 1; }
 }
 export_one() {

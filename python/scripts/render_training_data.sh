@@ -14,7 +14,7 @@ mkdir -p "$DATA"
 RENDERS=(512x288 480x270 384x216 320x180 256x144)  # display 768x432 / 1.5, 1.6, 2, 2.4, 3
 FRAMES=32
 DEVICE=cuda
-GPUS=$(nvidia-smi -L 2>/dev/null | wc -l || echo 0)
+GPUS=$( (nvidia-smi -L 2>/dev/null || true) | wc -l)
 if [ "${QUICK:-0}" = 1 ]; then FRAMES=8; DEVICE=cpu; GPUS=0; fi
 
 jobs_list=()

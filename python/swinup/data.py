@@ -8,14 +8,15 @@ gt [B, T, Hd, Wd, 3] (linear), and Python values hdr, depth_inverted, reset (lis
 """
 import json
 import math
+import multiprocessing
 import os
 import random
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import torch
 
-from .exr import read_exr
+from .sequence_frames import read_frames
 
 
 # ---- sequence folders --------------------------------------------------------------------------
@@ -25,7 +26,7 @@ class SequenceFolder:
     ground truth, f32 depth, f16 motion), so that cutting a clip is a few slicing kernels on the
     training device instead of host copies every step."""
 
-    def __init__(self, path: str, device="cpu"):
+    def __init__(self, path: str, device="cpu", pool=None):
         with open(os.path.join(path, "sequence.json")) as f:
             info = json.load(f)
         self.path = path
@@ -42,9 +43,7 @@ class SequenceFolder:
         self.jitter_np = np.stack([np.asarray(info["jitter_x"], np.float32),
                                    np.asarray(info["jitter_y"], np.float32)], axis=-1)
         self.reset = list(info.get("reset", [0] * self.n))
-        # Threads: the EXR reader's time is zlib and numpy, which release the GIL.
-        with ThreadPoolExecutor(max_workers=min(16, os.cpu_count() or 1)) as pool:
-            frames = list(pool.map(self._read, range(self.n)))
+        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, self.jitter_np, pool)
         dev = torch.device(device)
         self.color = torch.from_numpy(np.stack([f[0] for f in frames])).to(dev)
         self.depth = torch.from_numpy(np.stack([f[1] for f in frames])).to(dev)
@@ -53,24 +52,6 @@ class SequenceFolder:
         self.jitter = torch.from_numpy(self.jitter_np).to(dev)
         self.exposure = torch.from_numpy(
             np.asarray(info.get("exposure", [1.0] * self.n), np.float32)).to(dev)
-
-    def _read(self, i: int):
-        def exr(kind):
-            return read_exr(os.path.join(self.path, f"{kind}.{i:04d}.exr"))
-        c = exr("color")
-        d = exr("depth")
-        m = exr("mv")
-        g = exr("gt")
-        color = np.stack([c["R"], c["G"], c["B"]], -1).astype(np.float16)
-        depth = d["Z"].astype(np.float32)
-        motion = (np.stack([m["R"], m["G"]], -1) * self.mv_sign).astype(np.float32)
-        if self.mv_jittered:
-            # As the library does (cpu_backend.cpp): vectors measured between jittered images
-            # carry -(j_prev - j_cur); adding it back makes them join pixel centres.
-            prev = self.jitter_np[i - 1] if i > 0 else self.jitter_np[i]
-            motion = motion + (prev - self.jitter_np[i])
-        gt = np.stack([g["R"], g["G"], g["B"]], -1).astype(np.float16)
-        return color, depth, motion.astype(np.float16), gt
 
     def clip(self, frames: int, crop_w: int, crop_h: int, rng: random.Random):
         """A random clip: consecutive frames, a render crop aligned so that its display crop
@@ -108,6 +89,17 @@ def batch_from_folders(seqs, batch: int, frames: int, crop: int, rng: random.Ran
            for k in ("color", "depth", "motion", "jitter", "gt")}
     out.update(hdr=seq.hdr, depth_inverted=seq.depth_inverted, reset=clips[0]["reset"])
     return out
+
+
+def load_sequence_folders(paths, device, workers=None):
+    """SequenceFolders for every path, their EXR files read by a pool of processes (spawned:
+    the parent may hold a CUDA context, which forked children must not inherit)."""
+    if len(paths) == 0:
+        return []
+    workers = workers or min(16, os.cpu_count() or 1)
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        return [SequenceFolder(p, device, pool) for p in paths]
 
 
 # ---- procedural scenes -------------------------------------------------------------------------

@@ -40,7 +40,7 @@ import torch
 import torch.distributed as dist
 
 from . import exact_math as xm
-from .data import ProceduralScenes, SequenceFolder, batch_from_folders
+from .data import ProceduralScenes, batch_from_folders, load_sequence_folders
 from .model import SwinUp
 from .output_pass import output_pass
 from .spec import ModelConfig
@@ -212,7 +212,7 @@ def main(argv=None):
         print(f"swinup train: {args.variant}, from {origin}, {world} rank(s) on {device}", flush=True)
 
     t_load = time.time()
-    seqs = [SequenceFolder(d, device) for d in args.data]
+    seqs = load_sequence_folders(args.data, device)
     if rank == 0 and seqs:
         print(f"loaded {len(seqs)} sequence(s) in {time.time() - t_load:.1f} s", flush=True)
     frac = args.procedural if args.procedural is not None else (0.3 if seqs else 1.0)
@@ -283,7 +283,9 @@ def main(argv=None):
             print(f"step {step} loss {loss.item():.5f} (l1 {l1.item():.5f}, temporal "
                   f"{temporal.item():.5f}) grad {grad_norm.item():.3f} lr {lr:.2e} "
                   f"{took / max(1, step - start_step):.3f} s/step, "
-                  f"{pixels * world / took / 1e6:.1f} M display px-frames/s", flush=True)
+                  f"{pixels * world / took / 1e6:.1f} M display px-frames/s" +
+                  (f", {torch.cuda.max_memory_allocated(device) / 2**30:.0f} GiB peak"
+                   if device.type == "cuda" else ""), flush=True)
         chunk["steps"] = step - start_step
         chunk["minutes"] = round((time.time() - t0) / 60, 2)
         if rank == 0 and step - last_save >= args.save_every:
