@@ -32,21 +32,29 @@ for t in test_cuda_kernels test_cuda_network test_cuda_backend test_cuda_output 
   "$BIN/$t" >"$OUT/$t.log" 2>&1 || status=1
   grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\]|measured|Failure|error" "$OUT/$t.log" | head -40
 done
-# The sanitizers on small problems (they slow kernels down 10-100x). QUICK=1: memcheck and
-# racecheck on the network test only (the GEMM, norm and attention kernels), each under 3 minutes.
-echo "== compute-sanitizer"
-for tool in memcheck racecheck; do
-  timeout 180 compute-sanitizer --tool "$tool" --error-exitcode 3 "$BIN/test_cuda_network" \
-    --gtest_filter='*LiteExactMatchesCpuOddFrame:*FullFastWithinBound' >"$OUT/sanitizer_$tool.log" 2>&1
-  echo "$tool network: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_$tool.log" | tail -1))"
-  [ "${QUICK:-0}" = 1 ] && continue
-  compute-sanitizer --tool "$tool" --error-exitcode 3 "$BIN/test_cuda_backend" \
-    --gtest_filter='*LiteExactRgba8MatchesCpu:*DevicePointersEqualHostPointers' >"$OUT/sanitizer_${tool}_backend.log" 2>&1
-  echo "$tool backend: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_${tool}_backend.log" | tail -1))"
-done
 echo "== bench"
 "$BIN/swinup" bench --precision fast --iterations 200 >"$OUT/bench_fast.txt" 2>&1 || status=1
 "$BIN/swinup" bench --precision exact --iterations 100 --render 1280x720 --display 3840x2160 \
   >"$OUT/bench_exact.txt" 2>&1 || status=1
 grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt"
+# The sanitizers on small problems (they slow kernels down 10-100x), after the bench so that a
+# short call still gets the timings. QUICK=1: one test each of the network (GEMM, norm, attention
+# kernels), fused norm+GEMM and output-pass kernels, each under 3 minutes; else the backend too.
+echo "== compute-sanitizer"
+sanitize() {  # tool test filter
+  local log="$OUT/sanitizer_$1_$2.log"
+  timeout "${SANITIZER_TIMEOUT:-180}" compute-sanitizer --tool "$1" --error-exitcode 3 "$BIN/$2" \
+    --gtest_filter="$3" >"$log" 2>&1
+  echo "$1 $2: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
+}
+for tool in memcheck racecheck; do
+  if [ "${QUICK:-0}" = 1 ]; then
+    sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame'
+  else
+    sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame:*FullFastWithinBound'
+    sanitize "$tool" test_cuda_backend '*LiteExactRgba8MatchesCpu:*DevicePointersEqualHostPointers'
+  fi
+  sanitize "$tool" test_cuda_fusion '*LiteExactFusedEqualsUnfused'
+  sanitize "$tool" test_cuda_output '*Scale3WithHistory'
+done
 exit $status
