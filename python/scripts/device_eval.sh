@@ -26,8 +26,10 @@ render() {  # name scene render display extra...
     --display "$d" --device "${RENDER_DEVICE:-cuda}" --seed 9001 "$@" > "$SEQ/$name.log" 2>&1 ||
     { echo "render $name failed"; tail -5 "$SEQ/$name.log"; }
 }
-GPUS=$( (nvidia-smi -L 2>/dev/null || true) | wc -l)
-((GPUS > 0)) || GPUS=1
+# EVAL_GPUS: the GPU indices to use (default all), e.g. "0" while GPU 1 does something else.
+read -r -a GPU_LIST <<< "${EVAL_GPUS:-$(seq -s ' ' 0 $(( $( (nvidia-smi -L 2>/dev/null || true) | wc -l) - 1 )))}"
+((${#GPU_LIST[@]} > 0)) || GPU_LIST=(0)
+GPUS=${#GPU_LIST[@]}
 jobs_list=()
 if [ -f "$ROOM" ]; then
   jobs_list+=("room_2x_ldr|$ROOM|960x540|1920x1080|" "room_3x_ldr|$ROOM|640x360|1920x1080|"
@@ -55,7 +57,7 @@ evaluate() {  # job gpu: render (if missing), then score bilinear, TAAU, lite an
 k=0
 pids=()
 for j in "${jobs_list[@]}"; do
-  evaluate "$j" $((k % GPUS)) &
+  evaluate "$j" "${GPU_LIST[$((k % GPUS))]}" &
   pids+=($!)
   k=$((k + 1))
   if ((${#pids[@]} >= 4)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
