@@ -30,11 +30,50 @@ __device__ __forceinline__ float scale_bias(float acc, float scale, float bias) 
     return exact::add(exact::mul(acc, scale), bias);
 }
 
+// The global operand an epilogue of 8 consecutive outputs of row m, columns n..n+7 reads besides
+// y: the residual's 8 f16 (residual_add_f16) or the skip's 8 f16 / f32 (expand_add_f16), as raw
+// words; nothing for the other epilogues. The kernel loads it before the K loop of the outputs'
+// 16-column step (prefetch_row8), so the memory latency overlaps the mma chain instead of
+// following it; each element is read and written by the one lane that owns it, so reading the
+// in-place residual early sees the same value.
+struct Row8Operand {
+    uint4 lo = make_uint4(0, 0, 0, 0);  // f16: the 8 values; f32 skip: values 0..3
+    uint4 hi = make_uint4(0, 0, 0, 0);  // f32 skip: values 4..7
+};
+
+// Fine-grid element index of output column n (n % 8 == 0) of coarse row m (expand_add_f16).
+__device__ __forceinline__ size_t expand_index(const GemmArgs& p, int m, int n) {
+    const int cf = p.n / 4;  // fine channels C' (% 8 == 0, so the 8 columns share q)
+    const int q = n / cf, c = n - q * cf;
+    const int y0 = m / p.grid_width, x0 = m - y0 * p.grid_width;
+    const size_t fine = static_cast<size_t>(2 * y0 + (q >> 1)) * (2 * p.grid_width) + 2 * x0 + (q & 1);
+    return fine * cf + c;
+}
+
+__device__ __forceinline__ Row8Operand prefetch_row8(const GemmArgs& p, int m, int n) {
+    Row8Operand o;
+    if (p.epilogue == GemmEpilogue::residual_add_f16) {
+        o.lo = *reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(p.out) + static_cast<size_t>(m) * p.n + n);
+    } else if (p.epilogue == GemmEpilogue::expand_add_f16) {
+        const size_t i = expand_index(p, m, n);
+        if (p.skip_f32) {
+            const uint4* k = reinterpret_cast<const uint4*>(static_cast<const float*>(p.skip) + i);
+            o.lo = k[0];
+            o.hi = k[1];
+        } else {
+            o.lo = *reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(p.skip) + i);
+        }
+    }
+    return o;
+}
+
 // The epilogue of 8 consecutive outputs y[0..8) of row m, columns n..n+7 (n % 8 == 0), each
 // element through the same operations as ever (f16 / e4m3 pairs are packed (n, n + 1), (n + 2,
 // n + 3), ...: each element is rounded on its own, so the packing decides no value); the global
-// accesses are one 16-byte (f16), two 16-byte (f32) or one 8-byte (e4m3) word per operand.
-__device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, const float (&y)[8]) {
+// accesses are one 16-byte (f16), two 16-byte (f32) or one 8-byte (e4m3) word per operand, the
+// residual / skip words `operand` prefetched by prefetch_row8.
+__device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, const float (&y)[8],
+                                           const Row8Operand& operand) {
     const size_t at = static_cast<size_t>(m) * p.n + n;
     switch (p.epilogue) {
         case GemmEpilogue::store_f16:
@@ -62,32 +101,24 @@ __device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, cons
             break;
         }
         case GemmEpilogue::residual_add_f16: {
-            uint4* r = reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at);
-            const uint4 old = *r;
-            const uint32_t o[4] = {old.x, old.y, old.z, old.w};
+            const uint32_t o[4] = {operand.lo.x, operand.lo.y, operand.lo.z, operand.lo.w};
             uint32_t w[4];
 #pragma unroll
             for (int j = 0; j < 4; ++j)
                 w[j] = f16x2(exact::add(f16_lo(o[j]), y[2 * j]), exact::add(f16_hi(o[j]), y[2 * j + 1]));
-            *r = make_uint4(w[0], w[1], w[2], w[3]);
+            *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at) = make_uint4(w[0], w[1], w[2], w[3]);
             break;
         }
         case GemmEpilogue::expand_add_f16: {
-            const int cf = p.n / 4;  // fine channels C' (% 8 == 0, so the 8 columns share q)
-            const int q = n / cf, c = n - q * cf;
-            const int y0 = m / p.grid_width, x0 = m - y0 * p.grid_width;
-            const size_t fine =
-                static_cast<size_t>(2 * y0 + (q >> 1)) * (2 * p.grid_width) + 2 * x0 + (q & 1);
-            const size_t i = fine * cf + c;
+            const size_t i = expand_index(p, m, n);
             float s[8];
             if (p.skip_f32) {
-                const float4* k = reinterpret_cast<const float4*>(static_cast<const float*>(p.skip) + i);
-                const float4 k0 = k[0], k1 = k[1];
-                s[0] = k0.x; s[1] = k0.y; s[2] = k0.z; s[3] = k0.w;
-                s[4] = k1.x; s[5] = k1.y; s[6] = k1.z; s[7] = k1.w;
+                const uint32_t kw[8] = {operand.lo.x, operand.lo.y, operand.lo.z, operand.lo.w,
+                                        operand.hi.x, operand.hi.y, operand.hi.z, operand.hi.w};
+#pragma unroll
+                for (int j = 0; j < 8; ++j) s[j] = __uint_as_float(kw[j]);
             } else {
-                const uint4 k = *reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(p.skip) + i);
-                const uint32_t kw[4] = {k.x, k.y, k.z, k.w};
+                const uint32_t kw[4] = {operand.lo.x, operand.lo.y, operand.lo.z, operand.lo.w};
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {
                     s[2 * j] = f16_lo(kw[j]);
@@ -192,7 +223,7 @@ __device__ __forceinline__ void load_tile(const GemmArgs& p, int tile, uint8_t* 
 // decides only which CTA computes it. kNorm (the rms_norm gather): the cp.async double buffer
 // holds the tiles' f16 rows instead, and each tile's e4m3 A rows are computed from them into one A
 // buffer before it is multiplied (barriers before and after).
-template <int kWarps, int kMTiles, bool kNorm>
+template <int kWarps, int kMTiles, bool kNorm, bool kPrefetch>
 __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p, int n_slice) {
     constexpr int kThreads = kWarps * 32;
     constexpr int kBlockM = kWarps * kMTiles * 16;
@@ -262,7 +293,19 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
         }
         const int m0 = tile * kBlockM;
         if (m0 + warp_row < p.m) {  // else this warp's rows are all past the end
+            // Stage -> global: lane owns row r of each m16 tile, columns 8h .. 8h + 7 of the step.
+            const int r = lane & 15, h = lane >> 4;
             for (int n0 = n_begin; n0 < n_begin + n_slice; n0 += 16) {
+                // kPrefetch (residual and expand epilogues): the residual / skip words are loaded
+                // before the K loop; the other epilogues keep their registers free for occupancy.
+                Row8Operand operand[kMTiles];
+                if constexpr (kPrefetch) {
+#pragma unroll
+                    for (int mt = 0; mt < kMTiles; ++mt) {
+                        const int m = m0 + warp_row + mt * 16 + r;
+                        if (m < p.m) operand[mt] = prefetch_row8(p, m, n0 + 8 * h);
+                    }
+                }
                 float acc[kMTiles][2][4];  // (m16 tile, n8 tile, fragment)
 #pragma unroll
                 for (int mt = 0; mt < kMTiles; ++mt)
@@ -296,12 +339,14 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
                                             scale_bias(acc[mt][nt][2 * half + 1], sb[nt].y, sb[nt].w));
                     __syncwarp();
                     // Stage -> global: this lane's row r, columns 8h .. 8h + 7 (units 4h .. 4h + 3).
-                    const int r = lane & 15, h = lane >> 4;
                     const float4 lo = *reinterpret_cast<const float4*>(stage + stage_unit(r, 4 * h));
                     const float4 hi = *reinterpret_cast<const float4*>(stage + stage_unit(r, 4 * h + 2));
                     const float y[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
                     const int m = m0 + warp_row + mt * 16 + r;
-                    if (m < p.m) store_row8(p, m, n0 + 8 * h, y);
+                    if (m < p.m) {
+                        if constexpr (!kPrefetch) operand[mt] = prefetch_row8(p, m, n0 + 8 * h);
+                        store_row8(p, m, n0 + 8 * h, y, operand[mt]);
+                    }
                     __syncwarp();  // the stage is rewritten by the next step
                 }
             }
@@ -317,18 +362,24 @@ void require(bool ok, const char* what) {
 
 // Dynamic shared memory of a CTA: W slice, A buffers, (rms_norm: f16 row buffers and gains),
 // scale/bias pairs, the warps' epilogue stages (the kernel's layout, in that order).
-size_t smem_bytes(const GemmArgs& p, int n_slice, int block_m, int warps) {
+// The A tile buffers (two; rms_norm: one A buffer, two f16 row buffers and the gains).
+size_t tile_buffer_bytes(const GemmArgs& p, int block_m) {
     const bool norm = p.gather == GemmGather::rms_norm;
-    size_t bytes = static_cast<size_t>(n_slice + (norm ? 1 : 2) * block_m) * (p.k_padded + kRowPad);
+    size_t bytes = static_cast<size_t>((norm ? 1 : 2) * block_m) * (p.k_padded + kRowPad);
     if (norm) bytes += static_cast<size_t>(2 * block_m) * (2 * p.a_cols + 16) + p.a_cols * sizeof(float);
-    return bytes + static_cast<size_t>(n_slice) / 2 * sizeof(float4) + warps * kStageBytesPerWarp;
+    return bytes;
 }
 
-template <int kWarps, int kMTiles, bool kNorm>
+size_t smem_bytes(const GemmArgs& p, int n_slice, int block_m, int warps) {
+    return static_cast<size_t>(n_slice) * (p.k_padded + kRowPad) + tile_buffer_bytes(p, block_m) +
+           static_cast<size_t>(n_slice) / 2 * sizeof(float4) + warps * kStageBytesPerWarp;
+}
+
+template <int kWarps, int kMTiles, bool kNorm, bool kPrefetch>
 void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
     constexpr int kBlockM = kWarps * kMTiles * 16;
     const size_t smem = smem_bytes(p, n_slice, kBlockM, kWarps);
-    auto kernel = gemm_e4m3_kernel<kWarps, kMTiles, kNorm>;
+    auto kernel = gemm_e4m3_kernel<kWarps, kMTiles, kNorm, kPrefetch>;
     static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
     if (static_cast<int>(smem) > configured_smem) {
         SWINUP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -351,24 +402,37 @@ void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
 // shared memory per CTA, so more warps per SM hide the copies' and the epilogue's latency), and
 // slices of N (the W slice per CTA) while a CTA's shared memory is over ~56 KiB or the grid has
 // fewer than two CTAs per SM. Neither knob changes any output's arithmetic.
+//
+// Large K (A tile buffers alone over 3/4 of the target: K >= 384, the fc2 of levels 2 and 3 and
+// merge2): splitting N shrinks only the W slice, so it cannot bring the CTA near the target, and
+// every split makes each CTA of a tile read that tile's A from L2 once more: the lite tube's fc2
+// (K = 512, N = 128) ran 8 slices of 16 columns, 60 MB of A reads for a 7.5 MB A. There N is split
+// only down to the device's shared-memory limit per block (and by the CTA-count rule): tube fc2
+// 2 slices (106 KiB, 2 CTAs per SM), merge2 2 slices, level-2 fc2 1 slice.
 void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
-    static int sms = 0;
+    static int sms = 0, smem_optin = 0;
     if (sms == 0) {
         int device = 0;
         SWINUP_CUDA_CHECK(cudaGetDevice(&device));
         SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     }
     constexpr size_t kTargetSmem = 56 * 1024;
     constexpr int kWarps = 4, kBlockM = 64;
     int slices = 1;
     auto can_split = [&](int s) { return p.n % (16 * s) == 0; };
     auto smem = [&]() { return smem_bytes(p, p.n / slices, kBlockM, kWarps); };
-    while (smem() > kTargetSmem && can_split(2 * slices)) slices *= 2;
+    const bool a_dominates = 4 * tile_buffer_bytes(p, kBlockM) > 3 * kTargetSmem;
+    const size_t limit = a_dominates ? static_cast<size_t>(smem_optin) : kTargetSmem;
+    while (smem() > limit && can_split(2 * slices)) slices *= 2;
     while (static_cast<long long>((p.m + kBlockM - 1) / kBlockM) * slices < 2LL * sms &&
            can_split(2 * slices) && p.n / slices >= 32)
         slices *= 2;
-    if (p.gather == GemmGather::rms_norm) launch<kWarps, 1, true>(p, p.n / slices, sms, stream);
-    else launch<kWarps, 1, false>(p, p.n / slices, sms, stream);
+    const bool reads_operand =
+        p.epilogue == GemmEpilogue::residual_add_f16 || p.epilogue == GemmEpilogue::expand_add_f16;
+    if (p.gather == GemmGather::rms_norm) launch<kWarps, 1, true, false>(p, p.n / slices, sms, stream);
+    else if (reads_operand) launch<kWarps, 1, false, true>(p, p.n / slices, sms, stream);
+    else launch<kWarps, 1, false, false>(p, p.n / slices, sms, stream);
 }
 
 }  // namespace
