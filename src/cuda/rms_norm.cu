@@ -45,23 +45,10 @@ __global__ void __launch_bounds__(kTokensPerBlock) rms_norm_e4m3_kernel(const Rm
     const int m0 = blockIdx.x * kTokensPerBlock, lane = threadIdx.x;
     const int rows = min(kTokensPerBlock, p.tokens - m0);
 
-    // kLoadBatch loads in flight per lane before their shared stores: a warp copies 32 rows of
-    // 2C (..8C for a merge) bytes, 16..48 loads per lane, and one load at a time left each
-    // level-2/3 norm (a few warps per SM) waiting on memory latency 16..48 times in a row.
-    constexpr int kLoadBatch = 8;
-    const int copies = rows * chunks;
-    for (int i0 = lane; i0 < copies; i0 += kTokensPerBlock * kLoadBatch) {
-        uint4 v[kLoadBatch];
-#pragma unroll
-        for (int b = 0; b < kLoadBatch; ++b) {
-            const int i = i0 + b * kTokensPerBlock, r = i / chunks, c = i - r * chunks;
-            if (i < copies) v[b] = *reinterpret_cast<const uint4*>(x_chunk(p, m0 + r, c * 8));
-        }
-#pragma unroll
-        for (int b = 0; b < kLoadBatch; ++b) {
-            const int i = i0 + b * kTokensPerBlock, r = i / chunks, c = i - r * chunks;
-            if (i < copies) *reinterpret_cast<uint4*>(x_s + r * x_stride + c * 16) = v[b];
-        }
+    for (int i = lane; i < rows * chunks; i += kTokensPerBlock) {
+        const int r = i / chunks, c = i - r * chunks;
+        *reinterpret_cast<uint4*>(x_s + r * x_stride + c * 16) =
+            *reinterpret_cast<const uint4*>(x_chunk(p, m0 + r, c * 8));
     }
     __syncwarp();
     if (lane < rows) {
