@@ -151,7 +151,8 @@ def main(argv=None):
     ap.add_argument("--variant", default="lite", choices=["lite", "full"])
     ap.add_argument("--data", action="append", default=[], help="sequence folder (repeatable)")
     ap.add_argument("--procedural", type=float, default=None,
-                    help="fraction of batches from procedural scenes (default 1 without --data, else 0.3)")
+                    help="fraction of batches from data.py's 2.5D-layer generator (default 1 without "
+                         "--data, else 0.3)")
     ap.add_argument("--checkpoint", default=None)
     ap.add_argument("--init-weights", default=None, help="weights file to start from (no checkpoint)")
     ap.add_argument("--minutes", type=float, default=5.0)
