@@ -9,7 +9,7 @@ history) counts like the others.
 
 Data: --data DIR (repeatable) names sequence folders with ground truth (the renderer's output;
 keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
-drawn from the procedural scenes of data.py (random scale 1.5-3, HDR and LDR).
+drawn from the 2.5D-layer generator of data.py (random scale 1.5-3, HDR and LDR).
 
 Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step count, the master
 weights in f16 (small enough for the repository) and the training history (one entry per chunk:
