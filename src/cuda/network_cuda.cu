@@ -9,6 +9,7 @@
 #include "core/model_spec.h"
 #include "cuda/cuda_check.cuh"
 #include "cuda/gemm_e4m3.cuh"
+#include "cuda/mlp_fused.cuh"
 #include "cuda/rms_norm.cuh"
 #include "cuda/window_attention.cuh"
 
@@ -84,6 +85,7 @@ struct CudaNetwork::Impl {
     DeviceBuffer qkv;     // f16 Q, K, V
     DeviceBuffer skip;    // f32 skip0 outputs (lite)
     bool fuse_norms = true;  // norm1 -> qkv and norm2 -> fc1 as one GEMM (GemmGather::rms_norm)
+    bool fuse_mlp = false;   // norm2 -> fc1 -> fc2 as one kernel (mlp_fused) where it fits
     LayerHook hook;
     StageMarker marker;
     cudaStream_t stream = nullptr;
@@ -185,16 +187,45 @@ struct CudaNetwork::Impl {
         window_attention(a, stream);
         mark(s, false);
         linear(name, "proj", b.proj, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::residual_add_f16, x);
-        if (fuse) {
-            linear(name, "norm2+fc1", b.fc1, x_bytes, 2 * c, GemmGather::rms_norm, tokens, w, GemmEpilogue::gelu_e4m3,
-                   wide.get(), nullptr, false, &b.norm2);
+        if (fuse_mlp && mlp_fused_supported(c)) {
+            mlp(name, b, x, tokens);
         } else {
-            norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
-            linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3, wide.get());
+            if (fuse) {
+                linear(name, "norm2+fc1", b.fc1, x_bytes, 2 * c, GemmGather::rms_norm, tokens, w,
+                       GemmEpilogue::gelu_e4m3, wide.get(), nullptr, false, &b.norm2);
+            } else {
+                norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
+                linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3,
+                       wide.get());
+            }
+            linear(name, "fc2", b.fc2, wide.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, w,
+                   GemmEpilogue::residual_add_f16, x);
         }
-        linear(name, "fc2", b.fc2, wide.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, w,
-               GemmEpilogue::residual_add_f16, x);
         report(name, x, w, h, c);
+    }
+
+    // norm2 -> fc1 -> GELU -> fc2 + residual in one kernel, the hidden rows in shared memory (the
+    // same bytes as the three launches above; levels 0 to 2, mlp_fused_supported).
+    void mlp(const std::string& name, const DeviceBlock& b, uint16_t* x, int tokens) {
+        const int c = b.spec.channels;
+        MlpArgs a;
+        a.x = x;
+        a.m = tokens;
+        a.channels = c;
+        a.norm_gain = b.norm2.get<float>();
+        a.w1 = b.fc1.w.get<uint8_t>();
+        a.scale1 = b.fc1.scale.get<float>();
+        a.bias1 = b.fc1.bias.get<float>();
+        a.w2 = b.fc2.w.get<uint8_t>();
+        a.scale2 = b.fc2.scale.get<float>();
+        a.bias2 = b.fc2.bias.get<float>();
+        a.precision = precision;
+        // Moves x in and out once (f16) and both weight matrices; the hidden rows stay on chip.
+        const StageInfo s{name, "norm2+mlp", 2.0 * 2.0 * tokens * c * 4 * c,
+                          double(tokens) * c * 2 * 2 + 2.0 * 4 * c * c};
+        mark(s, true);
+        mlp_fused(a, stream);
+        mark(s, false);
     }
 
     // Merge: fine grid (w, h) of C channels -> coarse grid, norm over the 4C concatenation.
@@ -330,6 +361,7 @@ CudaNetwork::~CudaNetwork() = default;
 
 void CudaNetwork::set_layer_hook(LayerHook hook) { impl_->hook = std::move(hook); }
 void CudaNetwork::set_fused_norms(bool fused) { impl_->fuse_norms = fused; }
+void CudaNetwork::set_fused_mlp(bool fused) { impl_->fuse_mlp = fused; }
 void CudaNetwork::set_stage_marker(StageMarker marker) { impl_->marker = std::move(marker); }
 
 void CudaNetwork::run(const uint8_t* staged, int width, int height, uint64_t frame_index, float* head,

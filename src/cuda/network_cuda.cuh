@@ -46,6 +46,11 @@ public:
     // or the unfused norm kernel then the GEMM: the same bytes either way (tests/gpu checks).
     void set_fused_norms(bool fused);
 
+    // norm2 -> fc1 -> GELU -> fc2 + residual as one kernel per block (mlp_fused.cuh; levels 0 to 2,
+    // where both weight matrices fit in shared memory), or the launches of set_fused_norms' choice:
+    // the same bytes either way (tests/gpu checks). Off by default until measured on a GPU.
+    void set_fused_mlp(bool fused);
+
     // Bench: called around every kernel launch (begin = true before, false after).
     using StageMarker = std::function<void(const StageInfo& stage, bool begin, cudaStream_t stream)>;
     void set_stage_marker(StageMarker marker);

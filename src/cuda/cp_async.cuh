@@ -1,0 +1,22 @@
+// 16-byte asynchronous global -> shared copies (cp.async, sm_80+), for kernels that stage their
+// operands while they compute. gemm_e4m3.cu keeps its own identical copy of these three functions
+// (the reference kernel's file was left untouched when the fused MLP kernel needed them).
+#pragma once
+
+#include <cstdint>
+
+namespace swinup::cuda {
+
+// src_bytes == 0 writes 16 zero bytes and reads nothing: how rows past the end become exact zeros.
+__device__ __forceinline__ void cp_async_16(void* smem_dst, const void* src, int src_bytes) {
+    const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem_dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most kPending of this thread's committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+}  // namespace swinup::cuda

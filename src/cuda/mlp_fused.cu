@@ -1,0 +1,325 @@
+#include "cuda/mlp_fused.cuh"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/exact_math.h"
+#include "cuda/cp_async.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_math.cuh"
+#include "cuda/mma.cuh"
+#include "cuda/rms_norm_row.cuh"
+
+namespace swinup::cuda {
+namespace {
+
+// Shared rows are padded by 16 bytes, as in gemm_e4m3.cu: every row stride below is an odd number
+// of 16-byte units, so the 8 rows of an ldmatrix phase (or of a quarter-warp's 16-byte accesses)
+// hit 8 different bank quads.
+constexpr int kRowPad = 16;
+constexpr int kMaxWarps = 16;
+constexpr int kMinWarps = 4;
+
+// Shared memory of a CTA. Shared by its warps, loaded once: W1 [4C][C + 16], W2 [C][4C + 16],
+// (scale, scale, bias, bias) per column pair of fc1 and of fc2, norm2's gains. Then per warp: two
+// buffers of its tile's 16 f16 token rows [16][2C + 16] (cp.async double buffer; they also hold
+// the residual for fc2's epilogue and its f16 result before the store), and the tile's e4m3 hidden
+// rows [16][4C + 16], whose start first holds the normalised rows [16][C + 16] (fc1's A, read into
+// registers before the hidden rows are written).
+template <int kC>
+struct MlpLayout {
+    static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
+    static constexpr int kHidden = 4 * kC;
+    static constexpr int kW1Stride = kC + kRowPad;
+    static constexpr int kW2Stride = kHidden + kRowPad;
+    static constexpr int kXStride = 2 * kC + kRowPad;
+    static constexpr int kAStride = kC + kRowPad;
+    static constexpr int kHStride = kHidden + kRowPad;
+    static constexpr int kW1Bytes = kHidden * kW1Stride;
+    static constexpr int kW2Bytes = kC * kW2Stride;
+    static constexpr int kSb1Bytes = kHidden / 2 * 16;
+    static constexpr int kSb2Bytes = kC / 2 * 16;
+    static constexpr int kGainBytes = kC * 4;
+    static constexpr int kCtaBytes = kW1Bytes + kW2Bytes + kSb1Bytes + kSb2Bytes + kGainBytes;
+    static constexpr int kXBufBytes = 16 * kXStride;
+    static constexpr int kWarpBytes = 2 * kXBufBytes + 16 * kHStride;
+    static_assert(16 * kAStride <= 16 * kHStride, "the normalised rows fit in the hidden rows' space");
+    static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
+};
+
+// Issues the copies of 16-token tile `tile`'s f16 rows into x_s, zero-filled past m (one warp).
+template <int kC>
+__device__ __forceinline__ void load_x_rows(const MlpArgs& p, int tile, uint8_t* x_s, int lane) {
+    using L = MlpLayout<kC>;
+    constexpr int kChunks = 2 * kC / 16;  // 16-byte pieces per row
+    for (int i = lane; i < 16 * kChunks; i += 32) {
+        const int r = i / kChunks, c = i - r * kChunks;
+        const int m = tile * 16 + r;
+        const bool real = m < p.m;
+        const uint16_t* src = real ? p.x + static_cast<size_t>(m) * kC + c * 8 : p.x;
+        cp_async_16(x_s + r * L::kXStride + c * 16, src, real ? 16 : 0);
+    }
+}
+
+// norm2 of the tile's 16 rows -> e4m3 rows a_s, with rms_norm_e4m3_kernel's pieces
+// (rms_norm_row.cuh). Lanes l and l + 16 both compute row l % 16's sum and inverse (the same
+// function of the same bytes, so the same value; this saves a shuffle and costs no time, the
+// other half-warp would wait anyway), then each scales one half of the row's channels.
+template <int kC>
+__device__ __forceinline__ void normalise_rows(const MlpArgs& p, const uint8_t* x_s, const float* gain_s,
+                                               uint8_t* a_s, int lane) {
+    using L = MlpLayout<kC>;
+    const int r = lane & 15, half = lane >> 4;
+    const uint8_t* xr = x_s + r * L::kXStride;
+    const float inv = rms_inverse(rms_sum_of_squares(xr, kC), kC, p.precision);
+    uint8_t* ar = a_s + r * L::kAStride;
+#pragma unroll
+    for (int c = half * (kC / 2); c < (half + 1) * (kC / 2); c += 16) {
+        const uint2 lo = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
+        const uint2 hi = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2 + 16), inv, gain_s + c + 8);
+        *reinterpret_cast<uint4*>(ar + c) = make_uint4(lo.x, lo.y, hi.x, hi.y);
+    }
+}
+
+// y = t + bias with t = acc * scale, two roundings (gemm_e4m3.cu's scale_bias).
+__device__ __forceinline__ float scale_bias(float acc, float scale, float bias) {
+    return exact::add(exact::mul(acc, scale), bias);
+}
+
+// One CTA keeps W1, W2 and their scales and biases in shared memory; each warp independently
+// walks 16-token tiles (warp-level grid stride, its next tile's rows copied while it computes the
+// current one) through norm2, fc1 + GELU -> e4m3 into its hidden rows, fc2 + residual. Only
+// __syncwarp between the steps: a warp's tile is its own (16 rows, the m16 tile of the GEMM).
+//
+// Fragment positions as in gemm_e4m3_kernel: tile rows start at multiples of 16 (the GEMM's
+// 64-row tiles are four such m16 tiles, one per warp), so token m sits at fragment row m % 16 in
+// both; columns are walked in 16-column steps from 0 (two n8 tiles, one ldmatrix.x4 of W), so
+// column n sits at n % 16 in both.
+template <int kC>
+__global__ void __launch_bounds__(kMaxWarps * 32) mlp_fused_kernel(const MlpArgs p) {
+    using L = MlpLayout<kC>;
+    constexpr int kHidden = L::kHidden;
+    extern __shared__ uint4 smem_words[];
+    uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
+    uint8_t* w1_s = smem;
+    uint8_t* w2_s = w1_s + L::kW1Bytes;
+    float4* sb1_s = reinterpret_cast<float4*>(w2_s + L::kW2Bytes);
+    float4* sb2_s = sb1_s + kHidden / 2;
+    float* gain_s = reinterpret_cast<float*>(sb2_s + kC / 2);
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int warps = static_cast<int>(blockDim.x) / 32;
+    uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // 2 buffers
+    uint8_t* h_s = x_base + 2 * L::kXBufBytes;                      // hidden rows (first: fc1's A)
+
+    // The CTA's shared operands, once.
+    constexpr int kW1Chunks = kC / 16, kW2Chunks = kHidden / 16;
+    for (int i = threadIdx.x; i < kHidden * kW1Chunks; i += blockDim.x) {
+        const int r = i / kW1Chunks, c = i - r * kW1Chunks;
+        cp_async_16(w1_s + r * L::kW1Stride + c * 16, p.w1 + static_cast<size_t>(r) * kC + c * 16, 16);
+    }
+    for (int i = threadIdx.x; i < kC * kW2Chunks; i += blockDim.x) {
+        const int r = i / kW2Chunks, c = i - r * kW2Chunks;
+        cp_async_16(w2_s + r * L::kW2Stride + c * 16, p.w2 + static_cast<size_t>(r) * kHidden + c * 16, 16);
+    }
+    for (int i = threadIdx.x; i < kHidden / 2; i += blockDim.x)
+        sb1_s[i] = make_float4(p.scale1[2 * i], p.scale1[2 * i + 1], p.bias1[2 * i], p.bias1[2 * i + 1]);
+    for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
+        sb2_s[i] = make_float4(p.scale2[2 * i], p.scale2[2 * i + 1], p.bias2[2 * i], p.bias2[2 * i + 1]);
+    for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
+
+    const int tiles = (p.m + 15) / 16;
+    const int tile_step = static_cast<int>(gridDim.x) * warps;
+    int tile = static_cast<int>(blockIdx.x) * warps + warp;
+    if (tile < tiles) load_x_rows<kC>(p, tile, x_base, lane);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();  // weights, scales, gains (and every warp's first tile) in place
+
+    const int g = lane >> 2, t = lane & 3;
+    // ldmatrix row addresses (gemm_e4m3_kernel's): A matrices (rows 0-7 | 8-15) x (k 0-15 | 16-31)
+    // -> a[0..3]; W matrices (n 0-7, k 0-15), (n 0-7, k 16-31), (n 8-15, k 0-15), (n 8-15, k 16-31).
+    const int a_ld_row = (lane & 7) + ((lane >> 3) & 1) * 8, a_ld_col = (lane >> 4) * 16;
+    const int w_ld_row = (lane & 7) + (lane >> 4) * 8, w_ld_col = ((lane >> 3) & 1) * 16;
+
+    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
+        const int next = tile + tile_step;
+        if (next < tiles) {
+            // buffer buf ^ 1 was last read in the previous iteration, before its closing __syncwarp
+            load_x_rows<kC>(p, next, x_base + (buf ^ 1) * L::kXBufBytes, lane);
+            cp_async_commit();
+            cp_async_wait<1>();  // this tile's rows have landed (this lane's copies)
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncwarp();  // ... and every lane's copies are visible to the warp
+        uint8_t* x_s = x_base + buf * L::kXBufBytes;
+
+        // norm2 -> fc1's A (16 x C e4m3), then into registers: the C / 32 chunks' fragments.
+        normalise_rows<kC>(p, x_s, gain_s, h_s, lane);
+        __syncwarp();
+        uint32_t a1[kC / 32][4];
+#pragma unroll
+        for (int kc = 0; kc < kC / 32; ++kc)
+            ldmatrix_x4(a1[kc], h_s + a_ld_row * L::kAStride + kc * 32 + a_ld_col);
+        __syncwarp();  // the normalised rows are read before the hidden rows overwrite them
+
+        // fc1 + GELU -> e4m3 hidden rows; the fragment owner applies the epilogue to its own
+        // elements (rows g, g + 8; columns 2t, 2t + 1 of each n8 tile) and stores their e4m3 pair.
+        for (int n0 = 0; n0 < kHidden; n0 += 16) {
+            float acc[2][4];  // (n8 tile, fragment)
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
+#pragma unroll
+            for (int kc = 0; kc < kC / 32; ++kc) {  // K chunks in increasing order
+                uint32_t b[4];
+                ldmatrix_x4(b, w1_s + (n0 + w_ld_row) * L::kW1Stride + kc * 32 + w_ld_col);
+                mma_m16n8k32_e4m3(acc[0], a1[kc], b[0], b[1]);
+                mma_m16n8k32_e4m3(acc[1], a1[kc], b[2], b[3]);
+            }
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt) {
+                const float4 sb = sb1_s[(n0 + nt * 8) / 2 + t];
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
+                    const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
+                    *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * L::kHStride + n0 + nt * 8 + 2 * t) =
+                        e4m3x2(gelu(y0, p.precision), gelu(y1, p.precision));
+                }
+            }
+        }
+        __syncwarp();  // hidden rows complete before fc2 reads them
+
+        // fc2: all C / 16 column steps at once (each accumulator still takes the K chunks in
+        // increasing order; one A fragment of the hidden rows serves every step).
+        float acc2[kC / 16][2][4];
+#pragma unroll
+        for (int s = 0; s < kC / 16; ++s)
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) acc2[s][nt][j] = 0.0f;
+#pragma unroll 2
+        for (int k0 = 0; k0 < kHidden; k0 += 32) {  // K chunks in increasing order
+            uint32_t a[4];
+            ldmatrix_x4(a, h_s + a_ld_row * L::kHStride + k0 + a_ld_col);
+#pragma unroll
+            for (int s = 0; s < kC / 16; ++s) {
+                uint32_t b[4];
+                ldmatrix_x4(b, w2_s + (s * 16 + w_ld_row) * L::kW2Stride + k0 + w_ld_col);
+                mma_m16n8k32_e4m3(acc2[s][0], a, b[0], b[1]);
+                mma_m16n8k32_e4m3(acc2[s][1], a, b[2], b[3]);
+            }
+        }
+        // Residual epilogue in place in the tile's f16 rows (the x that norm2 read, the value the
+        // unfused fc2 reads from device memory): f16(f32(x) + y), each element by its owner.
+#pragma unroll
+        for (int s = 0; s < kC / 16; ++s)
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt) {
+                const int n = s * 16 + nt * 8 + 2 * t;
+                const float4 sb = sb2_s[n / 2];
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * L::kXStride + n * 2);
+                    const uint32_t o = *xw;
+                    const float y0 = scale_bias(acc2[s][nt][2 * half], sb.x, sb.z);
+                    const float y1 = scale_bias(acc2[s][nt][2 * half + 1], sb.y, sb.w);
+                    *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
+                }
+            }
+        __syncwarp();
+        // The tile's rows back to device memory, 16-byte coalesced (rows past m are not stored).
+        constexpr int kChunks = 2 * kC / 16;
+#pragma unroll
+        for (int i = lane; i < 16 * kChunks; i += 32) {
+            const int r = i / kChunks, c = i - r * kChunks;
+            const int m = tile * 16 + r;
+            if (m < p.m)
+                *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(m) * kC + c * 8) =
+                    *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
+        }
+        __syncwarp();  // buffer buf is read out before the next iteration refills it
+    }
+    cp_async_wait<0>();  // no copy is left in flight at exit
+}
+
+void require(bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("mlp_fused: ") + what);
+}
+
+struct Device {
+    int sms = 0, smem_optin = 0;
+};
+const Device& device() {
+    static Device d = [] {
+        Device r;
+        int id = 0;
+        SWINUP_CUDA_CHECK(cudaGetDevice(&id));
+        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&r.sms, cudaDevAttrMultiProcessorCount, id));
+        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&r.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, id));
+        return r;
+    }();
+    return d;
+}
+
+// Warps per CTA: as many as the device's per-block shared memory holds, up to 16 (one CTA of 16
+// warps per SM keeps a single copy of the weights per SM). H200 (227 KiB): C = 32 16 warps
+// (90 KiB, 2 CTAs per SM), C = 64 16 warps (180 KiB), C = 96 11 warps (224 KiB).
+template <int kC>
+int warps_for_device() {
+    using L = MlpLayout<kC>;
+    const long long room = static_cast<long long>(device().smem_optin) - L::kCtaBytes;
+    return static_cast<int>(std::min<long long>(kMaxWarps, room > 0 ? room / L::kWarpBytes : 0));
+}
+
+template <int kC>
+void launch(const MlpArgs& p, cudaStream_t stream) {
+    using L = MlpLayout<kC>;
+    const int warps = warps_for_device<kC>();
+    require(warps >= kMinWarps, "the weights do not fit in shared memory");
+    const int smem = L::kCtaBytes + warps * L::kWarpBytes;
+    auto kernel = mlp_fused_kernel<kC>;
+    static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
+    if (smem > configured_smem) {
+        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        configured_smem = smem;
+    }
+    int per_sm = 0;
+    SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * 32, smem));
+    require(per_sm > 0, "no CTA fits on an SM");
+    const int tiles = (p.m + 15) / 16;
+    const int blocks = std::max(1, std::min(device().sms * per_sm, (tiles + warps - 1) / warps));
+    kernel<<<blocks, warps * 32, smem, stream>>>(p);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+bool mlp_fused_supported(int channels) {
+    switch (channels) {
+        case 32: return warps_for_device<32>() >= kMinWarps;
+        case 64: return warps_for_device<64>() >= kMinWarps;
+        case 96: return warps_for_device<96>() >= kMinWarps;
+        default: return false;
+    }
+}
+
+void mlp_fused(const MlpArgs& p, cudaStream_t stream) {
+    require(p.x && p.norm_gain && p.w1 && p.scale1 && p.bias1 && p.w2 && p.scale2 && p.bias2, "null operand");
+    require(p.m > 0, "m must be positive");
+    require(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
+    require(reinterpret_cast<uintptr_t>(p.w1) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w2) % 16 == 0,
+            "the weights must be 16-byte aligned");
+    require(mlp_fused_supported(p.channels), "unsupported channel count (see mlp_fused_supported)");
+    switch (p.channels) {
+        case 32: launch<32>(p, stream); break;
+        case 64: launch<64>(p, stream); break;
+        case 96: launch<96>(p, stream); break;
+    }
+}
+
+}  // namespace swinup::cuda
