@@ -1,7 +1,9 @@
-// The fused norm + GEMM kernels (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm) against the
-// unfused norm kernel then GEMM: every layer's output and the head outputs byte for byte, for
-// both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md:
-// fused kernels must equal the layer-by-layer reference exactly).
+// The fused kernels against the unfused layer-by-layer reference: the fused norm + GEMM kernels
+// (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm) and, on top of them, the fused MLP
+// (norm2 -> fc1 -> GELU -> fc2 + residual in one kernel, mlp_fused.cuh) against the unfused norm
+// kernel then GEMMs: every layer's output and the head outputs byte for byte, for both variants,
+// both precision modes and both window-shift parities (docs/cuda-kernels.md: fused kernels must
+// equal the layer-by-layer reference exactly).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -36,7 +38,15 @@ std::vector<float> random_staged(int w, int h, uint32_t seed) {
     return s;
 }
 
-void compare(Variant variant, swinup_precision precision, uint64_t frame) {
+// Which fused kernels the compared run uses (the reference run uses none).
+struct Fusion {
+    bool norms = false, mlp = false;
+    const char* label = "";
+};
+constexpr Fusion kFusedNorms{true, false, "fused norms"};
+constexpr Fusion kFusedNormsAndMlp{true, true, "fused norms + MLP"};
+
+void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion) {
     const int w = 96, h = 64;
     auto weights = std::make_shared<const Weights>(weights_make_initial(variant, 2));
     const std::vector<float> staged = random_staged(w, h, 9);
@@ -48,7 +58,7 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame) {
             [&](const std::string& name, const float* d, int lw, int lh, int c) {
                 layers[fused][name].assign(d, d + size_t(lw) * lh * c);
             },
-            fused == 1);
+            fused == 1 && fusion.norms, fused == 1 && fusion.mlp);
     }
     ASSERT_EQ(layers[0].size(), layers[1].size());
     size_t differing_layers = 0;
@@ -57,12 +67,12 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame) {
         ASSERT_EQ(fused.size(), unfused.size()) << name;
         const bool same = std::memcmp(fused.data(), unfused.data(), unfused.size() * sizeof(float)) == 0;
         if (!same) ++differing_layers;
-        EXPECT_TRUE(same) << "layer " << name << " differs between the fused and unfused kernels";
+        EXPECT_TRUE(same) << "layer " << name << " differs between the " << fusion.label << " and unfused kernels";
     }
     ASSERT_EQ(head[0].size(), head[1].size());
     EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
-        << "head outputs differ between the fused and unfused kernels";
-    std::printf("[ measured ] fused vs unfused %s %s frame %llu: %zu of %zu layers differ\n",
+        << "head outputs differ between the " << fusion.label << " and unfused kernels";
+    std::printf("[ measured ] %s vs unfused %s %s frame %llu: %zu of %zu layers differ\n", fusion.label,
                 variant == Variant::lite ? "lite" : "full",
                 precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", static_cast<unsigned long long>(frame),
                 differing_layers, layers[0].size());
@@ -72,30 +82,64 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame) {
 TEST(CudaFusion, LiteExactFusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0);
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1);
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, kFusedNorms);
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1, kFusedNorms);
 #endif
 }
 
 TEST(CudaFusion, LiteFastFusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 0);
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 1);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 0, kFusedNorms);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kFusedNorms);
 #endif
 }
 
 TEST(CudaFusion, FullExactFusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    compare(Variant::full, SWINUP_PRECISION_EXACT, 1);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 1, kFusedNorms);
 #endif
 }
 
 TEST(CudaFusion, FullFastFusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    compare(Variant::full, SWINUP_PRECISION_FAST, 0);
+    compare(Variant::full, SWINUP_PRECISION_FAST, 0, kFusedNorms);
+#endif
+}
+
+// The fused MLP (levels 0 to 2 where it fits: full enc0/dec0, every variant's enc1/dec1, enc2/dec2)
+// with the fused norms, against the fully unfused kernels; both shift parities everywhere.
+TEST(CudaFusion, LiteExactFusedMlpEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, kFusedNormsAndMlp);
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1, kFusedNormsAndMlp);
+#endif
+}
+
+TEST(CudaFusion, LiteFastFusedMlpEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 0, kFusedNormsAndMlp);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kFusedNormsAndMlp);
+#endif
+}
+
+TEST(CudaFusion, FullExactFusedMlpEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kFusedNormsAndMlp);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 1, kFusedNormsAndMlp);
+#endif
+}
+
+TEST(CudaFusion, FullFastFusedMlpEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare(Variant::full, SWINUP_PRECISION_FAST, 0, kFusedNormsAndMlp);
+    compare(Variant::full, SWINUP_PRECISION_FAST, 1, kFusedNormsAndMlp);
 #endif
 }
 
