@@ -28,7 +28,7 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
 using LayerHook = std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook, bool fused_norms = true, bool fused_mlp = false);
+                               const LayerHook& hook, bool fused_norms = true, bool fused_mlp = true);
 
 // The output pass alone (the frame's last pass) on the device, for its test: the render-resolution
 // planes it reads in, the linear output (before the format's encoding) of every display pixel
@@ -57,7 +57,7 @@ struct BenchConfig {
     int display_width = 3840, display_height = 2160;
     int warmup = 20;
     int iterations = 200;  // timed evaluations (medians are of these)
-    bool fused_mlp = false;  // CudaNetwork::set_fused_mlp
+    bool fused_mlp = true;  // CudaNetwork::set_fused_mlp
 };
 struct BenchStage {
     std::string layer, op;

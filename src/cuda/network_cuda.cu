@@ -85,7 +85,7 @@ struct CudaNetwork::Impl {
     DeviceBuffer qkv;     // f16 Q, K, V
     DeviceBuffer skip;    // f32 skip0 outputs (lite)
     bool fuse_norms = true;  // norm1 -> qkv and norm2 -> fc1 as one GEMM (GemmGather::rms_norm)
-    bool fuse_mlp = false;   // norm2 -> fc1 -> fc2 as one kernel (mlp_fused) where it fits
+    bool fuse_mlp = true;    // norm2 -> fc1 -> fc2 as one kernel (mlp_fused) where it fits
     LayerHook hook;
     StageMarker marker;
     cudaStream_t stream = nullptr;

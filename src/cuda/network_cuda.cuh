@@ -48,7 +48,8 @@ public:
 
     // norm2 -> fc1 -> GELU -> fc2 + residual as one kernel per block (mlp_fused.cuh; levels 0 to 2,
     // where both weight matrices fit in shared memory), or the launches of set_fused_norms' choice:
-    // the same bytes either way (tests/gpu checks). Off by default until measured on a GPU.
+    // the same bytes either way (tests/gpu checks). On by default (measured on the H200: lite fast
+    // 1280x720 -> 3840x2160 2.63 -> 2.33 ms, every layer byte-identical; docs/performance.md).
     void set_fused_mlp(bool fused);
 
     // Bench: called around every kernel launch (begin = true before, false after).

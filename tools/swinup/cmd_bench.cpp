@@ -26,7 +26,7 @@ struct BenchOptions {
     std::string precision = "fast";
     int iterations = 200;
     bool detail = false;
-    bool fused_mlp = false;
+    bool unfused_mlp = false;
 };
 
 struct SizePair {
@@ -77,12 +77,12 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             c.display_width = int(sp.display.width);
             c.display_height = int(sp.display.height);
             c.iterations = std::max(100, o.iterations);
-            c.fused_mlp = o.fused_mlp;
+            c.fused_mlp = !o.unfused_mlp;
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
             std::printf("\n## %s %s, %s -> %s on %s%s\n", variant_label(v), precision_label(c.precision),
                         size_text(sp.render.width, sp.render.height).c_str(),
                         size_text(sp.display.width, sp.display.height).c_str(), r.device.c_str(),
-                        c.fused_mlp ? " (fused MLP)" : "");
+                        c.fused_mlp ? "" : " (unfused MLP)");
             std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
                         "stages launched one by one sum to %.3f ms\n",
                         c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
@@ -201,8 +201,9 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--iterations", options->iterations, "timed evaluations per size (at least 100 on the GPU)")
         ->check(CLI::Range(1, 100000));
     cmd->add_flag("--detail", options->detail, "one row per kernel instead of per layer");
-    cmd->add_flag("--fused-mlp", options->fused_mlp,
-                  "GPU: each block's norm2 -> fc1 -> fc2 as one kernel (CudaNetwork::set_fused_mlp; off by default)");
+    cmd->add_flag("--unfused-mlp", options->unfused_mlp,
+                  "GPU: each block's norm2 -> fc1 -> fc2 as separate launches instead of the fused MLP kernel "
+                  "(CudaNetwork::set_fused_mlp(false); the same bytes, for comparing times)");
     cmd->callback([options] {
         std::vector<SizePair> sizes;
         if (!options->render.empty() || !options->display.empty()) {
