@@ -1,6 +1,5 @@
 // 16-byte asynchronous global -> shared copies (cp.async, sm_80+), for kernels that stage their
-// operands while they compute. gemm_e4m3.cu keeps its own identical copy of these three functions
-// (the reference kernel's file was left untouched when the fused MLP kernel needed them).
+// operands while they compute (the GEMM's A tiles, the fused MLP's token rows).
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/exact_math.h"
+#include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/mma.cuh"
@@ -148,18 +149,6 @@ constexpr int kStageUnits = 16 * 8;  // float2 units per warp
 constexpr int kStageBytesPerWarp = kStageUnits * 8;
 __device__ __forceinline__ int stage_unit(int row, int unit) {
     return row * 8 + (unit ^ (((row & 2) << 1) | ((row & 4) >> 1)));
-}
-
-// 16-byte asynchronous global -> shared copy; src_bytes == 0 writes 16 zero bytes (and reads
-// nothing), which is how rows past M and columns past the real K become exact zeros.
-__device__ __forceinline__ void cp_async_16(void* smem_dst, const void* src, int src_bytes) {
-    const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem_dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
 
 // Issues the copies of A tile `tile` (kBlockM rows, zero-filled past M and past a_cols) into a_s.
