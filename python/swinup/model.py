@@ -9,6 +9,8 @@ Tensors are channels-last: [B, H, W, C], tokens row-major (y, x) as in the C++ c
 - exact=False (training): torch's smooth functions and float32 sums, same quantisation points.
 Both round to e4m3 / f16 at every point the spec names, with straight-through gradients.
 """
+import contextlib
+import functools
 import math
 
 import numpy as np
@@ -53,6 +55,7 @@ def _unwindows(x: torch.Tensor, h: int, w: int) -> torch.Tensor:
             .reshape(b, h, w, c))
 
 
+@functools.lru_cache(maxsize=64)
 def shift_mask(h: int, w: int, device) -> torch.Tensor:
     """[nW, 16, 16] bool, True where query i may attend key j in the rolled grid: Swin's regions
     [0, N-4), [N-4, N-2), [N-2, N) per axis, same (y-region, x-region) only."""
@@ -93,6 +96,8 @@ class SwinUp(nn.Module):
             if not s.name.endswith(".scale"):  # scales derive from the weights (or are fixed)
                 self.params[_key(s.name)] = nn.Parameter(torch.zeros(s.shape, dtype=F32))
         self.blocks = cfg.blocks()
+        # Per-step cache of the quantised weights (see weight_cache); None outside one.
+        self._quantised = None
 
     # ---- weights ----------------------------------------------------------------------------
     def p(self, name: str) -> torch.Tensor:
@@ -159,13 +164,39 @@ class SwinUp(nn.Module):
         s = self.fixed_scale.get(wname)
         return s.to(w.device) if s is not None else pow2_scale_for(w)
 
+    @contextlib.contextmanager
+    def weight_cache(self):
+        """Inside, each weight is quantised (scale, e4m3 with its straight-through gradient) and
+        each bias table rounded to f16 once, and every frame of an unrolled clip reuses them: the
+        same values and the same gradients (the frames' gradients meet at the shared tensor), with
+        the quantisation's kernels run once a step instead of once a frame. Training is bound by
+        kernel launches, so this matters; the weights must not change inside."""
+        self._quantised = {}
+        try:
+            yield
+        finally:
+            self._quantised = None
+
+    def _cached(self, key: str, make):
+        if self._quantised is None:
+            return make()
+        if key not in self._quantised:
+            self._quantised[key] = make()
+        return self._quantised[key]
+
+    def _quantised_weight(self, name: str):
+        """(e4m3 values of w / scale with a straight-through gradient, scale [out])."""
+        def make():
+            w = self.p(name + ".weight")
+            scale = self._scale(name + ".weight", w)
+            return round_e4m3_ste(w / scale[:, None]), scale
+        return self._cached(name + ".weight", make)
+
     # ---- layers -----------------------------------------------------------------------------
     def linear(self, name: str, x: torch.Tensor) -> torch.Tensor:
         """y = scale * sum_k(wq[o,k] x[k]) + bias, x already e4m3; f32 out (t = acc*scale, then
         y = t + bias: two roundings, no fma)."""
-        w = self.p(name + ".weight")
-        scale = self._scale(name + ".weight", w)
-        wq = round_e4m3_ste(w / scale[:, None])
+        wq, scale = self._quantised_weight(name)
         if self.exact:
             acc = exact_matmul(x, wq.t())
         else:
@@ -192,7 +223,8 @@ class SwinUp(nn.Module):
         win = win.view(b, nw, 16, 3, heads, d).permute(3, 0, 4, 1, 2, 5)  # [3, B, h, nW, 16, d]
         q, k, v = win[0], win[1], win[2]
         inv_sqrt_d = float(torch.tensor(1.0, dtype=F32) / torch.sqrt(torch.tensor(float(d), dtype=F32)))
-        rel = round_f16_ste(self.p(name + ".rel_bias"))  # [h, 16, 16]
+        rel = self._cached(name + ".rel_bias",  # [h, 16, 16]
+                           lambda: round_f16_ste(self.p(name + ".rel_bias")))
         if self.exact:
             s = exact_matmul(q, k.transpose(-1, -2))
         else:

@@ -65,24 +65,25 @@ def unroll(model, clip, exact=False):
     l1 = color.new_zeros(())
     temporal = color.new_zeros(())
     prev_t = prev_gt = None
-    for k in range(frames):
-        reset = clip["reset"][k]
-        frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
-                           jitter=clip["jitter"][:, k], hdr=clip["hdr"],
-                           depth_inverted=clip["depth_inverted"], reset=reset)
-        st = stage(frame, None if reset else state, dw, dh, exact)
-        head = model(st.slots, k)
-        valid = state is not None and not reset
-        out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
-                                     state.history if valid else None, dw, dh, st.scale_x,
-                                     st.scale_y, valid, exact)
-        state = TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h)
-        t_out, t_gt = t_space(out), t_space(gt[:, k])
-        l1 = l1 + (t_out - t_gt).abs().mean()
-        if prev_t is not None and not reset:
-            temporal = temporal + ((t_out - prev_t) - (t_gt - prev_gt)).abs().mean()
-        prev_t, prev_gt = t_out, t_gt
-        outs.append(out)
+    with model.weight_cache():  # quantise the weights once for all frames of the clip
+        for k in range(frames):
+            reset = clip["reset"][k]
+            frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
+                               jitter=clip["jitter"][:, k], hdr=clip["hdr"],
+                               depth_inverted=clip["depth_inverted"], reset=reset)
+            st = stage(frame, None if reset else state, dw, dh, exact)
+            head = model(st.slots, k)
+            valid = state is not None and not reset
+            out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
+                                         state.history if valid else None, dw, dh, st.scale_x,
+                                         st.scale_y, valid, exact)
+            state = TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h)
+            t_out, t_gt = t_space(out), t_space(gt[:, k])
+            l1 = l1 + (t_out - t_gt).abs().mean()
+            if prev_t is not None and not reset:
+                temporal = temporal + ((t_out - prev_t) - (t_gt - prev_gt)).abs().mean()
+            prev_t, prev_gt = t_out, t_gt
+            outs.append(out)
     return torch.stack(outs, 1), l1 / frames, temporal / max(1, frames - 1)
 
 
