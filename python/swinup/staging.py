@@ -138,7 +138,7 @@ def stage(frame: FrameInput, state: Optional[TemporalState], display_w: int, dis
     zeros = torch.zeros_like(xs)
     if valid_state:
         hv = on_screen(hx, display_w) & on_screen(hy, display_h)
-        hist = catmull_rom_sample(state.history, hx, hy)
+        hist = catmull_rom_sample(state.history, hx, hy, exact)
         th = xm.fn("tonemap_t", hist, exact)
         for k in range(3):
             slots[3 + k] = torch.where(hv, slot_value(th[..., k]), zeros)
