@@ -24,7 +24,7 @@ render() {  # name scene render display extra...
   shift 4
   [ -d "$SEQ/$name" ] || "$SWINUP" render "$scene" -o "$SEQ/$name" --frames "$FRAMES" --render "$r" \
     --display "$d" --device "${RENDER_DEVICE:-cuda}" --seed 9001 "$@" > "$SEQ/$name.log" 2>&1 ||
-    { echo "render $name failed"; tail -5 "$SEQ/$name.log"; }
+    { echo "render $name failed"; tail -5 "$SEQ/$name.log"; return 1; }
 }
 # EVAL_GPUS: the GPU indices to use (default all), e.g. "0" while GPU 1 does something else.
 read -r -a GPU_LIST <<< "${EVAL_GPUS:-$(seq -s ' ' 0 $(( $( (nvidia-smi -L 2>/dev/null || true) | wc -l) - 1 )))}"
