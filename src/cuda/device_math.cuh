@@ -17,6 +17,13 @@
 
 namespace swinup::cuda {
 
+// ---- linear-layer epilogue ------------------------------------------------------------------
+// y = t + bias with t = acc * scale: two roundings, as on every backend (model-spec.md). One
+// definition for the GEMM and the fused MLP, whose outputs must be the same bytes.
+__device__ __forceinline__ float scale_bias(float acc, float scale, float bias) {
+    return exact::add(exact::mul(acc, scale), bias);
+}
+
 // ---- fast mode ------------------------------------------------------------------------------
 __device__ __forceinline__ float fast_exp2(float x) {
     float y;

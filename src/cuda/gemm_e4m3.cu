@@ -7,6 +7,7 @@
 #include "core/exact_math.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/mma.cuh"
 #include "cuda/rms_norm_row.cuh"
@@ -24,11 +25,6 @@ __device__ __forceinline__ const uint8_t* a_chunk(const GemmArgs& p, int m, int 
     const int q = k / p.lda, c = k - q * p.lda;  // q = dy * 2 + dx
     const size_t fine = static_cast<size_t>(2 * y + (q >> 1)) * (2 * p.grid_width) + 2 * x + (q & 1);
     return p.a + fine * p.lda + c;
-}
-
-// y = t + bias with t = acc * scale: two roundings, as on every backend (model-spec.md).
-__device__ __forceinline__ float scale_bias(float acc, float scale, float bias) {
-    return exact::add(exact::mul(acc, scale), bias);
 }
 
 // The global operand an epilogue of 8 consecutive outputs of row m, columns n..n+7 reads besides
@@ -399,13 +395,7 @@ void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
 // only down to the device's shared-memory limit per block (and by the CTA-count rule): tube fc2
 // 2 slices (106 KiB, 2 CTAs per SM), merge2 2 slices, level-2 fc2 1 slice.
 void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
-    static int sms = 0, smem_optin = 0;
-    if (sms == 0) {
-        int device = 0;
-        SWINUP_CUDA_CHECK(cudaGetDevice(&device));
-        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    }
+    const int sms = device_limits().sms, smem_optin = device_limits().smem_optin;
     constexpr size_t kTargetSmem = 56 * 1024;
     constexpr int kWarps = 4, kBlockM = 64;
     int slices = 1;

@@ -7,6 +7,7 @@
 #include "core/exact_math.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
+#include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/mma.cuh"
 #include "cuda/rms_norm_row.cuh"
@@ -80,11 +81,6 @@ __device__ __forceinline__ void normalise_rows(const MlpArgs& p, const uint8_t* 
         const uint2 hi = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2 + 16), inv, gain_s + c + 8);
         *reinterpret_cast<uint4*>(ar + c) = make_uint4(lo.x, lo.y, hi.x, hi.y);
     }
-}
-
-// y = t + bias with t = acc * scale, two roundings (gemm_e4m3.cu's scale_bias).
-__device__ __forceinline__ float scale_bias(float acc, float scale, float bias) {
-    return exact::add(exact::mul(acc, scale), bias);
 }
 
 // One CTA keeps W1, W2 and their scales and biases in shared memory; each warp independently
@@ -251,28 +247,13 @@ void require(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("mlp_fused: ") + what);
 }
 
-struct Device {
-    int sms = 0, smem_optin = 0;
-};
-const Device& device() {
-    static Device d = [] {
-        Device r;
-        int id = 0;
-        SWINUP_CUDA_CHECK(cudaGetDevice(&id));
-        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&r.sms, cudaDevAttrMultiProcessorCount, id));
-        SWINUP_CUDA_CHECK(cudaDeviceGetAttribute(&r.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, id));
-        return r;
-    }();
-    return d;
-}
-
 // Warps per CTA: as many as the device's per-block shared memory holds, up to 16 (one CTA of 16
 // warps per SM keeps a single copy of the weights per SM). H200 (227 KiB): C = 32 16 warps
 // (90 KiB, 2 CTAs per SM), C = 64 16 warps (180 KiB), C = 96 11 warps (224 KiB).
 template <int kC>
 int warps_for_device() {
     using L = MlpLayout<kC>;
-    const long long room = static_cast<long long>(device().smem_optin) - L::kCtaBytes;
+    const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
     return static_cast<int>(std::min<long long>(kMaxWarps, room > 0 ? room / L::kWarpBytes : 0));
 }
 
@@ -292,7 +273,7 @@ void launch(const MlpArgs& p, cudaStream_t stream) {
     SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * 32, smem));
     require(per_sm > 0, "no CTA fits on an SM");
     const int tiles = (p.m + 15) / 16;
-    const int blocks = std::max(1, std::min(device().sms * per_sm, (tiles + warps - 1) / warps));
+    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + warps - 1) / warps));
     kernel<<<blocks, warps * 32, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
