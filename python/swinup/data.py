@@ -40,16 +40,16 @@ class SequenceFolder:
         self.mv_sign = int(conv.get("mv_sign", 1))
         if not info.get("files", {}).get("ground_truth", False):
             raise ValueError(f"{path}: no ground truth (gt.NNNN.exr), cannot train on it")
-        self.jitter_np = np.stack([np.asarray(info["jitter_x"], np.float32),
-                                   np.asarray(info["jitter_y"], np.float32)], axis=-1)
+        jitter = np.stack([np.asarray(info["jitter_x"], np.float32),
+                           np.asarray(info["jitter_y"], np.float32)], axis=-1)
         self.reset = list(info.get("reset", [0] * self.n))
-        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, self.jitter_np, pool)
+        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, jitter, pool)
         dev = torch.device(device)
         self.color = torch.from_numpy(np.stack([f[0] for f in frames])).to(dev)
         self.depth = torch.from_numpy(np.stack([f[1] for f in frames])).to(dev)
         self.motion = torch.from_numpy(np.stack([f[2] for f in frames])).to(dev)
         self.gt = torch.from_numpy(np.stack([f[3] for f in frames])).to(dev)
-        self.jitter = torch.from_numpy(self.jitter_np).to(dev)
+        self.jitter = torch.from_numpy(jitter).to(dev)
         self.exposure = torch.from_numpy(
             np.asarray(info.get("exposure", [1.0] * self.n), np.float32)).to(dev)
 

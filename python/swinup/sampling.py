@@ -21,6 +21,16 @@ def _safe_floor(u: torch.Tensor, size: int) -> torch.Tensor:
     return torch.floor(torch.clamp(u, -8.0, float(size + 8))).to(torch.int64)
 
 
+def _sample_cell(px: torch.Tensor, py: torch.Tensor, w: int, h: int):
+    """The pixel whose centre is at or left/above (px, py) and the fraction past it, per axis:
+    (ix, iy, fx, fy), the start of every filter here (pixel_ops.h)."""
+    ux = px - 0.5
+    uy = py - 0.5
+    ix = _safe_floor(ux, w)
+    iy = _safe_floor(uy, h)
+    return ix, iy, ux - ix.to(F32), uy - iy.to(F32)
+
+
 def catmull_rom_weights(f: torch.Tensor):
     """pixel_ops.h's catmull_rom_weights, operation by operation."""
     f2 = f * f
@@ -48,12 +58,9 @@ def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
     if not exact:
         return _catmull_rom_sample_batched(img, px, py)
     b, h, w, c = img.shape
-    ux = px - 0.5
-    uy = py - 0.5
-    ix = _safe_floor(ux, w)
-    iy = _safe_floor(uy, h)
-    wx = catmull_rom_weights(ux - ix.to(F32))
-    wy = catmull_rom_weights(uy - iy.to(F32))
+    ix, iy, fx, fy = _sample_cell(px, py, w, h)
+    wx = catmull_rom_weights(fx)
+    wy = catmull_rom_weights(fy)
     total = None
     lo = hi = None
     for j in range(4):
@@ -74,12 +81,9 @@ def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
 
 def _catmull_rom_sample_batched(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:
     b, h, w, c = img.shape
-    ux = px - 0.5
-    uy = py - 0.5
-    ix = _safe_floor(ux, w)
-    iy = _safe_floor(uy, h)
-    wx = torch.stack(catmull_rom_weights(ux - ix.to(F32)), 1)  # [B, 4, h, w], tap column i
-    wy = torch.stack(catmull_rom_weights(uy - iy.to(F32)), 1)  # [B, 4, h, w], tap row j
+    ix, iy, fx, fy = _sample_cell(px, py, w, h)
+    wx = torch.stack(catmull_rom_weights(fx), 1)  # [B, 4, h, w], tap column i
+    wy = torch.stack(catmull_rom_weights(fy), 1)  # [B, 4, h, w], tap row j
     k = torch.arange(4, device=img.device).view(1, 4, 1, 1) - 1
     xs = torch.clamp(ix[:, None] + k, 0, w - 1)                # [B, 4, h, w]
     ys = torch.clamp(iy[:, None] + k, 0, h - 1)
@@ -96,12 +100,9 @@ def _catmull_rom_sample_batched(img: torch.Tensor, px: torch.Tensor, py: torch.T
 def bilinear_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:
     """Bilinear sample (pixel_ops.h bilinear_sample), taps clamped to the edges."""
     b, h, w, c = img.shape
-    ux = px - 0.5
-    uy = py - 0.5
-    ix = _safe_floor(ux, w)
-    iy = _safe_floor(uy, h)
-    fx = (ux - ix.to(F32))[..., None]
-    fy = (uy - iy.to(F32))[..., None]
+    ix, iy, fx, fy = _sample_cell(px, py, w, h)
+    fx = fx[..., None]
+    fy = fy[..., None]
     x0 = torch.clamp(ix, 0, w - 1)
     x1 = torch.clamp(ix + 1, 0, w - 1)
     y0 = torch.clamp(iy, 0, h - 1)
