@@ -26,10 +26,7 @@ render() {  # name scene render display extra...
     --display "$d" --device "${RENDER_DEVICE:-cuda}" --seed 9001 "$@" > "$SEQ/$name.log" 2>&1 ||
     { echo "render $name failed"; tail -5 "$SEQ/$name.log"; return 1; }
 }
-# EVAL_GPUS: the GPU indices to use (default all), e.g. "0" while GPU 1 does something else.
-read -r -a GPU_LIST <<< "${EVAL_GPUS:-$(seq -s ' ' 0 $(( $( (nvidia-smi -L 2>/dev/null || true) | wc -l) - 1 )))}"
-((${#GPU_LIST[@]} > 0)) || GPU_LIST=(0)
-GPUS=${#GPU_LIST[@]}
+source "$ROOT/python/scripts/gpu_jobs.sh"
 jobs_list=()
 if [ -f "$ROOM" ]; then
   jobs_list+=("room_2x_ldr|$ROOM|960x540|1920x1080|" "room_3x_ldr|$ROOM|640x360|1920x1080|"
@@ -53,16 +50,9 @@ evaluate() {  # job gpu: render (if missing), then score bilinear, TAAU, lite an
     --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/full.json" --pictures "$o/full" > "$o/full.txt" 2>&1
   { echo "== $n"; grep -hE "^(bilinear|taau|swinup) " "$o/lite.txt"; grep -hE "^swinup " "$o/full.txt" | sed 's/^swinup/full  /'; } > "$o/summary.txt"
 }
-# Four sequences at a time over the GPUs (TAAU and the EXR files use the CPU).
-k=0
-pids=()
-for j in "${jobs_list[@]}"; do
-  evaluate "$j" "${GPU_LIST[$((k % GPUS))]}" &
-  pids+=($!)
-  k=$((k + 1))
-  if ((${#pids[@]} >= 4)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
-done
-for p in "${pids[@]}"; do wait "$p"; done
+# Four sequences at a time over the GPUs (TAAU and the EXR files use the CPU). EVAL_GPUS: the GPU
+# indices to use (default all), e.g. "0" while GPU 1 does something else.
+run_on_gpus "$(gpu_list "${EVAL_GPUS:-}")" evaluate "${jobs_list[@]}" || echo "some evaluations failed"
 cat "$OUT"/eval/*/summary.txt
 # One archive: the device tool brings back a limited number of files.
 tar czf "$OUT/eval.tgz" -C "$OUT" eval && rm -rf "$OUT/eval"

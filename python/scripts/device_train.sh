@@ -58,7 +58,8 @@ case "$MODE" in
     exit $s ;;
   ddp-lite|ddp-full)
     v=${MODE#ddp-}
-    n=$(nvidia-smi -L | wc -l)
+    source "$ROOT/python/scripts/gpu_jobs.sh"
+    n=$(gpu_list | wc -w)
     torchrun --standalone --nproc_per_node "$n" -m swinup.train --variant "$v" --minutes "$MINUTES" \
       "${ARGS[@]}" "${EXTRA[@]}" > "$OUT/train_$v.log" 2>&1
     export_one "$v" ;;

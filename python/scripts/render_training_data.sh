@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders swinup's training sequences (ground truth included) into DATA_DIR:
 #   the five built-in procedural scenes under their own camera and the pan, orbit and shake
-#   presets, and gas_station (if .pydata/scenes/gas_station was carried) under five cameras;
+#   presets, and gas_station (if .pydata/scenes/gas_station was carried) under six cameras;
 #   display 768x432, 32 frames, scales 1.5, 1.6, 2, 2.4 and 3 in turn (render sizes whose
 #   ratio to the display is exact, so training crops keep the scale), HDR and LDR alternating.
 # Never breakfast_room: it is the held-out check.
@@ -14,7 +14,8 @@ mkdir -p "$DATA"
 RENDERS=(512x288 480x270 384x216 320x180 256x144)  # display 768x432 / 1.5, 1.6, 2, 2.4, 3
 FRAMES=32
 DEVICE=cuda
-GPUS=$( (nvidia-smi -L 2>/dev/null || true) | wc -l)
+source "$ROOT/python/scripts/gpu_jobs.sh"
+GPUS=$(gpu_list)
 if [ "${QUICK:-0}" = 1 ]; then FRAMES=8; DEVICE=cpu; GPUS=0; fi
 
 jobs_list=()
@@ -46,17 +47,5 @@ run_job() {
     { echo "render $name failed:"; tail -5 "$DATA/$name.log"; return 1; }
   echo "rendered $name ($r -> 768x432 ${hdr:-ldr} ${cam:-own camera})"
 }
-export -f run_job
-export SWINUP DATA FRAMES DEVICE
 # Four renders at a time, spread over the GPUs (EXR writing is on the CPU).
-k=0
-pids=()
-for j in "${jobs_list[@]}"; do
-  run_job "$j" $((GPUS > 0 ? k % GPUS : 0)) &
-  pids+=($!)
-  k=$((k + 1))
-  if ((${#pids[@]} >= 4)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
-done
-status=0
-for p in "${pids[@]}"; do wait "$p" || status=1; done
-exit $status
+run_on_gpus "$GPUS" run_job "${jobs_list[@]}"
