@@ -3,7 +3,9 @@
 #   the five built-in procedural scenes under their own camera and the pan, orbit and shake
 #   presets, and gas_station (if .pydata/scenes/gas_station was carried) under six cameras;
 #   display 768x432, 32 frames, scales 1.5, 1.6, 2, 2.4 and 3 in turn (render sizes whose
-#   ratio to the display is exact, so training crops keep the scale), HDR and LDR alternating.
+#   ratio to the display is exact, so training crops keep the scale), HDR and LDR alternating;
+#   then ten more at 3x and 2.4x (gas_station's moving cameras, the thin-feature procedural
+#   scenes panning): the first chunks were weakest at 3x, where thin moving features broke up.
 # Never breakfast_room: it is the held-out check.
 # Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU)
 set -euo pipefail
@@ -20,8 +22,8 @@ if [ "${QUICK:-0}" = 1 ]; then FRAMES=8; DEVICE=cpu; GPUS=0; fi
 
 jobs_list=()
 i=0
-add() {  # name scene camera
-  local r=${RENDERS[$((i % ${#RENDERS[@]}))]}
+add() {  # name scene camera [render size; default: the next of RENDERS]
+  local r=${4:-${RENDERS[$((i % ${#RENDERS[@]}))]}}
   local hdr=""
   [ $((i % 2)) -eq 0 ] && hdr=--hdr
   local cam=()
@@ -35,6 +37,12 @@ done
 GAS="$ROOT/.pydata/scenes/gas_station/GasStation.gltf"
 if [ -f "$GAS" ]; then
   for camera in "" orbit shake dolly pan static; do add "gas_station_${camera:-own}" "$GAS" "$camera"; done
+fi
+# The large-scale extras (seeds continue from i, so none repeats an earlier sequence).
+for scene in fence text moire spinner; do add "${scene}_pan_3x" "$scene" pan 256x144; done
+if [ -f "$GAS" ]; then
+  for camera in orbit shake dolly pan; do add "gas_station_${camera}_3x" "$GAS" "$camera" 256x144; done
+  for camera in "" orbit; do add "gas_station_${camera:-own}_2.4x" "$GAS" "$camera" 320x180; done
 fi
 [ "${QUICK:-0}" = 1 ] && jobs_list=("${jobs_list[@]:0:4}")
 
