@@ -1,5 +1,5 @@
 // 16-byte asynchronous global -> shared copies (cp.async, sm_80+), for kernels that stage their
-// operands while they compute (the GEMM's A tiles, the fused MLP's token rows).
+// operands while they compute (the GEMM's A tiles, the fused kernels' token rows and weights).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,16 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 template <int kPending>
 __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+// The CTA copies a rows x cols byte matrix (cols % 16 == 0, rows contiguous in src) into shared
+// rows of dst_stride bytes: how the fused kernels stage their weight matrices once per CTA.
+__device__ __forceinline__ void cp_async_matrix(uint8_t* dst, int dst_stride, const uint8_t* src, int rows, int cols) {
+    const int chunks = cols / 16;
+    for (int i = static_cast<int>(threadIdx.x); i < rows * chunks; i += static_cast<int>(blockDim.x)) {
+        const int r = i / chunks, c = i - r * chunks;
+        cp_async_16(dst + r * dst_stride + c * 16, src + static_cast<size_t>(r) * cols + c * 16, 16);
+    }
 }
 
 }  // namespace swinup::cuda

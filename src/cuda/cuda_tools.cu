@@ -117,10 +117,9 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
 
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook, bool fused_norms, bool fused_mlp) {
+                               const LayerHook& hook, const cuda::NetworkFusions& fusions) {
     cuda::CudaNetwork net(*weights, precision, width, height);
-    net.set_fused_norms(fused_norms);
-    net.set_fused_mlp(fused_mlp);
+    net.set_fusions(fusions);
     if (hook) net.set_layer_hook(hook);
     std::vector<uint8_t> codes(staged.size());
     for (size_t i = 0; i < staged.size(); ++i) codes[i] = f32_to_e4m3(staged[i]);
@@ -206,7 +205,7 @@ BenchResult bench(const BenchConfig& c) {
         weights_load_embedded(c.variant == SWINUP_VARIANT_LITE ? Variant::lite : Variant::full, &error);
     if (!weights) throw std::runtime_error("bench: " + error);
     cuda::CudaBackend backend(desc, weights);
-    backend.network().set_fused_mlp(c.fused_mlp);  // before the first dispatch captures the graphs
+    backend.network().set_fusions(c.fusions);  // before the first dispatch captures the graphs
     r.device = backend.device_name();
 
     // Synthetic frame: smooth colour with noise, a depth ramp, small motion (data, not zeros).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/weights.h"
+#include "cuda/network_fusions.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cuda_tools {
@@ -23,12 +24,12 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
                               const std::vector<float>& scale, const std::vector<float>& bias);
 
 // The network on the device, layer by layer: staged (h x w x 16 e4m3 values as floats) in; `hook`
-// sees every layer's output with the CPU network's names; returns the head outputs. fused_norms:
-// CudaNetwork::set_fused_norms; fused_mlp: CudaNetwork::set_fused_mlp.
+// sees every layer's output with the CPU network's names; returns the head outputs. fusions:
+// CudaNetwork::set_fusions (default: all fused kernels).
 using LayerHook = std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook, bool fused_norms = true, bool fused_mlp = true);
+                               const LayerHook& hook, const cuda::NetworkFusions& fusions = {});
 
 // The output pass alone (the frame's last pass) on the device, for its test: the render-resolution
 // planes it reads in, the linear output (before the format's encoding) of every display pixel
@@ -57,7 +58,7 @@ struct BenchConfig {
     int display_width = 3840, display_height = 2160;
     int warmup = 20;
     int iterations = 200;  // timed evaluations (medians are of these)
-    bool fused_mlp = true;  // CudaNetwork::set_fused_mlp
+    cuda::NetworkFusions fusions;  // CudaNetwork::set_fusions
 };
 struct BenchStage {
     std::string layer, op;

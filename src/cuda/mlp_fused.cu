@@ -9,8 +9,8 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
-#include "cuda/mma.cuh"
 #include "cuda/rms_norm_row.cuh"
+#include "cuda/warp_tile_mma.cuh"
 
 namespace swinup::cuda {
 namespace {
@@ -63,26 +63,6 @@ __device__ __forceinline__ void load_x_rows(const MlpArgs& p, int tile, uint8_t*
     }
 }
 
-// norm2 of the tile's 16 rows -> e4m3 rows a_s, with rms_norm_e4m3_kernel's pieces
-// (rms_norm_row.cuh). Lanes l and l + 16 both compute row l % 16's sum and inverse (the same
-// function of the same bytes, so the same value; this saves a shuffle and costs no time, the
-// other half-warp would wait anyway), then each scales one half of the row's channels.
-template <int kC>
-__device__ __forceinline__ void normalise_rows(const MlpArgs& p, const uint8_t* x_s, const float* gain_s,
-                                               uint8_t* a_s, int lane) {
-    using L = MlpLayout<kC>;
-    const int r = lane & 15, half = lane >> 4;
-    const uint8_t* xr = x_s + r * L::kXStride;
-    const float inv = rms_inverse(rms_sum_of_squares(xr, kC), kC, p.precision);
-    uint8_t* ar = a_s + r * L::kAStride;
-#pragma unroll
-    for (int c = half * (kC / 2); c < (half + 1) * (kC / 2); c += 16) {
-        const uint2 lo = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
-        const uint2 hi = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2 + 16), inv, gain_s + c + 8);
-        *reinterpret_cast<uint4*>(ar + c) = make_uint4(lo.x, lo.y, hi.x, hi.y);
-    }
-}
-
 // One CTA keeps W1, W2 and their scales and biases in shared memory; each warp independently
 // walks 16-token tiles (warp-level grid stride, its next tile's rows copied while it computes the
 // current one) through norm2, fc1 + GELU -> e4m3 into its hidden rows, fc2 + residual. Only
@@ -109,15 +89,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32) mlp_fused_kernel(const MlpArgs
     uint8_t* h_s = x_base + 2 * L::kXBufBytes;                      // hidden rows (first: fc1's A)
 
     // The CTA's shared operands, once.
-    constexpr int kW1Chunks = kC / 16, kW2Chunks = kHidden / 16;
-    for (int i = threadIdx.x; i < kHidden * kW1Chunks; i += blockDim.x) {
-        const int r = i / kW1Chunks, c = i - r * kW1Chunks;
-        cp_async_16(w1_s + r * L::kW1Stride + c * 16, p.w1 + static_cast<size_t>(r) * kC + c * 16, 16);
-    }
-    for (int i = threadIdx.x; i < kC * kW2Chunks; i += blockDim.x) {
-        const int r = i / kW2Chunks, c = i - r * kW2Chunks;
-        cp_async_16(w2_s + r * L::kW2Stride + c * 16, p.w2 + static_cast<size_t>(r) * kHidden + c * 16, 16);
-    }
+    cp_async_matrix(w1_s, L::kW1Stride, p.w1, kHidden, kC);
+    cp_async_matrix(w2_s, L::kW2Stride, p.w2, kC, kHidden);
     for (int i = threadIdx.x; i < kHidden / 2; i += blockDim.x)
         sb1_s[i] = make_float4(p.scale1[2 * i], p.scale1[2 * i + 1], p.bias1[2 * i], p.bias1[2 * i + 1]);
     for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
@@ -133,10 +106,7 @@ __global__ void __launch_bounds__(kMaxWarps * 32) mlp_fused_kernel(const MlpArgs
     __syncthreads();  // weights, scales, gains (and every warp's first tile) in place
 
     const int g = lane >> 2, t = lane & 3;
-    // ldmatrix row addresses (gemm_e4m3_kernel's): A matrices (rows 0-7 | 8-15) x (k 0-15 | 16-31)
-    // -> a[0..3]; W matrices (n 0-7, k 0-15), (n 0-7, k 16-31), (n 8-15, k 0-15), (n 8-15, k 16-31).
-    const int a_ld_row = (lane & 7) + ((lane >> 3) & 1) * 8, a_ld_col = (lane >> 4) * 16;
-    const int w_ld_row = (lane & 7) + (lane >> 4) * 8, w_ld_col = ((lane >> 3) & 1) * 16;
+    const FragmentRows f = fragment_rows(lane);
 
     for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
         const int next = tile + tile_step;
@@ -152,29 +122,17 @@ __global__ void __launch_bounds__(kMaxWarps * 32) mlp_fused_kernel(const MlpArgs
         uint8_t* x_s = x_base + buf * L::kXBufBytes;
 
         // norm2 -> fc1's A (16 x C e4m3), then into registers: the C / 32 chunks' fragments.
-        normalise_rows<kC>(p, x_s, gain_s, h_s, lane);
+        rms_normalise_tile16<kC>(x_s, L::kXStride, gain_s, h_s, L::kAStride, p.precision, lane);
         __syncwarp();
         uint32_t a1[kC / 32][4];
-#pragma unroll
-        for (int kc = 0; kc < kC / 32; ++kc)
-            ldmatrix_x4(a1[kc], h_s + a_ld_row * L::kAStride + kc * 32 + a_ld_col);
+        load_a_fragments<kC / 32>(a1, h_s, L::kAStride, f);
         __syncwarp();  // the normalised rows are read before the hidden rows overwrite them
 
         // fc1 + GELU -> e4m3 hidden rows; the fragment owner applies the epilogue to its own
         // elements (rows g, g + 8; columns 2t, 2t + 1 of each n8 tile) and stores their e4m3 pair.
         for (int n0 = 0; n0 < kHidden; n0 += 16) {
             float acc[2][4];  // (n8 tile, fragment)
-#pragma unroll
-            for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
-#pragma unroll
-            for (int kc = 0; kc < kC / 32; ++kc) {  // K chunks in increasing order
-                uint32_t b[4];
-                ldmatrix_x4(b, w1_s + (n0 + w_ld_row) * L::kW1Stride + kc * 32 + w_ld_col);
-                mma_m16n8k32_e4m3(acc[0], a1[kc], b[0], b[1]);
-                mma_m16n8k32_e4m3(acc[1], a1[kc], b[2], b[3]);
-            }
+            mma_step16<kC / 32>(acc, a1, w1_s, L::kW1Stride, n0, f);
 #pragma unroll
             for (int nt = 0; nt < 2; ++nt) {
                 const float4 sb = sb1_s[(n0 + nt * 8) / 2 + t];
@@ -192,24 +150,7 @@ __global__ void __launch_bounds__(kMaxWarps * 32) mlp_fused_kernel(const MlpArgs
         // fc2: all C / 16 column steps at once (each accumulator still takes the K chunks in
         // increasing order; one A fragment of the hidden rows serves every step).
         float acc2[kC / 16][2][4];
-#pragma unroll
-        for (int s = 0; s < kC / 16; ++s)
-#pragma unroll
-            for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) acc2[s][nt][j] = 0.0f;
-#pragma unroll 2
-        for (int k0 = 0; k0 < kHidden; k0 += 32) {  // K chunks in increasing order
-            uint32_t a[4];
-            ldmatrix_x4(a, h_s + a_ld_row * L::kHStride + k0 + a_ld_col);
-#pragma unroll
-            for (int s = 0; s < kC / 16; ++s) {
-                uint32_t b[4];
-                ldmatrix_x4(b, w2_s + (s * 16 + w_ld_row) * L::kW2Stride + k0 + w_ld_col);
-                mma_m16n8k32_e4m3(acc2[s][0], a, b[0], b[1]);
-                mma_m16n8k32_e4m3(acc2[s][1], a, b[2], b[3]);
-            }
-        }
+        mma_all_steps<kHidden, kC / 16>(acc2, h_s, L::kHStride, w2_s, L::kW2Stride, f);
         // Residual epilogue in place in the tile's f16 rows (the x that norm2 read, the value the
         // unfused fc2 reads from device memory): f16(f32(x) + y), each element by its owner.
 #pragma unroll

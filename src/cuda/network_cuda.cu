@@ -7,6 +7,7 @@
 #include "core/e4m3.h"
 #include "core/half.h"
 #include "core/model_spec.h"
+#include "cuda/attention_fused.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/gemm_e4m3.cuh"
 #include "cuda/mlp_fused.cuh"
@@ -84,8 +85,7 @@ struct CudaNetwork::Impl {
     DeviceBuffer wide;    // e4m3 fc1 / embed0 outputs
     DeviceBuffer qkv;     // f16 Q, K, V
     DeviceBuffer skip;    // f32 skip0 outputs (lite)
-    bool fuse_norms = true;  // norm1 -> qkv and norm2 -> fc1 as one GEMM (GemmGather::rms_norm)
-    bool fuse_mlp = true;    // norm2 -> fc1 -> fc2 as one kernel (mlp_fused) where it fits
+    NetworkFusions fusions;
     LayerHook hook;
     StageMarker marker;
     cudaStream_t stream = nullptr;
@@ -156,17 +156,43 @@ struct CudaNetwork::Impl {
         const int c = b.spec.channels, tokens = w * h;
         const bool shifted = (uint64_t(index) + frame) % 2 == 1;
         const std::string& name = b.spec.name;
+        // Fused norms: the GEMM normalises its A tiles itself (byte for byte the norm kernel's
+        // output). Only up to C = 64 (levels 0 and 1, most of the tokens): wider rows' f16 buffers
+        // push the GEMM's shared memory over its slicing target, and every N slice would normalise
+        // the tile again (not measured yet: a choice of where the fusion surely pays).
+        const bool fuse_norm = fusions.norms && c % 32 == 0 && c <= 64;
+        if (fusions.attention && attention_fused_supported(c, b.spec.heads)) {
+            attention_half(b, x, w, h, shifted);
+        } else {
+            attention_half_unfused(b, x, w, h, shifted, fuse_norm);
+        }
+        if (fusions.mlp && mlp_fused_supported(c)) {
+            mlp(name, b, x, tokens);
+        } else {
+            uint8_t* normed_p = normed.get<uint8_t>();
+            if (fuse_norm) {
+                linear(name, "norm2+fc1", b.fc1, reinterpret_cast<const uint8_t*>(x), 2 * c, GemmGather::rms_norm,
+                       tokens, w, GemmEpilogue::gelu_e4m3, wide.get(), nullptr, false, &b.norm2);
+            } else {
+                norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
+                linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3,
+                       wide.get());
+            }
+            linear(name, "fc2", b.fc2, wide.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, w,
+                   GemmEpilogue::residual_add_f16, x);
+        }
+        report(name, x, w, h, c);
+    }
+
+    // x = x + proj(attention(qkv(norm1(x)))) layer by layer: the reference the fused kernel equals.
+    void attention_half_unfused(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted, bool fuse_norm) {
+        const int c = b.spec.channels, tokens = w * h;
+        const std::string& name = b.spec.name;
         uint8_t* normed_p = normed.get<uint8_t>();
         uint16_t* qkv_p = qkv.get<uint16_t>();
-        // Fused: the GEMM normalises its A tiles itself (byte for byte the norm kernel's output).
-        // Only up to C = 64 (levels 0 and 1, most of the tokens): wider rows' f16 buffers push the
-        // GEMM's shared memory over its slicing target, and every N slice would normalise the
-        // tile again (not measured yet: a choice of where the fusion surely pays).
-        const bool fuse = fuse_norms && c % 32 == 0 && c <= 64;
-        const uint8_t* x_bytes = reinterpret_cast<const uint8_t*>(x);
-        if (fuse) {
-            linear(name, "norm1+qkv", b.qkv, x_bytes, 2 * c, GemmGather::rms_norm, tokens, w, GemmEpilogue::store_f16,
-                   qkv_p, nullptr, false, &b.norm1);
+        if (fuse_norm) {
+            linear(name, "norm1+qkv", b.qkv, reinterpret_cast<const uint8_t*>(x), 2 * c, GemmGather::rms_norm, tokens,
+                   w, GemmEpilogue::store_f16, qkv_p, nullptr, false, &b.norm1);
         } else {
             norm(name, "norm1", b.norm1, x, c, NormGather::rows, tokens, w, normed_p);
             linear(name, "qkv", b.qkv, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::store_f16, qkv_p);
@@ -187,21 +213,36 @@ struct CudaNetwork::Impl {
         window_attention(a, stream);
         mark(s, false);
         linear(name, "proj", b.proj, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::residual_add_f16, x);
-        if (fuse_mlp && mlp_fused_supported(c)) {
-            mlp(name, b, x, tokens);
-        } else {
-            if (fuse) {
-                linear(name, "norm2+fc1", b.fc1, x_bytes, 2 * c, GemmGather::rms_norm, tokens, w,
-                       GemmEpilogue::gelu_e4m3, wide.get(), nullptr, false, &b.norm2);
-            } else {
-                norm(name, "norm2", b.norm2, x, c, NormGather::rows, tokens, w, normed_p);
-                linear(name, "fc1", b.fc1, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::gelu_e4m3,
-                       wide.get());
-            }
-            linear(name, "fc2", b.fc2, wide.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, w,
-                   GemmEpilogue::residual_add_f16, x);
-        }
-        report(name, x, w, h, c);
+    }
+
+    // The same in one kernel, a warp per window, Q K V and the attention rows in shared memory
+    // (attention_fused.cuh: the same bytes as the launches above).
+    void attention_half(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted) {
+        const int c = b.spec.channels, tokens = w * h;
+        AttentionBlockArgs a;
+        a.x = x;
+        a.width = w;
+        a.height = h;
+        a.channels = c;
+        a.heads = b.spec.heads;
+        a.shifted = shifted;
+        a.norm_gain = b.norm1.get<float>();
+        a.w_qkv = b.qkv.w.get<uint8_t>();
+        a.scale_qkv = b.qkv.scale.get<float>();
+        a.bias_qkv = b.qkv.bias.get<float>();
+        a.rel_bias = b.rel_bias.get<uint16_t>();
+        a.w_proj = b.proj.w.get<uint8_t>();
+        a.scale_proj = b.proj.scale.get<float>();
+        a.bias_proj = b.proj.bias.get<float>();
+        a.precision = precision;
+        // GEMM flops (qkv 3C^2, proj C^2 per token) plus attention's; moves x in and out once
+        // (f16) and both weight matrices; the norm, Q K V and attention rows stay on chip.
+        const StageInfo s{b.spec.name, "norm1+qkv+attention+proj",
+                          2.0 * tokens * 4.0 * c * c + 2.0 * 2.0 * tokens * kWindowTokens * c,
+                          double(tokens) * c * 2 * 2 + 4.0 * c * c};
+        mark(s, true);
+        attention_fused(a, stream);
+        mark(s, false);
     }
 
     // norm2 -> fc1 -> GELU -> fc2 + residual in one kernel, the hidden rows in shared memory (the
@@ -360,8 +401,7 @@ CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int
 CudaNetwork::~CudaNetwork() = default;
 
 void CudaNetwork::set_layer_hook(LayerHook hook) { impl_->hook = std::move(hook); }
-void CudaNetwork::set_fused_norms(bool fused) { impl_->fuse_norms = fused; }
-void CudaNetwork::set_fused_mlp(bool fused) { impl_->fuse_mlp = fused; }
+void CudaNetwork::set_fusions(const NetworkFusions& fusions) { impl_->fusions = fusions; }
 void CudaNetwork::set_stage_marker(StageMarker marker) { impl_->marker = std::move(marker); }
 
 void CudaNetwork::run(const uint8_t* staged, int width, int height, uint64_t frame_index, float* head,

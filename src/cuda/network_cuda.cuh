@@ -13,6 +13,7 @@
 
 #include "core/weights.h"
 #include "cuda/device_buffer.cuh"
+#include "cuda/network_fusions.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cuda {
@@ -42,15 +43,9 @@ public:
     using LayerHook = std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
     void set_layer_hook(LayerHook hook);
 
-    // norm1 -> qkv and norm2 -> fc1 fused into one GEMM each (the default; blocks with C <= 64),
-    // or the unfused norm kernel then the GEMM: the same bytes either way (tests/gpu checks).
-    void set_fused_norms(bool fused);
-
-    // norm2 -> fc1 -> GELU -> fc2 + residual as one kernel per block (mlp_fused.cuh; levels 0 to 2,
-    // where both weight matrices fit in shared memory), or the launches of set_fused_norms' choice:
-    // the same bytes either way (tests/gpu checks). On by default (measured on the H200: lite fast
-    // 1280x720 -> 3840x2160 2.63 -> 2.33 ms, every layer byte-identical; docs/performance.md).
-    void set_fused_mlp(bool fused);
+    // Which fused kernels run (all by default); each choice gives the same bytes as the
+    // layer-by-layer launches (tests/gpu/test_cuda_fusion.cpp checks every combination's layers).
+    void set_fusions(const NetworkFusions& fusions);
 
     // Bench: called around every kernel launch (begin = true before, false after).
     using StageMarker = std::function<void(const StageInfo& stage, bool begin, cudaStream_t stream)>;

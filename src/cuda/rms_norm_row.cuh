@@ -57,4 +57,26 @@ __device__ __forceinline__ uint2 rms_scale8_e4m3(const uint4& x8, float inv, con
     return make_uint2(packed[0], packed[1]);
 }
 
+// One warp normalises a 16-token tile (the fused kernels' m16 tile): f16 rows x_s (row stride
+// x_stride bytes) -> e4m3 rows a_s (stride a_stride), with the pieces above. Lanes l and l + 16
+// both compute row l % 16's sum and inverse (the same function of the same bytes, so the same
+// value; this saves a shuffle and costs no time, the other half-warp would wait anyway), then each
+// scales one half of the row's channels. The caller synchronises the warp around it.
+template <int kC>
+__device__ __forceinline__ void rms_normalise_tile16(const uint8_t* x_s, int x_stride, const float* gain_s,
+                                                     uint8_t* a_s, int a_stride, swinup_precision precision,
+                                                     int lane) {
+    static_assert(kC % 32 == 0, "each half-row is a whole number of 16-channel steps");
+    const int r = lane & 15, half = lane >> 4;
+    const uint8_t* xr = x_s + r * x_stride;
+    const float inv = rms_inverse(rms_sum_of_squares(xr, kC), kC, precision);
+    uint8_t* ar = a_s + r * a_stride;
+#pragma unroll
+    for (int c = half * (kC / 2); c < (half + 1) * (kC / 2); c += 16) {
+        const uint2 lo = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
+        const uint2 hi = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2 + 16), inv, gain_s + c + 8);
+        *reinterpret_cast<uint4*>(ar + c) = make_uint4(lo.x, lo.y, hi.x, hi.y);
+    }
+}
+
 }  // namespace swinup::cuda

@@ -1,9 +1,10 @@
 // The fused kernels against the unfused layer-by-layer reference: the fused norm + GEMM kernels
-// (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm) and, on top of them, the fused MLP
-// (norm2 -> fc1 -> GELU -> fc2 + residual in one kernel, mlp_fused.cuh) against the unfused norm
-// kernel then GEMMs: every layer's output and the head outputs byte for byte, for both variants,
-// both precision modes and both window-shift parities (docs/cuda-kernels.md: fused kernels must
-// equal the layer-by-layer reference exactly).
+// (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm), the fused MLP (norm2 -> fc1 -> GELU -> fc2 +
+// residual in one kernel, mlp_fused.cuh), the fused attention half (norm1 -> qkv -> window
+// attention -> proj + residual, attention_fused.cuh) and all of them together, against the unfused
+// norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
+// both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md: fused
+// kernels must equal the layer-by-layer reference exactly).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -40,12 +41,10 @@ std::vector<float> random_staged(int w, int h, uint32_t seed) {
 
 // Which fused kernels the compared run uses (the reference run uses none).
 struct Fusion {
-    bool norms = false, mlp = false;
-    const char* label = "";
+    cuda::NetworkFusions kernels;
+    const char* label;
 };
-constexpr Fusion kFusedNorms{true, false, "fused norms"};
-constexpr Fusion kFusedNormsAndMlp{true, true, "fused norms + MLP"};
-
+constexpr cuda::NetworkFusions kNone{false, false, false};
 void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion) {
     const int w = 96, h = 64;
     auto weights = std::make_shared<const Weights>(weights_make_initial(variant, 2));
@@ -58,7 +57,7 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
             [&](const std::string& name, const float* d, int lw, int lh, int c) {
                 layers[fused][name].assign(d, d + size_t(lw) * lh * c);
             },
-            fused == 1 && fusion.norms, fused == 1 && fusion.mlp);
+            fused == 1 ? fusion.kernels : kNone);
     }
     ASSERT_EQ(layers[0].size(), layers[1].size());
     size_t differing_layers = 0;
@@ -79,69 +78,49 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
 }
 #endif
 
-TEST(CudaFusion, LiteExactFusedEqualsUnfused) {
+struct FusionCase {
+    const char* name;  // the test's name suffix (gtest filters select on it)
+    Variant variant;
+    swinup_precision precision;
+    bool norms, mlp, attention;
+    const char* label;
+};
+
+// Each fused kernel alone and all of them together (the default), for both variants and both
+// precision modes; each case runs both shift parities (frame 0 and 1).
+const FusionCase kCases[] = {
+    {"LiteExactNorms", Variant::lite, SWINUP_PRECISION_EXACT, true, false, false, "fused norms"},
+    {"LiteFastNorms", Variant::lite, SWINUP_PRECISION_FAST, true, false, false, "fused norms"},
+    {"FullExactNorms", Variant::full, SWINUP_PRECISION_EXACT, true, false, false, "fused norms"},
+    {"FullFastNorms", Variant::full, SWINUP_PRECISION_FAST, true, false, false, "fused norms"},
+    {"LiteExactNormsMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, false, "fused norms + MLP"},
+    {"LiteFastNormsMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, false, "fused norms + MLP"},
+    {"FullExactNormsMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, false, "fused norms + MLP"},
+    {"FullFastNormsMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, false, "fused norms + MLP"},
+    {"LiteExactAttention", Variant::lite, SWINUP_PRECISION_EXACT, false, false, true, "fused attention"},
+    {"LiteFastAttention", Variant::lite, SWINUP_PRECISION_FAST, false, false, true, "fused attention"},
+    {"FullExactAttention", Variant::full, SWINUP_PRECISION_EXACT, false, false, true, "fused attention"},
+    {"FullFastAttention", Variant::full, SWINUP_PRECISION_FAST, false, false, true, "fused attention"},
+    {"LiteExactAll", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, "all fused kernels"},
+    {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, "all fused kernels"},
+    {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, "all fused kernels"},
+    {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, "all fused kernels"},
+};
+
+class CudaFusion : public ::testing::TestWithParam<FusionCase> {};
+
+TEST_P(CudaFusion, FusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, kFusedNorms);
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1, kFusedNorms);
+    const FusionCase& c = GetParam();
+    const Fusion fusion{{c.norms, c.mlp, c.attention}, c.label};
+    compare(c.variant, c.precision, 0, fusion);
+    compare(c.variant, c.precision, 1, fusion);
 #endif
 }
 
-TEST(CudaFusion, LiteFastFusedEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 0, kFusedNorms);
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kFusedNorms);
-#endif
-}
-
-TEST(CudaFusion, FullExactFusedEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::full, SWINUP_PRECISION_EXACT, 1, kFusedNorms);
-#endif
-}
-
-TEST(CudaFusion, FullFastFusedEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::full, SWINUP_PRECISION_FAST, 0, kFusedNorms);
-#endif
-}
-
-// The fused MLP (levels 0 to 2 where it fits: full enc0/dec0, every variant's enc1/dec1, enc2/dec2)
-// with the fused norms, against the fully unfused kernels; both shift parities everywhere.
-TEST(CudaFusion, LiteExactFusedMlpEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, kFusedNormsAndMlp);
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1, kFusedNormsAndMlp);
-#endif
-}
-
-TEST(CudaFusion, LiteFastFusedMlpEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 0, kFusedNormsAndMlp);
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kFusedNormsAndMlp);
-#endif
-}
-
-TEST(CudaFusion, FullExactFusedMlpEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kFusedNormsAndMlp);
-    compare(Variant::full, SWINUP_PRECISION_EXACT, 1, kFusedNormsAndMlp);
-#endif
-}
-
-TEST(CudaFusion, FullFastFusedMlpEqualsUnfused) {
-    SWINUP_REQUIRE_GPU();
-#ifdef SWINUP_HAVE_CUDA
-    compare(Variant::full, SWINUP_PRECISION_FAST, 0, kFusedNormsAndMlp);
-    compare(Variant::full, SWINUP_PRECISION_FAST, 1, kFusedNormsAndMlp);
-#endif
-}
+INSTANTIATE_TEST_SUITE_P(Cases, CudaFusion, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<FusionCase>& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace
 }  // namespace swinup

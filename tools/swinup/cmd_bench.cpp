@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.h"
@@ -26,8 +27,18 @@ struct BenchOptions {
     std::string precision = "fast";
     int iterations = 200;
     bool detail = false;
-    bool unfused_mlp = false;
+    std::vector<std::string> unfused;  // fused kernels to replace by layer-by-layer launches
 };
+
+#ifdef SWINUP_HAVE_CUDA
+// " (unfused MLP, attention)" for the table header: the run's configuration is in its output.
+std::string unfused_label(const cuda::NetworkFusions& f) {
+    std::string kinds;
+    for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"}})
+        if (!on) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
+    return kinds.empty() ? "" : " (unfused " + kinds + ")";
+}
+#endif
 
 struct SizePair {
     Size2 render, display;
@@ -77,12 +88,17 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             c.display_width = int(sp.display.width);
             c.display_height = int(sp.display.height);
             c.iterations = std::max(100, o.iterations);
-            c.fused_mlp = !o.unfused_mlp;
+            for (const std::string& kind : o.unfused) {
+                const bool all = kind == "all";
+                if (all || kind == "norms") c.fusions.norms = false;
+                if (all || kind == "mlp") c.fusions.mlp = false;
+                if (all || kind == "attention") c.fusions.attention = false;
+            }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
             std::printf("\n## %s %s, %s -> %s on %s%s\n", variant_label(v), precision_label(c.precision),
                         size_text(sp.render.width, sp.render.height).c_str(),
                         size_text(sp.display.width, sp.display.height).c_str(), r.device.c_str(),
-                        c.fused_mlp ? "" : " (unfused MLP)");
+                        unfused_label(c.fusions).c_str());
             std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
                         "stages launched one by one sum to %.3f ms\n",
                         c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
@@ -109,7 +125,8 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (cls == "norm1" || cls == "norm2") cls = "norm";
                 if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear" ||
                     cls == "norm1+qkv" || cls == "norm2+fc1" ||  // the fused norm + GEMM kernels
-                    cls == "norm2+mlp")                          // and the fused MLP
+                    cls == "norm2+mlp" ||                        // the fused MLP
+                    cls == "norm1+qkv+attention+proj")           // and the fused attention half
                     cls = "gemm";
                 auto& k = classes[cls];
                 k.median_ms += s.median_ms;
@@ -201,9 +218,12 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--iterations", options->iterations, "timed evaluations per size (at least 100 on the GPU)")
         ->check(CLI::Range(1, 100000));
     cmd->add_flag("--detail", options->detail, "one row per kernel instead of per layer");
-    cmd->add_flag("--unfused-mlp", options->unfused_mlp,
-                  "GPU: each block's norm2 -> fc1 -> fc2 as separate launches instead of the fused MLP kernel "
-                  "(CudaNetwork::set_fused_mlp(false); the same bytes, for comparing times)");
+    cmd->add_option("--unfused", options->unfused,
+                    "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
+                    "and norm2 -> fc1; mlp: norm2 -> fc1 -> fc2; attention: norm1 -> qkv -> attention -> proj; "
+                    "all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"norms", "mlp", "attention", "all"}));
     cmd->callback([options] {
         std::vector<SizePair> sizes;
         if (!options->render.empty() || !options->display.empty()) {

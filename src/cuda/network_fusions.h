@@ -1,0 +1,20 @@
+// Which fused kernels the CUDA network runs (plain C++: the GPU tests and `swinup bench` choose
+// them through cuda_tools.h without CUDA headers). Every choice gives the same bytes as the
+// layer-by-layer launches; tests/gpu/test_cuda_fusion.cpp checks that layer by layer.
+#pragma once
+
+namespace swinup::cuda {
+
+// The fused kernels a CudaNetwork uses instead of layer-by-layer launches (docs/cuda-kernels.md).
+struct NetworkFusions {
+    // norm1 -> qkv and norm2 -> fc1 as one GEMM each (blocks with C <= 64; GemmGather::rms_norm).
+    bool norms = true;
+    // norm2 -> fc1 -> GELU -> fc2 + residual as one kernel per block (mlp_fused.cuh; levels 0 to 2,
+    // where both weight matrices fit in shared memory).
+    bool mlp = true;
+    // norm1 -> qkv -> window attention -> proj + residual as one kernel per block, a warp per
+    // window (attention_fused.cuh; every level).
+    bool attention = true;
+};
+
+}  // namespace swinup::cuda
