@@ -29,7 +29,11 @@ SWINUP_HD float maxf(float a, float b) { return a > b ? a : b; }
 // f16 bits -> f32 for the samplers' inner loops: the hardware conversion where the host has one
 // (exact, like every f16 -> f32 conversion), else the shared bit-level definition.
 SWINUP_HD float load_half(uint16_t h) {
-#if !defined(__CUDA_ARCH__) && defined(__F16C__)
+#if defined(__CUDA_ARCH__)
+    float f;  // the hardware conversion: exact for every f16, as the software one
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+#elif defined(__F16C__)
     return _cvtsh_ss(h);
 #else
     return f16_bits_to_f32(h);

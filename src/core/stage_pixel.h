@@ -34,9 +34,16 @@ struct HalfRgbFetch {
     int width;
     SWINUP_HD void operator()(int x, int y, float rgb[3]) const {
         const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
+#if defined(__CUDA_ARCH__)
+        const uint2 v = *reinterpret_cast<const uint2*>(p);  // one 8-byte load (device buffers are aligned)
+        rgb[0] = px::load_half(static_cast<uint16_t>(v.x));
+        rgb[1] = px::load_half(static_cast<uint16_t>(v.x >> 16));
+        rgb[2] = px::load_half(static_cast<uint16_t>(v.y));
+#else
         rgb[0] = px::load_half(p[0]);
         rgb[1] = px::load_half(p[1]);
         rgb[2] = px::load_half(p[2]);
+#endif
     }
 };
 
@@ -46,7 +53,15 @@ struct HalfFeatureFetch {
     int width;
     SWINUP_HD void operator()(int x, int y, float v[4]) const {
         const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
+#if defined(__CUDA_ARCH__)
+        const uint2 w = *reinterpret_cast<const uint2*>(p);  // one 8-byte load
+        v[0] = px::load_half(static_cast<uint16_t>(w.x));
+        v[1] = px::load_half(static_cast<uint16_t>(w.x >> 16));
+        v[2] = px::load_half(static_cast<uint16_t>(w.y));
+        v[3] = px::load_half(static_cast<uint16_t>(w.y >> 16));
+#else
         for (int k = 0; k < 4; ++k) v[k] = px::load_half(p[k]);
+#endif
     }
 };
 

@@ -107,11 +107,11 @@ __global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
     float mv[2], slots[kSlots], tc[3];
     stage_dilated_motion(cur, sx, sy, mv);
     stage_slots(cur, prev, sx, sy, mv, slots, tc);
+    // The hardware encoder, two slots at a time (the same function as f32_to_e4m3: test_cuda_kernels).
     uint32_t words[4];
-    for (int w = 0; w < 4; ++w) {
-        words[w] = 0;
-        for (int b = 0; b < 4; ++b) words[w] |= static_cast<uint32_t>(f32_to_e4m3(slots[w * 4 + b])) << (8 * b);
-    }
+    for (int w = 0; w < 4; ++w)
+        words[w] = static_cast<uint32_t>(e4m3x2(slots[w * 4], slots[w * 4 + 1])) |
+                   (static_cast<uint32_t>(e4m3x2(slots[w * 4 + 2], slots[w * 4 + 3])) << 16);
     *reinterpret_cast<uint4*>(planes.staged + (static_cast<size_t>(y) * p.padded_width + x) * kSlots) =
         make_uint4(words[0], words[1], words[2], words[3]);
     if (x == sx && y == sy) {
@@ -210,24 +210,6 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
                                        exact::mul(planes.dilated[i * 2 + 1], p.scale_y));
 }
 
-// History taps of the fast pass: one 8-byte load and the hardware f16 -> f32 conversion. Both
-// conversions are exact and the history holds no NaN (history_value), so the Catmull-Rom sample
-// built from these taps equals the exact mode's (HalfRgbFetch).
-struct HalfRgbFetchWide {
-    const uint16_t* pixels;
-    int width;
-    SWINUP_HD void operator()(int x, int y, float rgb[3]) const {
-#if defined(__CUDA_ARCH__)
-        const uint2 v = *reinterpret_cast<const uint2*>(pixels + (static_cast<size_t>(y) * width + x) * 4);
-        rgb[0] = f16_lo(v.x);
-        rgb[1] = f16_hi(v.x);
-        rgb[2] = f16_lo(v.y);
-#else
-        HalfRgbFetch{pixels, width}(x, y, rgb);
-#endif
-    }
-};
-
 // t(x) = log2(1 + x) and its inverse on the MUFU units (lg2.approx, ex2.approx).
 __device__ __forceinline__ float fast_t(float x) { return fast_log2(1.0f + (x > 0.0f ? x : 0.0f)); }
 __device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) - 1.0f; }
@@ -288,7 +270,7 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     if (history_valid) {
         alpha = centre.w;
         float history[3];
-        px::catmull_rom_sample(HalfRgbFetchWide{p.history_in, p.display_width}, p.display_width,
+        px::catmull_rom_sample(HalfRgbFetch{p.history_in, p.display_width}, p.display_width,
                                p.display_height, hx, hy, history);
         for (int c = 0; c < 3; ++c) th[c] = fast_t(history[c]);
     }

@@ -47,6 +47,10 @@ struct MlpLayout {
     static constexpr int kWarpBytes = 2 * kXBufBytes + 16 * kHStride;
     static_assert(16 * kAStride <= 16 * kHStride, "the normalised rows fit in the hidden rows' space");
     static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
+    // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block): the
+    // launch bound, so that C = 128 (4 warps) may use more than 128 registers instead of spilling.
+    static constexpr int kMaxWarpsAnyDevice =
+        (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
 };
 
 // Issues the copies of 16-token tile `tile`'s f16 rows into x_s, zero-filled past m (one warp).
@@ -73,7 +77,7 @@ __device__ __forceinline__ void load_x_rows(const MlpArgs& p, int tile, uint8_t*
 // both; columns are walked in 16-column steps from 0 (two n8 tiles, one ldmatrix.x4 of W), so
 // column n sits at n % 16 in both.
 template <int kC>
-__global__ void __launch_bounds__(kMaxWarps * 32) mlp_fused_kernel(const MlpArgs p) {
+__global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fused_kernel(const MlpArgs p) {
     using L = MlpLayout<kC>;
     constexpr int kHidden = L::kHidden;
     extern __shared__ uint4 smem_words[];
@@ -190,12 +194,13 @@ void require(bool ok, const char* what) {
 
 // Warps per CTA: as many as the device's per-block shared memory holds, up to 16 (one CTA of 16
 // warps per SM keeps a single copy of the weights per SM). H200 (227 KiB): C = 32 16 warps
-// (90 KiB, 2 CTAs per SM), C = 64 16 warps (180 KiB), C = 96 11 warps (224 KiB).
+// (90 KiB, 2 CTAs per SM), C = 64 16 warps (180 KiB), C = 96 11 warps (224 KiB), C = 128 4 warps
+// (216 KiB).
 template <int kC>
 int warps_for_device() {
     using L = MlpLayout<kC>;
     const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
-    return static_cast<int>(std::min<long long>(kMaxWarps, room > 0 ? room / L::kWarpBytes : 0));
+    return static_cast<int>(std::min<long long>(L::kMaxWarpsAnyDevice, room > 0 ? room / L::kWarpBytes : 0));
 }
 
 template <int kC>
@@ -226,6 +231,7 @@ bool mlp_fused_supported(int channels) {
         case 32: return warps_for_device<32>() >= kMinWarps;
         case 64: return warps_for_device<64>() >= kMinWarps;
         case 96: return warps_for_device<96>() >= kMinWarps;
+        case 128: return warps_for_device<128>() >= kMinWarps;
         default: return false;
     }
 }
@@ -241,6 +247,7 @@ void mlp_fused(const MlpArgs& p, cudaStream_t stream) {
         case 32: launch<32>(p, stream); break;
         case 64: launch<64>(p, stream); break;
         case 96: launch<96>(p, stream); break;
+        case 128: launch<128>(p, stream); break;
     }
 }
 

@@ -10,6 +10,7 @@
 #include "cuda/attention_fused.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/gemm_e4m3.cuh"
+#include "cuda/lite_tail_fused.cuh"
 #include "cuda/mlp_fused.cuh"
 #include "cuda/rms_norm.cuh"
 #include "cuda/window_attention.cuh"
@@ -288,6 +289,40 @@ struct CudaNetwork::Impl {
         report(name, fine, 2 * w, 2 * h, e.linear.out / 4);
     }
 
+    // lite's expand0 + skip0 -> head as one kernel (lite_tail_fused.cuh: the same bytes as the
+    // skip0, expand0 and head launches). d0 (expand0's output) is only written for the layer hook.
+    void lite_tail(const uint8_t* staged, const uint16_t* d1p, int w1, int h1, uint16_t* d0p, float* head_out) {
+        LiteTailArgs a;
+        a.d1 = d1p;
+        a.staged = staged;
+        a.width1 = w1;
+        a.height1 = h1;
+        a.expand_gain = expand0.gain.get<float>();
+        a.w_expand = expand0.linear.w.get<uint8_t>();
+        a.scale_expand = expand0.linear.scale.get<float>();
+        a.bias_expand = expand0.linear.bias.get<float>();
+        a.w_skip = skip0.w.get<uint8_t>();
+        a.scale_skip = skip0.scale.get<float>();
+        a.bias_skip = skip0.bias.get<float>();
+        a.head_gain = head.gain.get<float>();
+        a.w_head = head.linear.w.get<uint8_t>();
+        a.scale_head = head.linear.scale.get<float>();
+        a.bias_head = head.linear.bias.get<float>();
+        a.precision = precision;
+        a.head = head_out;
+        a.d0 = d0p;
+        const double pixels = 4.0 * w1 * h1;
+        // skip0 (16 -> 32), expand0 (64 -> 128 per level-1 token), head (32 -> 16); bytes: dec1's
+        // rows and the staged slots in, the head outputs out, the weights.
+        const StageInfo s{"tail", "expand0+skip0+head",
+                          2.0 * pixels * (kSlots * 32 + 32 * 16) + 2.0 * w1 * h1 * 64 * 128,
+                          double(w1) * h1 * 64 * 2 + pixels * kSlots + pixels * kHeadOutputs * 4 + 128 * 64 + 32 * 32 +
+                              16 * 32};
+        mark(s, true);
+        lite_tail_fused(a, stream);
+        mark(s, false);
+    }
+
     size_t block_index(const std::string& name) const {
         for (size_t i = 0; i < blocks.size(); ++i)
             if (blocks[i].spec.name == name) return i;
@@ -447,6 +482,12 @@ void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame,
     block(block_index("dec2"), d2p, w2, h2, frame);
     expand("expand1", expand1, d2p, w2, h2, ch[2], e1p, false, d1p);
     block(block_index("dec1"), d1p, w1, h1, frame);
+    if (lite && fusions.lite_tail && lite_tail_fused_supported()) {
+        lite_tail(staged, d1p, w1, h1, hook ? d0p : nullptr, head_out);
+        report("expand0", d0p, w, h, ch[0]);
+        report_f32("head", head_out, w, h, kHeadOutputs);
+        return;
+    }
     if (lite) {
         float* skip_p = skip.get<float>();
         linear("skip0", "linear", skip0, staged, kSlots, GemmGather::rows, w * h, w, GemmEpilogue::store_f32,

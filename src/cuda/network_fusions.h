@@ -15,6 +15,9 @@ struct NetworkFusions {
     // norm1 -> qkv -> window attention -> proj + residual as one kernel per block, a warp per
     // window (attention_fused.cuh; every level).
     bool attention = true;
+    // lite: expand0 (+ skip0 of the staged slots) -> head norm -> head linear as one kernel, per
+    // level-1 token and its 2x2 render pixels (lite_tail_fused.cuh).
+    bool lite_tail = true;
 };
 
 }  // namespace swinup::cuda

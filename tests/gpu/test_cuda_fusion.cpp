@@ -1,7 +1,8 @@
 // The fused kernels against the unfused layer-by-layer reference: the fused norm + GEMM kernels
 // (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm), the fused MLP (norm2 -> fc1 -> GELU -> fc2 +
 // residual in one kernel, mlp_fused.cuh), the fused attention half (norm1 -> qkv -> window
-// attention -> proj + residual, attention_fused.cuh) and all of them together, against the unfused
+// attention -> proj + residual, attention_fused.cuh), lite's fused tail (expand0 + skip0 -> head,
+// lite_tail_fused.cuh) and all of them together, against the unfused
 // norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
 // both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md: fused
 // kernels must equal the layer-by-layer reference exactly).
@@ -44,7 +45,7 @@ struct Fusion {
     cuda::NetworkFusions kernels;
     const char* label;
 };
-constexpr cuda::NetworkFusions kNone{false, false, false};
+constexpr cuda::NetworkFusions kNone{false, false, false, false};
 void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion) {
     const int w = 96, h = 64;
     auto weights = std::make_shared<const Weights>(weights_make_initial(variant, 2));
@@ -82,29 +83,31 @@ struct FusionCase {
     const char* name;  // the test's name suffix (gtest filters select on it)
     Variant variant;
     swinup_precision precision;
-    bool norms, mlp, attention;
+    bool norms, mlp, attention, tail;
     const char* label;
 };
 
 // Each fused kernel alone and all of them together (the default), for both variants and both
 // precision modes; each case runs both shift parities (frame 0 and 1).
 const FusionCase kCases[] = {
-    {"LiteExactNorms", Variant::lite, SWINUP_PRECISION_EXACT, true, false, false, "fused norms"},
-    {"LiteFastNorms", Variant::lite, SWINUP_PRECISION_FAST, true, false, false, "fused norms"},
-    {"FullExactNorms", Variant::full, SWINUP_PRECISION_EXACT, true, false, false, "fused norms"},
-    {"FullFastNorms", Variant::full, SWINUP_PRECISION_FAST, true, false, false, "fused norms"},
-    {"LiteExactNormsMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, false, "fused norms + MLP"},
-    {"LiteFastNormsMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, false, "fused norms + MLP"},
-    {"FullExactNormsMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, false, "fused norms + MLP"},
-    {"FullFastNormsMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, false, "fused norms + MLP"},
-    {"LiteExactAttention", Variant::lite, SWINUP_PRECISION_EXACT, false, false, true, "fused attention"},
-    {"LiteFastAttention", Variant::lite, SWINUP_PRECISION_FAST, false, false, true, "fused attention"},
-    {"FullExactAttention", Variant::full, SWINUP_PRECISION_EXACT, false, false, true, "fused attention"},
-    {"FullFastAttention", Variant::full, SWINUP_PRECISION_FAST, false, false, true, "fused attention"},
-    {"LiteExactAll", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, "all fused kernels"},
-    {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, "all fused kernels"},
-    {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, "all fused kernels"},
-    {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, "all fused kernels"},
+    {"LiteExactNorms", Variant::lite, SWINUP_PRECISION_EXACT, true, false, false, false, "fused norms"},
+    {"LiteFastNorms", Variant::lite, SWINUP_PRECISION_FAST, true, false, false, false, "fused norms"},
+    {"FullExactNorms", Variant::full, SWINUP_PRECISION_EXACT, true, false, false, false, "fused norms"},
+    {"FullFastNorms", Variant::full, SWINUP_PRECISION_FAST, true, false, false, false, "fused norms"},
+    {"LiteExactNormsMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, false, false, "fused norms + MLP"},
+    {"LiteFastNormsMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, false, false, "fused norms + MLP"},
+    {"FullExactNormsMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, false, false, "fused norms + MLP"},
+    {"FullFastNormsMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, false, false, "fused norms + MLP"},
+    {"LiteExactAttention", Variant::lite, SWINUP_PRECISION_EXACT, false, false, true, false, "fused attention"},
+    {"LiteFastAttention", Variant::lite, SWINUP_PRECISION_FAST, false, false, true, false, "fused attention"},
+    {"FullExactAttention", Variant::full, SWINUP_PRECISION_EXACT, false, false, true, false, "fused attention"},
+    {"FullFastAttention", Variant::full, SWINUP_PRECISION_FAST, false, false, true, false, "fused attention"},
+    {"LiteExactTail", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, "fused lite tail"},
+    {"LiteFastTail", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, "fused lite tail"},
+    {"LiteExactAll", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, "all fused kernels"},
+    {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, "all fused kernels"},
+    {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, "all fused kernels"},
+    {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, "all fused kernels"},
 };
 
 class CudaFusion : public ::testing::TestWithParam<FusionCase> {};
@@ -113,7 +116,7 @@ TEST_P(CudaFusion, FusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
     const FusionCase& c = GetParam();
-    const Fusion fusion{{c.norms, c.mlp, c.attention}, c.label};
+    const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail}, c.label};
     compare(c.variant, c.precision, 0, fusion);
     compare(c.variant, c.precision, 1, fusion);
 #endif

@@ -34,7 +34,8 @@ struct BenchOptions {
 // " (unfused MLP, attention)" for the table header: the run's configuration is in its output.
 std::string unfused_label(const cuda::NetworkFusions& f) {
     std::string kinds;
-    for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"}})
+    for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
+                            std::pair{f.lite_tail, "lite tail"}})
         if (!on) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
     return kinds.empty() ? "" : " (unfused " + kinds + ")";
 }
@@ -93,6 +94,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (all || kind == "norms") c.fusions.norms = false;
                 if (all || kind == "mlp") c.fusions.mlp = false;
                 if (all || kind == "attention") c.fusions.attention = false;
+                if (all || kind == "tail") c.fusions.lite_tail = false;
             }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
             std::printf("\n## %s %s, %s -> %s on %s%s\n", variant_label(v), precision_label(c.precision),
@@ -126,7 +128,8 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear" ||
                     cls == "norm1+qkv" || cls == "norm2+fc1" ||  // the fused norm + GEMM kernels
                     cls == "norm2+mlp" ||                        // the fused MLP
-                    cls == "norm1+qkv+attention+proj")           // and the fused attention half
+                    cls == "norm1+qkv+attention+proj" ||         // the fused attention half
+                    cls == "expand0+skip0+head")                 // and lite's fused tail
                     cls = "gemm";
                 auto& k = classes[cls];
                 k.median_ms += s.median_ms;
@@ -221,9 +224,9 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--unfused", options->unfused,
                     "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
                     "and norm2 -> fc1; mlp: norm2 -> fc1 -> fc2; attention: norm1 -> qkv -> attention -> proj; "
-                    "all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
+                    "tail: lite's expand0 + skip0 -> head; all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"norms", "mlp", "attention", "all"}));
+        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "all"}));
     cmd->callback([options] {
         std::vector<SizePair> sizes;
         if (!options->render.empty() || !options->display.empty()) {

@@ -1,0 +1,222 @@
+#include "cuda/lite_tail_fused.cuh"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/exact_math.h"
+#include "cuda/cp_async.cuh"
+#include "cuda/cuda_check.cuh"
+#include "cuda/device_limits.cuh"
+#include "cuda/device_math.cuh"
+#include "cuda/rms_norm_row.cuh"
+#include "cuda/warp_tile_mma.cuh"
+
+namespace swinup::cuda {
+namespace {
+
+constexpr int kWarps = 16;
+constexpr int kC1 = 64;      // dec1 channels
+constexpr int kC0 = 32;      // render-resolution channels (expand0's output, the head's input)
+constexpr int kSlots = 16;   // staged slots per render pixel (skip0's K, zero-padded to 32)
+constexpr int kHeadN = 16;   // head outputs per render pixel
+constexpr int kRowPad = 16;  // as in the other fused kernels: odd multiples of 16 bytes per row
+
+// Shared memory. Per CTA: W_expand [128][64 + 16], W_skip [32][32 + 16], W_head [16][32 + 16],
+// (scale, scale, bias, bias) per column pair of each, the two norms' gains. Per warp: two buffers
+// of a tile's 16 dec1 rows [16][128 + 16] and of its 64 pixels' staged rows [4][16][32 + 16]
+// (bytes 16-31 stay zero: skip0's K padding), the e4m3 rows of expand0's norm [16][64 + 16]
+// (read into registers, then the same space holds a quadrant's d0 rows, f16 [16][32 * 2 + 16]) and
+// the head norm's e4m3 rows [16][32 + 16].
+constexpr int kWeStride = kC1 + kRowPad, kWsStride = 32 + kRowPad, kWhStride = kC0 + kRowPad;
+constexpr int kXStride = 2 * kC1 + kRowPad, kStStride = 32 + kRowPad, kAStride = kC1 + kRowPad;
+constexpr int kD0Stride = 2 * kC0 + kRowPad, kHnStride = kC0 + kRowPad;
+constexpr int kCtaBytes = 4 * kC0 * kWeStride + kC0 * kWsStride + kHeadN * kWhStride +
+                          (4 * kC0 / 2 + kC0 / 2 + kHeadN / 2) * 16 + (kC1 + kC0) * 4;
+constexpr int kXBufBytes = 16 * kXStride, kStBufBytes = 4 * 16 * kStStride;
+constexpr int kWarpBytes = 2 * kXBufBytes + 2 * kStBufBytes + 16 * kAStride + 16 * kHnStride;
+static_assert(kAStride == kD0Stride, "a quadrant's d0 rows reuse the norm rows' space");
+static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
+
+// Issues the copies of tile `tile` (level-1 tokens 16 tile .. 16 tile + 15, one grid row since
+// w1 % 16 == 0): their dec1 rows, and the staged rows of their 2x2 pixels by quadrant
+// q = dy * 2 + dx (row r of quadrant q = pixel (2 y + dy, 2 (x0 + r) + dx)).
+__device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8_t* x_s, uint8_t* st_s, int lane) {
+    const int m0 = tile * 16;
+    const uint16_t* d1 = p.d1 + static_cast<size_t>(m0) * kC1;
+    for (int i = lane; i < 16 * (2 * kC1 / 16); i += 32) {
+        const int r = i / (2 * kC1 / 16), c = i - r * (2 * kC1 / 16);
+        cp_async_16(x_s + r * kXStride + c * 16, d1 + r * kC1 + c * 8, 16);
+    }
+    const int y = m0 / p.width1, x0 = m0 - y * p.width1, fine_width = 2 * p.width1;
+    for (int i = lane; i < 64; i += 32) {
+        const int q = i >> 4, r = i & 15;
+        const size_t pixel = static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
+        cp_async_16(st_s + (q * 16 + r) * kStStride, p.staged + pixel * kSlots, 16);
+    }
+}
+
+// Each warp walks 16-token tiles (warp-level grid stride, the next tile's rows copied while it
+// computes the current one): expand0's norm -> A fragments in registers; then per quadrant, skip0
+// and that quadrant's 32 expand0 columns side by side (the same fragment positions, so each lane
+// holds both terms of its d0 elements), d0 -> the head norm -> the head linear -> f32 outputs.
+__global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailArgs p) {
+    extern __shared__ uint4 smem_words[];
+    uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
+    uint8_t* we_s = smem;
+    uint8_t* ws_s = we_s + 4 * kC0 * kWeStride;
+    uint8_t* wh_s = ws_s + kC0 * kWsStride;
+    float4* sbe_s = reinterpret_cast<float4*>(wh_s + kHeadN * kWhStride);
+    float4* sbs_s = sbe_s + 4 * kC0 / 2;
+    float4* sbh_s = sbs_s + kC0 / 2;
+    float* gain_e = reinterpret_cast<float*>(sbh_s + kHeadN / 2);
+    float* gain_h = gain_e + kC1;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    uint8_t* x_base = smem + kCtaBytes + warp * kWarpBytes;  // 2 dec1 row buffers
+    uint8_t* st_base = x_base + 2 * kXBufBytes;              // 2 staged row buffers
+    uint8_t* a_s = st_base + 2 * kStBufBytes;                // expand0's norm rows, then d0 rows
+    uint8_t* hn_s = a_s + 16 * kAStride;                     // the head norm's rows
+
+    cp_async_matrix(we_s, kWeStride, p.w_expand, 4 * kC0, kC1);
+    cp_async_matrix(ws_s, kWsStride, p.w_skip, kC0, 32);
+    cp_async_matrix(wh_s, kWhStride, p.w_head, kHeadN, kC0);
+    auto pairs = [](float4* dst, const float* scale, const float* bias, int n) {
+        for (int i = threadIdx.x; i < n / 2; i += blockDim.x)
+            dst[i] = make_float4(scale[2 * i], scale[2 * i + 1], bias[2 * i], bias[2 * i + 1]);
+    };
+    pairs(sbe_s, p.scale_expand, p.bias_expand, 4 * kC0);
+    pairs(sbs_s, p.scale_skip, p.bias_skip, kC0);
+    pairs(sbh_s, p.scale_head, p.bias_head, kHeadN);
+    for (int i = threadIdx.x; i < kC1; i += blockDim.x) gain_e[i] = p.expand_gain[i];
+    for (int i = threadIdx.x; i < kC0; i += blockDim.x) gain_h[i] = p.head_gain[i];
+    // skip0's K padding: bytes 16-31 of every staged row are zero (the copies write bytes 0-15).
+    for (int i = lane; i < 2 * 4 * 16; i += 32)
+        *reinterpret_cast<uint4*>(st_base + i * kStStride + 16) = make_uint4(0, 0, 0, 0);
+
+    const int tiles = p.width1 * p.height1 / 16;
+    const int tile_step = static_cast<int>(gridDim.x) * kWarps;
+    int tile = static_cast<int>(blockIdx.x) * kWarps + warp;
+    if (tile < tiles) load_tile(p, tile, x_base, st_base, lane);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();  // weights, scales, gains, padding (and every warp's first tile) in place
+
+    const int g = lane >> 2, t = lane & 3;
+    const FragmentRows f = fragment_rows(lane);
+    const int fine_width = 2 * p.width1;
+
+    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
+        const int next = tile + tile_step;
+        if (next < tiles) {
+            // buffers buf ^ 1 were last read in the previous iteration, before its closing __syncwarp
+            load_tile(p, next, x_base + (buf ^ 1) * kXBufBytes, st_base + (buf ^ 1) * kStBufBytes, lane);
+            cp_async_commit();
+            cp_async_wait<1>();
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncwarp();
+        const uint8_t* x_s = x_base + buf * kXBufBytes;
+        const uint8_t* st_s = st_base + buf * kStBufBytes;
+        const int m0 = tile * 16;
+        const int y = m0 / p.width1, x0 = m0 - y * p.width1;
+
+        // expand0's norm -> A fragments (K = 64: two chunks).
+        rms_normalise_tile16<kC1>(x_s, kXStride, gain_e, a_s, kAStride, p.precision, lane);
+        __syncwarp();
+        uint32_t ae[kC1 / 32][4];
+        load_a_fragments<kC1 / 32>(ae, a_s, kAStride, f);
+        __syncwarp();  // the norm rows are read before d0 rows overwrite them
+
+#pragma unroll 1
+        for (int q = 0; q < 4; ++q) {
+            // Pixel of row r in this quadrant.
+            auto pixel_of = [&](int r) {
+                return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
+            };
+            uint32_t as[1][4];
+            load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
+#pragma unroll
+            for (int s = 0; s < kC0 / 16; ++s) {
+                float acc_skip[2][4], acc_exp[2][4];
+                mma_step16<1>(acc_skip, as, ws_s, kWsStride, s * 16, f);
+                mma_step16<kC1 / 32>(acc_exp, ae, we_s, kWeStride, q * kC0 + s * 16, f);
+#pragma unroll
+                for (int nt = 0; nt < 2; ++nt) {
+                    const int c = s * 16 + nt * 8 + 2 * t;
+                    const float4 sbs = sbs_s[c / 2];
+                    const float4 sbe = sbe_s[(q * kC0 + c) / 2];
+#pragma unroll
+                    for (int half = 0; half < 2; ++half) {
+                        const int r = g + 8 * half;
+                        const float ys0 = scale_bias(acc_skip[nt][2 * half], sbs.x, sbs.z);
+                        const float ys1 = scale_bias(acc_skip[nt][2 * half + 1], sbs.y, sbs.w);
+                        const float ye0 = scale_bias(acc_exp[nt][2 * half], sbe.x, sbe.z);
+                        const float ye1 = scale_bias(acc_exp[nt][2 * half + 1], sbe.y, sbe.w);
+                        const uint32_t word = f16x2(exact::add(ye0, ys0), exact::add(ye1, ys1));
+                        *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = word;
+                        if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = word;
+                    }
+                }
+            }
+            __syncwarp();  // the quadrant's d0 rows complete
+
+            // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
+            rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
+            __syncwarp();
+            uint32_t ah[1][4];
+            load_a_fragments<1>(ah, hn_s, kHnStride, f);
+            float acc_h[2][4];
+            mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt) {
+                const int n = nt * 8 + 2 * t;
+                const float4 sbh = sbh_s[n / 2];
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const int r = g + 8 * half;
+                    *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) =
+                        make_float2(scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z),
+                                    scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w));
+                }
+            }
+            __syncwarp();  // d0 and head-norm rows are read before the next quadrant rewrites them
+        }
+    }
+    cp_async_wait<0>();  // no copy is left in flight at exit
+}
+
+void require(bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("lite_tail_fused: ") + what);
+}
+
+}  // namespace
+
+bool lite_tail_fused_supported() { return kCtaBytes + kWarps * kWarpBytes <= device_limits().smem_optin; }
+
+void lite_tail_fused(const LiteTailArgs& p, cudaStream_t stream) {
+    require(p.d1 && p.staged && p.expand_gain && p.w_expand && p.scale_expand && p.bias_expand && p.w_skip &&
+                p.scale_skip && p.bias_skip && p.head_gain && p.w_head && p.scale_head && p.bias_head && p.head,
+            "null operand");
+    require(p.width1 > 0 && p.height1 > 0 && p.width1 % 16 == 0, "the level-1 grid width must be a multiple of 16");
+    for (const void* a : {static_cast<const void*>(p.d1), static_cast<const void*>(p.staged),
+                          static_cast<const void*>(p.w_expand), static_cast<const void*>(p.w_skip),
+                          static_cast<const void*>(p.w_head)})
+        require(reinterpret_cast<uintptr_t>(a) % 16 == 0, "operands must be 16-byte aligned");
+    const int smem = kCtaBytes + kWarps * kWarpBytes;
+    require(lite_tail_fused_supported(), "the kernel's shared memory does not fit on this device");
+    static bool configured = false;
+    if (!configured) {
+        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(lite_tail_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        configured = true;
+    }
+    int per_sm = 0;
+    SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lite_tail_kernel, kWarps * 32, smem));
+    require(per_sm > 0, "no CTA fits on an SM");
+    const int tiles = p.width1 * p.height1 / 16;
+    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + kWarps - 1) / kWarps));
+    lite_tail_kernel<<<blocks, kWarps * 32, smem, stream>>>(p);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace swinup::cuda

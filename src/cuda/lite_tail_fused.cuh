@@ -1,0 +1,50 @@
+// The lite variant's last three layers as one kernel (docs/model-spec.md, "Levels"): per level-1
+// token of dec1's output, expand0 (RMSNorm -> linear 64 -> 4 x 32, depth-to-space) plus skip0 (a
+// linear 16 -> 32 of each of its 2x2 render pixels' staged slots), then per render pixel the head
+// (RMSNorm -> linear 32 -> 16, f32). At full render resolution these layers move the most bytes
+// of the network (skip0's f32 rows, d0, the head norm's e4m3 rows, each written and read back);
+// fused, only dec1's rows and the staged slots are read and the head outputs written.
+//
+// Byte-identical to the layer-by-layer kernels (rms_norm_e4m3, gemm_e4m3 skip0 store_f32, expand0
+// expand_add_f16 with the f32 skip, rms_norm_e4m3 and gemm_e4m3 head store_f32): the norms with
+// rms_norm_row.cuh's pieces, every product one f32 accumulator from +0 over the same K chunks in
+// increasing order (warp_tile_mma.cuh), the same epilogue operations on the same values
+// (`t = acc * scale; y = t + bias`; d0 = f16(y_expand + y_skip)).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "swinup/swinup.h"
+
+namespace swinup::cuda {
+
+struct LiteTailArgs {
+    const uint16_t* d1 = nullptr;     // f16 [h1][w1][64]: dec1's output
+    const uint8_t* staged = nullptr;  // e4m3 [2 h1][2 w1][16]: the staged slots
+    int width1 = 0, height1 = 0;      // level-1 grid (w1 % 16 == 0)
+    const float* expand_gain = nullptr;  // expand0's norm [64]
+    const uint8_t* w_expand = nullptr;   // e4m3 [128, 64]
+    const float* scale_expand = nullptr;
+    const float* bias_expand = nullptr;
+    const uint8_t* w_skip = nullptr;     // e4m3 [32, 32] (K zero-padded from 16)
+    const float* scale_skip = nullptr;
+    const float* bias_skip = nullptr;
+    const float* head_gain = nullptr;    // head's norm [32]
+    const uint8_t* w_head = nullptr;     // e4m3 [16, 32]
+    const float* scale_head = nullptr;
+    const float* bias_head = nullptr;
+    swinup_precision precision = SWINUP_PRECISION_EXACT;
+    float* head = nullptr;               // f32 [2 h1][2 w1][16]
+    uint16_t* d0 = nullptr;              // optional (tests' layer hook): f16 [2 h1][2 w1][32]
+};
+
+// Whether this device's per-block shared memory holds the kernel's 16 warps (214 KiB: sm_90 yes,
+// sm_89 no; the network then keeps the layer-by-layer launches).
+bool lite_tail_fused_supported();
+
+// Checks the preconditions (throws std::invalid_argument naming the field) and launches.
+void lite_tail_fused(const LiteTailArgs& args, cudaStream_t stream);
+
+}  // namespace swinup::cuda
