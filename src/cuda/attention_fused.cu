@@ -28,7 +28,7 @@ constexpr int kMinWarps = 2;
 // Shared memory of a CTA. Shared by its warps, loaded once: Wqkv [3C][C + 16], Wproj [C][C + 16],
 // (scale, scale, bias, bias) per column pair of qkv and of proj, norm1's gains. Then per warp: two
 // buffers of its window's 16 f16 token rows [16][2C + 16] (cp.async double buffer; they also
-// take the residual add in place before the store), the e4m3 rows [16][C + 16] that hold norm1's
+// take the residual add in place before the store; one buffer at C = 128), the e4m3 rows [16][C + 16] that hold norm1's
 // output (qkv's A) and then the attention output (proj's A), and the f16 Q K V rows [16][6C + 16].
 template <int kC>
 struct AttentionLayout {
@@ -43,7 +43,11 @@ struct AttentionLayout {
     static constexpr int kGainBytes = kC * 4;
     static constexpr int kCtaBytes = kWqkvBytes + kWprojBytes + kSbBytes + kGainBytes;
     static constexpr int kXBufBytes = 16 * kXStride;
-    static constexpr int kWarpBytes = 2 * kXBufBytes + 16 * kAStride + 16 * kQkvStride;
+    // C = 128 (the tube, ~900 windows at 720p): one row buffer, so that 8 warps fit per SM (the
+    // H200's 132 x 8 warps then take every window in one round; with two buffers, 6 warps a CTA
+    // left a second round of windows). Elsewhere two (the next window's copy overlaps the current).
+    static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
+    static constexpr int kWarpBytes = kXBuffers * kXBufBytes + 16 * kAStride + 16 * kQkvStride;
     static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
     // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block; sm_89's
     // 99 KiB allow fewer): the launch bound, so that C = 96 and 128 (9 and 6 warps) may use more
@@ -82,8 +86,8 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
     float* gain_s = reinterpret_cast<float*>(sbp_s + kC / 2);
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int warps = static_cast<int>(blockDim.x) / 32;
-    uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // 2 buffers
-    uint8_t* a_s = x_base + 2 * L::kXBufBytes;                      // norm1 output, then attention output
+    uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // kXBuffers buffers
+    uint8_t* a_s = x_base + L::kXBuffers * L::kXBufBytes;           // norm1 output, then attention output
     uint8_t* qkv_s = a_s + 16 * L::kAStride;
 
     // The CTA's shared operands, once.
@@ -106,9 +110,9 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
 
-    for (int buf = 0; window < windows; window += window_step, buf ^= 1) {
+    for (int buf = 0; window < windows; window += window_step, buf = (buf + 1) % L::kXBuffers) {
         const int next = window + window_step;
-        if (next < windows) {
+        if (L::kXBuffers == 2 && next < windows) {
             // buffer buf ^ 1 was last read in the previous iteration, before its closing __syncwarp
             load_window_rows<kC>(p, next, x_base + (buf ^ 1) * L::kXBufBytes, lane);
             cp_async_commit();
@@ -192,6 +196,10 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
                 *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
         }
         __syncwarp();  // buffer buf is read out before the next iteration refills it
+        if (L::kXBuffers == 1 && next < windows) {  // one buffer: the next window's copy only now
+            load_window_rows<kC>(p, next, x_base, lane);
+            cp_async_commit();
+        }
     }
     cp_async_wait<0>();  // no copy is left in flight at exit
 }
@@ -201,7 +209,7 @@ void require(bool ok, const char* what) {
 }
 
 // Warps per CTA: as many as the device's per-block shared memory holds, up to 16. H200 (227 KiB):
-// C = 32 16 warps (2 CTAs per SM), C = 64 16 warps, C = 96 9 warps, C = 128 6 warps.
+// C = 32 16 warps (2 CTAs per SM), C = 64 16 warps, C = 96 9 warps, C = 128 8 warps (one row buffer).
 template <int kC>
 int warps_for_device() {
     using L = AttentionLayout<kC>;

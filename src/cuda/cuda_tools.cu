@@ -169,6 +169,7 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     planes.out_kernel = out_kernel.get<float4>();
     planes.out_motion = out_motion.get<float2>();
     planes.linear_out = linear.get<float>();
+    cuda::launch_output_prepass(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
     return download<float>(linear, display * 3);

@@ -43,6 +43,10 @@ void launch_input_planes(const FrameParams& host, const FrameParams* params, con
                          cudaStream_t stream);
 void launch_staging(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                     cudaStream_t stream);
+// Fast mode's per-render-pixel pre-pass (each render pixel's kernel, alpha, colour in t and
+// motion, once instead of per display pixel); nothing in exact mode. Before launch_output.
+void launch_output_prepass(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                           swinup_precision precision, cudaStream_t stream);
 void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                    swinup_precision precision, cudaStream_t stream);
 void launch_recurrent(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,

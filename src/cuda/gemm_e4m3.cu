@@ -409,7 +409,11 @@ void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
         slices *= 2;
     const bool reads_operand =
         p.epilogue == GemmEpilogue::residual_add_f16 || p.epilogue == GemmEpilogue::expand_add_f16;
-    if (p.gather == GemmGather::rms_norm) launch<kWarps, 1, true, false>(p, p.n / slices, sms, stream);
+    // The residual / skip operand reaches the epilogue only through the prefetch (Row8Operand), so
+    // every epilogue that reads one takes the kPrefetch instantiation, normalising or not.
+    const bool norm = p.gather == GemmGather::rms_norm;
+    if (norm && reads_operand) launch<kWarps, 1, true, true>(p, p.n / slices, sms, stream);
+    else if (norm) launch<kWarps, 1, true, false>(p, p.n / slices, sms, stream);
     else if (reads_operand) launch<kWarps, 1, false, true>(p, p.n / slices, sms, stream);
     else launch<kWarps, 1, false, false>(p, p.n / slices, sms, stream);
 }

@@ -26,8 +26,13 @@ constexpr int kMinWarps = 4;
 // (scale, scale, bias, bias) per column pair of fc1 and of fc2, norm2's gains. Then per warp: two
 // buffers of its tile's 16 f16 token rows [16][2C + 16] (cp.async double buffer; they also hold
 // the residual for fc2's epilogue and its f16 result before the store), and the tile's e4m3 hidden
-// rows [16][4C + 16], whose start first holds the normalised rows [16][C + 16] (fc1's A, read into
-// registers before the hidden rows are written).
+// rows [16][4C / parts + 16], whose start first holds the normalised rows [16][C + 16] (fc1's A,
+// read into registers before the hidden rows are written).
+//
+// C = 128 (the tube, ~900 tiles at 720p): one row buffer, and the hidden width in two parts of
+// 256 (fc1 of part 0, fc2's K chunks 0-7, fc1 of part 1, fc2's K chunks 8-15: each accumulator
+// still takes its chunks in increasing order), so that 9 warps fit per SM instead of 4 and the
+// H200's 132 x 9 warps take every tile in one round. Elsewhere one part and two buffers.
 template <int kC>
 struct MlpLayout {
     static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
@@ -36,7 +41,10 @@ struct MlpLayout {
     static constexpr int kW2Stride = kHidden + kRowPad;
     static constexpr int kXStride = 2 * kC + kRowPad;
     static constexpr int kAStride = kC + kRowPad;
-    static constexpr int kHStride = kHidden + kRowPad;
+    static constexpr int kParts = kC >= 128 ? 2 : 1;
+    static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
+    static constexpr int kPart = kHidden / kParts;  // hidden columns computed at a time
+    static constexpr int kHStride = kPart + kRowPad;
     static constexpr int kW1Bytes = kHidden * kW1Stride;
     static constexpr int kW2Bytes = kC * kW2Stride;
     static constexpr int kSb1Bytes = kHidden / 2 * 16;
@@ -44,11 +52,11 @@ struct MlpLayout {
     static constexpr int kGainBytes = kC * 4;
     static constexpr int kCtaBytes = kW1Bytes + kW2Bytes + kSb1Bytes + kSb2Bytes + kGainBytes;
     static constexpr int kXBufBytes = 16 * kXStride;
-    static constexpr int kWarpBytes = 2 * kXBufBytes + 16 * kHStride;
+    static constexpr int kWarpBytes = kXBuffers * kXBufBytes + 16 * kHStride;
     static_assert(16 * kAStride <= 16 * kHStride, "the normalised rows fit in the hidden rows' space");
     static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
     // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block): the
-    // launch bound, so that C = 128 (4 warps) may use more than 128 registers instead of spilling.
+    // launch bound, so that C = 96 and 128 (11 and 9 warps) may use more than 128 registers.
     static constexpr int kMaxWarpsAnyDevice =
         (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
 };
@@ -89,8 +97,8 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
     float* gain_s = reinterpret_cast<float*>(sb2_s + kC / 2);
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int warps = static_cast<int>(blockDim.x) / 32;
-    uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // 2 buffers
-    uint8_t* h_s = x_base + 2 * L::kXBufBytes;                      // hidden rows (first: fc1's A)
+    uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // kXBuffers buffers
+    uint8_t* h_s = x_base + L::kXBuffers * L::kXBufBytes;           // hidden rows (first: fc1's A)
 
     // The CTA's shared operands, once.
     cp_async_matrix(w1_s, L::kW1Stride, p.w1, kHidden, kC);
@@ -112,9 +120,9 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
 
-    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
+    for (int buf = 0; tile < tiles; tile += tile_step, buf = (buf + 1) % L::kXBuffers) {
         const int next = tile + tile_step;
-        if (next < tiles) {
+        if (L::kXBuffers == 2 && next < tiles) {
             // buffer buf ^ 1 was last read in the previous iteration, before its closing __syncwarp
             load_x_rows<kC>(p, next, x_base + (buf ^ 1) * L::kXBufBytes, lane);
             cp_async_commit();
@@ -132,29 +140,35 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
         load_a_fragments<kC / 32>(a1, h_s, L::kAStride, f);
         __syncwarp();  // the normalised rows are read before the hidden rows overwrite them
 
-        // fc1 + GELU -> e4m3 hidden rows; the fragment owner applies the epilogue to its own
-        // elements (rows g, g + 8; columns 2t, 2t + 1 of each n8 tile) and stores their e4m3 pair.
-        for (int n0 = 0; n0 < kHidden; n0 += 16) {
-            float acc[2][4];  // (n8 tile, fragment)
-            mma_step16<kC / 32>(acc, a1, w1_s, L::kW1Stride, n0, f);
+        // Per part: fc1 + GELU -> e4m3 hidden rows (the fragment owner applies the epilogue to its
+        // own elements: rows g, g + 8; columns 2t, 2t + 1 of each n8 tile, stored as an e4m3
+        // pair), then fc2's K chunks of those hidden columns, all C / 16 column steps at once (one
+        // A fragment of the hidden rows serves every step).
+        float acc2[kC / 16][2][4];
+        zero_accumulators(acc2);
+#pragma unroll 1
+        for (int part = 0; part < L::kParts; ++part) {
+            if (part > 0) __syncwarp();  // fc2 has read the previous part's hidden rows
+            for (int j0 = 0; j0 < L::kPart; j0 += 16) {  // local hidden column; global n0 + part offset
+                const int n0 = part * L::kPart + j0;
+                float acc[2][4];  // (n8 tile, fragment)
+                mma_step16<kC / 32>(acc, a1, w1_s, L::kW1Stride, n0, f);
 #pragma unroll
-            for (int nt = 0; nt < 2; ++nt) {
-                const float4 sb = sb1_s[(n0 + nt * 8) / 2 + t];
+                for (int nt = 0; nt < 2; ++nt) {
+                    const float4 sb = sb1_s[(n0 + nt * 8) / 2 + t];
 #pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
-                    const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
-                    *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * L::kHStride + n0 + nt * 8 + 2 * t) =
-                        e4m3x2(gelu(y0, p.precision), gelu(y1, p.precision));
+                    for (int half = 0; half < 2; ++half) {
+                        const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
+                        const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
+                        *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * L::kHStride + j0 + nt * 8 + 2 * t) =
+                            e4m3x2(gelu(y0, p.precision), gelu(y1, p.precision));
+                    }
                 }
             }
+            __syncwarp();  // the part's hidden rows complete before fc2 reads them
+            mma_all_steps_accumulate<L::kPart, kC / 16>(acc2, h_s, L::kHStride, w2_s + part * L::kPart,
+                                                         L::kW2Stride, f);
         }
-        __syncwarp();  // hidden rows complete before fc2 reads them
-
-        // fc2: all C / 16 column steps at once (each accumulator still takes the K chunks in
-        // increasing order; one A fragment of the hidden rows serves every step).
-        float acc2[kC / 16][2][4];
-        mma_all_steps<kHidden, kC / 16>(acc2, h_s, L::kHStride, w2_s, L::kW2Stride, f);
         // Residual epilogue in place in the tile's f16 rows (the x that norm2 read, the value the
         // unfused fc2 reads from device memory): f16(f32(x) + y), each element by its owner.
 #pragma unroll
@@ -184,6 +198,10 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
                     *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
         }
         __syncwarp();  // buffer buf is read out before the next iteration refills it
+        if (L::kXBuffers == 1 && next < tiles) {  // one buffer: the next tile's copy only now
+            load_x_rows<kC>(p, next, x_base, lane);
+            cp_async_commit();
+        }
     }
     cp_async_wait<0>();  // no copy is left in flight at exit
 }
@@ -194,8 +212,8 @@ void require(bool ok, const char* what) {
 
 // Warps per CTA: as many as the device's per-block shared memory holds, up to 16 (one CTA of 16
 // warps per SM keeps a single copy of the weights per SM). H200 (227 KiB): C = 32 16 warps
-// (90 KiB, 2 CTAs per SM), C = 64 16 warps (180 KiB), C = 96 11 warps (224 KiB), C = 128 4 warps
-// (216 KiB).
+// (90 KiB, 2 CTAs per SM), C = 64 16 warps (180 KiB), C = 96 11 warps (224 KiB), C = 128 9 warps
+// (one row buffer, two hidden parts: 222 KiB).
 template <int kC>
 int warps_for_device() {
     using L = MlpLayout<kC>;

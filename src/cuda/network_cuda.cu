@@ -274,6 +274,9 @@ struct CudaNetwork::Impl {
     void merge(const std::string& name, const DeviceMerge& m, const uint16_t* fine, int w, int h, int c,
                uint16_t* coarse) {
         const int cw = w / 2, tokens = (w / 2) * (h / 2);
+        // The merge's norm stays a kernel of its own: folded into the GEMM (a gathered, normalised
+        // A tile) it measured slower on the H200 (merge1 63 -> 80 us, merge2 44 -> 59 us: one
+        // thread per 4C-channel row serialises the tile), unlike the expands' C-channel rows.
         norm(name, "norm", m.gain, fine, c, NormGather::space_to_depth, tokens, cw, normed.get<uint8_t>());
         linear(name, "linear", m.linear, normed.get<uint8_t>(), 4 * c, GemmGather::rows, tokens, cw,
                GemmEpilogue::store_f16, coarse);
@@ -283,9 +286,14 @@ struct CudaNetwork::Impl {
     // Expand: coarse grid (w, h) of C channels -> fine grid, + skip (f16 or f32 at the fine grid).
     void expand(const std::string& name, const DeviceMerge& e, const uint16_t* coarse, int w, int h, int c,
                 const void* skip_in, bool skip_f32, uint16_t* fine) {
-        norm(name, "norm", e.gain, coarse, c, NormGather::rows, w * h, w, normed.get<uint8_t>());
-        linear(name, "linear", e.linear, normed.get<uint8_t>(), c, GemmGather::rows, w * h, w,
-               GemmEpilogue::expand_add_f16, fine, skip_in, skip_f32);
+        if (fusions.norms && c % 32 == 0) {  // the GEMM normalises its A tiles (the norm kernel's bytes)
+            linear(name, "norm+linear", e.linear, reinterpret_cast<const uint8_t*>(coarse), 2 * c,
+                   GemmGather::rms_norm, w * h, w, GemmEpilogue::expand_add_f16, fine, skip_in, skip_f32, &e.gain);
+        } else {
+            norm(name, "norm", e.gain, coarse, c, NormGather::rows, w * h, w, normed.get<uint8_t>());
+            linear(name, "linear", e.linear, normed.get<uint8_t>(), c, GemmGather::rows, w * h, w,
+                   GemmEpilogue::expand_add_f16, fine, skip_in, skip_f32);
+        }
         report(name, fine, 2 * w, 2 * h, e.linear.out / 4);
     }
 

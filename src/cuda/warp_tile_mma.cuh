@@ -51,15 +51,22 @@ __device__ __forceinline__ void mma_step16(float (&acc)[2][4], const uint32_t (&
 // All kSteps 16-column steps (N = 16 kSteps) of A x W^T at once, A (16 rows x kK bytes) read from
 // shared memory one K chunk at a time: one A fragment serves every step, and each accumulator
 // still takes the chunks in increasing order.
-template <int kK, int kSteps>
-__device__ __forceinline__ void mma_all_steps(float (&acc)[kSteps][2][4], const uint8_t* a_s, int a_stride,
-                                              const uint8_t* w_s, int w_stride, const FragmentRows& f) {
+template <int kSteps>
+__device__ __forceinline__ void zero_accumulators(float (&acc)[kSteps][2][4]) {
 #pragma unroll
     for (int s = 0; s < kSteps; ++s)
 #pragma unroll
         for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
             for (int j = 0; j < 4; ++j) acc[s][nt][j] = 0.0f;
+}
+
+// Adds the next kK of K (w_s points at that K range's first column of W) to accumulators that
+// already hold the earlier chunks: a K loop split into parts keeps its order.
+template <int kK, int kSteps>
+__device__ __forceinline__ void mma_all_steps_accumulate(float (&acc)[kSteps][2][4], const uint8_t* a_s,
+                                                         int a_stride, const uint8_t* w_s, int w_stride,
+                                                         const FragmentRows& f) {
 #pragma unroll 2
     for (int k0 = 0; k0 < kK; k0 += 32) {  // K chunks in increasing order
         uint32_t a[4];
@@ -72,6 +79,13 @@ __device__ __forceinline__ void mma_all_steps(float (&acc)[kSteps][2][4], const 
             mma_m16n8k32_e4m3(acc[s][1], a, b[2], b[3]);
         }
     }
+}
+
+template <int kK, int kSteps>
+__device__ __forceinline__ void mma_all_steps(float (&acc)[kSteps][2][4], const uint8_t* a_s, int a_stride,
+                                              const uint8_t* w_s, int w_stride, const FragmentRows& f) {
+    zero_accumulators(acc);
+    mma_all_steps_accumulate<kK, kSteps>(acc, a_s, a_stride, w_s, w_stride, f);
 }
 
 }  // namespace swinup::cuda

@@ -46,8 +46,8 @@ struct Fusion {
     const char* label;
 };
 constexpr cuda::NetworkFusions kNone{false, false, false, false};
-void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion) {
-    const int w = 96, h = 64;
+void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion, int w = 96,
+             int h = 64) {
     auto weights = std::make_shared<const Weights>(weights_make_initial(variant, 2));
     const std::vector<float> staged = random_staged(w, h, 9);
     std::map<std::string, std::vector<float>> layers[2];
@@ -72,9 +72,9 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
     ASSERT_EQ(head[0].size(), head[1].size());
     EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
         << "head outputs differ between the " << fusion.label << " and unfused kernels";
-    std::printf("[ measured ] %s vs unfused %s %s frame %llu: %zu of %zu layers differ\n", fusion.label,
+    std::printf("[ measured ] %s vs unfused %s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
                 variant == Variant::lite ? "lite" : "full",
-                precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", static_cast<unsigned long long>(frame),
+                precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", w, h, static_cast<unsigned long long>(frame),
                 differing_layers, layers[0].size());
 }
 #endif
@@ -119,6 +119,19 @@ TEST_P(CudaFusion, FusedEqualsUnfused) {
     const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail}, c.label};
     compare(c.variant, c.precision, 0, fusion);
     compare(c.variant, c.precision, 1, fusion);
+#endif
+}
+
+// A grid large enough that every fused kernel's warps walk several windows or tiles on an H200
+// (level 1: 20,480 windows for 132 x 16 warps; level 3: 1,280 windows and tiles for 132 x 8 and
+// 132 x 9 warps): the next-window copies (double buffer, or the one-buffer refill of C = 128) run
+// here, which the 96 x 64 grid never reaches.
+TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion all{{true, true, true, true}, "all fused kernels"};
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, all, 1280, 1024);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024);
 #endif
 }
 

@@ -61,7 +61,7 @@ std::vector<swinup_variant> variants_of(const std::string& v) {
 double compute_ceiling(const std::string& op, const cuda_tools::BenchResult& r) {
     if (op == "attention") return r.mma_f16_tflops;
     if (op == "norm" || op == "norm1" || op == "norm2" || op == "exposure" || op == "input_planes" ||
-        op == "staging" || op == "output" || op == "recurrent")
+        op == "staging" || op == "output_prepass" || op == "output" || op == "recurrent")
         return 0;  // no matrix work: only the memory ceiling applies
     return r.mma_fp8_tflops;
 }
@@ -125,8 +125,10 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 row.op = (row.op.empty() || row.op == s.op) ? s.op : "mixed";
                 std::string cls = s.op;
                 if (cls == "norm1" || cls == "norm2") cls = "norm";
+                if (cls == "output_prepass") cls = "output";
                 if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear" ||
                     cls == "norm1+qkv" || cls == "norm2+fc1" ||  // the fused norm + GEMM kernels
+                    cls == "norm+linear" ||
                     cls == "norm2+mlp" ||                        // the fused MLP
                     cls == "norm1+qkv+attention+proj" ||         // the fused attention half
                     cls == "expand0+skip0+head")                 // and lite's fused tail
