@@ -36,10 +36,14 @@ echo "== bench"
 "$BIN/swinup" bench --precision fast --iterations 200 >"$OUT/bench_fast.txt" 2>&1 || status=1
 "$BIN/swinup" bench --precision exact --iterations 100 --render 1280x720 --display 3840x2160 \
   >"$OUT/bench_exact.txt" 2>&1 || status=1
-grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt"
+# The fused kernels' share: the same build with all of them off (the layer-by-layer reference).
+"$BIN/swinup" bench --variant lite --precision fast --iterations 200 --render 1280x720 --display 3840x2160 \
+  --unfused all >"$OUT/bench_unfused.txt" 2>&1 || status=1
+grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt" "$OUT/bench_unfused.txt"
 # The sanitizers on small problems (they slow kernels down 10-100x), after the bench so that a
 # short call still gets the timings. QUICK=1: one test each of the network (GEMM, norm, attention
-# kernels), fused norm+GEMM and output-pass kernels, each under 3 minutes; else the backend too.
+# kernels), every fused kernel (the all-fused cases of both variants) and the output pass, each
+# under 3 minutes; else the backend too.
 echo "== compute-sanitizer"
 sanitize() {  # tool test filter
   local log="$OUT/sanitizer_$1_$2.log"
@@ -54,7 +58,7 @@ for tool in memcheck racecheck; do
     sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame:*FullFastWithinBound'
     sanitize "$tool" test_cuda_backend '*LiteExactRgba8MatchesCpu:*DevicePointersEqualHostPointers'
   fi
-  sanitize "$tool" test_cuda_fusion '*LiteExactFusedEqualsUnfused:*LiteFastFusedMlpEqualsUnfused'
+  sanitize "$tool" test_cuda_fusion '*/LiteFastAll:*/FullExactAll'
   sanitize "$tool" test_cuda_output '*Scale3WithHistory'
 done
 exit $status
