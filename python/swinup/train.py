@@ -30,6 +30,7 @@ Several GPUs: torchrun --nproc_per_node N -m swinup.train ...: each rank draws i
 gradients are averaged with all_reduce (data parallel), rank 0 saves.
 """
 import argparse
+import contextlib
 import datetime
 import math
 import os
@@ -55,8 +56,10 @@ def t_space(x):
     return torch.log2(1.0 + torch.clamp(x, min=0.0))
 
 
-def unroll(model, clip, exact=False):
-    """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms)."""
+def unroll(model, clip, exact=False, heads=None):
+    """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms).
+    heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
+    output-pass oracle, scripts/oracle_output_pass.py); model may then be None."""
     color, gt = clip["color"], clip["gt"]
     b, frames, h, w, _ = color.shape
     dh, dw = gt.shape[2], gt.shape[3]
@@ -65,14 +68,14 @@ def unroll(model, clip, exact=False):
     l1 = color.new_zeros(())
     temporal = color.new_zeros(())
     prev_t = prev_gt = None
-    with model.weight_cache():  # quantise the weights once for all frames of the clip
+    with model.weight_cache() if model is not None else contextlib.nullcontext():  # weights quantised once a clip
         for k in range(frames):
             reset = clip["reset"][k]
             frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
                                jitter=clip["jitter"][:, k], hdr=clip["hdr"],
                                depth_inverted=clip["depth_inverted"], reset=reset)
             st = stage(frame, None if reset else state, dw, dh, exact)
-            head = model(st.slots, k)
+            head = heads(k, st) if heads is not None else model(st.slots, k)
             valid = state is not None and not reset
             out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
                                          state.history if valid else None, dw, dh, st.scale_x,

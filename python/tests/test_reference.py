@@ -118,6 +118,36 @@ class GradientTest(unittest.TestCase):
         self.assertGreater(float(g[..., 0:4].abs().sum()), 0.0)  # through the recurrent slots
 
 
+    def test_unroll_with_given_heads_equals_the_network(self):
+        # The output-pass oracle (scripts/oracle_output_pass.py) feeds heads itself: handed the
+        # network's own heads it must reproduce the network's outputs exactly, and a change to the
+        # history weight of frame 0 must reach frame 1 through the history (the recurrence).
+        m = SwinUp(ModelConfig.make("lite"))
+        m.init_seeded(1)
+        clip = ProceduralScenes("cpu", seed=5).batch(1, 3, 32, hdr=False)
+        heads = []
+
+        def record(k, st):
+            h = m(st.slots, k)
+            heads.append(h.detach().clone())
+            return h
+        with torch.no_grad():
+            reference, _, _ = unroll(m, clip)
+            recorded, _, _ = unroll(m, clip, heads=record)
+            replayed, _, _ = unroll(None, clip, heads=lambda k, st: heads[k])
+        self.assertTrue(torch.equal(reference, recorded))
+        self.assertTrue(torch.equal(reference, replayed))
+        def frame1_keeps_half(k, st):
+            h = heads[k].clone()
+            if k == 1:
+                h[..., 7] = 0.0  # alpha = sigmoid(0): frame 1 blends half of frame 0's output in
+            return h
+        heads0 = torch.nn.Parameter(heads[0].clone())
+        out, _, _ = unroll(None, clip, heads=lambda k, st: heads0 if k == 0 else frame1_keeps_half(k, st))
+        out[:, 1].sum().backward()
+        self.assertGreater(float(heads0.grad[..., 4:8].abs().sum()), 0.0)  # frame 0's output pass
+
+
 class ExrTest(unittest.TestCase):
     def test_reader_matches_openexr(self):
         gxx = shutil.which("g++")

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""How good can swinup's output pass get? An oracle for the quality issue (#4): the head outputs
+that the output pass reads (reconstruction kernel: log sigma major, log sigma minor, angle; history
+weight alpha; head channels 4-7) are optimised directly, per render pixel and per frame, against
+the ground truth of a sequence, through the whole recurrence (history), starting from the trained
+network's own outputs. No network can do better than this optimum with the v1 output pass (it
+sees the ground truth), so:
+- oracle far above TAAU: the formulation has room, the network is what falls short (train more);
+- oracle near TAAU: the output pass itself limits quality (a model change is needed first).
+
+Scores are PSNR on display-encoded values pooled over all frames, as `swinup eval` computes it
+(LDR: clamp, sRGB; HDR: x / (1 + x), sRGB), so they compare with its TAAU and swinup rows. The
+network row is the PyTorch reference in fast mode (float order differs from the library's exact
+mode by about 0.01 dB). CPU is enough for small sequences (768x432 display, 16 frames: minutes).
+
+Usage: python3 python/scripts/oracle_output_pass.py SEQ [--variant lite] [--iters 60]
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.data import SequenceFolder  # noqa: E402
+from swinup.model import SwinUp  # noqa: E402
+from swinup.spec import ModelConfig  # noqa: E402
+from swinup.train import unroll  # noqa: E402
+from swinup.weights_io import read_weights  # noqa: E402
+
+OUTPUT_PASS_CHANNELS = slice(4, 8)  # sigma major, sigma minor, angle, alpha (docs/model-spec.md)
+
+
+def display_encode(x, hdr):
+    """src/eval/display_encode.cpp: clamp (LDR) or x / (1 + x) (HDR), then the sRGB curve."""
+    v = torch.nan_to_num(x, nan=0.0, posinf=0.0).clamp(min=0.0)
+    v = v / (1.0 + v) if hdr else v.clamp(max=1.0)
+    v = v.clamp(0.0, 1.0)
+    return torch.where(v <= 0.0031308, 12.92 * v, 1.055 * v.clamp(min=1e-12) ** (1.0 / 2.4) - 0.055)
+
+
+def pooled_psnr(out, gt, hdr):
+    mse = float(((display_encode(out, hdr) - display_encode(gt, hdr)) ** 2).mean())
+    return 10.0 * math.log10(1.0 / max(mse, 1e-12))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("sequence")
+    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
+    ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+    ap.add_argument("--iters", type=int, default=60, help="Adam steps over the whole sequence")
+    ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--no-history", action="store_true",
+                    help="also score the oracle with alpha forced to 0 (spatial reconstruction only)")
+    args = ap.parse_args()
+    torch.manual_seed(0)
+
+    model = SwinUp(ModelConfig.make(args.variant), exact=False)
+    _, tensors, _ = read_weights(args.weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors"))
+    model.load_tensors(tensors, fix_scales=True)
+    model.requires_grad_(False)
+
+    seq = SequenceFolder(args.sequence)
+    clip = seq.clip(seq.n, seq.w, seq.h, random.Random(0))  # every frame, full size
+    clip = {k: v[None] if torch.is_tensor(v) else v for k, v in clip.items()}
+    gt = clip["gt"]
+
+    # The network's own head outputs, frame by frame (also the oracle's starting point).
+    network_heads = []
+
+    def record(k, st):
+        head = model(st.slots, k)[:, :seq.h, :seq.w]
+        network_heads.append(head.detach().clone())
+        return head
+
+    t0 = time.time()
+    with torch.no_grad():
+        out, _, temporal = unroll(model, clip, exact=False, heads=record)
+    result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
+              "render": [seq.w, seq.h], "display": [seq.dw, seq.dh],
+              "network_psnr": round(pooled_psnr(out, gt, seq.hdr), 3)}
+
+    # The oracle: channels 4-7 free per pixel and frame, the rest as the network gave them (they
+    # do not reach the output pass). Loss: the squared error of the display-encoded output, the
+    # quantity PSNR pools, summed over all frames of the recurrence.
+    free = [torch.nn.Parameter(h[..., OUTPUT_PASS_CHANNELS].clone()) for h in network_heads]
+    fixed = network_heads
+
+    def oracle(k, st):
+        h = fixed[k]
+        return torch.cat([h[..., :4], free[k], h[..., 8:]], dim=-1)
+
+    opt = torch.optim.Adam(free, lr=args.lr)
+    history = []
+    for it in range(args.iters):
+        opt.zero_grad()
+        out, _, _ = unroll(None, clip, exact=False, heads=oracle)
+        loss = ((display_encode(out, seq.hdr) - display_encode(gt, seq.hdr)) ** 2).mean()
+        loss.backward()
+        opt.step()
+        psnr = 10.0 * math.log10(1.0 / max(float(loss), 1e-12))
+        history.append(round(psnr, 3))
+        print(f"iter {it}: psnr {psnr:.3f} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    with torch.no_grad():
+        out, _, _ = unroll(None, clip, exact=False, heads=oracle)
+        result["oracle_psnr"] = round(pooled_psnr(out, gt, seq.hdr), 3)
+        if args.no_history:
+            def spatial(k, st):  # alpha -> 0: sigmoid(-30) ~ 1e-13
+                h = oracle(k, st).clone()
+                h[..., 7] = -30.0
+                return h
+            out, _, _ = unroll(None, clip, exact=False, heads=spatial)
+            result["oracle_no_history_psnr"] = round(pooled_psnr(out, gt, seq.hdr), 3)
+    result["oracle_curve"] = history[:: max(1, len(history) // 10)] + history[-1:]
+    result["seconds"] = round(time.time() - t0, 1)
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
