@@ -35,6 +35,7 @@ import datetime
 import math
 import os
 import random
+import re
 import time
 
 import torch
@@ -122,7 +123,8 @@ def describe_training(variant, step, history):
         return f"{variant}: {step} training steps (python/swinup/train.py)"
     minutes = sum(float(h.get("minutes", 0)) for h in history)
     gpus = sorted({h.get("device", "?").replace("NVIDIA ", "") for h in history})
-    data = {d for h in history for d in h.get("data", [])}
+    # Names through _data_name again: chunks recorded before it knew the scale suffix kept them.
+    data = {_data_name(d) for h in history for d in h.get("data", [])}
     builtin = {"showcase", "fence", "moire", "text", "spinner"}  # the renderer's own scenes
     if data & builtin:
         data = (data - builtin) | {f"{len(data & builtin)} procedural scenes"}
@@ -143,10 +145,14 @@ def keep_reserved_zero(model):
 
 
 def _data_name(path):
-    """A training sequence's scene: its folder name without the camera suffix that
-    render_training_data.sh adds (gas_station_orbit -> gas_station), for the history."""
+    """A training sequence's scene: its folder name without the camera and scale suffixes that
+    render_training_data.sh adds (gas_station_orbit -> gas_station, fence_pan_3x -> fence), for
+    the history and the description built from it."""
     name = os.path.basename(os.path.normpath(path))
     head, _, tail = name.rpartition("_")
+    if head and re.fullmatch(r"\d+(\.\d+)?x", tail):  # the extra large-scale sequences' suffix
+        name = head
+        head, _, tail = name.rpartition("_")
     return head if head and tail in ("own", "pan", "orbit", "shake", "dolly", "static") else name
 
 
