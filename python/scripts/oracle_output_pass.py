@@ -90,10 +90,9 @@ def main():
     # do not reach the output pass). Loss: the squared error of the display-encoded output, the
     # quantity PSNR pools, summed over all frames of the recurrence.
     free = [torch.nn.Parameter(h[..., OUTPUT_PASS_CHANNELS].clone()) for h in network_heads]
-    fixed = network_heads
 
     def oracle(k, st):
-        h = fixed[k]
+        h = network_heads[k]
         return torch.cat([h[..., :4], free[k], h[..., 8:]], dim=-1)
 
     opt = torch.optim.Adam(free, lr=args.lr)
