@@ -83,17 +83,24 @@ __device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, cons
             o[1] = make_float4(y[4], y[5], y[6], y[7]);
             break;
         }
-        case GemmEpilogue::relu_e4m3:
-        case GemmEpilogue::gelu_e4m3: {
+        case GemmEpilogue::relu_e4m3: {
             float a[8];
 #pragma unroll
-            for (int j = 0; j < 8; ++j)
-                a[j] = p.epilogue == GemmEpilogue::relu_e4m3 ? (y[j] > 0.0f ? y[j] : 0.0f) : gelu(y[j], p.precision);
+            for (int j = 0; j < 8; ++j) a[j] = y[j] > 0.0f ? y[j] : 0.0f;
             uint32_t w[2];
 #pragma unroll
             for (int j = 0; j < 2; ++j)
                 w[j] = static_cast<uint32_t>(e4m3x2(a[4 * j], a[4 * j + 1])) |
                        (static_cast<uint32_t>(e4m3x2(a[4 * j + 2], a[4 * j + 3])) << 16);
+            *reinterpret_cast<uint2*>(static_cast<uint8_t*>(p.out) + at) = make_uint2(w[0], w[1]);
+            break;
+        }
+        case GemmEpilogue::gelu_e4m3: {
+            uint32_t w[2];
+#pragma unroll
+            for (int j = 0; j < 2; ++j)
+                w[j] = static_cast<uint32_t>(gelu_e4m3x2(y[4 * j], y[4 * j + 1], p.precision)) |
+                       (static_cast<uint32_t>(gelu_e4m3x2(y[4 * j + 2], y[4 * j + 3], p.precision)) << 16);
             *reinterpret_cast<uint2*>(static_cast<uint8_t*>(p.out) + at) = make_uint2(w[0], w[1]);
             break;
         }

@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
                         const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
                         const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
                         *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * L::kHStride + j0 + nt * 8 + 2 * t) =
-                            e4m3x2(gelu(y0, p.precision), gelu(y1, p.precision));
+                            gelu_e4m3x2(y0, y1, p.precision);
                     }
                 }
             }
