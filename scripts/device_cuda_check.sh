@@ -42,8 +42,9 @@ echo "== bench"
 grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt" "$OUT/bench_unfused.txt"
 # The sanitizers on small problems (they slow kernels down 10-100x), after the bench so that a
 # short call still gets the timings. QUICK=1: one test each of the network (GEMM, norm, attention
-# kernels), every fused kernel (the all-fused cases of both variants) and the output pass, each
-# under 3 minutes; else the backend too.
+# kernels), the backend in fast mode (the output pre-pass that also writes the recurrent state),
+# every fused kernel (the all-fused cases of both variants) and the output pass, each under 3
+# minutes; else the backend's exact and device-pointer cases too.
 echo "== compute-sanitizer"
 sanitize() {  # tool test filter
   local log="$OUT/sanitizer_$1_$2.log"
@@ -54,9 +55,10 @@ sanitize() {  # tool test filter
 for tool in memcheck racecheck; do
   if [ "${QUICK:-0}" = 1 ]; then
     sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame'
+    sanitize "$tool" test_cuda_backend '*LiteFastRgba16fWithinBound'
   else
     sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame:*FullFastWithinBound'
-    sanitize "$tool" test_cuda_backend '*LiteExactRgba8MatchesCpu:*DevicePointersEqualHostPointers'
+    sanitize "$tool" test_cuda_backend '*LiteExactRgba8MatchesCpu:*LiteFastRgba16fWithinBound:*DevicePointersEqualHostPointers'
   fi
   sanitize "$tool" test_cuda_fusion '*/LiteFastAll:*/FullExactAll'
   sanitize "$tool" test_cuda_output '*Scale3WithHistory'

@@ -129,12 +129,15 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
     stage("staging", render * (12 + 4 + 8 + 4 + 8 + 8 + 12) + padded * kSlots + display * 8,
           [&] { launch_staging(host, params, planes_, stream); });
     network_->run(planes_.staged, host.padded_width, host.padded_height, frame_index, planes_.head, stream);
-    if (desc_.precision != SWINUP_PRECISION_EXACT)  // head 4..7, t(colour), motion in; 40 bytes out
-        stage("output_prepass", render * (16 + 12 + 8 + 40),
+    // Fast mode: the pre-pass (head 0..7, t(colour), motion in; 40 bytes and the recurrent state out)
+    // also writes the recurrent state; exact mode has a pass of its own for it after the output.
+    const bool fast = desc_.precision != SWINUP_PRECISION_EXACT;
+    if (fast)
+        stage("output_prepass", render * (32 + 12 + 8 + 40 + 8),
               [&] { launch_output_prepass(host, params, planes_, desc_.precision, stream); });
     stage("output", display * (8 + 8 + 8) + render * (12 + 8 + kHeadOutputs * 4),
           [&] { launch_output(host, params, planes_, desc_.precision, stream); });
-    stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
+    if (!fast) stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
 }
 
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {

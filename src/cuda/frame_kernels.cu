@@ -122,6 +122,19 @@ __global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
     }
 }
 
+// ---- recurrent state ------------------------------------------------------------------------
+// The next frame's recurrent features of render pixel (x, y) from its head outputs 0..3: f16 of
+// tanh (exact formula in both modes), a NaN head output as 0. Written by recurrent_kernel (exact
+// mode) or by the fast output pre-pass, which reads the same 32-byte sector of the head row.
+static_assert(kRecurrentFeatures == 4 && kHeadSigmaMajor == 4, "head outputs 0..3 are the recurrent features");
+__device__ __forceinline__ void store_recurrent(const FrameParams& p, int x, int y, float4 h) {
+    const float v[4] = {h.x, h.y, h.z, h.w};
+    uint16_t r[4];
+    for (int k = 0; k < 4; ++k) r[k] = f32_to_f16_bits(v[k] == v[k] ? exact::tanh(v[k]) : 0.0f);
+    *reinterpret_cast<uint2*>(p.recurrent_out + (static_cast<size_t>(y) * p.width + x) * kRecurrentFeatures) =
+        make_uint2(r[0] | (static_cast<uint32_t>(r[1]) << 16), r[2] | (static_cast<uint32_t>(r[3]) << 16));
+}
+
 // ---- output pass ----------------------------------------------------------------------------
 // A value clamped to f16's finite range [0, 65504], NaN as 0: what history_value and
 // encode_half_colour round to f16.
@@ -188,6 +201,8 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
 // whose nearest pixel it is read its kernel and alpha, and 81 read its colour as a tap), with the
 // exact mode's functions: sigma, angle, alpha and the history offset are the exact mode's values.
 // The reciprocal sigmas carry sqrt(log2e / 2), so that a tap's weight is ex2(-(u'^2 + v'^2)).
+// It also writes the recurrent state (store_recurrent) where FrameParams names a buffer for it,
+// so that fast mode needs no recurrent_kernel pass over the head.
 constexpr float kSqrtHalfLog2e = 0.849321800288019f;  // sqrt(0.5 * log2(e))
 static_assert(kHeadSigmaMinor == kHeadSigmaMajor + 1 && kHeadAngle == kHeadSigmaMajor + 2 &&
                   kHeadAlpha == kHeadSigmaMajor + 3 && kHeadSigmaMajor % 4 == 0,
@@ -198,8 +213,9 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= p.width) return;
     const size_t i = static_cast<size_t>(y) * p.width + x;
-    const float4 h = *reinterpret_cast<const float4*>(
-        planes.head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs + kHeadSigmaMajor);
+    const float* head = planes.head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs;
+    if (p.recurrent_out) store_recurrent(p, x, y, *reinterpret_cast<const float4*>(head));
+    const float4 h = *reinterpret_cast<const float4*>(head + kHeadSigmaMajor);
     float sin_theta, cos_theta;
     px::kernel_sincos(h.z, &sin_theta, &cos_theta);
     planes.out_kernel[i] = make_float4(exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.x)),
@@ -279,6 +295,19 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     }
     const size_t n = static_cast<size_t>(ny) * w + nx;
     const float4 kernel = planes.out_kernel[n];  // (x, y): scaled 1 / sigma; (z, w): sin, cos of theta
+    // (u, v) = d rotated by -theta, divided by the sigmas (times sqrt(log2e / 2)), is linear in the
+    // tap's column offset dx[i] and row offset dy[j]: u = ux[i] + uy[j], v = vy[j] - vx[i], so the
+    // 9 taps take 2 additions each for (u, v) instead of 6 operations.
+    const float cos_x = kernel.w * kernel.x, sin_x = kernel.z * kernel.x;
+    const float cos_y = kernel.w * kernel.y, sin_y = kernel.z * kernel.y;
+    float ux[3], uy[3], vx[3], vy[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        ux[k] = cos_x * dx[k];
+        uy[k] = sin_x * dy[k];
+        vx[k] = sin_y * dx[k];
+        vy[k] = cos_y * dy[k];
+    }
     float sum[3] = {0.0f, 0.0f, 0.0f};
     float weight_sum = 0.0f;
 #pragma unroll
@@ -286,9 +315,8 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
         const float4* taps = planes.out_color + static_cast<size_t>(qy[j]) * w;
 #pragma unroll
         for (int i = 0; i < 3; ++i) {
-            // (u, v) = d rotated by -theta, divided by the sigmas (times sqrt(log2e / 2)).
-            const float u = (kernel.w * dx[i] + kernel.z * dy[j]) * kernel.x;
-            const float v = (kernel.w * dy[j] - kernel.z * dx[i]) * kernel.y;
+            const float u = ux[i] + uy[j];
+            const float v = vy[j] - vx[i];
             const float weight = fast_exp2(-(u * u + v * v));
             const float4 t = taps[qx[i]];
             sum[0] += weight * t.x;
@@ -327,11 +355,8 @@ __global__ void recurrent_kernel(const FrameParams* pp, const float* head) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= p.width) return;
-    const float* h = head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs;
-    uint16_t r[kRecurrentFeatures];
-    for (int k = 0; k < kRecurrentFeatures; ++k) r[k] = f32_to_f16_bits(h[k] == h[k] ? exact::tanh(h[k]) : 0.0f);
-    *reinterpret_cast<uint2*>(p.recurrent_out + (static_cast<size_t>(y) * p.width + x) * kRecurrentFeatures) =
-        make_uint2(r[0] | (static_cast<uint32_t>(r[1]) << 16), r[2] | (static_cast<uint32_t>(r[3]) << 16));
+    const float4 h = *reinterpret_cast<const float4*>(head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs);
+    store_recurrent(p, x, y, h);
 }
 
 constexpr int kRowThreads = 128;

@@ -149,6 +149,9 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
 #pragma unroll 1
         for (int part = 0; part < L::kParts; ++part) {
             if (part > 0) __syncwarp();  // fc2 has read the previous part's hidden rows
+            // Four 16-column steps unrolled: their mma chains and epilogues interleave (measured on
+            // the H200: lite fast 720p -> 4K 1.474 -> 1.460 ms; unroll 2: 1.466).
+#pragma unroll 4
             for (int j0 = 0; j0 < L::kPart; j0 += 16) {  // local hidden column; global n0 + part offset
                 const int n0 = part * L::kPart + j0;
                 float acc[2][4];  // (n8 tile, fragment)
