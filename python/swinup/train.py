@@ -5,7 +5,10 @@ Each step unrolls clips of --frames frames (8+) through staging, the network and
 what the next frame needs. Loss per frame, in t-space (t = log2(1 + x), where the output pass
 blends): L1 to the ground truth, plus a temporal term: L1 between the output's frame-to-frame change
 and the ground truth's (flicker the truth does not have costs). The first frame of a clip (no
-history) counts like the others.
+history) counts like the others. --burn-in N runs up to N frames before a clip's scored ones,
+without gradient or loss (the count drawn per batch), so that the loss also sees the history's
+steady state that a long sequence reaches (at 3x a display pixel gets a render sample only every
+ninth frame on average).
 
 Data: --data DIR (repeatable) names sequence folders with ground truth (the renderer's output;
 keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
@@ -57,38 +60,56 @@ def t_space(x):
     return torch.log2(1.0 + torch.clamp(x, min=0.0))
 
 
-def unroll(model, clip, exact=False, heads=None):
+def unroll(model, clip, exact=False, heads=None, burn_in=0):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms).
     heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
-    output-pass oracle, scripts/oracle_output_pass.py); model may then be None."""
-    color, gt = clip["color"], clip["gt"]
-    b, frames, h, w, _ = color.shape
+    output-pass oracle, scripts/oracle_output_pass.py); model may then be None.
+    burn_in: the clip's first burn_in frames run without gradient and without loss (they only
+    build the history and recurrent state), so that the loss also sees frames deep into a
+    sequence, as a game's frames are; outputs and losses cover the frames after them."""
+    gt = clip["gt"]
+    frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
     state = None
     outs = []
-    l1 = color.new_zeros(())
-    temporal = color.new_zeros(())
+    l1 = gt.new_zeros(())
+    temporal = gt.new_zeros(())
     prev_t = prev_gt = None
+    if not 0 <= burn_in < frames:
+        raise ValueError(f"burn_in {burn_in} must leave at least one of the clip's {frames} frames")
     with model.weight_cache() if model is not None else contextlib.nullcontext():  # weights quantised once a clip
         for k in range(frames):
-            reset = clip["reset"][k]
-            frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
-                               jitter=clip["jitter"][:, k], hdr=clip["hdr"],
-                               depth_inverted=clip["depth_inverted"], reset=reset)
-            st = stage(frame, None if reset else state, dw, dh, exact)
-            head = heads(k, st) if heads is not None else model(st.slots, k)
-            valid = state is not None and not reset
-            out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
-                                         state.history if valid else None, dw, dh, st.scale_x,
-                                         st.scale_y, valid, exact)
-            state = TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h)
+            if k < burn_in:
+                with torch.no_grad():
+                    state = _advance(model, clip, k, state, dw, dh, exact, heads)[1]
+                continue
+            out, state = _advance(model, clip, k, state, dw, dh, exact, heads)
             t_out, t_gt = t_space(out), t_space(gt[:, k])
             l1 = l1 + (t_out - t_gt).abs().mean()
-            if prev_t is not None and not reset:
+            if prev_t is not None and not clip["reset"][k]:
                 temporal = temporal + ((t_out - prev_t) - (t_gt - prev_gt)).abs().mean()
             prev_t, prev_gt = t_out, t_gt
             outs.append(out)
-    return torch.stack(outs, 1), l1 / frames, temporal / max(1, frames - 1)
+    scored = frames - burn_in
+    return torch.stack(outs, 1), l1 / scored, temporal / max(1, scored - 1)
+
+
+def _advance(model, clip, k, state, dw, dh, exact, heads):
+    """Frame k of the clip through staging, the network (or heads) and the output pass: returns
+    (output [B, Hd, Wd, 3], the temporal state for frame k + 1)."""
+    color = clip["color"]
+    h, w = color.shape[2], color.shape[3]
+    reset = clip["reset"][k]
+    frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
+                       jitter=clip["jitter"][:, k], hdr=clip["hdr"],
+                       depth_inverted=clip["depth_inverted"], reset=reset)
+    st = stage(frame, None if reset else state, dw, dh, exact)
+    head = heads(k, st) if heads is not None else model(st.slots, k)
+    valid = state is not None and not reset
+    out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
+                                 state.history if valid else None, dw, dh, st.scale_x,
+                                 st.scale_y, valid, exact)
+    return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h)
 
 
 def save_checkpoint(path, model, step, history):
@@ -132,9 +153,10 @@ def describe_training(variant, step, history):
     dates = sorted(h["date"] for h in history if "date" in h)
     when = dates[-1] if dates else "?"
     frames = max(int(h.get("frames", 8)) for h in history)
+    burn = max(int(h.get("burn_in", 0)) for h in history)
     return (f"{variant} trained {step} steps, {minutes:.0f} min on {'/'.join(gpus)} ({when}); "
             f"data {' + '.join(data)}, breakfast_room held out; t-space L1 + temporal loss, "
-            f"{frames}-frame clips")
+            f"{frames}-frame clips" + (f" after up to {burn} unscored" if burn else ""))
 
 
 def keep_reserved_zero(model):
@@ -168,7 +190,10 @@ def main(argv=None):
     ap.add_argument("--minutes", type=float, default=5.0)
     ap.add_argument("--max-steps", type=int, default=0)
     ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--frames", type=int, default=8)
+    ap.add_argument("--frames", type=int, default=8, help="scored frames per clip")
+    ap.add_argument("--burn-in", type=int, default=0,
+                    help="most frames a clip runs before its scored ones, without gradient or loss "
+                         "(per batch uniformly 0..N), so that the loss sees steady-state history")
     ap.add_argument("--crop", type=int, default=96, help="render crop side (multiple of 32)")
     ap.add_argument("--lr", type=float, default=4e-4)
     ap.add_argument("--decay", action="store_true",
@@ -239,6 +264,8 @@ def main(argv=None):
              "data": sorted({_data_name(d) for d in args.data} |
                             ({"2.5D layers"} if frac > 0 else set())),
              "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr}
+    if args.burn_in:
+        chunk["burn_in"] = args.burn_in
     history = history + [chunk]
     pixels = 0
     batch = args.batch
@@ -258,13 +285,14 @@ def main(argv=None):
             lr *= 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress))
         for g in opt.param_groups:
             g["lr"] = lr
+        burn = rng.randint(0, args.burn_in)
         if seqs and rng.random() >= frac:
-            clip = batch_from_folders(seqs, batch, args.frames, args.crop, rng, device)
+            clip = batch_from_folders(seqs, batch, burn + args.frames, args.crop, rng, device)
         else:
-            clip = procedural.batch(batch, args.frames, args.crop, hdr=rng.random() < 0.5)
+            clip = procedural.batch(batch, burn + args.frames, args.crop, hdr=rng.random() < 0.5)
         opt.zero_grad(set_to_none=True)
         try:
-            _, l1, temporal = unroll(model, clip, exact=args.exact)
+            _, l1, temporal = unroll(model, clip, exact=args.exact, burn_in=burn)
             loss = l1 + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:

@@ -118,6 +118,29 @@ class GradientTest(unittest.TestCase):
         self.assertGreater(float(g[..., 0:4].abs().sum()), 0.0)  # through the recurrent slots
 
 
+    def test_burn_in_frames_build_state_but_are_not_scored(self):
+        # --burn-in: the first frames run without gradient or loss; the scored frames must be the
+        # plain unroll's frames bit for bit (the same state reaches them), the loss their mean,
+        # and the gradient must still reach the weights through the scored frames.
+        m = SwinUp(ModelConfig.make("lite"))
+        m.init_seeded(1)
+        with torch.no_grad():
+            m.p("head.linear.weight")[:8].normal_(0, 0.3)
+        clip = ProceduralScenes("cpu", seed=7).batch(1, 4, 32, hdr=False)
+        with torch.no_grad():
+            full, _, _ = unroll(m, clip)
+        out, l1, temporal = unroll(m, clip, burn_in=2)
+        self.assertEqual(out.shape[1], 2)
+        self.assertTrue(torch.equal(out.detach(), full[:, 2:]))
+        t = lambda x: torch.log2(1.0 + torch.clamp(x, min=0.0))
+        expect = sum((t(full[:, k]) - t(clip["gt"][:, k])).abs().mean() for k in (2, 3)) / 2
+        torch.testing.assert_close(l1.detach(), expect)
+        (l1 + temporal).backward()
+        grads = [p.grad for p in m.params.values() if p.grad is not None]
+        self.assertGreater(sum(float(g.abs().sum()) for g in grads), 0.0)
+        with self.assertRaises(ValueError):
+            unroll(m, clip, burn_in=4)  # nothing left to score
+
     def test_unroll_with_given_heads_equals_the_network(self):
         # The output-pass oracle (scripts/oracle_output_pass.py) feeds heads itself: handed the
         # network's own heads it must reproduce the network's outputs exactly, and a change to the
