@@ -31,25 +31,21 @@ import argparse
 import importlib.util
 import json
 import os
-import random
 import sys
 import time
 
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The oracle script puts python/ on sys.path and holds the eval-compatible scoring; import it as
-# a module rather than copying its functions, so the two diagnostics score alike.
+# The oracle script puts python/ on sys.path and holds the eval-compatible scoring and the network
+# and sequence loading; it is imported as a module rather than copied, so the two diagnostics
+# load and score alike.
 _spec = importlib.util.spec_from_file_location("oracle_output_pass", os.path.join(HERE, "oracle_output_pass.py"))
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
-from swinup.data import SequenceFolder  # noqa: E402
-from swinup.model import SwinUp  # noqa: E402
 from swinup.sampling import gather  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
 from swinup.train import t_space, unroll  # noqa: E402
-from swinup.weights_io import read_weights  # noqa: E402
 
 ALPHA_LOGIT = 7
 LOG_SIGMA_MAJOR, LOG_SIGMA_MINOR = 4, 5
@@ -115,22 +111,11 @@ def main():
     torch.manual_seed(0)
     t0 = time.time()
 
-    model = SwinUp(ModelConfig.make(args.variant), exact=False)
-    _, tensors, _ = read_weights(args.weights or os.path.join(oracle.ROOT, "weights", f"{args.variant}.safetensors"))
-    model.load_tensors(tensors, fix_scales=True)
-    model.requires_grad_(False)
-
-    seq = SequenceFolder(args.sequence)
-    clip = seq.clip(seq.n, seq.w, seq.h, random.Random(0))  # every frame, full size
-    clip = {k: v[None] if torch.is_tensor(v) else v for k, v in clip.items()}
+    model = oracle.load_network(args.variant, args.weights)
+    seq, clip = oracle.whole_sequence(args.sequence)
     gt = clip["gt"]
-
     network_heads = []
-
-    def record(k, st):
-        head = model(st.slots, k)[:, :seq.h, :seq.w]
-        network_heads.append(head.detach().clone())
-        return head
+    record = oracle.head_recorder(model, seq, network_heads)
 
     def score(out, temporal):
         return {"psnr": round(oracle.pooled_psnr(out, gt, seq.hdr), 3), "temporal": round(float(temporal), 5)}

@@ -49,6 +49,32 @@ def pooled_psnr(out, gt, hdr):
     return 10.0 * math.log10(1.0 / max(mse, 1e-12))
 
 
+def load_network(variant, weights=None):
+    """The trained network (weights/<variant>.safetensors unless given), fast mode, frozen."""
+    model = SwinUp(ModelConfig.make(variant), exact=False)
+    _, tensors, _ = read_weights(weights or os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    model.load_tensors(tensors, fix_scales=True)
+    model.requires_grad_(False)
+    return model
+
+
+def whole_sequence(path):
+    """(SequenceFolder, a batch of one clip holding every frame at full size)."""
+    seq = SequenceFolder(path)
+    clip = seq.clip(seq.n, seq.w, seq.h, random.Random(0))
+    return seq, {k: v[None] if torch.is_tensor(v) else v for k, v in clip.items()}
+
+
+def head_recorder(model, seq, heads):
+    """An unroll() heads callback that runs the network and appends each frame's head outputs
+    (cropped to the render size, detached) to `heads`."""
+    def record(k, st):
+        head = model(st.slots, k)[:, :seq.h, :seq.w]
+        heads.append(head.detach().clone())
+        return head
+    return record
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("sequence")
@@ -61,23 +87,13 @@ def main():
     args = ap.parse_args()
     torch.manual_seed(0)
 
-    model = SwinUp(ModelConfig.make(args.variant), exact=False)
-    _, tensors, _ = read_weights(args.weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors"))
-    model.load_tensors(tensors, fix_scales=True)
-    model.requires_grad_(False)
-
-    seq = SequenceFolder(args.sequence)
-    clip = seq.clip(seq.n, seq.w, seq.h, random.Random(0))  # every frame, full size
-    clip = {k: v[None] if torch.is_tensor(v) else v for k, v in clip.items()}
+    model = load_network(args.variant, args.weights)
+    seq, clip = whole_sequence(args.sequence)
     gt = clip["gt"]
 
     # The network's own head outputs, frame by frame (also the oracle's starting point).
     network_heads = []
-
-    def record(k, st):
-        head = model(st.slots, k)[:, :seq.h, :seq.w]
-        network_heads.append(head.detach().clone())
-        return head
+    record = head_recorder(model, seq, network_heads)
 
     t0 = time.time()
     with torch.no_grad():
