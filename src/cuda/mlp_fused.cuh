@@ -34,8 +34,9 @@ struct MlpArgs {
     swinup_precision precision = SWINUP_PRECISION_EXACT;
 };
 
-// Whether the fused kernel handles C on the current device: C = 32, 64 or 96 (levels 0 to 2),
-// when both weight matrices and at least 4 warps' tile buffers fit in one CTA's shared memory.
+// Whether the fused kernel handles C on the current device: C = 32, 64, 96 or 128 (levels 0 to 3;
+// at 128 with one row buffer and the hidden width in two parts), when both weight matrices and at
+// least 4 warps' tile buffers fit in one CTA's shared memory.
 bool mlp_fused_supported(int channels);
 
 // Checks the preconditions (throws std::invalid_argument naming the field) and launches.

@@ -247,7 +247,7 @@ struct CudaNetwork::Impl {
     }
 
     // norm2 -> fc1 -> GELU -> fc2 + residual in one kernel, the hidden rows in shared memory (the
-    // same bytes as the three launches above; levels 0 to 2, mlp_fused_supported).
+    // same bytes as the three launches above; every level where mlp_fused_supported holds).
     void mlp(const std::string& name, const DeviceBlock& b, uint16_t* x, int tokens) {
         const int c = b.spec.channels;
         MlpArgs a;

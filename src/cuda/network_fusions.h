@@ -9,8 +9,8 @@ namespace swinup::cuda {
 struct NetworkFusions {
     // norm1 -> qkv and norm2 -> fc1 as one GEMM each (blocks with C <= 64; GemmGather::rms_norm).
     bool norms = true;
-    // norm2 -> fc1 -> GELU -> fc2 + residual as one kernel per block (mlp_fused.cuh; levels 0 to 2,
-    // where both weight matrices fit in shared memory).
+    // norm2 -> fc1 -> GELU -> fc2 + residual as one kernel per block (mlp_fused.cuh; levels 0 to 3,
+    // wherever both weight matrices fit in shared memory).
     bool mlp = true;
     // norm1 -> qkv -> window attention -> proj + residual as one kernel per block, a warp per
     // window (attention_fused.cuh; every level).
