@@ -7,6 +7,7 @@
 # Usage: [SWINUP_BIN=.devrun] bash python/scripts/device_eval.sh WEIGHTS_DIR
 #   WEIGHTS_DIR holds lite.safetensors and full.safetensors. Results: $OUT/eval.tgz (eval/<sequence>/:
 #   summary.txt, lite.txt/json, full.txt/json, crops in lite/ and full/).
+#   PROCEDURAL=0: breakfast_room only; FULL=0: lite only (quick A/B runs).
 set -uo pipefail
 WEIGHTS=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,9 +47,12 @@ evaluate() {  # job gpu: render (if missing), then score bilinear, TAAU, lite an
   mkdir -p "$o"
   "$SWINUP" eval "$SEQ/$n" --methods bilinear,taau,swinup --variant lite --weights "$WEIGHTS/lite.safetensors" \
     --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/lite.json" --pictures "$o/lite" > "$o/lite.txt" 2>&1
-  "$SWINUP" eval "$SEQ/$n" --methods swinup --variant full --weights "$WEIGHTS/full.safetensors" \
-    --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/full.json" --pictures "$o/full" > "$o/full.txt" 2>&1
-  { echo "== $n"; grep -hE "^(bilinear|taau|swinup) " "$o/lite.txt"; grep -hE "^swinup " "$o/full.txt" | sed 's/^swinup/full  /'; } > "$o/summary.txt"
+  if [ "${FULL:-1}" = 1 ]; then
+    "$SWINUP" eval "$SEQ/$n" --methods swinup --variant full --weights "$WEIGHTS/full.safetensors" \
+      --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/full.json" --pictures "$o/full" > "$o/full.txt" 2>&1
+  fi
+  { echo "== $n"; grep -hE "^(bilinear|taau|swinup) " "$o/lite.txt"
+    [ "${FULL:-1}" = 1 ] && grep -hE "^swinup " "$o/full.txt" | sed 's/^swinup/full  /'; } > "$o/summary.txt"
 }
 # Four sequences at a time over the GPUs (TAAU and the EXR files use the CPU). EVAL_GPUS: the GPU
 # indices to use (default all), e.g. "0" while GPU 1 does something else.

@@ -129,7 +129,8 @@ def stage(frame: FrameInput, state: Optional[TemporalState], display_w: int, dis
     for k in range(3):
         slots[k] = slot_value(tc[..., k])
 
-    # 3-5, 7: display history at the sample's display position plus its motion.
+    # 3-5, 7: display history at the sample's display position plus its motion, as t(history) -
+    # t(colour), rounded after the subtraction (small differences keep e4m3's relative precision).
     dpx = ((xs + 0.5) + jx) * sx
     dpy = ((ys + 0.5) + jy) * sy
     hx = dpx + mvx * sx
@@ -141,7 +142,7 @@ def stage(frame: FrameInput, state: Optional[TemporalState], display_w: int, dis
         hist = catmull_rom_sample(state.history, hx, hy, exact)
         th = xm.fn("tonemap_t", hist, exact)
         for k in range(3):
-            slots[3 + k] = torch.where(hv, slot_value(th[..., k]), zeros)
+            slots[3 + k] = torch.where(hv, slot_value(th[..., k] - tc[..., k]), zeros)
         slots[7] = torch.where(hv, zeros, torch.ones_like(xs))
     else:
         for k in range(3):

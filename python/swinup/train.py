@@ -53,6 +53,9 @@ from .staging import FrameInput, TemporalState, stage
 from .weights_io import read_weights
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# 2 (2026-11-30): the network reads t(history) - t(colour) in staging slots 3-5 (weights
+# format_version 2); version-1 checkpoints convert with scripts/convert_history_slots.py.
+CHECKPOINT_VERSION = 2
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
@@ -119,7 +122,7 @@ def save_checkpoint(path, model, step, history):
         tensors[name] = p.detach().cpu().to(torch.float16 if name.endswith("__weight") else torch.float32)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
-    torch.save({"format": "swinup-train-checkpoint", "version": 1, "variant": model.cfg.variant,
+    torch.save({"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": model.cfg.variant,
                 "step": step, "history": history, "params": tensors}, tmp)
     os.replace(tmp, path)
 
@@ -128,6 +131,11 @@ def load_checkpoint(path, model):
     ck = torch.load(path, map_location="cpu")
     if ck.get("format") != "swinup-train-checkpoint" or ck.get("variant") != model.cfg.variant:
         raise ValueError(f"{path}: not a {model.cfg.variant} training checkpoint")
+    if ck.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(f"{path}: checkpoint version {ck.get('version')}, expected "
+                         f"{CHECKPOINT_VERSION}" + ("; version 1 read t(history) in staging slots "
+                         "3-5, convert it with python/scripts/convert_history_slots.py"
+                                                     if ck.get("version") == 1 else ""))
     with torch.no_grad():
         for name, p in model.params.items():
             p.copy_(ck["params"][name].to(torch.float32))
@@ -143,7 +151,7 @@ def describe_training(variant, step, history):
     if not history:
         return f"{variant}: {step} training steps (python/swinup/train.py)"
     minutes = sum(float(h.get("minutes", 0)) for h in history)
-    gpus = sorted({h.get("device", "?").replace("NVIDIA ", "") for h in history})
+    gpus = sorted({h["device"].replace("NVIDIA ", "") for h in history if "device" in h})  # chunks, not notes
     # Names through _data_name again: chunks recorded before it knew the scale suffix kept them.
     data = {_data_name(d) for h in history for d in h.get("data", [])}
     builtin = {"showcase", "fence", "moire", "text", "spinner"}  # the renderer's own scenes
@@ -204,6 +212,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--log-every", type=int, default=10)
+    ap.add_argument("--profile", type=int, default=0,
+                    help="measure N steps (after 3 unmeasured ones) with torch.profiler, print "
+                         "where the time goes, save nothing")
     ap.add_argument("--dist-backend", default=None,
                     help="torch.distributed backend (default nccl on GPUs, gloo on CPU)")
     args = ap.parse_args(argv)
@@ -269,9 +280,16 @@ def main(argv=None):
     history = history + [chunk]
     pixels = 0
     batch = args.batch
+    profiler = None
     while True:
         stop = bool(args.max_steps and step - start_step >= args.max_steps) or \
             time.time() - t0 > args.minutes * 60
+        if args.profile:
+            if step - start_step == 3:
+                profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU] + (
+                    [torch.profiler.ProfilerActivity.CUDA] if device.type == "cuda" else []))
+                profiler.__enter__()
+            stop = step - start_step >= 3 + args.profile
         if world > 1:  # every rank must leave at the same step, or the others wait in all_reduce
             flag = torch.tensor([1.0 if stop else 0.0], device=device)
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
@@ -327,9 +345,14 @@ def main(argv=None):
                    if device.type == "cuda" else ""), flush=True)
         chunk["steps"] = step - start_step
         chunk["minutes"] = round((time.time() - t0) / 60, 2)
-        if rank == 0 and step - last_save >= args.save_every:
+        if rank == 0 and step - last_save >= args.save_every and not args.profile:
             save_checkpoint(ckpt, model, step, history)
             last_save = step
+    if profiler is not None:
+        profiler.__exit__(None, None, None)
+        sort = "self_cuda_time_total" if device.type == "cuda" else "self_cpu_time_total"
+        print(profiler.key_averages().table(sort_by=sort, row_limit=30), flush=True)
+        return
     if rank == 0:
         save_checkpoint(ckpt, model, step, history)
         print(f"saved {ckpt} at step {step}", flush=True)

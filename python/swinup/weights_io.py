@@ -18,9 +18,10 @@ class WeightsError(ValueError):
     pass
 
 
-def read_weights(path: str):
+def read_weights(path: str, version: int = FORMAT_VERSION):
     """-> (ModelConfig, {name: numpy array}, description). e4m3 tensors come back as uint8 codes.
-    Raises WeightsError naming the field or tensor that is wrong."""
+    Raises WeightsError naming the field or tensor that is wrong. `version`: the format_version
+    to accept (another only for scripts/convert_history_slots.py, which reads version 1)."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
@@ -35,9 +36,11 @@ def read_weights(path: str):
     meta = header.pop("__metadata__", None)
     if not isinstance(meta, dict) or meta.get("format") != "swinup-weights":
         raise WeightsError(f"{path}: __metadata__.format is not 'swinup-weights'")
-    if meta.get("format_version") != str(FORMAT_VERSION):
+    if meta.get("format_version") != str(version):
+        hint = (": version 1 stages t(history) in slots 3-5; convert with "
+                "python/scripts/convert_history_slots.py" if meta.get("format_version") == "1" else "")
         raise WeightsError(f"{path}: format_version {meta.get('format_version')!r}, expected "
-                           f"'{FORMAT_VERSION}'")
+                           f"'{version}'{hint}")
     cfg = ModelConfig.make(meta.get("variant"))
     body = data[8 + n:]
     tensors = {}

@@ -101,7 +101,11 @@ SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, i
         slots[c] = px::slot_value(tc[c]);
     }
 
-    // 3-5 and 7: the display history at the sample's display position plus its motion.
+    // 3-5 and 7: the display history at the sample's display position plus its motion, as its
+    // difference to the current colour in t-space. The difference is rounded to e4m3 after the
+    // subtraction, so small disagreements (the cue for trusting or rejecting history) keep e4m3's
+    // relative precision instead of vanishing between two coarse absolute values
+    // (weights format_version 2; docs/model-spec.md, "Staging").
     const float dpx = sample_display_position(x, cur.jitter_x, cur.scale_x);
     const float dpy = sample_display_position(y, cur.jitter_y, cur.scale_y);
     const float hx = exact::add(dpx, exact::mul(mv[0], cur.scale_x));
@@ -112,7 +116,7 @@ SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, i
         float h[3];
         px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
                                cur.display_height, hx, hy, h);
-        for (int c = 0; c < 3; ++c) slots[3 + c] = px::slot_value(px::t_of(h[c]));
+        for (int c = 0; c < 3; ++c) slots[3 + c] = px::slot_value(exact::sub(px::t_of(h[c]), tc[c]));
     } else {
         slots[3] = slots[4] = slots[5] = 0.0f;
     }

@@ -2,7 +2,7 @@
 //
 //   [8 bytes]  N, the header length, unsigned little-endian
 //   [N bytes]  UTF-8 JSON, padded with spaces so that the data starts at a multiple of 8:
-//              { "__metadata__": { "format": "swinup-weights", "format_version": "1",
+//              { "__metadata__": { "format": "swinup-weights", "format_version": "2",
 //                                  "variant": "lite", "config": "<ModelConfig::to_json()>",
 //                                  "description": "<origin and training>" },
 //                "<tensor>": { "dtype": "F8_E4M3" | "F16" | "F32", "shape": [...],
@@ -149,7 +149,12 @@ private:
         if (std::stoi(version) != kFormatVersion)
             return fail("weights format_version " + version +
                         " is not supported by this build (expects " +
-                        std::to_string(kFormatVersion) + ")");
+                        std::to_string(kFormatVersion) + ")" +
+                        (std::stoi(version) == 1
+                             ? ": version 1 weights read t(history) in staging slots 3-5, this "
+                               "build stages t(history) - t(colour); convert them with "
+                               "python/scripts/convert_history_slots.py"
+                             : ""));
         if (!metadata_string(meta, "variant", &variant)) return false;
         Variant v;
         if (!parse_variant(variant, &v))

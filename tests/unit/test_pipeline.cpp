@@ -151,6 +151,32 @@ TEST(Staging, HistorySlotsAndOffScreenFlag) {
     EXPECT_EQ(slots[7], 1.0f);
 }
 
+TEST(Staging, HistorySlotsHoldTheDifferenceToTheCurrentColour) {
+    TinyFrame f;
+    f.set_history(1.0f, 3.0f, 0.5f);  // t = 1, 2, log2(1.5)
+    const int i = (1 * 4 + 1) * 3;
+    f.color[i + 0] = 1.0f;  // agrees with the history
+    f.color[i + 1] = 2.5f;  // t = log2(3.5) = 1.807..., 0.19 below the history
+    f.color[i + 2] = 0.0f;
+    float slots[16], tc[3];
+    f.stage(1, 1, slots, tc);
+    EXPECT_EQ(slots[3], 0.0f);
+    // Rounded after the subtraction: the 0.19 survives with e4m3's relative precision, where the
+    // two absolute values round to 2 and 1.75 (a difference of 0.25).
+    EXPECT_EQ(slots[4], e4m3_of(2.0f - tc[1]));
+    EXPECT_NEAR(slots[4], 2.0 - std::log2(3.5), 0.01);
+    EXPECT_EQ(slots[1], 1.75f);
+    EXPECT_EQ(slots[5], e4m3_of(std::log2(1.5f)));  // current colour 0: the history's own t
+    EXPECT_EQ(slots[7], 0.0f);
+    // Without history the slots are 0 whatever the colour (slot 7 says so).
+    f.prev.valid = false;
+    f.stage(1, 1, slots, tc);
+    EXPECT_EQ(slots[3], 0.0f);
+    EXPECT_EQ(slots[4], 0.0f);
+    EXPECT_EQ(slots[5], 0.0f);
+    EXPECT_EQ(slots[7], 1.0f);
+}
+
 TEST(Staging, HistoryIsCatmullRomClampedToTheCentralTaps) {
     TinyFrame f;
     f.set_history(0.0f, 0.0f, 0.0f);

@@ -140,7 +140,7 @@ TEST(Weights, SerializedLayoutIsSafetensors) {
         EXPECT_EQ((image.size() - s.data.size()) % 8, 0u) << "data must start 8-byte aligned";
         const auto& meta = s.header["__metadata__"];
         EXPECT_EQ(meta["format"], "swinup-weights");
-        EXPECT_EQ(meta["format_version"], "1");
+        EXPECT_EQ(meta["format_version"], "2");
         EXPECT_EQ(meta["variant"], variant_name(v));
         EXPECT_EQ(meta["config"], ModelConfig::make(v).to_json());
         EXPECT_EQ(meta["description"], "seeded initial weights, seed 1, untrained");
@@ -373,8 +373,11 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
 }
 
 TEST(Weights, WrongFormatOrVersionIsRejected) {
-    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "2"; }),
-                    {"weights format_version 2 is not supported by this build (expects 1)"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "3"; }),
+                    {"weights format_version 3 is not supported by this build (expects 2)"});
+    // Version 1 (t(history) in slots 3-5) is refused with the way to convert it.
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
+                    {"format_version 1 is not supported", "convert_history_slots.py"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1.0"; }),
                     {"format_version", "1.0"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"].erase("format_version"); }),
