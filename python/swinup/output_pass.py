@@ -149,10 +149,11 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
         hx = (ox + 0.5) + mv[..., 0] * scale_x
         hy = (oy + 0.5) + mv[..., 1] * scale_y
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
-        alpha = torch.where(valid, alpha, torch.zeros_like(alpha))
         th = xm.fn("tonemap_t", catmull_rom_sample(history, hx, hy, exact), exact)
-        a = alpha[..., None]
-        blended = a * th + (1.0 - a) * current
+        # current_share (src/core/output_pixel.h): (1 - alpha) * min(1, sum of the kernel's
+        # weights), so display pixels that no sample of this frame came near keep their history.
+        share = ((1.0 - alpha) * torch.clamp(den, max=1.0))[..., None]
+        blended = torch.where(valid[..., None], th + share * (current - th), current)
     else:
         blended = current
     out = xm.fn("tonemap_t_inverse", blended, exact)

@@ -10,7 +10,8 @@ WINDOW_TOKENS = 16
 SHIFT = 2
 PAD_MULTIPLE = 32
 RMS_EPS = 1.0 / 8192.0
-# 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour) (src/core/model_spec.h).
+# 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour), jitter-aware blend
+# (src/core/model_spec.h).
 FORMAT_VERSION = 2
 
 

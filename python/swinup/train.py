@@ -53,8 +53,9 @@ from .staging import FrameInput, TemporalState, stage
 from .weights_io import read_weights
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# 2 (2026-11-30): the network reads t(history) - t(colour) in staging slots 3-5 (weights
-# format_version 2); version-1 checkpoints convert with scripts/convert_history_slots.py.
+# 2 (2026-11-30): the network reads t(history) - t(colour) in staging slots 3-5 and the output
+# pass blends jitter-aware (weights format_version 2); version-1 checkpoints convert with
+# scripts/convert_weights_v1_to_v2.py.
 CHECKPOINT_VERSION = 2
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
@@ -133,8 +134,8 @@ def load_checkpoint(path, model):
         raise ValueError(f"{path}: not a {model.cfg.variant} training checkpoint")
     if ck.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: checkpoint version {ck.get('version')}, expected "
-                         f"{CHECKPOINT_VERSION}" + ("; version 1 read t(history) in staging slots "
-                         "3-5, convert it with python/scripts/convert_history_slots.py"
+                         f"{CHECKPOINT_VERSION}" + ("; version 1 predates the difference slots and "
+                         "the jitter-aware blend, convert it with python/scripts/convert_weights_v1_to_v2.py"
                                                      if ck.get("version") == 1 else ""))
     with torch.no_grad():
         for name, p in model.params.items():

@@ -21,7 +21,7 @@ class WeightsError(ValueError):
 def read_weights(path: str, version: int = FORMAT_VERSION):
     """-> (ModelConfig, {name: numpy array}, description). e4m3 tensors come back as uint8 codes.
     Raises WeightsError naming the field or tensor that is wrong. `version`: the format_version
-    to accept (another only for scripts/convert_history_slots.py, which reads version 1)."""
+    to accept (another only for scripts/convert_weights_v1_to_v2.py, which reads version 1)."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
@@ -37,8 +37,8 @@ def read_weights(path: str, version: int = FORMAT_VERSION):
     if not isinstance(meta, dict) or meta.get("format") != "swinup-weights":
         raise WeightsError(f"{path}: __metadata__.format is not 'swinup-weights'")
     if meta.get("format_version") != str(version):
-        hint = (": version 1 stages t(history) in slots 3-5; convert with "
-                "python/scripts/convert_history_slots.py" if meta.get("format_version") == "1" else "")
+        hint = (": version 1 predates the difference slots and the jitter-aware blend; convert with "
+                "python/scripts/convert_weights_v1_to_v2.py" if meta.get("format_version") == "1" else "")
         raise WeightsError(f"{path}: format_version {meta.get('format_version')!r}, expected "
                            f"'{version}'{hint}")
     cfg = ModelConfig.make(meta.get("variant"))

@@ -25,7 +25,9 @@ constexpr int kShift = 2;          // cyclic shift of shifted blocks, in tokens
 constexpr int kPadMultiple = 32;   // the render grid is padded to a multiple of this
 constexpr float kRmsEps = 1.0f / 8192.0f;  // 2^-13
 // Weights file format version. 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour)
-// instead of t(history), so version-1 weights would compute something else (docs/weights-format.md).
+// instead of t(history), and the output pass's current-frame share is (1 - alpha) * min(1, kernel
+// weight sum) instead of 1 - alpha; version-1 weights would compute something else
+// (docs/weights-format.md).
 constexpr int kFormatVersion = 2;
 
 struct BlockSpec {

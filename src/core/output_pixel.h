@@ -52,6 +52,15 @@ SWINUP_HD float render_sample_position(int q, float jitter) {
 // The history weight of a raw head output (before the validity test): sigmoid, NaN read as 0.
 SWINUP_HD float blend_alpha(float raw) { return exact::sigmoid(raw == raw ? raw : 0.0f); }
 
+// The current frame's share of the blend where there is history: (1 - alpha) * min(1, sum of the
+// kernel's weights). A weight is 1 for a sample on the display pixel's centre and falls with its
+// distance in units of the kernel, so a pixel that this frame's jittered samples missed keeps its
+// history (the jitter-aware accumulation of temporal upscalers), and one a sample hit takes the
+// network's full 1 - alpha (docs/model-spec.md, "Output pass"; weights format_version 2).
+SWINUP_HD float current_share(float alpha, float weight_sum) {
+    return exact::mul(exact::sub(1.0f, alpha), weight_sum < 1.0f ? weight_sum : 1.0f);
+}
+
 // The output colour of display pixel (ox, oy), linear in the exposed units of staging (before
 // f16 rounding and before the output format's encoding).
 SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
@@ -88,25 +97,23 @@ SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev
     for (int c = 0; c < 3; ++c)
         current[c] = weight_sum < 1e-20f ? tn[c] : exact::div(sum[c], weight_sum);
 
-    // History at o + mv(n) * s, weighted by alpha (0 without history or off screen).
+    // History at o + mv(n) * s, weighted by 1 - current_share (0 without history or off screen).
     const float* mv = cur.motion + (static_cast<int64_t>(ny) * cur.width + nx) * 2;
     const float hx = exact::add(static_cast<float>(ox) + 0.5f, exact::mul(mv[0], cur.scale_x));
     const float hy = exact::add(static_cast<float>(oy) + 0.5f, exact::mul(mv[1], cur.scale_y));
     const bool history_valid = prev.valid && px::on_screen(hx, cur.display_width) &&
                                px::on_screen(hy, cur.display_height);
-    float alpha = 0.0f;
-    float th[3] = {0.0f, 0.0f, 0.0f};
-    if (history_valid) {
-        alpha = blend_alpha(h[kHeadAlpha]);
-        float history[3];
-        px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
-                               cur.display_height, hx, hy, history);
-        for (int c = 0; c < 3; ++c) th[c] = px::t_of(history[c]);
+    if (!history_valid) {
+        for (int c = 0; c < 3; ++c) out[c] = px::t_inverse(current[c]);
+        return;
     }
-    const float keep = exact::sub(1.0f, alpha);
+    float history[3];
+    px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
+                           cur.display_height, hx, hy, history);
+    const float share = current_share(blend_alpha(h[kHeadAlpha]), weight_sum);
     for (int c = 0; c < 3; ++c) {
-        const float blended = exact::add(exact::mul(alpha, th[c]), exact::mul(keep, current[c]));
-        out[c] = px::t_inverse(blended);
+        const float th = px::t_of(history[c]);
+        out[c] = px::t_inverse(exact::add(th, exact::mul(share, exact::sub(current[c], th))));
     }
 }
 

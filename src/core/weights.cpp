@@ -151,9 +151,9 @@ private:
                         " is not supported by this build (expects " +
                         std::to_string(kFormatVersion) + ")" +
                         (std::stoi(version) == 1
-                             ? ": version 1 weights read t(history) in staging slots 3-5, this "
-                               "build stages t(history) - t(colour); convert them with "
-                               "python/scripts/convert_history_slots.py"
+                             ? ": version 1 weights read t(history) in staging slots 3-5 and "
+                               "blend without the kernel's weight sum; convert them with "
+                               "python/scripts/convert_weights_v1_to_v2.py"
                              : ""));
         if (!metadata_string(meta, "variant", &variant)) return false;
         Variant v;

@@ -337,17 +337,18 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     const float hy = exact::add(static_cast<float>(y) + 0.5f, offset.y);
     const bool history_valid =
         p.history_valid != 0 && px::on_screen(hx, p.display_width) && px::on_screen(hy, p.display_height);
-    float alpha = 0.0f;
-    float th[3] = {0.0f, 0.0f, 0.0f};
+    float out[3];
     if (history_valid) {
-        alpha = centre.w;
         float history[3];
         catmull_rom_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
-        for (int c = 0; c < 3; ++c) th[c] = fast_t(history[c]);
+        const float share = (1.0f - centre.w) * fminf(weight_sum, 1.0f);  // current_share
+        for (int c = 0; c < 3; ++c) {
+            const float th = fast_t(history[c]);
+            out[c] = fast_t_inverse(fmaf(share, current[c] - th, th));
+        }
+    } else {
+        for (int c = 0; c < 3; ++c) out[c] = fast_t_inverse(current[c]);
     }
-    const float keep = 1.0f - alpha;
-    float out[3];
-    for (int c = 0; c < 3; ++c) out[c] = fast_t_inverse(alpha * th[c] + keep * current[c]);
     store_output<true>(p, planes, x, y, out);
 }
 

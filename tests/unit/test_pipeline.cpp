@@ -1,6 +1,6 @@
 // The pipeline around the network, against independent computations: staging slot values for a
-// hand-built tiny frame, the output pass's Gaussian reconstruction with alpha 0, history blending,
-// and a static jittered scene converging.
+// hand-built tiny frame, the output pass's Gaussian reconstruction with alpha 0, history blending
+// (weighted by the samples' density), and a static jittered scene converging.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -305,9 +305,10 @@ struct TinyOutput {
     }
 };
 
-// The Gaussian reconstruction of model-spec.md computed in double with std:: functions.
-void reference_current(const TinyOutput& o, int ox, int oy, double sigma_major, double sigma_minor,
-                       double theta, double out[3]) {
+// The Gaussian reconstruction of model-spec.md computed in double with std:: functions; returns
+// the sum of the kernel's weights (the blend's sample density).
+double reference_current(const TinyOutput& o, int ox, int oy, double sigma_major, double sigma_minor,
+                         double theta, double out[3]) {
     const double rx = (ox + 0.5) / 1.5 - 0.5, ry = (oy + 0.5) / 1.5 - 0.5;
     const int nx = std::clamp(int(std::floor(rx + 0.5)), 0, 3), ny = std::clamp(int(std::floor(ry + 0.5)), 0, 3);
     double sum[3] = {0, 0, 0}, wsum = 0;
@@ -323,6 +324,7 @@ void reference_current(const TinyOutput& o, int ox, int oy, double sigma_major, 
         }
     }
     for (int c = 0; c < 3; ++c) out[c] = std::exp2(sum[c] / wsum) - 1.0;
+    return wsum;
 }
 
 TEST(OutputPass, AlphaZeroIsTheGaussianWeightedCurrentFrame) {
@@ -390,11 +392,39 @@ TEST(OutputPass, BlendIsInTSpace) {
     float out[3];
     output_pixel(o.cur, o.prev, 1, 4, out);
     double current[3];
-    reference_current(o, 1, 4, 1.0, 1.0, 0.0, current);
+    const double density = reference_current(o, 1, 4, 1.0, 1.0, 0.0, current);
+    ASSERT_GT(density, 1.0);  // sigma 1: the 9 samples' weights sum past 1, the full 1 - alpha
     for (int c = 0; c < 3; ++c) {
         const double t_blend = 0.5 * 2.0 + 0.5 * std::log2(1.0 + current[c]);
         EXPECT_NEAR(out[c], std::exp2(t_blend) - 1.0, 4e-6) << c;
     }
+}
+
+TEST(OutputPass, PixelsTheSamplesMissKeepTheirHistory) {
+    TinyOutput o;
+    o.prev.valid = true;
+    for (int i = 0; i < 36; ++i)
+        for (int c = 0; c < 3; ++c) o.history[i * 4 + c] = f32_to_f16_bits(3.0f);  // t = 2
+    // alpha = sigmoid(-40) = 0: without the density the current frame would replace the history.
+    // A narrow kernel (sigma 2^-2 render pixels): display pixel (2, 2) sits at render (1.667, 1.667)
+    // and its nearest sample, render pixel (1, 1)'s, at (1.7, 1.4): 0.27 away, weight 0.56; the
+    // other samples are 0.73 or more away (weights 0.013 and less): a density of about 0.58.
+    o.set_kernel(-2.0f, -2.0f, 0.0f, -40.0f);
+    float out[3];
+    output_pixel(o.cur, o.prev, 2, 2, out);
+    double current[3];
+    const double density = reference_current(o, 2, 2, 0.25, 0.25, 0.0, current);
+    ASSERT_GT(density, 0.5);
+    ASSERT_LT(density, 0.65);
+    for (int c = 0; c < 3; ++c) {
+        const double t_blend = 2.0 + density * (std::log2(1.0 + current[c]) - 2.0);
+        EXPECT_NEAR(out[c], std::exp2(t_blend) - 1.0, 1e-5) << c;
+        EXPECT_GT(std::fabs(out[c] - current[c]), 0.1) << c;  // the history kept a real share
+    }
+    // The same kernel, history off: the current frame alone, whatever the density.
+    o.prev.valid = false;
+    output_pixel(o.cur, o.prev, 2, 2, out);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(out[c], current[c], 2e-6 * (1.0 + current[c])) << c;
 }
 
 TEST(PixelOps, SinCosMatchTheLibm) {

@@ -377,7 +377,7 @@ TEST(Weights, WrongFormatOrVersionIsRejected) {
                     {"weights format_version 3 is not supported by this build (expects 2)"});
     // Version 1 (t(history) in slots 3-5) is refused with the way to convert it.
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
-                    {"format_version 1 is not supported", "convert_history_slots.py"});
+                    {"format_version 1 is not supported", "convert_weights_v1_to_v2.py"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1.0"; }),
                     {"format_version", "1.0"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"].erase("format_version"); }),

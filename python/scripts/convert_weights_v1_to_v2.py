@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""Converts weights trained with staging slots 3-5 = t(history) (weights format_version 1,
-training checkpoint version 1) to the network that reads slots 3-5 = t(history) - t(colour)
-(format_version 2, checkpoint version 2), computing the same function wherever the history is
-valid.
+"""Converts weights of format_version 1 (training checkpoint version 1) to format_version 2
+(checkpoint version 2), whose two changes (2026-11-30, docs/model-spec.md) are:
+1. staging slots 3-5 hold t(history) - t(colour) instead of t(history): converted exactly;
+2. the output pass gives the current frame the share (1 - alpha) * min(1, sum of the kernel's
+   weights) instead of 1 - alpha, so pixels that this frame's samples missed keep their history:
+   not convertible exactly; the history-weight logit (head output 7) is shifted by
+   ALPHA_LOGIT_SHIFT, the best global shift measured by replaying the version-1 lite network's
+   heads through the new blend (docs/quality.md, "Jitter-aware blending"), and training continues
+   from there.
 
 Why the slots changed: a slot is rounded to e4m3 (3 mantissa bits), so t(history) and t(colour)
 near 1 each carry up to +-0.03 of rounding, and their difference, the cue for trusting or
 rejecting history, was lost below about 0.06 in t-space. Rounding the difference itself keeps its
 relative precision (docs/model-spec.md, "Staging").
 
-The layers that read the slots (lite: embed over 4 pixels x 16 slots, skip0; full: embed0) are
+For 1: the layers that read the slots (lite: embed over 4 pixels x 16 slots, skip0; full: embed0) are
 linear before their rounding, so W_c * c + W_h * h = (W_c + W_h) * c + W_h * (h - c): adding each
 history column to its colour column gives the same pre-activation. It differs only where the
 history is invalid (slots 3-5 are 0 in both versions; slot 7 says so), and by the weights'
 re-rounding to e4m3; training resumes from the converted checkpoint.
 
-Usage: python3 python/scripts/convert_history_slots.py python/checkpoints/lite.pt [more ...]
+Usage: python3 python/scripts/convert_weights_v1_to_v2.py python/checkpoints/lite.pt [more ...]
        (a checkpoint is rewritten in place; a .safetensors weights file is written next to it as
        NAME.v2.safetensors)
 """
@@ -34,8 +39,11 @@ from swinup.train import CHECKPOINT_VERSION, save_checkpoint  # noqa: E402
 from swinup.weights_io import read_weights, write_weights  # noqa: E402
 
 COLOUR, HISTORY = (0, 1, 2), (3, 4, 5)  # slot indices (docs/model-spec.md)
-NOTE = ("staging slots 3-5 became t(history) - t(colour); the slot-reading layers' history "
-        "columns were added to their colour columns (python/scripts/convert_history_slots.py)")
+ALPHA_LOGIT = 7  # head output: the history weight's logit
+ALPHA_LOGIT_SHIFT = -2.0
+NOTE = ("format 2: staging slots 3-5 became t(history) - t(colour) (history columns of the "
+        "slot-reading layers added to the colour columns) and the blend became jitter-aware "
+        f"(alpha logit shifted by {ALPHA_LOGIT_SHIFT:+g}); python/scripts/convert_weights_v1_to_v2.py")
 
 
 def slot_reading_layers(variant):
@@ -53,6 +61,11 @@ def fold_history_into_colour(model):
                     w[:, g * SLOTS + c] += w[:, g * SLOTS + h]
 
 
+def shift_alpha_logit(model):
+    with torch.no_grad():
+        model.p("head.linear.bias")[ALPHA_LOGIT] += ALPHA_LOGIT_SHIFT
+
+
 def convert_checkpoint(path):
     ck = torch.load(path, map_location="cpu")
     if ck.get("format") != "swinup-train-checkpoint":
@@ -64,6 +77,7 @@ def convert_checkpoint(path):
         for name, p in model.params.items():
             p.copy_(ck["params"][name].to(torch.float32))
     fold_history_into_colour(model)
+    shift_alpha_logit(model)
     history = ck.get("history", []) + [{"date": datetime.date.today().isoformat(), "note": NOTE}]
     save_checkpoint(path, model, int(ck["step"]), history)
     print(f"{path}: {ck['variant']} at step {ck['step']} -> checkpoint version {CHECKPOINT_VERSION}")
@@ -74,6 +88,7 @@ def convert_weights(path):
     model = SwinUp(cfg)
     model.load_tensors(tensors, fix_scales=False)
     fold_history_into_colour(model)
+    shift_alpha_logit(model)
     out = path[:-len(".safetensors")] + ".v2.safetensors"
     write_weights(out, cfg, model.export_tensors(), desc)
     read_weights(out)  # the written file passes the version-2 checks
