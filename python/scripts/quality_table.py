@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The markdown table of docs/quality.md ("The trained network") from device_eval.sh's results.
 
-Usage: python3 python/scripts/quality_table.py eval.tgz      (or the unpacked eval/ folder)
+Usage: python3 python/scripts/quality_table.py eval.tgz [full_eval.tgz]   (or unpacked eval/ folders)
+
+With a second archive, the full columns come from it (the shipped variants from different
+training chunks, each evaluated in its own run; bilinear and TAAU score the same in every run).
 
 Reads <sequence>/lite.json (bilinear, taau, swinup = lite) and <sequence>/full.json (swinup =
 full) and prints the table, then one line with breakfast_room's margins over TAAU. Stdlib only,
@@ -107,11 +110,15 @@ def room_summary(results):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     results = load_results(sys.argv[1])
     if not results:
         sys.exit(f"no <sequence>/lite.json or full.json in {sys.argv[1]}")
+    if len(sys.argv) == 3:
+        full_results = load_results(sys.argv[2])
+        for sequence, by_variant in results.items():
+            by_variant["full"] = full_results.get(sequence, {}).get("full")
     print(table(results))
     print()
     print(room_summary(results))
