@@ -63,6 +63,61 @@ class WeightsTest(unittest.TestCase):
             write_weights(os.path.join(d, "w.safetensors"), cfg, t, desc)
 
 
+class ConversionTest(unittest.TestCase):
+    """scripts/convert_weights_v1_to_v2.py: the slot-reading layers of a format-1 network, with the
+    history folded into the colour columns, give the same pre-activation on difference slots."""
+
+    def _converter(self):
+        import importlib.util
+        path = os.path.join(ROOT, "python", "scripts", "convert_weights_v1_to_v2.py")
+        spec = importlib.util.spec_from_file_location("convert_weights_v1_to_v2", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    def test_folded_layers_read_difference_slots_as_before(self):
+        conv = self._converter()
+        g = torch.Generator().manual_seed(3)
+        for variant in ("lite", "full"):
+            model = SwinUp(ModelConfig.make(variant))
+            model.init_seeded(5)
+            layers = conv.slot_reading_layers(variant)
+            before = {name: model.p(name).detach().clone().double() for name, _ in layers}
+            conv.fold_history_into_colour(model)
+            for name, groups in layers:
+                after = model.p(name).detach().double()
+                # Format-1 slots of `groups` pixels, history valid (slot 7 = 0).
+                x1 = torch.rand(64, groups * 16, generator=g, dtype=torch.float64)
+                x2 = x1.clone()
+                for k in range(groups):
+                    for c, h in zip(conv.COLOUR, conv.HISTORY):
+                        x2[:, k * 16 + h] = x1[:, k * 16 + h] - x1[:, k * 16 + c]
+                # f32 master weights: the folded column is one f32 rounding of the sum.
+                torch.testing.assert_close(x2 @ after.T, x1 @ before[name].T, rtol=1e-5, atol=1e-5)
+                # And it is a real change: the old weights on the new slots differ.
+                self.assertGreater(float((x2 @ before[name].T - x1 @ before[name].T).abs().max()), 1e-3)
+
+    def test_alpha_logit_shift_and_version_checks(self):
+        conv = self._converter()
+        model = SwinUp(ModelConfig.make("lite"))
+        model.init_seeded(5)
+        b = float(model.p("head.linear.bias")[conv.ALPHA_LOGIT])
+        conv.shift_alpha_logit(model)
+        self.assertEqual(float(model.p("head.linear.bias")[conv.ALPHA_LOGIT]), b + conv.ALPHA_LOGIT_SHIFT)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "old.safetensors")
+            write_weights(path, model.cfg, model.export_tensors(), "test")
+            with open(path, "rb") as f:
+                data = f.read()
+            # The same file claiming version 1: the reader names the conversion.
+            data = data.replace(b'"format_version":"2"', b'"format_version":"1"')
+            with open(path, "wb") as f:
+                f.write(data)
+            with self.assertRaisesRegex(ValueError, "convert_weights_v1_to_v2"):
+                read_weights(path)
+            read_weights(path, version=1)  # what the converter reads
+
+
 class LayoutTest(unittest.TestCase):
     def test_space_to_depth_order(self):
         x = torch.arange(2 * 4 * 4 * 3, dtype=torch.float32).view(2, 4, 4, 3)
