@@ -6,7 +6,7 @@
    weights) instead of 1 - alpha, so pixels that this frame's samples missed keep their history:
    not convertible exactly; the history-weight logit (head output 7) is shifted by
    ALPHA_LOGIT_SHIFT, the best global shift measured by replaying the version-1 lite network's
-   heads through the new blend (docs/quality.md, "Jitter-aware blending"), and training continues
+   heads through the new blend (docs/quality.md, "Format 2"), and training continues
    from there.
 
 Why the slots changed: a slot is rounded to e4m3 (3 mantissa bits), so t(history) and t(colour)
