@@ -146,15 +146,16 @@ private:
         if (!numeric)
             return fail("metadata field 'format_version' is '" + version +
                         "', not a version number");
-        if (std::stoi(version) != kFormatVersion)
-            return fail("weights format_version " + version +
-                        " is not supported by this build (expects " +
-                        std::to_string(kFormatVersion) + ")" +
-                        (std::stoi(version) == 1
-                             ? ": version 1 weights read t(history) in staging slots 3-5 and "
-                               "blend without the kernel's weight sum; convert them with "
-                               "python/scripts/convert_weights_v1_to_v2.py"
-                             : ""));
+        const int number = std::stoi(version);
+        if (number != kFormatVersion) {
+            const char* conversion = number == 1
+                                         ? ": version 1 weights read t(history) in staging slots 3-5 and "
+                                           "blend without the kernel's weight sum; convert them with "
+                                           "python/scripts/convert_weights_v1_to_v2.py"
+                                         : "";
+            return fail("weights format_version " + version + " is not supported by this build (expects " +
+                        std::to_string(kFormatVersion) + ")" + conversion);
+        }
         if (!metadata_string(meta, "variant", &variant)) return false;
         Variant v;
         if (!parse_variant(variant, &v))
