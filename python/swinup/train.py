@@ -3,8 +3,9 @@
 Each step unrolls clips of --frames frames (8+) through staging, the network and the output pass
 (all differentiable, straight-through rounding), so the recurrent features and the history learn
 what the next frame needs. Loss per frame, in t-space (t = log2(1 + x), where the output pass
-blends): L1 to the ground truth, plus a temporal term: L1 between the output's frame-to-frame change
-and the ground truth's (flicker the truth does not have costs). The first frame of a clip (no
+blends): L1 to the ground truth, plus a temporal term: the output's frame-to-frame change minus
+the ground truth's (flicker the truth does not have costs), as a mean absolute value or, with
+--temporal-norm rms, a root mean square (the statistic of `swinup eval`'s temporal error). The first frame of a clip (no
 history) counts like the others. --burn-in N runs up to N frames before a clip's scored ones,
 without gradient or loss (the count drawn per batch), so that the loss also sees the history's
 steady state that a long sequence reaches (at 3x a display pixel gets a render sample only every
@@ -16,7 +17,7 @@ drawn from the 2.5D-layer generator of data.py (random scale 1.5-3, HDR and LDR)
 
 Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step count, the master
 weights in f16 (small enough for the repository) and the training history (one entry per chunk:
-date, steps, minutes, GPUs, data, learning rate), which export.py writes into the weights file's
+date, steps, minutes, GPUs, data, learning rate, temporal term), which export.py writes into the weights file's
 description for `swinup info`. The optimiser's moments are not kept (a short warm-up after each
 resume stands in for them). Without a checkpoint, training starts from
 weights/<variant>.safetensors. Runs for --minutes, saving every --save-every steps and at the end,
@@ -64,13 +65,18 @@ def t_space(x):
     return torch.log2(1.0 + torch.clamp(x, min=0.0))
 
 
-def unroll(model, clip, exact=False, heads=None, burn_in=0):
+def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1"):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms).
     heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
     output-pass oracle, scripts/oracle_output_pass.py); model may then be None.
     burn_in: the clip's first burn_in frames run without gradient and without loss (they only
     build the history and recurrent state), so that the loss also sees frames deep into a
-    sequence, as a game's frames are; outputs and losses cover the frames after them."""
+    sequence, as a game's frames are; outputs and losses cover the frames after them.
+    temporal_norm: "l1", the mean absolute change error, or "rms", its root mean square over all
+    pixels and frame pairs, the statistic `swinup eval` reports; RMS weighs the large, sparse
+    changes (flicker on edges) more than L1 does."""
+    if temporal_norm not in ("l1", "rms"):
+        raise ValueError(f"temporal_norm {temporal_norm!r}: expected 'l1' or 'rms'")
     gt = clip["gt"]
     frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
@@ -91,11 +97,16 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0):
             t_out, t_gt = t_space(out), t_space(gt[:, k])
             l1 = l1 + (t_out - t_gt).abs().mean()
             if prev_t is not None and not clip["reset"][k]:
-                temporal = temporal + ((t_out - prev_t) - (t_gt - prev_gt)).abs().mean()
+                change_error = (t_out - prev_t) - (t_gt - prev_gt)
+                temporal = temporal + (change_error.abs().mean() if temporal_norm == "l1"
+                                       else change_error.square().mean())
             prev_t, prev_gt = t_out, t_gt
             outs.append(out)
     scored = frames - burn_in
-    return torch.stack(outs, 1), l1 / scored, temporal / max(1, scored - 1)
+    temporal = temporal / max(1, scored - 1)
+    if temporal_norm == "rms":  # the root of the mean square; the epsilon keeps its gradient finite at 0
+        temporal = torch.sqrt(temporal + 1e-12)
+    return torch.stack(outs, 1), l1 / scored, temporal
 
 
 def _advance(model, clip, k, state, dw, dh, exact, heads):
@@ -163,8 +174,10 @@ def describe_training(variant, step, history):
     when = dates[-1] if dates else "?"
     frames = max(int(h.get("frames", 8)) for h in history)
     burn = max(int(h.get("burn_in", 0)) for h in history)
+    norms = sorted({h.get("temporal_norm", "l1").upper() for h in history if "device" in h})
+    temporal = "temporal loss" + (f" ({'/'.join(norms)})" if norms not in ([], ["L1"]) else "")
     return (f"{variant} trained {step} steps, {minutes:.0f} min on {'/'.join(gpus)} ({when}); "
-            f"data {' + '.join(data)}, breakfast_room held out; t-space L1 + temporal loss, "
+            f"data {' + '.join(data)}, breakfast_room held out; t-space L1 + {temporal}, "
             f"{frames}-frame clips" + (f" after up to {burn} unscored" if burn else ""))
 
 
@@ -209,6 +222,9 @@ def main(argv=None):
                     help="cosine decay of the learning rate to lr/20 over this chunk's --minutes")
     ap.add_argument("--warmup", type=int, default=50)
     ap.add_argument("--temporal-weight", type=float, default=0.5)
+    ap.add_argument("--temporal-norm", default="l1", choices=["l1", "rms"],
+                    help="the temporal term: mean absolute or root-mean-square change error "
+                         "(rms: the statistic of `swinup eval`'s temporal error)")
     ap.add_argument("--save-every", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
@@ -275,7 +291,8 @@ def main(argv=None):
                                          else "cpu") + (f" x{world}" if world > 1 else ""),
              "data": sorted({_data_name(d) for d in args.data} |
                             ({"2.5D layers"} if frac > 0 else set())),
-             "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr}
+             "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr,
+             "temporal_weight": args.temporal_weight, "temporal_norm": args.temporal_norm}
     if args.burn_in:
         chunk["burn_in"] = args.burn_in
     history = history + [chunk]
@@ -311,7 +328,8 @@ def main(argv=None):
             clip = procedural.batch(batch, burn + args.frames, args.crop, hdr=rng.random() < 0.5)
         opt.zero_grad(set_to_none=True)
         try:
-            _, l1, temporal = unroll(model, clip, exact=args.exact, burn_in=burn)
+            _, l1, temporal = unroll(model, clip, exact=args.exact, burn_in=burn,
+                                     temporal_norm=args.temporal_norm)
             loss = l1 + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:

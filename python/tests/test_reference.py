@@ -196,6 +196,30 @@ class GradientTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             unroll(m, clip, burn_in=4)  # nothing left to score
 
+    def test_temporal_norms_measure_the_change_error(self):
+        # --temporal-norm: "l1" is the mean |change error| over the frame pairs, "rms" the root of
+        # the mean square over all pixels and pairs (what `swinup eval` reports), both computed
+        # here from the outputs; both reach the weights.
+        m = SwinUp(ModelConfig.make("lite"))
+        m.init_seeded(1)
+        with torch.no_grad():
+            m.p("head.linear.weight")[:8].normal_(0, 0.3)
+        clip = ProceduralScenes("cpu", seed=11).batch(1, 3, 32, hdr=False)
+        out, _, l1_term = unroll(m, clip)
+        out_rms, _, rms_term = unroll(m, clip, temporal_norm="rms")
+        self.assertTrue(torch.equal(out, out_rms))  # the norm changes the loss, not the frames
+        t = lambda x: torch.log2(1.0 + torch.clamp(x, min=0.0))
+        errors = [(t(out[:, k]) - t(out[:, k - 1])) - (t(clip["gt"][:, k]) - t(clip["gt"][:, k - 1]))
+                  for k in (1, 2)]
+        torch.testing.assert_close(l1_term.detach(), sum(e.abs().mean() for e in errors).detach() / 2)
+        torch.testing.assert_close(rms_term.detach(),
+                                   torch.sqrt(sum(e.square().mean() for e in errors) / 2).detach())
+        self.assertGreater(float(rms_term), float(l1_term))  # RMS >= mean |e|; equal only if |e| is constant
+        rms_term.backward()
+        self.assertGreater(sum(float(p.grad.abs().sum()) for p in m.params.values() if p.grad is not None), 0.0)
+        with self.assertRaises(ValueError):
+            unroll(m, clip, temporal_norm="l2")
+
     def test_unroll_with_given_heads_equals_the_network(self):
         # The output-pass oracle (scripts/oracle_output_pass.py) feeds heads itself: handed the
         # network's own heads it must reproduce the network's outputs exactly, and a change to the

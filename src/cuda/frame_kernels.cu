@@ -341,7 +341,7 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     if (history_valid) {
         float history[3];
         catmull_rom_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
-        const float share = (1.0f - centre.w) * fminf(weight_sum, 1.0f);  // current_share
+        const float share = current_share(centre.w, weight_sum);  // the fast weight sum's share
         for (int c = 0; c < 3; ++c) {
             const float th = fast_t(history[c]);
             out[c] = fast_t_inverse(fmaf(share, current[c] - th, th));
