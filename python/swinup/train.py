@@ -51,6 +51,7 @@ from .model import SwinUp
 from .output_pass import output_pass
 from .spec import ModelConfig
 from .staging import FrameInput, TemporalState, stage
+from .temporal_loss import motion_compensated_change_error
 from .weights_io import read_weights
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,7 +66,7 @@ def t_space(x):
     return torch.log2(1.0 + torch.clamp(x, min=0.0))
 
 
-def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1"):
+def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion"):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms).
     heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
     output-pass oracle, scripts/oracle_output_pass.py); model may then be None.
@@ -74,9 +75,15 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1"):
     sequence, as a game's frames are; outputs and losses cover the frames after them.
     temporal_norm: "l1", the mean absolute change error, or "rms", its root mean square over all
     pixels and frame pairs, the statistic `swinup eval` reports; RMS weighs the large, sparse
-    changes (flicker on edges) more than L1 does."""
+    changes (flicker on edges) more than L1 does.
+    temporal_alignment: "motion", the change along the motion on the stable pixels
+    (temporal_loss.py, as `swinup eval` measures it), or "pixel", each display pixel against
+    itself in the previous frame (the term of the first chunks; under a moving camera it measures
+    the reconstruction error again rather than flicker)."""
     if temporal_norm not in ("l1", "rms"):
         raise ValueError(f"temporal_norm {temporal_norm!r}: expected 'l1' or 'rms'")
+    if temporal_alignment not in ("motion", "pixel"):
+        raise ValueError(f"temporal_alignment {temporal_alignment!r}: expected 'motion' or 'pixel'")
     gt = clip["gt"]
     frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
@@ -93,13 +100,23 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1"):
                 with torch.no_grad():
                     state = _advance(model, clip, k, state, dw, dh, exact, heads)[1]
                 continue
-            out, state = _advance(model, clip, k, state, dw, dh, exact, heads)
+            previous_z = None if state is None else state.z[:, :state.height, :state.width]
+            out, state, staged = _advance(model, clip, k, state, dw, dh, exact, heads)
             t_out, t_gt = t_space(out), t_space(gt[:, k])
             l1 = l1 + (t_out - t_gt).abs().mean()
             if prev_t is not None and not clip["reset"][k]:
-                change_error = (t_out - prev_t) - (t_gt - prev_gt)
-                temporal = temporal + (change_error.abs().mean() if temporal_norm == "l1"
-                                       else change_error.square().mean())
+                if temporal_alignment == "motion" and previous_z.shape == staged.z.shape:
+                    change_error, stable = motion_compensated_change_error(
+                        t_out, prev_t, t_gt, prev_gt, staged.motion, staged.z, previous_z,
+                        staged.scale_x, staged.scale_y)
+                    weight = stable[..., None].to(change_error.dtype).expand_as(change_error)
+                else:  # pixel alignment (or a render-size change: no stable pixels to pair)
+                    change_error = (t_out - prev_t) - (t_gt - prev_gt)
+                    weight = torch.ones_like(change_error) if temporal_alignment == "pixel" else \
+                        torch.zeros_like(change_error)
+                size = torch.clamp(weight.sum(), min=1.0)
+                temporal = temporal + ((change_error.abs() * weight).sum() / size if temporal_norm == "l1"
+                                       else (change_error.square() * weight).sum() / size)
             prev_t, prev_gt = t_out, t_gt
             outs.append(out)
     scored = frames - burn_in
@@ -111,7 +128,7 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1"):
 
 def _advance(model, clip, k, state, dw, dh, exact, heads):
     """Frame k of the clip through staging, the network (or heads) and the output pass: returns
-    (output [B, Hd, Wd, 3], the temporal state for frame k + 1)."""
+    (output [B, Hd, Wd, 3], the temporal state for frame k + 1, the staged frame)."""
     color = clip["color"]
     h, w = color.shape[2], color.shape[3]
     reset = clip["reset"][k]
@@ -124,7 +141,7 @@ def _advance(model, clip, k, state, dw, dh, exact, heads):
     out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
                                  state.history if valid else None, dw, dh, st.scale_x,
                                  st.scale_y, valid, exact)
-    return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h)
+    return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
 
 
 def save_checkpoint(path, model, step, history):
@@ -174,8 +191,11 @@ def describe_training(variant, step, history):
     when = dates[-1] if dates else "?"
     frames = max(int(h.get("frames", 8)) for h in history)
     burn = max(int(h.get("burn_in", 0)) for h in history)
-    norms = sorted({h.get("temporal_norm", "l1").upper() for h in history if "device" in h})
+    chunks = [h for h in history if "device" in h]  # chunks, not notes
+    norms = sorted({h.get("temporal_norm", "l1").upper() for h in chunks})
     temporal = "temporal loss" + (f" ({'/'.join(norms)})" if norms not in ([], ["L1"]) else "")
+    if any(h.get("temporal_alignment", "pixel") == "motion" for h in chunks):
+        temporal += " along the motion"
     return (f"{variant} trained {step} steps, {minutes:.0f} min on {'/'.join(gpus)} ({when}); "
             f"data {' + '.join(data)}, breakfast_room held out; t-space L1 + {temporal}, "
             f"{frames}-frame clips" + (f" after up to {burn} unscored" if burn else ""))
@@ -225,6 +245,10 @@ def main(argv=None):
     ap.add_argument("--temporal-norm", default="l1", choices=["l1", "rms"],
                     help="the temporal term: mean absolute or root-mean-square change error "
                          "(rms: the statistic of `swinup eval`'s temporal error)")
+    ap.add_argument("--temporal-alignment", default="motion", choices=["motion", "pixel"],
+                    help="compare each display pixel's change along the motion on stable pixels "
+                         "(motion, as `swinup eval` does) or with the same pixel of the last frame "
+                         "(pixel, the term of the format-1 and early format-2 chunks)")
     ap.add_argument("--save-every", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
@@ -292,7 +316,8 @@ def main(argv=None):
              "data": sorted({_data_name(d) for d in args.data} |
                             ({"2.5D layers"} if frac > 0 else set())),
              "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr,
-             "temporal_weight": args.temporal_weight, "temporal_norm": args.temporal_norm}
+             "temporal_weight": args.temporal_weight, "temporal_norm": args.temporal_norm,
+             "temporal_alignment": args.temporal_alignment}
     if args.burn_in:
         chunk["burn_in"] = args.burn_in
     history = history + [chunk]
@@ -329,7 +354,8 @@ def main(argv=None):
         opt.zero_grad(set_to_none=True)
         try:
             _, l1, temporal = unroll(model, clip, exact=args.exact, burn_in=burn,
-                                     temporal_norm=args.temporal_norm)
+                                     temporal_norm=args.temporal_norm,
+                                     temporal_alignment=args.temporal_alignment)
             loss = l1 + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:

@@ -21,6 +21,7 @@ from swinup.exr import read_exr  # noqa: E402
 from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
 from swinup.train import unroll  # noqa: E402
+from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.weights_io import read_weights, write_weights  # noqa: E402
 
@@ -205,8 +206,8 @@ class GradientTest(unittest.TestCase):
         with torch.no_grad():
             m.p("head.linear.weight")[:8].normal_(0, 0.3)
         clip = ProceduralScenes("cpu", seed=11).batch(1, 3, 32, hdr=False)
-        out, _, l1_term = unroll(m, clip)
-        out_rms, _, rms_term = unroll(m, clip, temporal_norm="rms")
+        out, _, l1_term = unroll(m, clip, temporal_alignment="pixel")
+        out_rms, _, rms_term = unroll(m, clip, temporal_norm="rms", temporal_alignment="pixel")
         self.assertTrue(torch.equal(out, out_rms))  # the norm changes the loss, not the frames
         t = lambda x: torch.log2(1.0 + torch.clamp(x, min=0.0))
         errors = [(t(out[:, k]) - t(out[:, k - 1])) - (t(clip["gt"][:, k]) - t(clip["gt"][:, k - 1]))
@@ -219,6 +220,45 @@ class GradientTest(unittest.TestCase):
         self.assertGreater(sum(float(p.grad.abs().sum()) for p in m.params.values() if p.grad is not None), 0.0)
         with self.assertRaises(ValueError):
             unroll(m, clip, temporal_norm="l2")
+        with self.assertRaises(ValueError):
+            unroll(m, clip, temporal_alignment="warped")
+
+    def test_change_error_follows_the_motion_on_stable_pixels(self):
+        # A pan: render 8x8 -> display 16x16, every render pixel moved 1 pixel (2 display pixels)
+        # since the last frame. A soft but steady output (the truth blurred) has no change error
+        # along the motion, while comparing each pixel with itself charges it for the blur; noise
+        # added in one frame is the error. The pixels whose source is off screen, those near a
+        # motion edge and those near a disocclusion are left out.
+        g = torch.Generator().manual_seed(3)
+        scene = torch.rand(1, 16, 22, 3, generator=g)
+        soft = (scene[:, :, :-2] + scene[:, :, 1:-1] + scene[:, :, 2:]) / 3  # 20 wide, blurred
+        scene = scene[:, :, 1:-1]
+        gt_prev_view, gt_now = scene[:, :, :16], scene[:, :, 2:18]  # the scene moved 2 px left
+        out_prev, out_now = soft[:, :, :16], soft[:, :, 2:18]
+        motion = torch.zeros(1, 8, 8, 2)
+        motion[..., 0] = 1.0  # current -> previous: the point was 1 render pixel to the right
+        z = torch.full((1, 8, 8), 0.5)
+        args = (motion, z, z.clone(), 2.0, 2.0)
+        err, stable = motion_compensated_change_error(out_now, out_prev, gt_now, gt_prev_view, *args)
+        self.assertTrue(bool(stable[0, :, :14].all()) and not bool(stable[0, :, 15].any()))
+        self.assertLess(float(err[stable].abs().max()), 1e-6)
+        pixel_aligned = (out_now - out_prev) - (gt_now - gt_prev_view)
+        self.assertGreater(float(pixel_aligned.abs().mean()), 0.05)
+        noise = 0.05 * torch.randn(1, 16, 16, 3, generator=g)
+        err, _ = motion_compensated_change_error(gt_now + noise, gt_prev_view, gt_now, gt_prev_view, *args)
+        torch.testing.assert_close(err[stable], noise[stable])
+        edge_motion = motion.clone()
+        edge_motion[:, :, 4, 0] = 0.0  # render column 4 stands still: columns 3-5 are at a motion edge
+        _, stable = motion_compensated_change_error(gt_now, gt_prev_view, gt_now, gt_prev_view,
+                                                    edge_motion, z, z.clone(), 2.0, 2.0)
+        self.assertFalse(bool(stable[0, :, 6:12].any()))
+        self.assertTrue(bool(stable[0, :, :6].all()) and bool(stable[0, :, 12:14].all()))
+        previous_z = z.clone()
+        previous_z[:, 2, 4] = 0.9  # something nearer stood where render pixel (3, 2) came from
+        _, stable = motion_compensated_change_error(gt_now, gt_prev_view, gt_now, gt_prev_view,
+                                                    motion, z, previous_z, 2.0, 2.0)
+        self.assertFalse(bool(stable[0, 2:8, 4:10].any()))  # render pixels (2..4, 1..3)
+        self.assertTrue(bool(stable[0, 8:, :14].all()))
 
     def test_unroll_with_given_heads_equals_the_network(self):
         # The output-pass oracle (scripts/oracle_output_pass.py) feeds heads itself: handed the
