@@ -20,10 +20,20 @@ from swinup import quant  # noqa: E402
 from swinup.exr import read_exr  # noqa: E402
 from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
-from swinup.train import unroll  # noqa: E402
+from swinup.train import t_space, unroll  # noqa: E402
 from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.weights_io import read_weights, write_weights  # noqa: E402
+
+
+def lite_network_with_varied_heads():
+    """A seeded lite network whose head weights for the output pass and the recurrent features
+    (channels 0-7) are random too, so that losses and gradients through them are not trivially 0."""
+    m = SwinUp(ModelConfig.make("lite"))
+    m.init_seeded(1)
+    with torch.no_grad():
+        m.p("head.linear.weight")[:8].normal_(0, 0.3)
+    return m
 
 
 class WeightsTest(unittest.TestCase):
@@ -178,17 +188,14 @@ class GradientTest(unittest.TestCase):
         # --burn-in: the first frames run without gradient or loss; the scored frames must be the
         # plain unroll's frames bit for bit (the same state reaches them), the loss their mean,
         # and the gradient must still reach the weights through the scored frames.
-        m = SwinUp(ModelConfig.make("lite"))
-        m.init_seeded(1)
-        with torch.no_grad():
-            m.p("head.linear.weight")[:8].normal_(0, 0.3)
+        m = lite_network_with_varied_heads()
         clip = ProceduralScenes("cpu", seed=7).batch(1, 4, 32, hdr=False)
         with torch.no_grad():
             full, _, _ = unroll(m, clip)
         out, l1, temporal = unroll(m, clip, burn_in=2)
         self.assertEqual(out.shape[1], 2)
         self.assertTrue(torch.equal(out.detach(), full[:, 2:]))
-        t = lambda x: torch.log2(1.0 + torch.clamp(x, min=0.0))
+        t = t_space
         expect = sum((t(full[:, k]) - t(clip["gt"][:, k])).abs().mean() for k in (2, 3)) / 2
         torch.testing.assert_close(l1.detach(), expect)
         (l1 + temporal).backward()
@@ -201,15 +208,12 @@ class GradientTest(unittest.TestCase):
         # --temporal-norm: "l1" is the mean |change error| over the frame pairs, "rms" the root of
         # the mean square over all pixels and pairs (what `swinup eval` reports), both computed
         # here from the outputs; both reach the weights.
-        m = SwinUp(ModelConfig.make("lite"))
-        m.init_seeded(1)
-        with torch.no_grad():
-            m.p("head.linear.weight")[:8].normal_(0, 0.3)
+        m = lite_network_with_varied_heads()
         clip = ProceduralScenes("cpu", seed=11).batch(1, 3, 32, hdr=False)
         out, _, l1_term = unroll(m, clip, temporal_alignment="pixel")
         out_rms, _, rms_term = unroll(m, clip, temporal_norm="rms", temporal_alignment="pixel")
         self.assertTrue(torch.equal(out, out_rms))  # the norm changes the loss, not the frames
-        t = lambda x: torch.log2(1.0 + torch.clamp(x, min=0.0))
+        t = t_space
         errors = [(t(out[:, k]) - t(out[:, k - 1])) - (t(clip["gt"][:, k]) - t(clip["gt"][:, k - 1]))
                   for k in (1, 2)]
         torch.testing.assert_close(l1_term.detach(), sum(e.abs().mean() for e in errors).detach() / 2)
