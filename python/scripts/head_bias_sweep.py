@@ -19,9 +19,10 @@ network's recurrent features and head outputs stay the recorded ones: a network 
 bias would see its own changed history and could adapt its heads to it.
 
 Scores: pooled PSNR on display-encoded values as `swinup eval` computes it (display_encode and
-pooled_psnr of the oracle script, imported from it) and the training's temporal term (mean over
-frames 1.. of mean |(t_out_k - t_out_{k-1}) - (t_gt_k - t_gt_{k-1})|, t = log2(1 + max(x, 0)),
-unroll's third value). Also printed: the unmodified network's mean alpha per frame, and over the
+pooled_psnr of the oracle script, imported from it) and the training's temporal term (unroll's
+third value: since the sixth session the mean |change error| along the motion on stable pixels,
+swinup/temporal_loss.py; the numbers in docs/quality.md from the fourth and fifth sessions used
+the term of that time, each pixel against itself in the previous frame). Also printed: the unmodified network's mean alpha per frame, and over the
 10% of display pixels with the largest ground-truth gradient (edges) against the rest (flat),
 with the log2 sigma statistics for the same split. CPU is enough (768x432 display, 16 frames).
 
