@@ -45,7 +45,9 @@ _spec = importlib.util.spec_from_file_location("oracle_output_pass", os.path.joi
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
+from swinup.output_pass import display_grid  # noqa: E402
 from swinup.sampling import gather  # noqa: E402
+from swinup.staging import scale_of  # noqa: E402
 from swinup.train import t_space, unroll  # noqa: E402
 
 ALPHA_LOGIT = 7
@@ -58,13 +60,9 @@ EDGE_FRACTION = 0.10
 
 
 def nearest_render_pixel(seq):
-    """The render pixel whose head a display pixel reads, as output_pass computes it."""
-    sx, sy = seq.dw / seq.w, seq.dh / seq.h
-    ox = torch.arange(seq.dw, dtype=torch.float32).view(1, 1, -1).expand(1, seq.dh, seq.dw)
-    oy = torch.arange(seq.dh, dtype=torch.float32).view(1, -1, 1).expand(1, seq.dh, seq.dw)
-    nx = torch.clamp(torch.floor((ox + 0.5) / sx), 0, seq.w - 1).long()
-    ny = torch.clamp(torch.floor((oy + 0.5) / sy), 0, seq.h - 1).long()
-    return nx, ny
+    """The render pixel whose head a display pixel reads (output_pass.display_grid)."""
+    grid = display_grid(1, seq.dw, seq.dh, seq.w, seq.h, scale_of(seq.dw, seq.w), scale_of(seq.dh, seq.h), "cpu")
+    return grid[4], grid[5]
 
 
 def edge_mask(gt_frame):

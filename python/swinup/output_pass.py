@@ -102,6 +102,27 @@ def _kernel_sums_in_order(tc, nx, ny, jx, jy, cx, cy, sin_t, cos_t, s_major, s_m
     return num, den
 
 
+def display_grid(b: int, display_w: int, display_h: int, w: int, h: int, scale_x: float,
+                 scale_y: float, device):
+    """Each display pixel o's position in render pixels and the render pixel whose head it reads
+    (docs/model-spec.md, "Output pass": r = (o + 0.5) / s - 0.5, n = clamp(floor(r + 0.5))):
+    (ox, oy, rx, ry, nx, ny), each [B, Hd, Wd]."""
+    ox = torch.arange(display_w, device=device, dtype=F32).view(1, 1, display_w).expand(b, display_h, display_w)
+    oy = torch.arange(display_h, device=device, dtype=F32).view(1, display_h, 1).expand(b, display_h, display_w)
+    rx = (ox + 0.5) / scale_x - 0.5
+    ry = (oy + 0.5) / scale_y - 0.5
+    nx = torch.clamp(torch.floor(rx + 0.5), 0, w - 1).long()
+    ny = torch.clamp(torch.floor(ry + 0.5), 0, h - 1).long()
+    return ox, oy, rx, ry, nx, ny
+
+
+def history_position(ox, oy, nx, ny, motion: torch.Tensor, scale_x: float, scale_y: float):
+    """Where display pixel o reads the previous output: o + 0.5 + mv(n) * s, mv the dilated motion
+    [B, H, W, 2] of its nearest render pixel n. -> (hx, hy), each [B, Hd, Wd]."""
+    mv = gather(motion, nx, ny)
+    return (ox + 0.5) + mv[..., 0] * scale_x, (oy + 0.5) + mv[..., 1] * scale_y
+
+
 def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
                 history, display_w: int, display_h: int, scale_x: float, scale_y: float,
                 history_valid: bool, exact: bool):
@@ -110,12 +131,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
-    ox = torch.arange(display_w, device=dev, dtype=F32).view(1, 1, display_w).expand(b, display_h, display_w)
-    oy = torch.arange(display_h, device=dev, dtype=F32).view(1, display_h, 1).expand(b, display_h, display_w)
-    rx = (ox + 0.5) / scale_x - 0.5
-    ry = (oy + 0.5) / scale_y - 0.5
-    nx = torch.clamp(torch.floor(rx + 0.5), 0, w - 1).long()
-    ny = torch.clamp(torch.floor(ry + 0.5), 0, h - 1).long()
+    ox, oy, rx, ry, nx, ny = display_grid(b, display_w, display_h, w, h, scale_x, scale_y, dev)
     hn = gather(head, nx, ny)  # [B, Hd, Wd, 16]
     s_major = kernel_sigma(hn[..., 4], exact)
     s_minor = kernel_sigma(hn[..., 5], exact)
@@ -145,9 +161,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
 
     alpha = xm.fn("sigmoid", hn[..., 7], exact)
     if history_valid and history is not None:
-        mv = gather(motion, nx, ny)
-        hx = (ox + 0.5) + mv[..., 0] * scale_x
-        hy = (oy + 0.5) + mv[..., 1] * scale_y
+        hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
         th = xm.fn("tonemap_t", catmull_rom_sample(history, hx, hy, exact), exact)
         # current_share (src/core/output_pixel.h): (1 - alpha) * min(1, sum of the kernel's

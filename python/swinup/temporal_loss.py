@@ -22,6 +22,7 @@ component).
 import torch
 import torch.nn.functional as F
 
+from .output_pass import display_grid, history_position
 from .sampling import bilinear_sample, gather
 
 MOTION_EDGE_TOLERANCE = 0.5  # render pixels (kMotionEdgeTolerance)
@@ -65,14 +66,8 @@ def motion_compensated_change_error(t_out, t_out_previous, t_gt, t_gt_previous, 
     render size)."""
     b, dh, dw, _ = t_out.shape
     h, w = motion.shape[1], motion.shape[2]
-    dev = t_out.device
-    ox = torch.arange(dw, device=dev, dtype=torch.float32).view(1, 1, dw).expand(b, dh, dw)
-    oy = torch.arange(dh, device=dev, dtype=torch.float32).view(1, dh, 1).expand(b, dh, dw)
-    nx = torch.clamp(torch.floor((ox + 0.5) / scale_x), 0, w - 1).long()
-    ny = torch.clamp(torch.floor((oy + 0.5) / scale_y), 0, h - 1).long()
-    mv = gather(motion, nx, ny)
-    hx = ox + 0.5 + mv[..., 0] * scale_x
-    hy = oy + 0.5 + mv[..., 1] * scale_y
+    ox, oy, _, _, nx, ny = display_grid(b, dw, dh, w, h, scale_x, scale_y, t_out.device)
+    hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
     inside = (hx >= 0.5) & (hy >= 0.5) & (hx <= dw - 0.5) & (hy <= dh - 0.5)
     unsteady = gather(unsteady_render_pixels(motion, z, previous_z)[..., None].float(), nx, ny)[..., 0] > 0
     stable = inside & ~unsteady

@@ -105,18 +105,20 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
             t_out, t_gt = t_space(out), t_space(gt[:, k])
             l1 = l1 + (t_out - t_gt).abs().mean()
             if prev_t is not None and not clip["reset"][k]:
-                if temporal_alignment == "motion" and previous_z.shape == staged.z.shape:
+                if temporal_alignment == "pixel":
+                    change_error = (t_out - prev_t) - (t_gt - prev_gt)
+                    stable = torch.ones_like(change_error[..., 0], dtype=torch.bool)
+                elif previous_z.shape == staged.z.shape:
                     change_error, stable = motion_compensated_change_error(
                         t_out, prev_t, t_gt, prev_gt, staged.motion, staged.z, previous_z,
                         staged.scale_x, staged.scale_y)
+                else:  # the render size changed: no pixels pair along the motion (nor in `swinup eval`)
+                    change_error = None
+                if change_error is not None:
                     weight = stable[..., None].to(change_error.dtype).expand_as(change_error)
-                else:  # pixel alignment (or a render-size change: no stable pixels to pair)
-                    change_error = (t_out - prev_t) - (t_gt - prev_gt)
-                    weight = torch.ones_like(change_error) if temporal_alignment == "pixel" else \
-                        torch.zeros_like(change_error)
-                size = torch.clamp(weight.sum(), min=1.0)
-                temporal = temporal + ((change_error.abs() * weight).sum() / size if temporal_norm == "l1"
-                                       else (change_error.square() * weight).sum() / size)
+                    size = torch.clamp(weight.sum(), min=1.0)
+                    temporal = temporal + ((change_error.abs() * weight).sum() / size if temporal_norm == "l1"
+                                           else (change_error.square() * weight).sum() / size)
             prev_t, prev_gt = t_out, t_gt
             outs.append(out)
     scored = frames - burn_in
