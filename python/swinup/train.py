@@ -5,7 +5,10 @@ Each step unrolls clips of --frames frames (8+) through staging, the network and
 what the next frame needs. Loss per frame, in t-space (t = log2(1 + x), where the output pass
 blends): L1 to the ground truth, plus a temporal term: the output's frame-to-frame change minus
 the ground truth's (flicker the truth does not have costs), as a mean absolute value or, with
---temporal-norm rms, a root mean square (the statistic of `swinup eval`'s temporal error). The first frame of a clip (no
+--temporal-norm rms, a root mean square (the statistic of `swinup eval`'s temporal error).
+`swinup eval` scores display-encoded colour (sRGB after an LDR clamp or HDR Reinhard), steeper
+than t in the darks: --display-weight W adds W times the L1 distance of display-encoded colour,
+--temporal-space display makes the temporal term compare display-encoded changes (display_encode.py). The first frame of a clip (no
 history) counts like the others. --burn-in N runs up to N frames before a clip's scored ones,
 without gradient or loss (the count drawn per batch), so that the loss also sees the history's
 steady state that a long sequence reaches (at 3x a display pixel gets a render sample only every
@@ -46,6 +49,7 @@ import torch
 import torch.distributed as dist
 
 from . import exact_math as xm
+from .display_encode import display_encode
 from .data import ProceduralScenes, batch_from_folders, load_sequence_folders
 from .model import SwinUp
 from .output_pass import output_pass
@@ -66,8 +70,12 @@ def t_space(x):
     return torch.log2(1.0 + torch.clamp(x, min=0.0))
 
 
-def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion"):
-    """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], loss terms).
+def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion",
+           display_weight=0.0, temporal_space="t"):
+    """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], spatial term,
+    temporal term). The spatial term is the L1 distance to the truth in t-space, plus
+    display_weight times the L1 distance of the display-encoded colours (display_encode.py, what
+    `swinup eval` scores).
     heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
     output-pass oracle, scripts/oracle_output_pass.py); model may then be None.
     burn_in: the clip's first burn_in frames run without gradient and without loss (they only
@@ -79,19 +87,25 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     temporal_alignment: "motion", the change along the motion on the stable pixels
     (temporal_loss.py, as `swinup eval` measures it), or "pixel", each display pixel against
     itself in the previous frame (the term of the first chunks; under a moving camera it measures
-    the reconstruction error again rather than flicker)."""
+    the reconstruction error again rather than flicker).
+    temporal_space: "t", the change errors of t-space colour, or "display", of display-encoded
+    colour (the space of `swinup eval`'s temporal error)."""
     if temporal_norm not in ("l1", "rms"):
         raise ValueError(f"temporal_norm {temporal_norm!r}: expected 'l1' or 'rms'")
     if temporal_alignment not in ("motion", "pixel"):
         raise ValueError(f"temporal_alignment {temporal_alignment!r}: expected 'motion' or 'pixel'")
+    if temporal_space not in ("t", "display"):
+        raise ValueError(f"temporal_space {temporal_space!r}: expected 't' or 'display'")
+    if not display_weight >= 0.0:
+        raise ValueError(f"display_weight {display_weight!r}: expected a weight >= 0")
     gt = clip["gt"]
     frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
     state = None
     outs = []
-    l1 = gt.new_zeros(())
+    spatial = gt.new_zeros(())
     temporal = gt.new_zeros(())
-    prev_t = prev_gt = None
+    prev_out = prev_gt = None
     if not 0 <= burn_in < frames:
         raise ValueError(f"burn_in {burn_in} must leave at least one of the clip's {frames} frames")
     with model.weight_cache() if model is not None else contextlib.nullcontext():  # weights quantised once a clip
@@ -103,14 +117,20 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
             previous_z = None if state is None else state.z[:, :state.height, :state.width]
             out, state, staged = _advance(model, clip, k, state, dw, dh, exact, heads)
             t_out, t_gt = t_space(out), t_space(gt[:, k])
-            l1 = l1 + (t_out - t_gt).abs().mean()
-            if prev_t is not None and not clip["reset"][k]:
+            spatial = spatial + (t_out - t_gt).abs().mean()
+            if display_weight > 0.0 or temporal_space == "display":
+                d_out, d_gt = display_encode(out, clip["hdr"]), display_encode(gt[:, k], clip["hdr"])
+                if display_weight > 0.0:
+                    spatial = spatial + display_weight * (d_out - d_gt).abs().mean()
+            # The colours whose frame-to-frame changes the temporal term compares.
+            cur_out, cur_gt = (d_out, d_gt) if temporal_space == "display" else (t_out, t_gt)
+            if prev_out is not None and not clip["reset"][k]:
                 if temporal_alignment == "pixel":
-                    change_error = (t_out - prev_t) - (t_gt - prev_gt)
+                    change_error = (cur_out - prev_out) - (cur_gt - prev_gt)
                     stable = torch.ones_like(change_error[..., 0], dtype=torch.bool)
                 elif previous_z.shape == staged.z.shape:
                     change_error, stable = motion_compensated_change_error(
-                        t_out, prev_t, t_gt, prev_gt, staged.motion, staged.z, previous_z,
+                        cur_out, prev_out, cur_gt, prev_gt, staged.motion, staged.z, previous_z,
                         staged.scale_x, staged.scale_y)
                 else:  # the render size changed: no pixels pair along the motion (nor in `swinup eval`)
                     change_error = None
@@ -119,13 +139,13 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
                     size = torch.clamp(weight.sum(), min=1.0)
                     temporal = temporal + ((change_error.abs() * weight).sum() / size if temporal_norm == "l1"
                                            else (change_error.square() * weight).sum() / size)
-            prev_t, prev_gt = t_out, t_gt
+            prev_out, prev_gt = cur_out, cur_gt
             outs.append(out)
     scored = frames - burn_in
     temporal = temporal / max(1, scored - 1)
     if temporal_norm == "rms":  # the root of the mean square; the epsilon keeps its gradient finite at 0
         temporal = torch.sqrt(temporal + 1e-12)
-    return torch.stack(outs, 1), l1 / scored, temporal
+    return torch.stack(outs, 1), spatial / scored, temporal
 
 
 def _advance(model, clip, k, state, dw, dh, exact, heads):
@@ -177,8 +197,9 @@ def load_checkpoint(path, model):
 
 
 def describe_training(variant, step, history):
-    """One short line for the weights file's description (`swinup info` shows it; the C API
-    keeps 255 characters). The checkpoint keeps the whole history."""
+    """One short line for the weights file's description (`swinup info` shows it after the origin,
+    "embedded full: ", and the C API keeps 255 characters of both). The checkpoint keeps the whole
+    history."""
     if not history:
         return f"{variant}: {step} training steps (python/swinup/train.py)"
     minutes = sum(float(h.get("minutes", 0)) for h in history)
@@ -195,12 +216,15 @@ def describe_training(variant, step, history):
     burn = max(int(h.get("burn_in", 0)) for h in history)
     chunks = [h for h in history if "device" in h]  # chunks, not notes
     norms = sorted({h.get("temporal_norm", "l1").upper() for h in chunks})
-    temporal = "temporal loss" + (f" ({'/'.join(norms)})" if norms not in ([], ["L1"]) else "")
+    notes = ([] if norms in ([], ["L1"]) else ["/".join(norms)]) + \
+        (["display"] if any(h.get("temporal_space", "t") == "display" for h in chunks) else [])
+    temporal = "temporal" + (f" ({', '.join(notes)})" if notes else "")
     if any(h.get("temporal_alignment", "pixel") == "motion" for h in chunks):
         temporal += " along the motion"
+    spatial = "t-space" + (" + display" if any(h.get("display_weight", 0) for h in chunks) else "") + " L1"
     return (f"{variant} trained {step} steps, {minutes:.0f} min on {'/'.join(gpus)} ({when}); "
-            f"data {' + '.join(data)}, breakfast_room held out; t-space L1 + {temporal}, "
-            f"{frames}-frame clips" + (f" after up to {burn} unscored" if burn else ""))
+            f"data {' + '.join(data)}, breakfast_room held out; {spatial} + {temporal}, "
+            f"{frames}-frame clips" + (f" after <={burn} unscored" if burn else ""))
 
 
 def keep_reserved_zero(model):
@@ -251,6 +275,13 @@ def main(argv=None):
                     help="compare each display pixel's change along the motion on stable pixels "
                          "(motion, as `swinup eval` does) or with the same pixel of the last frame "
                          "(pixel, the term of the format-1 and early format-2 chunks)")
+    ap.add_argument("--display-weight", type=float, default=0.0,
+                    help="add this times the L1 distance of display-encoded colour (sRGB after the "
+                         "evaluation's LDR clamp or HDR Reinhard: the space `swinup eval` scores) to "
+                         "the t-space L1")
+    ap.add_argument("--temporal-space", default="t", choices=["t", "display"],
+                    help="the colours whose changes the temporal term compares: t-space or "
+                         "display-encoded (the space of `swinup eval`'s temporal error)")
     ap.add_argument("--save-every", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
@@ -263,6 +294,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.crop % 32:
         ap.error("--crop must be a multiple of 32")
+    if not args.display_weight >= 0.0:
+        ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
     if any("breakfast_room" in d for d in args.data):
         ap.error("breakfast_room is the held-out check: do not train on it")
 
@@ -320,6 +353,10 @@ def main(argv=None):
              "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr,
              "temporal_weight": args.temporal_weight, "temporal_norm": args.temporal_norm,
              "temporal_alignment": args.temporal_alignment}
+    if args.display_weight > 0.0:
+        chunk["display_weight"] = args.display_weight
+    if args.temporal_space != "t":
+        chunk["temporal_space"] = args.temporal_space
     if args.burn_in:
         chunk["burn_in"] = args.burn_in
     history = history + [chunk]
@@ -355,10 +392,12 @@ def main(argv=None):
             clip = procedural.batch(batch, burn + args.frames, args.crop, hdr=rng.random() < 0.5)
         opt.zero_grad(set_to_none=True)
         try:
-            _, l1, temporal = unroll(model, clip, exact=args.exact, burn_in=burn,
-                                     temporal_norm=args.temporal_norm,
-                                     temporal_alignment=args.temporal_alignment)
-            loss = l1 + args.temporal_weight * temporal
+            _, spatial, temporal = unroll(model, clip, exact=args.exact, burn_in=burn,
+                                          temporal_norm=args.temporal_norm,
+                                          temporal_alignment=args.temporal_alignment,
+                                          display_weight=args.display_weight,
+                                          temporal_space=args.temporal_space)
+            loss = spatial + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:
             if batch == 1 or world > 1:
@@ -384,7 +423,7 @@ def main(argv=None):
         step += 1
         if rank == 0 and step % args.log_every == 0:
             took = time.time() - t0
-            print(f"step {step} loss {loss.item():.5f} (l1 {l1.item():.5f}, temporal "
+            print(f"step {step} loss {loss.item():.5f} (spatial {spatial.item():.5f}, temporal "
                   f"{temporal.item():.5f}) grad {grad_norm.item():.3f} lr {lr:.2e} "
                   f"{took / max(1, step - start_step):.3f} s/step, "
                   f"{pixels * world / took / 1e6:.1f} M display px-frames/s" +

@@ -20,9 +20,10 @@ from swinup import quant  # noqa: E402
 from swinup.exr import read_exr  # noqa: E402
 from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
-from swinup.train import t_space, unroll  # noqa: E402
+from swinup.train import describe_training, t_space, unroll  # noqa: E402
 from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
+from swinup.display_encode import display_encode  # noqa: E402
 from swinup.weights_io import read_weights, write_weights  # noqa: E402
 
 
@@ -226,6 +227,65 @@ class GradientTest(unittest.TestCase):
             unroll(m, clip, temporal_norm="l2")
         with self.assertRaises(ValueError):
             unroll(m, clip, temporal_alignment="warped")
+
+    def test_display_terms_score_the_evaluations_colours(self):
+        # --display-weight adds w x the L1 distance of display-encoded colour to the t-space L1;
+        # --temporal-space display makes the temporal term compare display-encoded changes. Both
+        # recomputed here from the outputs; the frames themselves do not change.
+        m = lite_network_with_varied_heads()
+        for hdr in (False, True):
+            clip = ProceduralScenes("cpu", seed=13).batch(1, 3, 32, hdr=hdr)
+            out, t_only, t_temporal = unroll(m, clip, temporal_alignment="pixel")
+            out2, with_display, d_temporal = unroll(m, clip, temporal_alignment="pixel", display_weight=0.5,
+                                                    temporal_space="display")
+            self.assertTrue(torch.equal(out, out2))
+            d = lambda x: display_encode(x, hdr)  # noqa: E731
+            display_l1 = sum((d(out[:, k]) - d(clip["gt"][:, k])).abs().mean() for k in range(3)) / 3
+            torch.testing.assert_close(with_display.detach(), (t_only + 0.5 * display_l1).detach())
+            errors = [(d(out[:, k]) - d(out[:, k - 1])) - (d(clip["gt"][:, k]) - d(clip["gt"][:, k - 1]))
+                      for k in (1, 2)]
+            torch.testing.assert_close(d_temporal.detach(), sum(e.abs().mean() for e in errors).detach() / 2)
+            self.assertNotAlmostEqual(float(d_temporal), float(t_temporal), places=6)
+            (with_display + d_temporal).backward()
+            self.assertGreater(sum(float(p.grad.abs().sum()) for p in m.params.values() if p.grad is not None), 0.0)
+            m.zero_grad(set_to_none=True)
+        with self.assertRaises(ValueError):
+            unroll(m, clip, temporal_space="linear")
+        with self.assertRaises(ValueError):
+            unroll(m, clip, display_weight=-1.0)
+
+    def test_description_names_the_loss_terms_and_fits_the_c_api(self):
+        # `swinup info` shows "embedded full: " and the description; the C API keeps 255 characters.
+        data = ["d/gas_station_orbit_3x", "d/fence_pan", "d/showcase_own", "d/text_shake", "d/moire_own",
+                "d/spinner_orbit", "2.5D layers"]
+        plain = {"device": "NVIDIA H200", "minutes": 5.0, "date": "2026-11-30", "data": data,
+                 "temporal_alignment": "motion", "burn_in": 16}
+        self.assertIn("t-space L1 + temporal along the motion", describe_training("lite", 3100, [plain]))
+        display = dict(plain, date="2026-12-01", temporal_norm="rms", display_weight=1.0, temporal_space="display")
+        text = describe_training("full", 123456, [plain, display])
+        self.assertIn("t-space + display L1 + temporal (L1/RMS, display) along the motion", text)
+        self.assertIn("5 procedural scenes", text)
+        self.assertIn("after <=16 unscored", text)
+        self.assertLessEqual(len("embedded full: " + text), 255)
+
+    def test_display_encoding_is_the_evaluations(self):
+        # src/eval/display_encode.cpp: sRGB's linear toe below 0.0031308, its power curve above,
+        # LDR clamped to 1, HDR through x / (1 + x), negatives as 0; values computed by hand.
+        x = torch.tensor([-1.0, 0.002, 0.5, 1.0, 4.0])
+        ldr = display_encode(x, hdr=False)
+        hdr = display_encode(x, hdr=True)
+        srgb_half = 1.055 * 0.5 ** (1 / 2.4) - 0.055  # 0.735357
+        torch.testing.assert_close(ldr, torch.tensor([0.0, 12.92 * 0.002, srgb_half, 1.0, 1.0]))
+        srgb_third = 1.055 * (1 / 3) ** (1 / 2.4) - 0.055
+        srgb_fifth = 1.055 * 0.8 ** (1 / 2.4) - 0.055
+        expect_hdr = [0.0, 12.92 * 0.002 / 1.002, srgb_third, srgb_half, srgb_fifth]  # 0.002 / 1.002 on the toe
+        torch.testing.assert_close(hdr, torch.tensor(expect_hdr))
+        # Gradients stay finite at the toe, at zero and in the clamped range (zero there).
+        v = torch.tensor([0.0, 0.001, 0.0031308, 2.0], requires_grad=True)
+        display_encode(v, hdr=False).sum().backward()
+        self.assertTrue(torch.isfinite(v.grad).all())
+        torch.testing.assert_close(v.grad[1], torch.tensor(12.92))
+        self.assertEqual(float(v.grad[3]), 0.0)
 
     def test_change_error_follows_the_motion_on_stable_pixels(self):
         # A pan: render 8x8 -> display 16x16, every render pixel moved 1 pixel (2 display pixels)
