@@ -27,6 +27,7 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.display_encode import display_encode  # noqa: E402
 from swinup.data import SequenceFolder  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
@@ -34,14 +35,6 @@ from swinup.train import unroll  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 OUTPUT_PASS_CHANNELS = slice(4, 8)  # sigma major, sigma minor, angle, alpha (docs/model-spec.md)
-
-
-def display_encode(x, hdr):
-    """src/eval/display_encode.cpp: clamp (LDR) or x / (1 + x) (HDR), then the sRGB curve."""
-    v = torch.nan_to_num(x, nan=0.0, posinf=0.0).clamp(min=0.0)
-    v = v / (1.0 + v) if hdr else v.clamp(max=1.0)
-    v = v.clamp(0.0, 1.0)
-    return torch.where(v <= 0.0031308, 12.92 * v, 1.055 * v.clamp(min=1e-12) ** (1.0 / 2.4) - 0.055)
 
 
 def pooled_psnr(out, gt, hdr):

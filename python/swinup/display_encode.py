@@ -23,7 +23,8 @@ def srgb_encode(v: torch.Tensor) -> torch.Tensor:
 
 def display_encode(x: torch.Tensor, hdr: bool) -> torch.Tensor:
     """Display encoding of exposed linear colour (the training clips are already multiplied by
-    the sequence's exposure): negative values as 0, HDR through Reinhard, LDR clamped to 1."""
-    v = torch.clamp(x, min=0.0)
+    the sequence's exposure): negative and non-finite values as 0 (as the C++ does), HDR through
+    Reinhard, LDR clamped to 1."""
+    v = torch.clamp(torch.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0), min=0.0)
     v = v / (1.0 + v) if hdr else torch.clamp(v, max=1.0)
     return srgb_encode(v)

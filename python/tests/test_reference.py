@@ -270,15 +270,16 @@ class GradientTest(unittest.TestCase):
 
     def test_display_encoding_is_the_evaluations(self):
         # src/eval/display_encode.cpp: sRGB's linear toe below 0.0031308, its power curve above,
-        # LDR clamped to 1, HDR through x / (1 + x), negatives as 0; values computed by hand.
-        x = torch.tensor([-1.0, 0.002, 0.5, 1.0, 4.0])
+        # LDR clamped to 1, HDR through x / (1 + x), negatives, NaN and infinities as 0; values
+        # computed by hand.
+        x = torch.tensor([-1.0, 0.002, 0.5, 1.0, 4.0, float("nan"), float("inf")])
         ldr = display_encode(x, hdr=False)
         hdr = display_encode(x, hdr=True)
         srgb_half = 1.055 * 0.5 ** (1 / 2.4) - 0.055  # 0.735357
-        torch.testing.assert_close(ldr, torch.tensor([0.0, 12.92 * 0.002, srgb_half, 1.0, 1.0]))
+        torch.testing.assert_close(ldr, torch.tensor([0.0, 12.92 * 0.002, srgb_half, 1.0, 1.0, 0.0, 0.0]))
         srgb_third = 1.055 * (1 / 3) ** (1 / 2.4) - 0.055
         srgb_fifth = 1.055 * 0.8 ** (1 / 2.4) - 0.055
-        expect_hdr = [0.0, 12.92 * 0.002 / 1.002, srgb_third, srgb_half, srgb_fifth]  # 0.002 / 1.002 on the toe
+        expect_hdr = [0.0, 12.92 * 0.002 / 1.002, srgb_third, srgb_half, srgb_fifth, 0.0, 0.0]  # 0.002 / 1.002 on the toe
         torch.testing.assert_close(hdr, torch.tensor(expect_hdr))
         # Gradients stay finite at the toe, at zero and in the clamped range (zero there).
         v = torch.tensor([0.0, 0.001, 0.0031308, 2.0], requires_grad=True)
