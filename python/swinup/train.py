@@ -8,11 +8,11 @@ the ground truth's (flicker the truth does not have costs), as a mean absolute v
 --temporal-norm rms, a root mean square (the statistic of `swinup eval`'s temporal error).
 `swinup eval` scores display-encoded colour (sRGB after an LDR clamp or HDR Reinhard), steeper
 than t in the darks: --display-weight W adds W times the L1 distance of display-encoded colour,
---temporal-space display makes the temporal term compare display-encoded changes (display_encode.py). The first frame of a clip (no
-history) counts like the others. --burn-in N runs up to N frames before a clip's scored ones,
-without gradient or loss (the count drawn per batch), so that the loss also sees the history's
-steady state that a long sequence reaches (at 3x a display pixel gets a render sample only every
-ninth frame on average).
+--temporal-space display makes the temporal term compare display-encoded changes
+(display_encode.py). The first frame of a clip (no history) counts like the others. --burn-in N
+runs up to N frames before a clip's scored ones, without gradient or loss (the count drawn per
+batch), so that the loss also sees the history's steady state that a long sequence reaches (at 3x
+a display pixel gets a render sample only every ninth frame on average).
 
 Data: --data DIR (repeatable) names sequence folders with ground truth (the renderer's output;
 keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
