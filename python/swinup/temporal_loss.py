@@ -1,7 +1,8 @@
 """The change error that the training's temporal term measures: how the output's frame-to-frame
 change differs from the ground truth's, along the motion, on the pixels where a change is
 well defined. The same construction as `swinup eval`'s temporal error
-(src/eval/temporal_stability.cpp), in t-space instead of display encoding:
+(src/eval/temporal_stability.cpp), on the colours the caller passes: t-space, or the
+evaluation's display encoding itself (train.py --temporal-space display):
 
     e(o) = (out_k(o) - out_{k-1}(o + mv)) - (gt_k(o) - gt_{k-1}(o + mv)),
 
@@ -59,17 +60,17 @@ def unsteady_render_pixels(motion: torch.Tensor, z: torch.Tensor, previous_z: to
     return _any_in_3x3(disoccluded) | edge
 
 
-def motion_compensated_change_error(t_out, t_out_previous, t_gt, t_gt_previous, motion, z, previous_z,
+def motion_compensated_change_error(out, out_previous, gt, gt_previous, motion, z, previous_z,
                                     scale_x: float, scale_y: float):
-    """(e [B, Hd, Wd, 3], stable [B, Hd, Wd] bool) for display-sized t-space images and the
-    render-sized dilated motion and reverse-Z of this frame (previous_z: the last frame's, same
-    render size)."""
-    b, dh, dw, _ = t_out.shape
+    """(e [B, Hd, Wd, 3], stable [B, Hd, Wd] bool) for display-sized images (t-space or
+    display-encoded) and the render-sized dilated motion and reverse-Z of this frame (previous_z:
+    the last frame's, same render size)."""
+    b, dh, dw, _ = out.shape
     h, w = motion.shape[1], motion.shape[2]
-    ox, oy, _, _, nx, ny = display_grid(b, dw, dh, w, h, scale_x, scale_y, t_out.device)
+    ox, oy, _, _, nx, ny = display_grid(b, dw, dh, w, h, scale_x, scale_y, out.device)
     hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
     inside = (hx >= 0.5) & (hy >= 0.5) & (hx <= dw - 0.5) & (hy <= dh - 0.5)
     unsteady = gather(unsteady_render_pixels(motion, z, previous_z)[..., None].float(), nx, ny)[..., 0] > 0
     stable = inside & ~unsteady
-    error = (t_out - bilinear_sample(t_out_previous, hx, hy)) - (t_gt - bilinear_sample(t_gt_previous, hx, hy))
+    error = (out - bilinear_sample(out_previous, hx, hy)) - (gt - bilinear_sample(gt_previous, hx, hy))
     return error, stable
