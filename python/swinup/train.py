@@ -9,10 +9,12 @@ the ground truth's (flicker the truth does not have costs), as a mean absolute v
 `swinup eval` scores display-encoded colour (sRGB after an LDR clamp or HDR Reinhard), steeper
 than t in the darks: --display-weight W adds W times the L1 distance of display-encoded colour,
 --temporal-space display makes the temporal term compare display-encoded changes
-(display_encode.py). The first frame of a clip (no history) counts like the others. --burn-in N
+(display_encode.py); --display-norm rms makes the display term a root mean square per clip, the
+statistic behind the evaluation's PSNR. The first frame of a clip (no history) counts like the others. --burn-in N
 runs up to N frames before a clip's scored ones, without gradient or loss (the count drawn per
 batch), so that the loss also sees the history's steady state that a long sequence reaches (at 3x
-a display pixel gets a render sample only every ninth frame on average).
+a display pixel gets a render sample only every ninth frame on average); --reset-share P makes that
+share of batches start at a camera cut instead (the first frames weigh more).
 
 Data: --data DIR (repeatable) names sequence folders with ground truth (the renderer's output;
 keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
@@ -71,7 +73,7 @@ def t_space(x):
 
 
 def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion",
-           display_weight=0.0, temporal_space="t"):
+           display_weight=0.0, temporal_space="t", display_norm="l1"):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], spatial term,
     temporal term). The spatial term is the L1 distance to the truth in t-space, plus
     display_weight times the L1 distance of the display-encoded colours (display_encode.py, what
@@ -89,7 +91,11 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     itself in the previous frame (the term of the first chunks; under a moving camera it measures
     the reconstruction error again rather than flicker).
     temporal_space: "t", the change errors of t-space colour, or "display", of display-encoded
-    colour (the space of `swinup eval`'s temporal error)."""
+    colour (the space of `swinup eval`'s temporal error).
+    display_norm: "l1", the display term is the mean absolute error, or "rms", per clip the root
+    of the mean square over its scored frames, pixels and channels, averaged over the clips: the
+    statistic of `swinup eval`'s PSNR (-20 log10 of a sequence's pooled RMS error), which L1
+    under-weighs where the error is large and sparse (thin features, edges)."""
     if temporal_norm not in ("l1", "rms"):
         raise ValueError(f"temporal_norm {temporal_norm!r}: expected 'l1' or 'rms'")
     if temporal_alignment not in ("motion", "pixel"):
@@ -98,12 +104,15 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
         raise ValueError(f"temporal_space {temporal_space!r}: expected 't' or 'display'")
     if not display_weight >= 0.0:
         raise ValueError(f"display_weight {display_weight!r}: expected a weight >= 0")
+    if display_norm not in ("l1", "rms"):
+        raise ValueError(f"display_norm {display_norm!r}: expected 'l1' or 'rms'")
     gt = clip["gt"]
     frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
     state = None
     outs = []
     spatial = gt.new_zeros(())
+    display = gt.new_zeros(()) if display_norm == "l1" else gt.new_zeros(gt.shape[0])  # per clip for rms
     temporal = gt.new_zeros(())
     prev_out = prev_gt = None
     if not 0 <= burn_in < frames:
@@ -121,7 +130,8 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
             if display_weight > 0.0 or temporal_space == "display":
                 d_out, d_gt = display_encode(out, clip["hdr"]), display_encode(gt[:, k], clip["hdr"])
                 if display_weight > 0.0:
-                    spatial = spatial + display_weight * (d_out - d_gt).abs().mean()
+                    display = display + ((d_out - d_gt).abs().mean() if display_norm == "l1"
+                                         else (d_out - d_gt).square().mean(dim=(1, 2, 3)))
             # The colours whose frame-to-frame changes the temporal term compares.
             cur_out, cur_gt = (d_out, d_gt) if temporal_space == "display" else (t_out, t_gt)
             if prev_out is not None and not clip["reset"][k]:
@@ -142,10 +152,13 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
             prev_out, prev_gt = cur_out, cur_gt
             outs.append(out)
     scored = frames - burn_in
+    display = display / scored
+    if display_norm == "rms":  # per clip (a sequence's PSNR pools its frames), then the batch's mean
+        display = torch.sqrt(display + 1e-12).mean()
     temporal = temporal / max(1, scored - 1)
     if temporal_norm == "rms":  # the root of the mean square; the epsilon keeps its gradient finite at 0
         temporal = torch.sqrt(temporal + 1e-12)
-    return torch.stack(outs, 1), spatial / scored, temporal
+    return torch.stack(outs, 1), spatial / scored + display_weight * display, temporal
 
 
 def _advance(model, clip, k, state, dw, dh, exact, heads):
@@ -221,10 +234,33 @@ def describe_training(variant, step, history):
     temporal = "temporal" + (f" ({', '.join(notes)})" if notes else "")
     if any(h.get("temporal_alignment", "pixel") == "motion" for h in chunks):
         temporal += " along the motion"
-    spatial = "t-space" + (" + display" if any(h.get("display_weight", 0) for h in chunks) else "") + " L1"
-    return (f"{variant} trained {step} steps, {minutes:.0f} min on {'/'.join(gpus)} ({when}); "
-            f"data {' + '.join(data)}, breakfast_room held out; {spatial} + {temporal}, "
-            f"{frames}-frame clips" + (f" after <={burn} unscored" if burn else ""))
+    display_norms = sorted({h.get("display_norm", "l1").upper() for h in chunks if h.get("display_weight", 0)})
+    if display_norms in ([], ["L1"]):
+        spatial = "t-space" + (" + display" if display_norms else "") + " L1"
+    else:  # "t-space L1 + display L1/RMS": the chunks' display terms differ from the t-space one
+        spatial = "t-space L1 + display " + "/".join(display_norms)
+    averaged = [int(h["averaged"]) for h in history if "averaged" in h]  # average_checkpoints.py
+    text = (f"{variant} trained {step} steps" + (f" (mean of {averaged[-1]} checkpoints)" if averaged else "") +
+            f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
+            f"held out; {spatial} + {temporal}")
+    clips = f", {frames}-frame clips" + (f", <={burn} burn-in" if burn else "")
+    # The clip lengths are the part a reader needs least: dropped when the C API's 255 characters
+    # (with "embedded full: " before the description) would cut the rest.
+    return text + clips if len(text + clips) <= 240 else text
+
+
+def draw_burn_in(rng, burn_in, reset_share):
+    """The unscored frames before a batch's scored ones: 0 (the clip starts at a camera cut, its
+    first scored frame has no history) with probability reset_share, else uniform in 0..burn_in.
+    Why a share of cuts: `swinup eval` pools every frame of a sequence into its PSNR, and the first
+    frames, whose history is still building, have 2-3x the error of later ones (breakfast_room 2x:
+    frames 0-3 hold 18% of the pooled squared error), while uniform burn-in scores frame 0 in one
+    clip of burn_in + 1 (docs/quality.md, "The first frames")."""
+    if not 0.0 <= reset_share <= 1.0:
+        raise ValueError(f"reset_share {reset_share!r}: expected a share in [0, 1]")
+    if reset_share > 0.0 and rng.random() < reset_share:
+        return 0
+    return rng.randint(0, burn_in)
 
 
 def keep_reserved_zero(model):
@@ -262,6 +298,9 @@ def main(argv=None):
     ap.add_argument("--burn-in", type=int, default=0,
                     help="most frames a clip runs before its scored ones, without gradient or loss "
                          "(per batch uniformly 0..N), so that the loss sees steady-state history")
+    ap.add_argument("--reset-share", type=float, default=0.0,
+                    help="share of batches whose clips start at a camera cut (no burn-in): the first "
+                         "frames, which the evaluation scores too, weigh more")
     ap.add_argument("--crop", type=int, default=96, help="render crop side (multiple of 32)")
     ap.add_argument("--lr", type=float, default=4e-4)
     ap.add_argument("--decay", action="store_true",
@@ -279,6 +318,9 @@ def main(argv=None):
                     help="add this times the L1 distance of display-encoded colour (sRGB after the "
                          "evaluation's LDR clamp or HDR Reinhard: the space `swinup eval` scores) to "
                          "the t-space L1")
+    ap.add_argument("--display-norm", default="l1", choices=["l1", "rms"],
+                    help="the display term as a mean absolute error or, per clip, a root mean square "
+                         "(the statistic of `swinup eval`'s PSNR)")
     ap.add_argument("--temporal-space", default="t", choices=["t", "display"],
                     help="the colours whose changes the temporal term compares: t-space or "
                          "display-encoded (the space of `swinup eval`'s temporal error)")
@@ -294,6 +336,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.crop % 32:
         ap.error("--crop must be a multiple of 32")
+    if not 0.0 <= args.reset_share <= 1.0:
+        ap.error(f"--reset-share must be in [0, 1], got {args.reset_share}")
     if not args.display_weight >= 0.0:
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
     if any("breakfast_room" in d for d in args.data):
@@ -355,10 +399,14 @@ def main(argv=None):
              "temporal_alignment": args.temporal_alignment}
     if args.display_weight > 0.0:
         chunk["display_weight"] = args.display_weight
+        if args.display_norm != "l1":
+            chunk["display_norm"] = args.display_norm
     if args.temporal_space != "t":
         chunk["temporal_space"] = args.temporal_space
     if args.burn_in:
         chunk["burn_in"] = args.burn_in
+    if args.reset_share:
+        chunk["reset_share"] = args.reset_share
     history = history + [chunk]
     pixels = 0
     batch = args.batch
@@ -385,7 +433,7 @@ def main(argv=None):
             lr *= 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress))
         for g in opt.param_groups:
             g["lr"] = lr
-        burn = rng.randint(0, args.burn_in)
+        burn = draw_burn_in(rng, args.burn_in, args.reset_share)
         if seqs and rng.random() >= frac:
             clip = batch_from_folders(seqs, batch, burn + args.frames, args.crop, rng, device)
         else:
@@ -396,6 +444,7 @@ def main(argv=None):
                                           temporal_norm=args.temporal_norm,
                                           temporal_alignment=args.temporal_alignment,
                                           display_weight=args.display_weight,
+                                          display_norm=args.display_norm,
                                           temporal_space=args.temporal_space)
             loss = spatial + args.temporal_weight * temporal
             loss.backward()

@@ -3,6 +3,7 @@
 trips, gradients through the recurrence, the EXR reader against files the real OpenEXR library
 wrote. Run: /usr/bin/python3 -m unittest discover -s python/tests (needs torch and numpy; the EXR
 test also g++ and OpenEXR's development files, and is skipped without them)."""
+import math
 import os
 import shutil
 import subprocess
@@ -20,7 +21,8 @@ from swinup import quant  # noqa: E402
 from swinup.exr import read_exr  # noqa: E402
 from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
-from swinup.train import describe_training, t_space, unroll  # noqa: E402
+from swinup.average_checkpoints import average_checkpoints  # noqa: E402
+from swinup.train import describe_training, draw_burn_in, load_checkpoint, save_checkpoint, t_space, unroll  # noqa: E402
 from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
@@ -252,7 +254,46 @@ class GradientTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             unroll(m, clip, temporal_space="linear")
         with self.assertRaises(ValueError):
+            unroll(m, clip, display_weight=1.0, display_norm="l2")
+        with self.assertRaises(ValueError):
             unroll(m, clip, display_weight=-1.0)
+
+    def test_display_rms_is_each_clips_pooled_error(self):
+        # --display-norm rms: per clip the root of the mean square display error over its scored
+        # frames (a sequence's PSNR pools its frames so), then the mean over the clips; recomputed
+        # here by hand for two clips of which one is far worse (it must not be averaged away as a
+        # batch-wide RMS would: each clip's root is taken before the mean).
+        m = lite_network_with_varied_heads()
+        for hdr in (False, True):
+            clip = ProceduralScenes("cpu", seed=21).batch(2, 4, 32, hdr=hdr)
+            clip["gt"] = clip["gt"].clone()
+            clip["gt"][1] = clip["gt"][1] * 0.2 + 0.4  # the second clip's truth far from its output
+            out, t_only, _ = unroll(m, clip, burn_in=1)
+            out2, with_rms, _ = unroll(m, clip, burn_in=1, display_weight=2.0, display_norm="rms")
+            self.assertTrue(torch.equal(out, out2))
+            d = lambda x: display_encode(x, hdr)  # noqa: E731
+            per_clip = [math.sqrt(sum(float((d(out[b, k]) - d(clip["gt"][b, k + 1])).double().square().mean())
+                                      for k in range(3)) / 3) for b in range(2)]
+            self.assertGreater(per_clip[1], 2 * per_clip[0])
+            expected = float(t_only) + 2.0 * (per_clip[0] + per_clip[1]) / 2
+            self.assertAlmostEqual(float(with_rms), expected, places=5)
+            with_rms.backward()
+            self.assertGreater(sum(float(p.grad.abs().sum()) for p in m.params.values() if p.grad is not None), 0.0)
+            m.zero_grad(set_to_none=True)
+
+    def test_reset_share_starts_that_share_of_clips_at_a_cut(self):
+        import random
+        rng = random.Random(5)
+        plain = [draw_burn_in(rng, 16, 0.0) for _ in range(17000)]
+        self.assertEqual(set(plain), set(range(17)))
+        self.assertAlmostEqual(plain.count(0) / len(plain), 1 / 17, delta=0.01)
+        shared = [draw_burn_in(rng, 16, 0.3) for _ in range(17000)]
+        self.assertAlmostEqual(shared.count(0) / len(shared), 0.3 + 0.7 / 17, delta=0.015)
+        self.assertEqual(set(shared), set(range(17)))
+        self.assertEqual({draw_burn_in(rng, 16, 1.0) for _ in range(100)}, {0})
+        for bad in (-0.1, 1.5, float("nan")):
+            with self.assertRaises(ValueError):
+                draw_burn_in(rng, 16, bad)
 
     def test_description_names_the_loss_terms_and_fits_the_c_api(self):
         # `swinup info` shows "embedded full: " and the description; the C API keeps 255 characters.
@@ -265,7 +306,17 @@ class GradientTest(unittest.TestCase):
         text = describe_training("full", 123456, [plain, display])
         self.assertIn("t-space + display L1 + temporal (L1/RMS, display) along the motion", text)
         self.assertIn("5 procedural scenes", text)
-        self.assertIn("after <=16 unscored", text)
+        self.assertIn("8-frame clips, <=16 burn-in", text)
+        self.assertLessEqual(len("embedded full: " + text), 255)
+        rms = dict(display, display_norm="rms")
+        text = describe_training("full", 123456, [plain, display, rms])
+        self.assertIn("t-space L1 + display L1/RMS + temporal (L1/RMS, display) along the motion", text)
+        self.assertLessEqual(len("embedded full: " + text), 255)
+        # A mean of checkpoints says so; the clip lengths give way to it when both do not fit.
+        text = describe_training("full", 123456, [plain, display, rms, {"note": "mean", "averaged": 4}])
+        self.assertIn("full trained 123456 steps (mean of 4 checkpoints), 15 min on H200", text)
+        self.assertIn("temporal (L1/RMS, display) along the motion", text)
+        self.assertNotIn("burn-in", text)
         self.assertLessEqual(len("embedded full: " + text), 255)
 
     def test_display_encoding_is_the_evaluations(self):
@@ -353,6 +404,58 @@ class GradientTest(unittest.TestCase):
         out, _, _ = unroll(None, clip, heads=lambda k, st: heads0 if k == 0 else frame1_keeps_half(k, st))
         out[:, 1].sum().backward()
         self.assertGreater(float(heads0.grad[..., 4:8].abs().sum()), 0.0)  # frame 0's output pass
+
+
+class AverageCheckpointsTest(unittest.TestCase):
+    def test_mean_of_branches_keeps_their_common_past_once(self):
+        # Two branches continued from one chunk: every tensor becomes the mean (rounded to the
+        # checkpoint's dtype once), the shared chunk counts once in the history and the steps.
+        past = {"date": "2026-12-01", "start_step": 0, "steps": 100, "minutes": 5.0, "device": "NVIDIA H200"}
+        a_chunk = dict(past, start_step=100, steps=30, lr=3e-4)
+        b_chunk = dict(past, start_step=100, steps=50, lr=1e-4)
+        nets = [SwinUp(ModelConfig.make("lite")) for _ in range(2)]
+        nets[0].init_seeded(1)
+        nets[1].init_seeded(2)
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, n) for n in ("a.pt", "b.pt")]
+            save_checkpoint(paths[0], nets[0], 130, [past, a_chunk])
+            save_checkpoint(paths[1], nets[1], 150, [past, b_chunk])
+            ck = average_checkpoints(paths)
+            self.assertEqual(ck["step"], 180)
+            self.assertEqual(ck["history"][:3], [past, a_chunk, b_chunk])
+            self.assertIn("weights averaged over 2 checkpoints", ck["history"][3]["note"])
+            saved = [torch.load(p)["params"] for p in paths]
+            for name, t in ck["params"].items():
+                self.assertEqual(t.dtype, saved[0][name].dtype)
+                expected = ((saved[0][name].double() + saved[1][name].double()) / 2).to(t.dtype)
+                self.assertTrue(torch.equal(t, expected), name)
+            differ = sum(int((saved[0][n] != saved[1][n]).any()) for n in saved[0])
+            self.assertGreater(differ, 10)  # the two inputs really differ
+            out = os.path.join(tmp, "mean.pt")
+            torch.save(ck, out)
+            m = SwinUp(ModelConfig.make("lite"))
+            step, history = load_checkpoint(out, m)  # a training run can resume from the mean
+            self.assertEqual(step, 180)
+            self.assertIn("mean of", describe_training("lite", step, history))
+
+    def test_refuses_what_cannot_be_averaged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lite, full = SwinUp(ModelConfig.make("lite")), SwinUp(ModelConfig.make("full"))
+            save_checkpoint(os.path.join(tmp, "l.pt"), lite, 1, [])
+            save_checkpoint(os.path.join(tmp, "f.pt"), full, 1, [])
+            with self.assertRaisesRegex(ValueError, "at least 2"):
+                average_checkpoints([os.path.join(tmp, "l.pt")])
+            with self.assertRaisesRegex(ValueError, "variant full"):
+                average_checkpoints([os.path.join(tmp, "l.pt"), os.path.join(tmp, "f.pt")])
+            torch.save({"format": "something else"}, os.path.join(tmp, "x.pt"))
+            with self.assertRaisesRegex(ValueError, "not a swinup training checkpoint"):
+                average_checkpoints([os.path.join(tmp, "l.pt"), os.path.join(tmp, "x.pt")])
+            broken = torch.load(os.path.join(tmp, "l.pt"))
+            name = next(iter(broken["params"]))
+            broken["params"][name] = broken["params"][name].clone().fill_(float("inf"))
+            torch.save(broken, os.path.join(tmp, "inf.pt"))
+            with self.assertRaisesRegex(ValueError, "not finite"):
+                average_checkpoints([os.path.join(tmp, "l.pt"), os.path.join(tmp, "inf.pt")])
 
 
 class ExrTest(unittest.TestCase):
