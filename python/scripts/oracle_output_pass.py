@@ -51,9 +51,14 @@ def load_network(variant, weights=None):
     return model
 
 
-def whole_sequence(path):
-    """(SequenceFolder, a batch of one clip holding every frame at full size)."""
+def whole_sequence(path, frames=0):
+    """(SequenceFolder, a batch of one clip holding every frame at full size, or the first
+    `frames` of them)."""
     seq = SequenceFolder(path)
+    if frames:
+        if not 1 <= frames <= seq.n:
+            raise ValueError(f"{path}: --frames {frames}, the sequence has {seq.n}")
+        seq.n = frames  # the clip below starts at frame 0 (seq.n frames from seq.n frames)
     clip = seq.clip(seq.n, seq.w, seq.h, random.Random(0))
     return seq, {k: v[None] if torch.is_tensor(v) else v for k, v in clip.items()}
 
@@ -75,13 +80,16 @@ def main():
     ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
     ap.add_argument("--iters", type=int, default=60, help="Adam steps over the whole sequence")
     ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--frames", type=int, default=0,
+                    help="only the first N frames (time and memory grow with the frames; compare with "
+                         "`swinup eval`'s per-frame scores pooled over the same frames)")
     ap.add_argument("--no-history", action="store_true",
                     help="also score the oracle with alpha forced to 0 (spatial reconstruction only)")
     args = ap.parse_args()
     torch.manual_seed(0)
 
     model = load_network(args.variant, args.weights)
-    seq, clip = whole_sequence(args.sequence)
+    seq, clip = whole_sequence(args.sequence, args.frames)
     gt = clip["gt"]
 
     # The network's own head outputs, frame by frame (also the oracle's starting point).
