@@ -1,12 +1,12 @@
 """Averages training checkpoints of one variant into one (python -m swinup.average_checkpoints).
 
-Why: the end of a short training chunk is a noisy point near an optimum. Chunks of a few minutes,
-each ending at 5% of its learning rate, moved breakfast_room's scores by +-0.1 dB from one chunk
-to the next with no trend (docs/quality.md, "Weight averaging"), which is what the last batches'
-noise does. The mean of several such end points (branches continued from one checkpoint, or
-consecutive chunks) sits nearer the optimum than each of them (stochastic weight averaging,
-"model soups"); the network is linear in none of its weights, so whether the mean is better is
-measured, not assumed.
+Why: the end of a short training chunk is a noisy point near an optimum (chunks of a few minutes,
+each ending at 5% of its learning rate, scatter breakfast_room's scores by about +-0.1 dB). The
+mean of several such end points (branches continued from one checkpoint, or consecutive chunks)
+can sit nearer the optimum than each of them (stochastic weight averaging, "model soups"); the
+network is linear in none of its weights, so whether a mean is better is measured, not assumed.
+Measured in the eighth session (docs/quality.md, "Four more levers"): every mean scored between
+its inputs, none above the best of them.
 
 What is averaged: the master weights (f16 in the checkpoint, averaged in f64 and rounded back)
 and the f32 gains, biases and tables; the export quantises the mean to e4m3 as it does any
