@@ -23,16 +23,7 @@ import os
 
 import torch
 
-from .train import CHECKPOINT_VERSION
-
-
-def _load(path):
-    ck = torch.load(path, map_location="cpu")
-    if ck.get("format") != "swinup-train-checkpoint":
-        raise ValueError(f"{path}: not a swinup training checkpoint")
-    if ck.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"{path}: checkpoint version {ck.get('version')}, expected {CHECKPOINT_VERSION}")
-    return ck
+from .train import checkpoint_record, read_checkpoint, write_checkpoint
 
 
 def average_checkpoints(paths, note=None):
@@ -40,7 +31,7 @@ def average_checkpoints(paths, note=None):
     the same tensors)."""
     if len(paths) < 2:
         raise ValueError(f"averaging needs at least 2 checkpoints, got {len(paths)}")
-    cks = [_load(p) for p in paths]
+    cks = [read_checkpoint(p) for p in paths]
     first, variant = cks[0], cks[0]["variant"]
     for path, ck in zip(paths[1:], cks[1:]):
         if ck["variant"] != variant:
@@ -73,8 +64,7 @@ def average_checkpoints(paths, note=None):
     history.append({"date": datetime.date.today().isoformat(), "averaged": len(cks),
                     "note": note or f"weights averaged over {len(cks)} checkpoints: {names}; "
                                     "python/swinup/average_checkpoints.py"})
-    return {"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": variant,
-            "step": steps, "history": history, "params": params}
+    return checkpoint_record(variant, steps, history, params)
 
 
 def main(argv=None):
@@ -84,9 +74,7 @@ def main(argv=None):
     ap.add_argument("--note", default=None, help="the history note (default: names the inputs)")
     args = ap.parse_args(argv)
     ck = average_checkpoints(args.checkpoints, args.note)
-    tmp = args.out + ".tmp"
-    torch.save(ck, tmp)
-    os.replace(tmp, args.out)
+    write_checkpoint(args.out, ck)
     print(f"wrote {args.out}: {ck['variant']}, mean of {len(args.checkpoints)} checkpoints, "
           f"{ck['step']} training steps in its history")
 

@@ -180,27 +180,45 @@ def _advance(model, clip, k, state, dw, dh, exact, heads):
     return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
 
 
+def checkpoint_record(variant, step, history, params):
+    """What a checkpoint file holds (torch.save of this dict); read back by read_checkpoint."""
+    return {"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": variant,
+            "step": step, "history": history, "params": params}
+
+
+def write_checkpoint(path, record):
+    """Writes a checkpoint record atomically (a temporary file, then a rename): an interrupted
+    write never leaves a half-written checkpoint where training resumes from."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    torch.save(record, tmp)
+    os.replace(tmp, path)
+
+
 def save_checkpoint(path, model, step, history):
     tensors = {}
     for name, p in model.params.items():
         # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32.
         tensors[name] = p.detach().cpu().to(torch.float16 if name.endswith("__weight") else torch.float32)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".tmp"
-    torch.save({"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": model.cfg.variant,
-                "step": step, "history": history, "params": tensors}, tmp)
-    os.replace(tmp, path)
+    write_checkpoint(path, checkpoint_record(model.cfg.variant, step, history, tensors))
 
 
-def load_checkpoint(path, model):
+def read_checkpoint(path, variant=None):
+    """A checkpoint record, checked: a swinup training checkpoint (of `variant` when given) of
+    this CHECKPOINT_VERSION."""
     ck = torch.load(path, map_location="cpu")
-    if ck.get("format") != "swinup-train-checkpoint" or ck.get("variant") != model.cfg.variant:
-        raise ValueError(f"{path}: not a {model.cfg.variant} training checkpoint")
+    if ck.get("format") != "swinup-train-checkpoint" or (variant is not None and ck.get("variant") != variant):
+        raise ValueError(f"{path}: not a {variant or 'swinup'} training checkpoint")
     if ck.get("version") != CHECKPOINT_VERSION:
         raise ValueError(f"{path}: checkpoint version {ck.get('version')}, expected "
                          f"{CHECKPOINT_VERSION}" + ("; version 1 predates the difference slots and "
                          "the jitter-aware blend, convert it with python/scripts/convert_weights_v1_to_v2.py"
                                                      if ck.get("version") == 1 else ""))
+    return ck
+
+
+def load_checkpoint(path, model):
+    ck = read_checkpoint(path, model.cfg.variant)
     with torch.no_grad():
         for name, p in model.params.items():
             p.copy_(ck["params"][name].to(torch.float32))
