@@ -5,7 +5,10 @@
 #   display 768x432, 32 frames, scales 1.5, 1.6, 2, 2.4 and 3 in turn (render sizes whose
 #   ratio to the display is exact, so training crops keep the scale), HDR and LDR alternating;
 #   then ten more at 3x and 2.4x (gas_station's moving cameras, the thin-feature procedural
-#   scenes panning): the first chunks were weakest at 3x, where thin moving features broke up.
+#   scenes panning): the first chunks were weakest at 3x, where thin moving features broke up;
+#   then nine more at 2x (gas_station under its six cameras, showcase, fence and moire panning):
+#   with the 3x extras only a seventh of the sequences were at 2x, and by the eighth session 2x
+#   was the scale where lite fell short while it had margin to spare at 3x (docs/quality.md).
 # Never breakfast_room: it is the held-out check.
 # Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU)
 set -euo pipefail
@@ -43,6 +46,10 @@ for scene in fence text moire spinner; do add "${scene}_pan_3x" "$scene" pan 256
 if [ -f "$GAS" ]; then
   for camera in orbit shake dolly pan; do add "gas_station_${camera}_3x" "$GAS" "$camera" 256x144; done
   for camera in "" orbit; do add "gas_station_${camera:-own}_2.4x" "$GAS" "$camera" 320x180; done
+fi
+for scene in showcase fence moire; do add "${scene}_pan_2x" "$scene" pan 384x216; done
+if [ -f "$GAS" ]; then
+  for camera in "" orbit shake dolly pan static; do add "gas_station_${camera:-own}_2x" "$GAS" "$camera" 384x216; done
 fi
 [ "${QUICK:-0}" = 1 ] && jobs_list=("${jobs_list[@]:0:4}")
 
