@@ -96,8 +96,17 @@ class SwinUp(nn.Module):
             if not s.name.endswith(".scale"):  # scales derive from the weights (or are fixed)
                 self.params[_key(s.name)] = nn.Parameter(torch.zeros(s.shape, dtype=F32))
         self.blocks = cfg.blocks()
+        # 1 / sqrt(d) per head width, in float32 as the kernels form it; made here, as Python
+        # floats, because reading a tensor's value inside the forward pass would split a compiled
+        # graph (compile_forward) at every attention.
+        self._inv_sqrt_d = {}
+        for blk in self.blocks:
+            d = blk.channels // blk.heads
+            self._inv_sqrt_d[d] = float(torch.tensor(1.0, dtype=F32) / torch.sqrt(torch.tensor(float(d), dtype=F32)))
         # Per-step cache of the quantised weights (see weight_cache); None outside one.
         self._quantised = None
+        # The forward pass compiled by torch.compile (see compile_forward); None: eager.
+        self._compiled = None
 
     # ---- weights ----------------------------------------------------------------------------
     def p(self, name: str) -> torch.Tensor:
@@ -170,12 +179,50 @@ class SwinUp(nn.Module):
         each bias table rounded to f16 once, and every frame of an unrolled clip reuses them: the
         same values and the same gradients (the frames' gradients meet at the shared tensor), with
         the quantisation's kernels run once a step instead of once a frame. Training is bound by
-        kernel launches, so this matters; the weights must not change inside."""
+        kernel launches, so this matters; the weights must not change inside. With a compiled
+        forward the cache is filled on entry, so that the compiled code only reads it (a cache
+        filled inside the compiled region would be a side effect that changes between frames
+        and recompiles)."""
         self._quantised = {}
         try:
+            if self._compiled is not None:
+                self.fill_weight_cache()
             yield
         finally:
             self._quantised = None
+
+    def fill_weight_cache(self):
+        """Quantises every weight and rounds every bias table into the open weight_cache now."""
+        if self._quantised is None:
+            raise RuntimeError("fill_weight_cache: no weight_cache is open")
+        for s in self.specs:
+            if s.dtype == "F8_E4M3":
+                self._quantised_weight(s.name[:-len(".weight")])
+            elif s.name.endswith(".rel_bias"):
+                self._rel_bias(s.name[:-len(".rel_bias")])
+
+    def compile_forward(self):
+        """Runs the forward pass through torch.compile from now on (train.py --compile; torch >=
+        2). Training launches thousands of small kernels a frame; the compiler fuses the
+        elementwise ones (roundings, norms, GELU, residual adds) into a few. One graph per frame
+        parity (the only way the frame index enters) and per gradient mode. Fast mode only:
+        fusion reorders float32 arithmetic, which exact mode must not do."""
+        if self.exact:
+            raise ValueError("compile_forward: exact mode keeps the C++ order of every sum; compile fast mode only")
+        if not hasattr(torch, "compile"):
+            raise RuntimeError(f"compile_forward needs torch >= 2.0 (torch.compile); this is torch {torch.__version__}")
+        self._compiled = torch.compile(self.forward, dynamic=False)
+
+    def run(self, staged: torch.Tensor, frame_index: int) -> torch.Tensor:
+        """The forward pass, compiled if compile_forward was called (then called with the frame's
+        parity, which gives the same shifts, so that frames share two graphs)."""
+        if self._compiled is None:
+            return self(staged, frame_index)
+        return self._compiled(staged, frame_index % 2)
+
+    def _rel_bias(self, name: str) -> torch.Tensor:
+        """Block `name`'s relative-position bias tables [heads, 16, 16], rounded to f16."""
+        return self._cached(name + ".rel_bias", lambda: round_f16_ste(self.p(name + ".rel_bias")))
 
     def _cached(self, key: str, make):
         if self._quantised is None:
@@ -222,9 +269,8 @@ class SwinUp(nn.Module):
         nw = win.shape[1]
         win = win.view(b, nw, 16, 3, heads, d).permute(3, 0, 4, 1, 2, 5)  # [3, B, h, nW, 16, d]
         q, k, v = win[0], win[1], win[2]
-        inv_sqrt_d = float(torch.tensor(1.0, dtype=F32) / torch.sqrt(torch.tensor(float(d), dtype=F32)))
-        rel = self._cached(name + ".rel_bias",  # [h, 16, 16]
-                           lambda: round_f16_ste(self.p(name + ".rel_bias")))
+        inv_sqrt_d = self._inv_sqrt_d[d]
+        rel = self._rel_bias(name)  # [h, 16, 16]
         if self.exact:
             s = exact_matmul(q, k.transpose(-1, -2))
         else:

@@ -33,8 +33,9 @@ chunk (for a last chunk).
 Speed: tiles are small, so an unrolled step is thousands of small kernels; what pays is work per
 kernel: large batches of crops (--batch, --crop), sequences held on the GPU (data.py), e4m3
 rounding by torch's float8 cast (quant.py, checked against the bit version), TF32 matrix products
-in fast mode (the linear layers' operands are e4m3 values, exact in TF32's 10-bit mantissa). A
-batch that does not fit in memory halves itself.
+in fast mode (the linear layers' operands are e4m3 values, exact in TF32's 10-bit mantissa);
+--compile runs the network's forward pass through torch.compile (SwinUp.compile_forward), which
+fuses its elementwise kernels. A batch that does not fit in memory halves itself.
 
 Several GPUs: torchrun --nproc_per_node N -m swinup.train ...: each rank draws its own batches,
 gradients are averaged with all_reduce (data parallel), rank 0 saves.
@@ -172,7 +173,7 @@ def _advance(model, clip, k, state, dw, dh, exact, heads):
                        jitter=clip["jitter"][:, k], hdr=clip["hdr"],
                        depth_inverted=clip["depth_inverted"], reset=reset)
     st = stage(frame, None if reset else state, dw, dh, exact)
-    head = heads(k, st) if heads is not None else model(st.slots, k)
+    head = heads(k, st) if heads is not None else model.run(st.slots, k)
     valid = state is not None and not reset
     out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
                                  state.history if valid else None, dw, dh, st.scale_x,
@@ -347,6 +348,9 @@ def main(argv=None):
     ap.add_argument("--save-every", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
+    ap.add_argument("--compile", action="store_true",
+                    help="run the network's forward pass through torch.compile (torch >= 2, fast mode; "
+                         "fewer, fused kernels a frame)")
     ap.add_argument("--log-every", type=int, default=10)
     ap.add_argument("--profile", type=int, default=0,
                     help="measure N steps (after 3 unmeasured ones) with torch.profiler, print "
@@ -360,6 +364,10 @@ def main(argv=None):
         ap.error(f"--reset-share must be in [0, 1], got {args.reset_share}")
     if not args.display_weight >= 0.0:
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
+    if args.compile and args.exact:
+        ap.error("--compile is for fast mode: exact mode keeps the C++ order of every sum")
+    if args.compile and not hasattr(torch, "compile"):
+        ap.error(f"--compile needs torch >= 2.0 (torch.compile); this is torch {torch.__version__}")
     if any("breakfast_room" in d for d in args.data):
         ap.error("breakfast_room is the held-out check: do not train on it")
 
@@ -392,6 +400,8 @@ def main(argv=None):
         origin = f"{init} ({desc})"
     keep_reserved_zero(model)
     model.to(device)
+    if args.compile:
+        model.compile_forward()
     if world > 1:
         for p in model.parameters():
             dist.broadcast(p.data, 0)
@@ -427,6 +437,8 @@ def main(argv=None):
         chunk["burn_in"] = args.burn_in
     if args.reset_share:
         chunk["reset_share"] = args.reset_share
+    if args.compile:
+        chunk["compiled"] = True
     history = history + [chunk]
     pixels = 0
     batch = args.batch

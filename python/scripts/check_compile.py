@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Checks train.py --compile on a GPU: the compiled forward pass (SwinUp.compile_forward) against
+the eager one, fast mode, on the committed weights and staged inputs cut from a procedural clip.
+
+Per variant and frame parity: the head outputs (how many elements differ, the largest difference)
+and the gradients of every parameter after a backward pass of the same cotangent (the largest
+difference relative to the gradient's own largest element), then the time of one frame's forward
+and backward pass, eager and compiled (median of 20 after the compilation). Fusion reorders
+float32 arithmetic, so a rounding to e4m3 or f16 can land on the other side of a tie now and
+then: a few differing elements are expected, a wrong graph shows as large differences everywhere.
+
+Usage: python3 python/scripts/check_compile.py [--batch 16] [--crop 96]   (exit 1 on a failure)
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.data import ProceduralScenes  # noqa: E402
+from swinup.model import SwinUp  # noqa: E402
+from swinup.spec import ModelConfig  # noqa: E402
+from swinup.staging import FrameInput, stage  # noqa: E402
+from swinup.weights_io import read_weights  # noqa: E402
+
+# A compiled graph that is wrong differs almost everywhere; tie flips of a rounding stay rare.
+MAX_DIFFERING_SHARE = 0.01
+MAX_GRAD_RELATIVE = 0.05
+
+
+def staged_input(batch, crop, device):
+    clip = ProceduralScenes(device, seed=5).batch(batch, 1, crop, hdr=False)
+    dw, dh = clip["gt"].shape[3], clip["gt"].shape[2]
+    frame = FrameInput(color=clip["color"][:, 0], depth=clip["depth"][:, 0], motion=clip["motion"][:, 0],
+                       jitter=clip["jitter"][:, 0], hdr=False, depth_inverted=False, reset=True)
+    return stage(frame, None, dw, dh, False).slots
+
+
+def frame_pass(model, staged, parity, cotangent):
+    """Forward and backward of one frame; -> (head outputs, {parameter: gradient})."""
+    model.zero_grad(set_to_none=True)
+    with model.weight_cache():
+        head = model.run(staged, parity)
+    (head * cotangent).sum().backward()
+    return head.detach(), {n: p.grad.detach().clone() for n, p in model.params.items() if p.grad is not None}
+
+
+def timed(fn, n=20):
+    times = []
+    for _ in range(n):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def check(variant, batch, crop, device, parities):
+    ok = True
+    _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    eager = SwinUp(ModelConfig.make(variant)).to(device)
+    compiled = SwinUp(ModelConfig.make(variant)).to(device)
+    for m in (eager, compiled):
+        m.load_tensors(tensors, fix_scales=False)
+    compiled.compile_forward()
+    staged = staged_input(batch, crop, device)
+    gen = torch.Generator(device="cpu").manual_seed(3)
+    for parity in parities:
+        t0 = time.perf_counter()
+        head_c, _ = frame_pass(compiled, staged, parity, torch.ones(1, device=device))  # compiles
+        first = time.perf_counter() - t0
+        cot = torch.randn(head_c.shape, generator=gen).to(device)
+        head_c, grad_c = frame_pass(compiled, staged, parity, cot)
+        head_e, grad_e = frame_pass(eager, staged, parity, cot)
+        differ = (head_c != head_e)
+        share = differ.float().mean().item()
+        largest = (head_c - head_e).abs().max().item()
+        worst_grad, worst_name = 0.0, ""
+        for name, g in grad_e.items():
+            rel = ((grad_c[name] - g).abs().max() / g.abs().max().clamp(min=1e-30)).item()
+            if rel > worst_grad:
+                worst_grad, worst_name = rel, name
+        good = share <= MAX_DIFFERING_SHARE and worst_grad <= MAX_GRAD_RELATIVE and set(grad_c) == set(grad_e)
+        ok &= good
+        print(f"{variant} parity {parity}: first compiled call {first:.1f} s; head outputs differing "
+              f"{share * 100:.3f}% (largest {largest:.3g}); gradients: largest relative difference "
+              f"{worst_grad:.3g} ({worst_name}) -> {'ok' if good else 'FAILED'}", flush=True)
+    cot = torch.randn(head_c.shape, generator=gen).to(device)
+    te = timed(lambda: frame_pass(eager, staged, 0, cot))
+    tc = timed(lambda: frame_pass(compiled, staged, 0, cot))
+    print(f"{variant}: one frame forward + backward, batch {batch}, {crop}x{crop} render crop: eager "
+          f"{te * 1e3:.1f} ms, compiled {tc * 1e3:.1f} ms ({te / tc:.2f}x)", flush=True)
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--crop", type=int, default=96)
+    ap.add_argument("--variants", default="lite,full")
+    ap.add_argument("--parities", default="0,1", help="frame parities to check (each is a graph to compile)")
+    args = ap.parse_args()
+    if not torch.cuda.is_available() or not hasattr(torch, "compile"):
+        print("skipped: needs a CUDA GPU and torch >= 2.0")
+        return 0
+    torch.backends.cuda.matmul.allow_tf32 = True  # as train.py's fast mode
+    device = torch.device("cuda")
+    ok = all([check(v, args.batch, args.crop, device, [int(p) for p in args.parities.split(",")]) for v in args.variants.split(",")])
+    print("compiled forward: " + ("ok" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

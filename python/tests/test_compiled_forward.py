@@ -1,0 +1,71 @@
+"""The pieces of train.py --compile that run without a GPU: the filled weight cache gives the
+same outputs and gradients as the lazily filled one, and the refusals. (The compiled graph
+itself needs torch >= 2 and a GPU: scripts/check_compile.py.)"""
+import os
+import sys
+import unittest
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from swinup.model import SwinUp  # noqa: E402
+from swinup.spec import SLOTS, ModelConfig  # noqa: E402
+from swinup.quant import round_e4m3  # noqa: E402
+
+
+def frame_pass(model, staged, frame_index, fill):
+    model.zero_grad(set_to_none=True)
+    with model.weight_cache():
+        if fill:
+            model.fill_weight_cache()
+            filled = len(model._quantised)
+        else:
+            filled = None
+        head = model.run(staged, frame_index)
+    head.square().sum().backward()
+    return head.detach(), {n: p.grad.clone() for n, p in model.params.items() if p.grad is not None}, filled
+
+
+class CompiledForwardPieces(unittest.TestCase):
+    def setUp(self):
+        self.model = SwinUp(ModelConfig.make("lite"))
+        self.model.init_seeded(11)
+        g = torch.Generator().manual_seed(2)
+        self.staged = round_e4m3(torch.randn(1, 32, 32, SLOTS, generator=g))
+
+    def test_filled_cache_equals_lazy_cache(self):
+        for k in (0, 1, 2, 3):
+            lazy_head, lazy_grad, _ = frame_pass(self.model, self.staged, k, fill=False)
+            head, grad, filled = frame_pass(self.model, self.staged, k, fill=True)
+            self.assertTrue(torch.equal(head, lazy_head))
+            self.assertEqual(set(grad), set(lazy_grad))
+            for name in grad:
+                self.assertTrue(torch.equal(grad[name], lazy_grad[name]), name)
+        # Every e4m3 weight and every bias table of the lite network is in the cache.
+        specs = self.model.specs
+        expected = sum(1 for s in specs if s.dtype == "F8_E4M3" or s.name.endswith(".rel_bias"))
+        self.assertEqual(filled, expected)
+
+    def test_frame_parity_is_all_the_forward_sees_of_the_frame_index(self):
+        # run() hands a compiled forward only the parity; the eager forward must agree.
+        with torch.no_grad(), self.model.weight_cache():
+            for k in (2, 3):
+                self.assertTrue(torch.equal(self.model(self.staged, k), self.model(self.staged, k % 2)))
+            self.assertFalse(torch.equal(self.model(self.staged, 0), self.model(self.staged, 1)))
+
+    def test_fill_outside_a_cache_is_refused(self):
+        with self.assertRaisesRegex(RuntimeError, "no weight_cache is open"):
+            self.model.fill_weight_cache()
+
+    def test_exact_mode_is_not_compiled(self):
+        with self.assertRaisesRegex(ValueError, "exact mode"):
+            SwinUp(ModelConfig.make("lite"), exact=True).compile_forward()
+
+    @unittest.skipIf(hasattr(torch, "compile"), "this torch has torch.compile")
+    def test_old_torch_is_refused_by_name(self):
+        with self.assertRaisesRegex(RuntimeError, r"torch >= 2\.0"):
+            self.model.compile_forward()
+
+
+if __name__ == "__main__":
+    unittest.main()
