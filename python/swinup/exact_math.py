@@ -119,7 +119,8 @@ def tonemap_t_inverse(y: torch.Tensor) -> torch.Tensor:
 # ---- smooth twins (training) and straight-through forms ------------------------------------------
 
 def _smooth_gelu(x):
-    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)))
+    """GELU's tanh form, the formula of `gelu` above, as one torch kernel (and one backward)."""
+    return torch.nn.functional.gelu(x, approximate="tanh")
 
 
 SMOOTH = {

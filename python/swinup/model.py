@@ -245,17 +245,18 @@ class SwinUp(nn.Module):
         y = t + bias: two roundings, no fma)."""
         wq, scale = self._quantised_weight(name)
         if self.exact:
-            acc = exact_matmul(x, wq.t())
-        else:
-            acc = torch.matmul(x, wq.t())
-        return acc * scale + self.p(name + ".bias")
+            return exact_matmul(x, wq.t()) * scale + self.p(name + ".bias")
+        # Fast mode: one kernel for the scale and the bias (it may fuse them into an fma, which
+        # the exact formula must not; training does not need the last bit, and is launch-bound).
+        return torch.addcmul(self.p(name + ".bias"), torch.matmul(x, wq.t()), scale)
 
     def rmsnorm_e4m3(self, name: str, x: torch.Tensor) -> torch.Tensor:
         """(x * (1 / sqrt(mean(x^2) + 2^-13))) * gain, then e4m3."""
-        sq = x * x
-        ssum = seq_sum_last(sq) if self.exact else sq.sum(-1)
-        mean = ssum / float(x.shape[-1])
-        inv = 1.0 / torch.sqrt(mean + RMS_EPS)
+        if self.exact:
+            mean = seq_sum_last(x * x) / float(x.shape[-1])
+            inv = 1.0 / torch.sqrt(mean + RMS_EPS)
+        else:  # the same formula in fewer kernels (rsqrt may differ from 1 / sqrt in the last bit)
+            inv = torch.rsqrt(x.square().mean(-1) + RMS_EPS)
         return round_e4m3_ste((x * inv[..., None]) * self.p(name + ".gain"))
 
     def attention(self, name: str, heads: int, qkv: torch.Tensor, shifted: bool) -> torch.Tensor:
