@@ -175,20 +175,27 @@ class ProceduralScenes:
                                 torch.arange(w, device=dev, dtype=torch.float32), indexing="ij")
         dys, dxs = torch.meshgrid(torch.arange(dh, device=dev, dtype=torch.float32),
                                   torch.arange(dw, device=dev, dtype=torch.float32), indexing="ij")
+        # The ground truth's 4x4 sub-samples of every display pixel, in the order they are summed.
+        sub_x = torch.cat([(dxs + (sx + 0.5) / 4).reshape(1, -1) for sy in range(4) for sx in range(4)], 1)
+        sub_y = torch.cat([(dys + (sy + 0.5) / 4).reshape(1, -1) for sy in range(4) for sx in range(4)], 1)
+        n_render, n_display = h * w, dh * dw
         color, dep, mot, gt = [], [], [], []
         for k in range(frames):
-            px = ((xs + 0.5 + jit[k, 0]) * s).reshape(1, -1).expand(batch, -1)
-            py = ((ys + 0.5 + jit[k, 1]) * s).reshape(1, -1).expand(batch, -1)
-            c, d, v = shade(px, py, float(k))
-            color.append(c.view(batch, h, w, 3))
-            dep.append(d.view(batch, h, w))
-            mot.append((-v / s).view(batch, h, w, 2))  # current -> previous, render pixels
-            acc = torch.zeros(batch, dh * dw, 3, device=dev)
-            for sy in range(4):
-                for sx in range(4):
-                    qx = (dxs + (sx + 0.5) / 4).reshape(1, -1).expand(batch, -1)
-                    qy = (dys + (sy + 0.5) / 4).reshape(1, -1).expand(batch, -1)
-                    acc = acc + shade(qx, qy, float(k))[0]
+            px = ((xs + 0.5 + jit[k, 0]) * s).reshape(1, -1)
+            py = ((ys + 0.5 + jit[k, 1]) * s).reshape(1, -1)
+            # One shade call for the render samples and the 16 sub-samples together: shading is
+            # per point, so the values are those of 17 separate calls, in a 17th of the kernels
+            # (a procedural batch launched as many kernels as the training step it feeds).
+            c_all, d_all, v_all = shade(torch.cat([px, sub_x], 1).expand(batch, -1),
+                                        torch.cat([py, sub_y], 1).expand(batch, -1), float(k))
+            c, d, v = c_all[:, :n_render], d_all[:, :n_render], v_all[:, :n_render]
+            color.append(c.reshape(batch, h, w, 3))
+            dep.append(d.reshape(batch, h, w))
+            mot.append((-v / s).reshape(batch, h, w, 2))  # current -> previous, render pixels
+            subs = c_all[:, n_render:].view(batch, 16, n_display, 3)
+            acc = torch.zeros(batch, n_display, 3, device=dev)
+            for i in range(16):  # summed in the sub-samples' order, as before
+                acc = acc + subs[:, i]
             gt.append((acc / 16).view(batch, dh, dw, 3))
         out = {"color": torch.stack(color, 1), "depth": torch.stack(dep, 1),
                "motion": torch.stack(mot, 1), "jitter": jit[None].expand(batch, -1, -1).contiguous(),
