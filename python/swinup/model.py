@@ -241,8 +241,8 @@ class SwinUp(nn.Module):
 
     # ---- layers -----------------------------------------------------------------------------
     def linear(self, name: str, x: torch.Tensor) -> torch.Tensor:
-        """y = scale * sum_k(wq[o,k] x[k]) + bias, x already e4m3; f32 out (t = acc*scale, then
-        y = t + bias: two roundings, no fma)."""
+        """y = scale * sum_k(wq[o,k] x[k]) + bias, x already e4m3; f32 out (exact mode: t =
+        acc*scale, then y = t + bias, two roundings, no fma, as the kernels do)."""
         wq, scale = self._quantised_weight(name)
         if self.exact:
             return exact_matmul(x, wq.t()) * scale + self.p(name + ".bias")
