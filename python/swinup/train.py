@@ -25,7 +25,8 @@ Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step co
 weights in f16 (small enough for the repository) and the training history (one entry per chunk:
 date, steps, minutes, GPUs, data, learning rate, temporal term), which export.py writes into the weights file's
 description for `swinup info`. The optimiser's moments are not kept (a short warm-up after each
-resume stands in for them). Without a checkpoint, training starts from
+resume stands in for them; --optimizer-state keeps them, with float32 master weights, in a side
+file for chunks chained on one machine). Without a checkpoint, training starts from
 weights/<variant>.safetensors. Runs for --minutes, saving every --save-every steps and at the end,
 so it runs in chunks and continues later; --decay lowers the learning rate along a cosine over the
 chunk (for a last chunk).
@@ -229,6 +230,30 @@ def load_checkpoint(path, model):
     return int(ck["step"]), history
 
 
+def save_optimizer_state(path, model, opt, step):
+    """The optimiser's moments and the float32 master weights at `step` (the checkpoint keeps
+    f16 weights and no moments, to stay small enough for the repository; this side file lets
+    chunks chained on one machine continue exactly where the last one stopped)."""
+    write_checkpoint(path, {"format": "swinup-optimizer-state", "variant": model.cfg.variant,
+                            "step": step, "optimizer": opt.state_dict(),
+                            "params": {n: p.detach().cpu().clone() for n, p in model.params.items()}})
+
+
+def load_optimizer_state(path, model, opt, step):
+    """Loads a save_optimizer_state file into the model and optimiser if it was written at
+    `step` for this variant (the checkpoint just loaded); returns whether it was."""
+    side = torch.load(path, map_location="cpu")
+    if side.get("format") != "swinup-optimizer-state":
+        raise ValueError(f"{path}: not a swinup optimiser-state file")
+    if side.get("variant") != model.cfg.variant or side.get("step") != step:
+        return False
+    with torch.no_grad():
+        for name, p in model.params.items():
+            p.copy_(side["params"][name].to(p.device))
+    opt.load_state_dict(side["optimizer"])
+    return True
+
+
 def describe_training(variant, step, history):
     """One short line for the weights file's description (`swinup info` shows it after the origin,
     "embedded full: ", and the C API keeps 255 characters of both). The checkpoint keeps the whole
@@ -346,6 +371,11 @@ def main(argv=None):
                     help="the colours whose changes the temporal term compares: t-space or "
                          "display-encoded (the space of `swinup eval`'s temporal error)")
     ap.add_argument("--save-every", type=int, default=200)
+    ap.add_argument("--optimizer-state", default=None,
+                    help="a side file (keep it out of the repository) for the optimiser's moments and "
+                         "the float32 master weights: written with every save, read at the start when it "
+                         "belongs to the checkpoint's step, so that chunks chained on one machine continue "
+                         "as one run (give the later ones --warmup 0)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--compile", action="store_true",
@@ -389,6 +419,8 @@ def main(argv=None):
     cfg = ModelConfig.make(args.variant)
     model = SwinUp(cfg, exact=args.exact)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
+    if args.optimizer_state and os.path.abspath(args.optimizer_state) == os.path.abspath(ckpt):
+        ap.error("--optimizer-state must not be the checkpoint: the side file would overwrite it")
     step, history = 0, []
     if os.path.exists(ckpt):
         step, history = load_checkpoint(ckpt, model)
@@ -416,6 +448,11 @@ def main(argv=None):
     procedural = ProceduralScenes(device, seed=args.seed * 1000 + rank + step)
     rng = random.Random(args.seed * 1000 + rank + step)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.0)
+    if args.optimizer_state and os.path.exists(args.optimizer_state):
+        resumed = load_optimizer_state(args.optimizer_state, model, opt, step)
+        if rank == 0:
+            print(f"optimiser state {args.optimizer_state}: " + ("continued" if resumed else
+                  "not this checkpoint's (another variant or step), starting with fresh moments"), flush=True)
     start_step = step
     t0 = time.time()
     last_save = step
@@ -514,6 +551,8 @@ def main(argv=None):
         chunk["minutes"] = round((time.time() - t0) / 60, 2)
         if rank == 0 and step - last_save >= args.save_every and not args.profile:
             save_checkpoint(ckpt, model, step, history)
+            if args.optimizer_state:
+                save_optimizer_state(args.optimizer_state, model, opt, step)
             last_save = step
     if profiler is not None:
         profiler.__exit__(None, None, None)
@@ -522,6 +561,8 @@ def main(argv=None):
         return
     if rank == 0:
         save_checkpoint(ckpt, model, step, history)
+        if args.optimizer_state:
+            save_optimizer_state(args.optimizer_state, model, opt, step)
         print(f"saved {ckpt} at step {step}", flush=True)
     if world > 1:
         dist.destroy_process_group()
