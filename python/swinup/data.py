@@ -91,6 +91,46 @@ def batch_from_folders(seqs, batch: int, frames: int, crop: int, rng: random.Ran
     return out
 
 
+def mirror_clip(clip, flip_x: bool, flip_y: bool, transpose: bool):
+    """The clip seen in a mirror: flipped left-right and/or top-bottom, then transposed (x and y
+    swapped; square crops only), the eight symmetries of the square (training augmentation,
+    train.py --augment). Every image is flipped along with what points along that axis: motion's
+    component (current -> previous, render pixels) and the jitter's (a sample of render pixel p
+    at p + 0.5 + j sits, mirrored, at p' + 0.5 - j). Ground truth and render crops cover whole
+    display pixels, so a mirrored clip is still a clip of the same scale."""
+    images = {"color": 2, "depth": 2, "motion": 2, "gt": 2}  # the y axis of each [B, T, H, W, ...]
+    out = dict(clip)
+    motion, jitter = clip["motion"], clip["jitter"]
+    flips = [axis for axis, on in ((0, flip_x), (1, flip_y)) if on]
+    if flips:
+        sign = torch.ones(2, device=jitter.device, dtype=jitter.dtype)
+        for axis in flips:
+            sign[axis] = -1.0
+        for name, y_axis in images.items():
+            out[name] = torch.flip(clip[name], dims=[y_axis + 1 - axis for axis in flips])
+        motion = out["motion"] * sign.to(motion.dtype)
+        jitter = jitter * sign
+    if transpose:
+        if clip["color"].shape[2] != clip["color"].shape[3] or clip["gt"].shape[2] != clip["gt"].shape[3]:
+            raise ValueError("mirror_clip: transposing needs square render and display crops")
+        for name, y_axis in images.items():
+            out[name] = out[name].transpose(y_axis, y_axis + 1)
+        motion = motion.transpose(2, 3).flip(-1)
+        jitter = jitter.flip(-1)
+    out["motion"] = motion.contiguous()
+    out["jitter"] = jitter.contiguous()
+    for name in images:
+        out[name] = out[name].contiguous()
+    return out
+
+
+def random_mirror(clip, rng: random.Random):
+    """mirror_clip with one of its eight symmetries drawn uniformly (one for the whole batch);
+    without transposes where the crops are not square."""
+    square = clip["color"].shape[2] == clip["color"].shape[3] and clip["gt"].shape[2] == clip["gt"].shape[3]
+    return mirror_clip(clip, rng.random() < 0.5, rng.random() < 0.5, square and rng.random() < 0.5)
+
+
 def load_sequence_folders(paths, device, workers=None):
     """SequenceFolders for every path, their EXR files read by a pool of processes (spawned:
     the parent may hold a CUDA context, which forked children must not inherit)."""

@@ -19,7 +19,9 @@ more).
 
 Data: --data DIR (repeatable) names sequence folders with ground truth (the renderer's output;
 keep breakfast_room out: it is the held-out check) and/or --procedural P, the fraction of batches
-drawn from the 2.5D-layer generator of data.py (random scale 1.5-3, HDR and LDR).
+drawn from the 2.5D-layer generator of data.py (random scale 1.5-3, HDR and LDR). --augment shows
+each batch in one of the square's eight mirrors (data.mirror_clip: flips and a transpose, motion and
+jitter mirrored with the images).
 
 Resume: --checkpoint (default python/checkpoints/<variant>.pt) holds the step count, the master
 weights in f16 (small enough for the repository) and the training history (one entry per chunk:
@@ -55,7 +57,7 @@ import torch.distributed as dist
 
 from . import exact_math as xm
 from .display_encode import display_encode
-from .data import ProceduralScenes, batch_from_folders, load_sequence_folders
+from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, random_mirror
 from .model import SwinUp
 from .output_pass import output_pass
 from .spec import ModelConfig
@@ -348,6 +350,9 @@ def main(argv=None):
                     help="share of batches whose clips start at a camera cut (no burn-in): the first "
                          "frames, which the evaluation scores too, weigh more")
     ap.add_argument("--crop", type=int, default=96, help="render crop side (multiple of 32)")
+    ap.add_argument("--augment", action="store_true",
+                    help="show each batch in one of the square's eight mirrors (flips, transpose; "
+                         "data.mirror_clip), so that the network sees every orientation of the scenes")
     ap.add_argument("--lr", type=float, default=4e-4)
     ap.add_argument("--decay", action="store_true",
                     help="cosine decay of the learning rate to lr/20 over this chunk's --minutes")
@@ -476,6 +481,8 @@ def main(argv=None):
         chunk["reset_share"] = args.reset_share
     if args.compile:
         chunk["compiled"] = True
+    if args.augment:
+        chunk["augment"] = "mirrors"
     history = history + [chunk]
     pixels = 0
     batch = args.batch
@@ -507,6 +514,8 @@ def main(argv=None):
             clip = batch_from_folders(seqs, batch, burn + args.frames, args.crop, rng, device)
         else:
             clip = procedural.batch(batch, burn + args.frames, args.crop, hdr=rng.random() < 0.5)
+        if args.augment:
+            clip = random_mirror(clip, rng)
         opt.zero_grad(set_to_none=True)
         try:
             _, spatial, temporal = unroll(model, clip, exact=args.exact, burn_in=burn,
