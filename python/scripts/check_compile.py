@@ -2,12 +2,13 @@
 """Checks train.py --compile on a GPU: the compiled forward pass (SwinUp.compile_forward) against
 the eager one, fast mode, on the committed weights and staged inputs cut from a procedural clip.
 
-Per variant and frame parity: the head outputs (how many elements differ, the largest difference)
-and the gradients of every parameter after a backward pass of the same cotangent (the largest
-difference relative to the gradient's own largest element), then the time of one frame's forward
-and backward pass, eager and compiled (median of 20 after the compilation). Fusion reorders
-float32 arithmetic, so a rounding to e4m3 or f16 can land on the other side of a tie now and
-then: a few differing elements are expected, a wrong graph shows as large differences everywhere.
+Per variant and frame parity: the head outputs (the share more than 1e-3 apart, the mean and the
+largest difference) and the gradients of every parameter after a backward pass of the same
+cotangent (the largest difference relative to the gradient's own largest element), then the time
+of one frame's forward and backward pass, eager and compiled (median of 20 after the
+compilation). Fusion reorders float32 arithmetic, so every output may differ in its last bits and
+a rounding to e4m3 or f16 can land on the other side of a tie now and then; a wrong graph shows
+as large differences everywhere (the bounds are tests/test_fast_mode.py's, fast against exact).
 
 Usage: python3 python/scripts/check_compile.py [--batch 16] [--crop 96]   (exit 1 on a failure)
 """
@@ -28,7 +29,8 @@ from swinup.staging import FrameInput, stage  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 # A compiled graph that is wrong differs almost everywhere; tie flips of a rounding stay rare.
-MAX_DIFFERING_SHARE = 0.01
+MAX_SHARE_APART = 0.05      # share of head outputs more than 1e-3 apart
+MAX_MEAN_DIFFERENCE = 3e-4
 MAX_GRAD_RELATIVE = 0.05
 
 
@@ -77,22 +79,23 @@ def check(variant, batch, crop, device, parities):
         cot = torch.randn(head_c.shape, generator=gen).to(device)
         head_c, grad_c = frame_pass(compiled, staged, parity, cot)
         head_e, grad_e = frame_pass(eager, staged, parity, cot)
-        differ = (head_c != head_e)
-        share = differ.float().mean().item()
-        largest = (head_c - head_e).abs().max().item()
+        difference = (head_c - head_e).abs()
+        share = (difference > 1e-3).float().mean().item()
+        mean, largest = difference.mean().item(), difference.max().item()
         worst_grad, worst_name = 0.0, ""
         for name, g in grad_e.items():
             rel = ((grad_c[name] - g).abs().max() / g.abs().max().clamp(min=1e-30)).item()
             if rel > worst_grad:
                 worst_grad, worst_name = rel, name
-        good = share <= MAX_DIFFERING_SHARE and worst_grad <= MAX_GRAD_RELATIVE and set(grad_c) == set(grad_e)
+        good = (share <= MAX_SHARE_APART and mean <= MAX_MEAN_DIFFERENCE and worst_grad <= MAX_GRAD_RELATIVE
+                and set(grad_c) == set(grad_e))
         ok &= good
-        print(f"{variant} parity {parity}: first compiled call {first:.1f} s; head outputs differing "
-              f"{share * 100:.3f}% (largest {largest:.3g}); gradients: largest relative difference "
+        print(f"{variant} parity {parity}: first compiled call {first:.1f} s; head outputs more than 1e-3 "
+              f"apart {share * 100:.3f}% (mean difference {mean:.3g}, largest {largest:.3g}); gradients: largest relative difference "
               f"{worst_grad:.3g} ({worst_name}) -> {'ok' if good else 'FAILED'}", flush=True)
     cot = torch.randn(head_c.shape, generator=gen).to(device)
-    te = timed(lambda: frame_pass(eager, staged, 0, cot))
-    tc = timed(lambda: frame_pass(compiled, staged, 0, cot))
+    te = timed(lambda: frame_pass(eager, staged, parities[0], cot))
+    tc = timed(lambda: frame_pass(compiled, staged, parities[0], cot))
     print(f"{variant}: one frame forward + backward, batch {batch}, {crop}x{crop} render crop: eager "
           f"{te * 1e3:.1f} ms, compiled {tc * 1e3:.1f} ms ({te / tc:.2f}x)", flush=True)
     return ok
