@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.staging import FrameInput, stage  # noqa: E402
+from swinup.staging import stage  # noqa: E402
+from swinup.train import clip_frame  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 # A compiled graph that is wrong differs almost everywhere; tie flips of a rounding stay rare.
@@ -36,10 +37,7 @@ MAX_GRAD_RELATIVE = 0.05
 
 def staged_input(batch, crop, device):
     clip = ProceduralScenes(device, seed=5).batch(batch, 1, crop, hdr=False)
-    dw, dh = clip["gt"].shape[3], clip["gt"].shape[2]
-    frame = FrameInput(color=clip["color"][:, 0], depth=clip["depth"][:, 0], motion=clip["motion"][:, 0],
-                       jitter=clip["jitter"][:, 0], hdr=False, depth_inverted=False, reset=True)
-    return stage(frame, None, dw, dh, False).slots
+    return stage(clip_frame(clip, 0), None, clip["gt"].shape[3], clip["gt"].shape[2], False).slots
 
 
 def frame_pass(model, staged, parity, cotangent):

@@ -166,15 +166,19 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     return torch.stack(outs, 1), spatial / scored + display_weight * display, temporal
 
 
+def clip_frame(clip, k):
+    """Frame k of a clip (data.py's dict) as staging's input."""
+    return FrameInput(color=clip["color"][:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
+                      jitter=clip["jitter"][:, k], hdr=clip["hdr"], depth_inverted=clip["depth_inverted"],
+                      reset=clip["reset"][k])
+
+
 def _advance(model, clip, k, state, dw, dh, exact, heads):
     """Frame k of the clip through staging, the network (or heads) and the output pass: returns
     (output [B, Hd, Wd, 3], the temporal state for frame k + 1, the staged frame)."""
-    color = clip["color"]
-    h, w = color.shape[2], color.shape[3]
-    reset = clip["reset"][k]
-    frame = FrameInput(color=color[:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
-                       jitter=clip["jitter"][:, k], hdr=clip["hdr"],
-                       depth_inverted=clip["depth_inverted"], reset=reset)
+    h, w = clip["color"].shape[2], clip["color"].shape[3]
+    frame = clip_frame(clip, k)
+    reset = frame.reset
     st = stage(frame, None if reset else state, dw, dh, exact)
     head = heads(k, st) if heads is not None else model.run(st.slots, k)
     valid = state is not None and not reset

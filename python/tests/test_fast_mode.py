@@ -16,7 +16,8 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.staging import FrameInput, stage  # noqa: E402
+from swinup.staging import stage  # noqa: E402
+from swinup.train import clip_frame  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -26,9 +27,7 @@ MAX_MEAN_DIFFERENCE = 3e-4
 
 def staged_frame():
     clip = ProceduralScenes("cpu", seed=5).batch(2, 1, 64, hdr=False)
-    frame = FrameInput(color=clip["color"][:, 0], depth=clip["depth"][:, 0], motion=clip["motion"][:, 0],
-                       jitter=clip["jitter"][:, 0], hdr=False, depth_inverted=False, reset=True)
-    return stage(frame, None, clip["gt"].shape[3], clip["gt"].shape[2], False).slots
+    return stage(clip_frame(clip, 0), None, clip["gt"].shape[3], clip["gt"].shape[2], False).slots
 
 
 class FastModeIsTheExactNetwork(unittest.TestCase):
