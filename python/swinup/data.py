@@ -98,37 +98,35 @@ def mirror_clip(clip, flip_x: bool, flip_y: bool, transpose: bool):
     component (current -> previous, render pixels) and the jitter's (a sample of render pixel p
     at p + 0.5 + j sits, mirrored, at p' + 0.5 - j). Ground truth and render crops cover whole
     display pixels, so a mirrored clip is still a clip of the same scale."""
-    images = {"color": 2, "depth": 2, "motion": 2, "gt": 2}  # the y axis of each [B, T, H, W, ...]
+    images = ("color", "depth", "motion", "gt")  # [B, T, H, W, ...]: y is axis 2, x axis 3
     out = dict(clip)
-    motion, jitter = clip["motion"], clip["jitter"]
-    flips = [axis for axis, on in ((0, flip_x), (1, flip_y)) if on]
-    if flips:
-        sign = torch.ones(2, device=jitter.device, dtype=jitter.dtype)
-        for axis in flips:
-            sign[axis] = -1.0
-        for name, y_axis in images.items():
-            out[name] = torch.flip(clip[name], dims=[y_axis + 1 - axis for axis in flips])
-        motion = out["motion"] * sign.to(motion.dtype)
-        jitter = jitter * sign
+    dims = ([3] if flip_x else []) + ([2] if flip_y else [])
+    if dims:
+        for name in images:
+            out[name] = torch.flip(clip[name], dims=dims)
+        sign = torch.tensor([-1.0 if flip_x else 1.0, -1.0 if flip_y else 1.0], device=clip["jitter"].device)
+        out["motion"] = out["motion"] * sign.to(out["motion"].dtype)
+        out["jitter"] = clip["jitter"] * sign.to(clip["jitter"].dtype)
     if transpose:
-        if clip["color"].shape[2] != clip["color"].shape[3] or clip["gt"].shape[2] != clip["gt"].shape[3]:
+        if not _square_crops(clip):
             raise ValueError("mirror_clip: transposing needs square render and display crops")
-        for name, y_axis in images.items():
-            out[name] = out[name].transpose(y_axis, y_axis + 1)
-        motion = motion.transpose(2, 3).flip(-1)
-        jitter = jitter.flip(-1)
-    out["motion"] = motion.contiguous()
-    out["jitter"] = jitter.contiguous()
-    for name in images:
+        for name in images:
+            out[name] = out[name].transpose(2, 3)
+        out["motion"] = out["motion"].flip(-1)  # (x, y) components -> (y, x)
+        out["jitter"] = out["jitter"].flip(-1)
+    for name in images + ("jitter",):
         out[name] = out[name].contiguous()
     return out
+
+
+def _square_crops(clip):
+    return clip["color"].shape[2] == clip["color"].shape[3] and clip["gt"].shape[2] == clip["gt"].shape[3]
 
 
 def random_mirror(clip, rng: random.Random):
     """mirror_clip with one of its eight symmetries drawn uniformly (one for the whole batch);
     without transposes where the crops are not square."""
-    square = clip["color"].shape[2] == clip["color"].shape[3] and clip["gt"].shape[2] == clip["gt"].shape[3]
-    return mirror_clip(clip, rng.random() < 0.5, rng.random() < 0.5, square and rng.random() < 0.5)
+    return mirror_clip(clip, rng.random() < 0.5, rng.random() < 0.5, _square_crops(clip) and rng.random() < 0.5)
 
 
 def load_sequence_folders(paths, device, workers=None):
