@@ -294,10 +294,19 @@ def describe_training(variant, step, history):
     text = (f"{variant} trained {step} steps" + (f" (mean of {averaged[-1]} checkpoints)" if averaged else "") +
             f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
             f"held out; {spatial} + {temporal}")
-    clips = f", {frames}-frame clips" + (f", <={burn} burn-in" if burn else "")
-    # The clip lengths are the part a reader needs least: dropped when the C API's 255 characters
-    # (with "embedded full: " before the description) would cut the rest.
-    return text + clips if len(text + clips) <= 240 else text
+    crops = sorted({int(h.get("crop", 96)) for h in chunks})
+    # What the clips were, most telling first: whether any chunk saw the scenes mirrored
+    # (--augment), the clip lengths, the render crop sides. Each part is added only while the C
+    # API's 255 characters (with "embedded full: " before the description) keep all of it.
+    parts = [(0, ", mirrored" if any(h.get("augment") for h in chunks) else ""),
+             (1, f", {frames}-frame clips" + (f", <={burn} burn-in" if burn else "")),
+             (2, f", {'-'.join(str(c) for c in sorted({crops[0], crops[-1]}))} px crops"
+                 if len(crops) > 1 or crops[:1] not in ([], [96]) else "")]
+    kept = []
+    for order, part in parts:
+        if part and len(text + "".join(p for _, p in kept) + part) <= 240:
+            kept.append((order, part))
+    return text + "".join(p for _, p in sorted(kept))
 
 
 def draw_burn_in(rng, burn_in, reset_share):

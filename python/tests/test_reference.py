@@ -318,6 +318,14 @@ class GradientTest(unittest.TestCase):
         self.assertIn("temporal (L1/RMS, display) along the motion", text)
         self.assertNotIn("burn-in", text)
         self.assertLessEqual(len("embedded full: " + text), 255)
+        # A chunk on mirrored clips (--augment) says so first; larger crops are named where they fit.
+        mirrored = dict(display, augment="mirrors", crop=128)
+        text = describe_training("lite", 3766, [plain, mirrored])
+        self.assertIn("along the motion, mirrored, 8-frame clips", text)
+        self.assertLessEqual(len("embedded full: " + text), 255)
+        short = dict(mirrored, data=["2.5D layers"], temporal_alignment="pixel")
+        self.assertIn("mirrored, 8-frame clips, <=16 burn-in, 128 px crops", describe_training("lite", 9, [short]))
+        self.assertIn("<=16 burn-in, 96-128 px crops", describe_training("lite", 9, [dict(short, crop=96), short]))
 
     def test_display_encoding_is_the_evaluations(self):
         # src/eval/display_encode.cpp: sRGB's linear toe below 0.0031308, its power curve above,
