@@ -294,19 +294,20 @@ def describe_training(variant, step, history):
     text = (f"{variant} trained {step} steps" + (f" (mean of {averaged[-1]} checkpoints)" if averaged else "") +
             f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
             f"held out; {spatial} + {temporal}")
-    crops = sorted({int(h.get("crop", 96)) for h in chunks})
+    crops = sorted({int(h.get("crop", 96)) for h in chunks}) or [96]
+    crop_sides = "-".join(str(c) for c in sorted({crops[0], crops[-1]}))  # "128" or "96-128"
     # What the clips were, most telling first: whether any chunk saw the scenes mirrored
-    # (--augment), the clip lengths, the render crop sides. Each part is added only while the C
-    # API's 255 characters (with "embedded full: " before the description) keep all of it.
-    parts = [(0, ", mirrored" if any(h.get("augment") for h in chunks) else ""),
-             (1, f", {frames}-frame clips" + (f", <={burn} burn-in" if burn else "")),
-             (2, f", {'-'.join(str(c) for c in sorted({crops[0], crops[-1]}))} px crops"
-                 if len(crops) > 1 or crops[:1] not in ([], [96]) else "")]
-    kept = []
-    for order, part in parts:
-        if part and len(text + "".join(p for _, p in kept) + part) <= 240:
-            kept.append((order, part))
-    return text + "".join(p for _, p in sorted(kept))
+    # (--augment), the clip lengths, render crop sides other than the default 96. Each part is
+    # added only while the C API's 255 characters (with "embedded full: " before the description)
+    # keep all of it.
+    parts = [", mirrored" if any(h.get("augment") for h in chunks) else "",
+             f", {frames}-frame clips" + (f", <={burn} burn-in" if burn else ""),
+             f", {crop_sides} px crops" if crop_sides != "96" else ""]
+    kept = ""
+    for part in parts:
+        if part and len(text + kept + part) <= 240:
+            kept += part
+    return text + kept
 
 
 def draw_burn_in(rng, burn_in, reset_share):
