@@ -8,7 +8,8 @@ cotangent (the largest difference relative to the gradient's own largest element
 of one frame's forward and backward pass, eager and compiled (median of 20 after the
 compilation). Fusion reorders float32 arithmetic, so every output may differ in its last bits and
 a rounding to e4m3 or f16 can land on the other side of a tie now and then; a wrong graph shows
-as large differences everywhere (the bounds are tests/test_fast_mode.py's, fast against exact).
+as large differences everywhere (swinup/agreement.py's bounds, which tests/test_fast_mode.py holds
+fast mode to against exact mode).
 
 Usage: python3 python/scripts/check_compile.py [--batch 16] [--crop 96]   (exit 1 on a failure)
 """
@@ -22,22 +23,12 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from swinup.data import ProceduralScenes  # noqa: E402
+from swinup.agreement import MAX_MEAN_DIFFERENCE, MAX_SHARE_APART, head_difference, staged_procedural_frame  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.staging import stage  # noqa: E402
-from swinup.train import clip_frame  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
-# A compiled graph that is wrong differs almost everywhere; tie flips of a rounding stay rare.
-MAX_SHARE_APART = 0.05      # share of head outputs more than 1e-3 apart
-MAX_MEAN_DIFFERENCE = 3e-4
-MAX_GRAD_RELATIVE = 0.05
-
-
-def staged_input(batch, crop, device):
-    clip = ProceduralScenes(device, seed=5).batch(batch, 1, crop, hdr=False)
-    return stage(clip_frame(clip, 0), None, clip["gt"].shape[3], clip["gt"].shape[2], False).slots
+MAX_GRAD_RELATIVE = 0.05  # the largest gradient difference, relative to the gradient's largest element
 
 
 def frame_pass(model, staged, parity, cotangent):
@@ -68,7 +59,7 @@ def check(variant, batch, crop, device, parities):
     for m in (eager, compiled):
         m.load_tensors(tensors, fix_scales=False)
     compiled.compile_forward()
-    staged = staged_input(batch, crop, device)
+    staged = staged_procedural_frame(batch, crop, device)
     gen = torch.Generator(device="cpu").manual_seed(3)
     for parity in parities:
         t0 = time.perf_counter()
@@ -77,9 +68,7 @@ def check(variant, batch, crop, device, parities):
         cot = torch.randn(head_c.shape, generator=gen).to(device)
         head_c, grad_c = frame_pass(compiled, staged, parity, cot)
         head_e, grad_e = frame_pass(eager, staged, parity, cot)
-        difference = (head_c - head_e).abs()
-        share = (difference > 1e-3).float().mean().item()
-        mean, largest = difference.mean().item(), difference.max().item()
+        share, mean, largest = head_difference(head_c, head_e)
         worst_grad, worst_name = 0.0, ""
         for name, g in grad_e.items():
             rel = ((grad_c[name] - g).abs().max() / g.abs().max().clamp(min=1e-30)).item()

@@ -13,26 +13,17 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from swinup.data import ProceduralScenes  # noqa: E402
+from swinup.agreement import MAX_MEAN_DIFFERENCE, MAX_SHARE_APART, head_difference, staged_procedural_frame  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.staging import stage  # noqa: E402
-from swinup.train import clip_frame  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MAX_SHARE_APART = 0.05   # share of head outputs more than 1e-3 apart
-MAX_MEAN_DIFFERENCE = 3e-4
-
-
-def staged_frame():
-    clip = ProceduralScenes("cpu", seed=5).batch(2, 1, 64, hdr=False)
-    return stage(clip_frame(clip, 0), None, clip["gt"].shape[3], clip["gt"].shape[2], False).slots
 
 
 class FastModeIsTheExactNetwork(unittest.TestCase):
     def test_head_outputs_agree_but_for_rounding_ties(self):
-        staged = staged_frame()
+        staged = staged_procedural_frame(2, 64, "cpu")
         for variant in ("lite", "full"):
             _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
             heads = {}
@@ -41,9 +32,7 @@ class FastModeIsTheExactNetwork(unittest.TestCase):
                 model.load_tensors(tensors, fix_scales=True)
                 with torch.no_grad():
                     heads[exact] = model(staged, 1)
-            difference = (heads[True] - heads[False]).abs()
-            share = (difference > 1e-3).float().mean().item()
-            mean = difference.mean().item()
+            share, mean, _ = head_difference(heads[True], heads[False])
             self.assertLessEqual(share, MAX_SHARE_APART, f"{variant}: {share:.4f} of the outputs apart")
             self.assertLessEqual(mean, MAX_MEAN_DIFFERENCE, f"{variant}: mean difference {mean:.3g}")
             self.assertTrue(torch.isfinite(heads[False]).all())
