@@ -7,7 +7,11 @@
 # Usage: [SWINUP_BIN=.devrun] bash python/scripts/device_eval.sh WEIGHTS_DIR
 #   WEIGHTS_DIR holds lite.safetensors and full.safetensors. Results: $OUT/eval.tgz (eval/<sequence>/:
 #   summary.txt, lite.txt/json, full.txt/json, crops in lite/ and full/).
-#   PROCEDURAL=0: breakfast_room only; FULL=0: lite only (quick A/B runs).
+#   PROCEDURAL=0: breakfast_room only; FULL=0: lite only (quick A/B runs); VARIANTS="full": the
+#   variants to score (default "lite full", or "lite" with FULL=0), each into <variant>.json;
+#   BASELINES=0: swinup alone (bilinear and TAAU score the same in every run); RENDER_ONLY=1: render
+#   the sequences into SEQ_DIR and score nothing (device_arms.sh, while its arms train); PICTURES=0:
+#   no crops.
 set -uo pipefail
 WEIGHTS=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,25 +42,31 @@ if [ "${PROCEDURAL:-1}" = 1 ]; then
     jobs_list+=("${s}_2x|$s|480x270|960x540|" "${s}_3x|$s|320x180|960x540|")
   done
 fi
-evaluate() {  # job gpu: render (if missing), then score bilinear, TAAU, lite and full
+VARIANTS=${VARIANTS:-$([ "${FULL:-1}" = 1 ] && echo "lite full" || echo lite)}
+evaluate() {  # job gpu: render (if missing), then score bilinear and TAAU (with the first variant) and each variant
   IFS='|' read -r n scene r d extra <<< "$1"
   export CUDA_VISIBLE_DEVICES=$2
   # shellcheck disable=SC2086
   render "$n" "$scene" "$r" "$d" $extra || return 1
-  local o="$OUT/eval/$n"
+  [ "${RENDER_ONLY:-0}" = 1 ] && return 0
+  local o="$OUT/eval/$n" methods=bilinear,taau,swinup v
+  [ "${BASELINES:-1}" = 1 ] || methods=swinup
   mkdir -p "$o"
-  "$SWINUP" eval "$SEQ/$n" --methods bilinear,taau,swinup --variant lite --weights "$WEIGHTS/lite.safetensors" \
-    --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/lite.json" --pictures "$o/lite" > "$o/lite.txt" 2>&1
-  if [ "${FULL:-1}" = 1 ]; then
-    "$SWINUP" eval "$SEQ/$n" --methods swinup --variant full --weights "$WEIGHTS/full.safetensors" \
-      --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/full.json" --pictures "$o/full" > "$o/full.txt" 2>&1
-  fi
-  { echo "== $n"; grep -hE "^(bilinear|taau|swinup) " "$o/lite.txt"
-    [ "${FULL:-1}" = 1 ] && grep -hE "^swinup " "$o/full.txt" | sed 's/^swinup/full  /'; } > "$o/summary.txt"
+  for v in $VARIANTS; do
+    local pictures=(--pictures "$o/$v")
+    [ "${PICTURES:-1}" = 1 ] || pictures=()
+    "$SWINUP" eval "$SEQ/$n" --methods "$methods" --variant "$v" --weights "$WEIGHTS/$v.safetensors" \
+      --backend "${EVAL_BACKEND:-cuda}" --precision exact --json "$o/$v.json" "${pictures[@]}" > "$o/$v.txt" 2>&1
+    methods=swinup
+  done
+  { echo "== $n"
+    for v in $VARIANTS; do grep -hE "^(bilinear|taau|swinup) " "$o/$v.txt" | sed "s/^swinup/$v  /"; done
+  } > "$o/summary.txt"
 }
 # Four sequences at a time over the GPUs (TAAU and the EXR files use the CPU). EVAL_GPUS: the GPU
 # indices to use (default all), e.g. "0" while GPU 1 does something else.
 run_on_gpus "$(gpu_list "${EVAL_GPUS:-}")" evaluate "${jobs_list[@]}" || echo "some evaluations failed"
+[ "${RENDER_ONLY:-0}" = 1 ] && exit 0
 cat "$OUT"/eval/*/summary.txt
 # One archive: the device tool brings back a limited number of files.
 tar czf "$OUT/eval.tgz" -C "$OUT" eval && rm -rf "$OUT/eval"

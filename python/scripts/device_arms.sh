@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Several training arms side by side on the GPU machine (the device tool), each exported and scored
+# on the held-out breakfast_room, in one call: what a session's A/B comparisons need.
+#   1. renders the training sequences (render_training_data.sh) and breakfast_room's four
+#      evaluation sequences (device_eval.sh's, PROCEDURAL=0), both skipped when a warm machine
+#      still has them;
+#   2. trains every arm for MINUTES from its own copy of its start checkpoint, all at once, the
+#      GPUs taken in turn (several arms share a GPU: the steps are launch-bound, so they overlap);
+#   3. exports each arm and scores it on breakfast_room (CUDA, exact mode; swinup only: the
+#      baselines score the same in every run, BASELINES=1 adds them);
+#   4. packs checkpoints, weights and logs into $OUT/checkpoints.tgz (as soon as the arms are
+#      trained) and the scores into $OUT/scores.tgz (the tool returns 8 files).
+#
+# Usage (device command):
+#   SWINUP_BIN=.devrun bash python/scripts/device_arms.sh MINUTES 'NAME|VARIANT|CHECKPOINT|OPTIONS[|RANKS]' ...
+#   CHECKPOINT: a path relative to the repository (e.g. python/checkpoints/lite.pt) or absolute;
+#   OPTIONS: train.py options besides --variant, --minutes, --checkpoint and the data;
+#   RANKS: data-parallel ranks on the arm's GPU (torchrun, gloo; default 1), each with OPTIONS' --batch.
+#   An arm whose CHECKPOINT is a weights file (.safetensors) is scored only, as it is.
+# COMMON: options given to every arm before its own. Scores: arms/NAME/eval/room_*/{summary.txt,NAME.json}.
+set -uo pipefail
+MINUTES=$1
+shift
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/out/arms}
+PYTHON=${PYTHON:-python3}
+DATA=${DATA:-/tmp/swinup_data}
+WORK=${WORK:-/tmp/swinup_arms}
+export PYTHONUNBUFFERED=1
+mkdir -p "$OUT" "$WORK"
+SWINUP=$(bash "$ROOT/python/scripts/find_cli.sh")
+if [ -n "${SWINUP_BIN:-}" ]; then
+  export LD_LIBRARY_PATH="$ROOT/$SWINUP_BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+source "$ROOT/python/scripts/gpu_jobs.sh"
+read -r -a GPUS <<< "$(gpu_list)"
+t0=$(date +%s)
+stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
+
+# 1. The training data.
+if [ ! -f "$DATA/.complete" ]; then
+  bash "$ROOT/python/scripts/render_training_data.sh" "$SWINUP" "$DATA" > "$OUT/render.log" 2>&1 &&
+    touch "$DATA/.complete" || { tail -20 "$OUT/render.log"; exit 1; }
+fi
+stamp "training data: $(ls -d "$DATA"/*/ 2>/dev/null | wc -l) sequences"
+data_args=()
+for d in "$DATA"/*/; do data_args+=(--data "$d"); done
+
+score() {  # name [baselines 0|1]: device_eval.sh on the arm's weights, swinup alone unless asked
+  local dir="$WORK/$1" variant
+  variant=$(cat "$dir/variant")
+  [ -f "$dir/$variant.safetensors" ] || return 1
+  OUT="$dir" PROCEDURAL=0 VARIANTS="$variant" BASELINES=${2:-0} PICTURES=0 \
+    bash "$ROOT/python/scripts/device_eval.sh" "$dir" > "$dir/eval.log" 2>&1
+  tar xzf "$dir/eval.tgz" -C "$dir" && rm -f "$dir/eval.tgz"
+}
+# 2. Train every arm at once; meanwhile render breakfast_room and score the arms that only score
+#    (with the baselines: their TAAU is the margins' reference).
+names=()
+fixed=()
+trained=()
+pids=()
+k=0
+for arm in "$@"; do
+  IFS='|' read -r name variant start options ranks <<< "$arm"
+  case "$start" in /*) ;; *) start="$ROOT/$start" ;; esac
+  dir="$WORK/$name"
+  # A missing start must stop the arm: train.py would quietly start from the weights file instead.
+  [ -f "$start" ] || { echo "arm $name: no start checkpoint $start, skipped"; continue; }
+  mkdir -p "$dir"
+  names+=("$name")
+  echo "$variant" > "$dir/variant"
+  if [[ $start == *.safetensors ]]; then
+    cp "$start" "$dir/$variant.safetensors"
+    fixed+=("$name")
+    continue
+  fi
+  cp "$start" "$dir/$variant.pt"
+  (
+    cd "$ROOT/python"
+    launch=("$PYTHON" -m swinup.train)
+    if [ "${ranks:-1}" -gt 1 ]; then  # data parallel on the arm's one GPU (gloo: NCCL wants a GPU a rank)
+      launch=(torchrun --nnodes 1 --nproc_per_node "$ranks" --master_port $((29500 + k)) -m swinup.train
+              --dist-backend gloo)
+    fi
+    # shellcheck disable=SC2086
+    CUDA_VISIBLE_DEVICES=${GPUS[$((k % ${#GPUS[@]}))]} "${launch[@]}" --variant "$variant" \
+      --minutes "$MINUTES" --checkpoint "$dir/$variant.pt" "${data_args[@]}" ${COMMON:-} $options \
+      > "$dir/train.log" 2>&1 &&
+      $PYTHON -m swinup.export --variant "$variant" --checkpoint "$dir/$variant.pt" \
+        --out "$dir/$variant.safetensors" >> "$dir/train.log" 2>&1
+  ) &
+  pids+=($!)
+  trained+=("$name")
+  k=$((k + 1))
+done
+(
+  RENDER_ONLY=1 PROCEDURAL=0 OUT="$WORK/render_eval" bash "$ROOT/python/scripts/device_eval.sh" none \
+    > "$OUT/render_eval.log" 2>&1 || { echo "rendering breakfast_room failed:"; tail "$OUT/render_eval.log"; }
+  for name in "${fixed[@]}"; do score "$name" 1 & done
+  wait
+) &
+scored_fixed=$!
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || { echo "arm ${trained[$i]} failed:"; tail -15 "$WORK/${trained[$i]}/train.log"; }
+done
+stamp "trained ${#trained[@]} arms"
+# What the training made comes back even if the scoring below runs past the call's limit.
+((${#trained[@]})) && tar czf "$OUT/checkpoints.tgz" -C "$WORK" "${trained[@]}"
+
+# 3. Score the trained arms on breakfast_room, all at once.
+wait "$scored_fixed"
+pids=()
+for name in "${trained[@]}"; do score "$name" & pids+=($!); done
+for p in "${pids[@]}"; do wait "$p"; done
+for name in "${names[@]}"; do
+  dir="$WORK/$name"
+  echo "== arm $name ($(cat "$dir/variant")): $(grep -E "^step" "$dir/train.log" 2>/dev/null | tail -1)"
+  cat "$dir"/eval/*/summary.txt 2>/dev/null
+done
+stamp "scored"
+
+# 4. The scores in one archive (the tool returns at most 8 files).
+(cd "$WORK" && tar czf "$OUT/scores.tgz" "${names[@]/%//eval}" "${names[@]/%//eval.log}" 2>/dev/null)
+stamp "packed $(ls "$OUT")"
