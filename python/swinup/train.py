@@ -41,7 +41,9 @@ in fast mode (the linear layers' operands are e4m3 values, exact in TF32's 10-bi
 fuses its elementwise kernels. A batch that does not fit in memory halves itself.
 
 Several GPUs: torchrun --nproc_per_node N -m swinup.train ...: each rank draws its own batches,
-gradients are averaged with all_reduce (data parallel), rank 0 saves.
+gradients are averaged with one all_reduce a step (data parallel), rank 0 saves. Several ranks
+can share one GPU (--dist-backend gloo; NCCL wants a GPU a rank): a step is launch-bound, so
+ranks that launch side by side fill the GPU better than one larger batch does.
 """
 import argparse
 import contextlib
@@ -78,7 +80,7 @@ def t_space(x):
 
 
 def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion",
-           display_weight=0.0, temporal_space="t", display_norm="l1"):
+           display_weight=0.0, temporal_space="t", display_norm="l1", first_frame_weight=1.0):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], spatial term,
     temporal term). The spatial term is the L1 distance to the truth in t-space, plus
     display_weight times the L1 distance of the display-encoded colours (display_encode.py, what
@@ -100,7 +102,13 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     display_norm: "l1", the display term is the mean absolute error, or "rms", per clip the root
     of the mean square over its scored frames, pixels and channels, averaged over the clips: the
     statistic of `swinup eval`'s PSNR (-20 log10 of a sequence's pooled RMS error), which L1
-    under-weighs where the error is large and sparse (thin features, edges)."""
+    under-weighs where the error is large and sparse (thin features, edges).
+    first_frame_weight: the weight of a scored frame without history (the clip's first, when no
+    burn-in precedes it, or a camera cut) in the spatial and display terms, which are means over
+    the scored frames weighted so (1 is the plain mean). `swinup eval` pools squared errors over
+    a sequence, and its first frame, one jittered frame and no history, has the largest
+    (docs/quality.md, "Gentler continuations"); with the uniform burn-in a batch scores it once in
+    17."""
     if temporal_norm not in ("l1", "rms"):
         raise ValueError(f"temporal_norm {temporal_norm!r}: expected 'l1' or 'rms'")
     if temporal_alignment not in ("motion", "pixel"):
@@ -111,6 +119,8 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
         raise ValueError(f"display_weight {display_weight!r}: expected a weight >= 0")
     if display_norm not in ("l1", "rms"):
         raise ValueError(f"display_norm {display_norm!r}: expected 'l1' or 'rms'")
+    if not first_frame_weight > 0.0:
+        raise ValueError(f"first_frame_weight {first_frame_weight!r}: expected a weight > 0")
     gt = clip["gt"]
     frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
@@ -120,6 +130,7 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     display = gt.new_zeros(()) if display_norm == "l1" else gt.new_zeros(gt.shape[0])  # per clip for rms
     temporal = gt.new_zeros(())
     prev_out = prev_gt = None
+    frame_weights = 0.0  # the sum of the scored frames' weights
     if not 0 <= burn_in < frames:
         raise ValueError(f"burn_in {burn_in} must leave at least one of the clip's {frames} frames")
     with model.weight_cache() if model is not None else contextlib.nullcontext():  # weights quantised once a clip
@@ -129,14 +140,16 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
                     state = _advance(model, clip, k, state, dw, dh, exact, heads)[1]
                 continue
             previous_z = None if state is None else state.z[:, :state.height, :state.width]
+            w = first_frame_weight if state is None or clip["reset"][k] else 1.0
+            frame_weights += w
             out, state, staged = _advance(model, clip, k, state, dw, dh, exact, heads)
             t_out, t_gt = t_space(out), t_space(gt[:, k])
-            spatial = spatial + (t_out - t_gt).abs().mean()
+            spatial = spatial + w * (t_out - t_gt).abs().mean()
             if display_weight > 0.0 or temporal_space == "display":
                 d_out, d_gt = display_encode(out, clip["hdr"]), display_encode(gt[:, k], clip["hdr"])
                 if display_weight > 0.0:
-                    display = display + ((d_out - d_gt).abs().mean() if display_norm == "l1"
-                                         else (d_out - d_gt).square().mean(dim=(1, 2, 3)))
+                    display = display + w * ((d_out - d_gt).abs().mean() if display_norm == "l1"
+                                             else (d_out - d_gt).square().mean(dim=(1, 2, 3)))
             # The colours whose frame-to-frame changes the temporal term compares.
             cur_out, cur_gt = (d_out, d_gt) if temporal_space == "display" else (t_out, t_gt)
             if prev_out is not None and not clip["reset"][k]:
@@ -157,13 +170,13 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
             prev_out, prev_gt = cur_out, cur_gt
             outs.append(out)
     scored = frames - burn_in
-    display = display / scored
+    display = display / frame_weights
     if display_norm == "rms":  # per clip (a sequence's PSNR pools its frames), then the batch's mean
         display = torch.sqrt(display + 1e-12).mean()
     temporal = temporal / max(1, scored - 1)
     if temporal_norm == "rms":  # the root of the mean square; the epsilon keeps its gradient finite at 0
         temporal = torch.sqrt(temporal + 1e-12)
-    return torch.stack(outs, 1), spatial / scored + display_weight * display, temporal
+    return torch.stack(outs, 1), spatial / frame_weights + display_weight * display, temporal
 
 
 def clip_frame(clip, k):
@@ -267,7 +280,8 @@ def describe_training(variant, step, history):
     if not history:
         return f"{variant}: {step} training steps (python/swinup/train.py)"
     minutes = sum(float(h.get("minutes", 0)) for h in history)
-    gpus = sorted({h["device"].replace("NVIDIA ", "") for h in history if "device" in h})  # chunks, not notes
+    # The GPUs of the chunks (notes have no device), without device_label's ", N ranks".
+    gpus = sorted({h["device"].replace("NVIDIA ", "").split(",")[0] for h in history if "device" in h})
     # Names through _data_name again: chunks recorded before it knew the scale suffix kept them.
     data = {_data_name(d) for h in history for d in h.get("data", [])}
     builtin = {"showcase", "fence", "moire", "text", "spinner"}  # the renderer's own scenes
@@ -325,6 +339,40 @@ def draw_burn_in(rng, burn_in, reset_share):
     return rng.randint(0, burn_in)
 
 
+def device_label(device, world):
+    """The chunk's device for the history: "NVIDIA H200", "NVIDIA H200 x2" for ranks on two GPUs,
+    "NVIDIA H200, 3 ranks" for ranks sharing one (gloo)."""
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
+    if world == 1:
+        return name
+    gpus = min(world, torch.cuda.device_count()) if device.type == "cuda" else 1
+    if gpus == world:
+        return f"{name} x{world}"
+    return f"{name}" + (f" x{gpus}" if gpus > 1 else "") + f", {world} ranks"
+
+
+def average_gradients(params, world):
+    """Data parallel: every rank's gradients become the mean over the ranks, in one all_reduce of
+    one flat buffer. The network has about 150 parameter tensors, most of them small; one
+    all_reduce each spent more time in per-call latency than in moving their 5 MB (with gloo,
+    whose CUDA all_reduce goes through the host, a few milliseconds a call). The buffer covers every
+    parameter: a rank whose batch left one unused (its gradient None) would otherwise send a shorter
+    buffer than the others, which gloo stops on as a size mismatch (one stopped a 3-rank run on the
+    H200, 2026-12-01; with every parameter in the buffer the next one trained to the end)."""
+    params = list(params)
+    for p in params:  # a parameter a rank's batch left unused: zeros, so that every rank's buffer matches
+        if p.grad is None:
+            p.grad = torch.zeros_like(p)
+    grads = [p.grad for p in params]
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    dist.all_reduce(flat)
+    flat /= world
+    offset = 0
+    for g in grads:
+        g.copy_(flat[offset:offset + g.numel()].view_as(g))
+        offset += g.numel()
+
+
 def keep_reserved_zero(model):
     """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md)."""
     with torch.no_grad():
@@ -363,6 +411,10 @@ def main(argv=None):
     ap.add_argument("--reset-share", type=float, default=0.0,
                     help="share of batches whose clips start at a camera cut (no burn-in): the first "
                          "frames, which the evaluation scores too, weigh more")
+    ap.add_argument("--first-frame-weight", type=float, default=1.0,
+                    help="weight of a scored frame without history (a clip's first after no burn-in, or "
+                         "a camera cut) in the spatial and display terms: the evaluation's first frame "
+                         "has the largest squared error of a sequence")
     ap.add_argument("--crop", type=int, default=96, help="render crop side (multiple of 32)")
     ap.add_argument("--augment", action="store_true",
                     help="show each batch in one of the square's eight mirrors (flips, transpose; "
@@ -413,6 +465,8 @@ def main(argv=None):
         ap.error(f"--reset-share must be in [0, 1], got {args.reset_share}")
     if not args.display_weight >= 0.0:
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
+    if not args.first_frame_weight > 0.0:
+        ap.error(f"--first-frame-weight must be > 0, got {args.first_frame_weight}")
     if any("breakfast_room" in d for d in args.data):
         ap.error("breakfast_room is the held-out check: do not train on it")
 
@@ -480,8 +534,7 @@ def main(argv=None):
         if args.optimizer_state:
             save_optimizer_state(args.optimizer_state, model, opt, step)
     chunk = {"date": datetime.date.today().isoformat(), "start_step": step, "steps": 0,
-             "minutes": 0.0, "device": (torch.cuda.get_device_name(device) if device.type == "cuda"
-                                         else "cpu") + (f" x{world}" if world > 1 else ""),
+             "minutes": 0.0, "device": device_label(device, world),
              "data": sorted({_data_name(d) for d in args.data} |
                             ({"2.5D layers"} if frac > 0 else set())),
              "batch": args.batch * world, "crop": args.crop, "frames": args.frames, "lr": args.lr,
@@ -497,6 +550,8 @@ def main(argv=None):
         chunk["burn_in"] = args.burn_in
     if args.reset_share:
         chunk["reset_share"] = args.reset_share
+    if args.first_frame_weight != 1.0:
+        chunk["first_frame_weight"] = args.first_frame_weight
     if args.compile:
         chunk["compiled"] = True
     if args.augment:
@@ -541,7 +596,8 @@ def main(argv=None):
                                           temporal_alignment=args.temporal_alignment,
                                           display_weight=args.display_weight,
                                           display_norm=args.display_norm,
-                                          temporal_space=args.temporal_space)
+                                          temporal_space=args.temporal_space,
+                                          first_frame_weight=args.first_frame_weight)
             loss = spatial + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:
@@ -556,10 +612,7 @@ def main(argv=None):
             continue
         pixels += clip["gt"].shape[0] * clip["gt"].shape[1] * clip["gt"].shape[2] * clip["gt"].shape[3]
         if world > 1:
-            for p in model.parameters():
-                if p.grad is not None:
-                    dist.all_reduce(p.grad)
-                    p.grad /= world
+            average_gradients(model.parameters(), world)
         grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         if not torch.isfinite(loss.detach()):
             raise FloatingPointError(f"step {step}: loss is {loss.item()}")

@@ -281,6 +281,38 @@ class GradientTest(unittest.TestCase):
             self.assertGreater(sum(float(p.grad.abs().sum()) for p in m.params.values() if p.grad is not None), 0.0)
             m.zero_grad(set_to_none=True)
 
+    def test_first_frame_weight_weighs_the_frames_without_history(self):
+        # --first-frame-weight W: the spatial and display terms are means over the scored frames in
+        # which a frame without history (the clip's first after no burn-in, or a camera cut) counts
+        # W times; recomputed here from the outputs. W = 1 is the plain mean, bit for bit; frames
+        # after a burn-in have history and are not weighed.
+        m = lite_network_with_varied_heads()
+        clip = ProceduralScenes("cpu", seed=23).batch(1, 4, 32, hdr=True)
+        t = t_space
+        with torch.no_grad():
+            out, plain, _ = unroll(m, clip, display_weight=1.0)
+            _, same, _ = unroll(m, clip, display_weight=1.0, first_frame_weight=1.0)
+            _, weighted, _ = unroll(m, clip, display_weight=1.0, first_frame_weight=5.0)
+            _, after_burn_in, _ = unroll(m, clip, burn_in=1, display_weight=1.0)
+            _, after_burn_in_w, _ = unroll(m, clip, burn_in=1, display_weight=1.0, first_frame_weight=5.0)
+        self.assertTrue(torch.equal(plain, same))
+        self.assertTrue(torch.equal(after_burn_in, after_burn_in_w))
+        d = lambda x: display_encode(x, True)  # noqa: E731
+        per_frame = [float((t(out[:, k]) - t(clip["gt"][:, k])).abs().mean()) +
+                     float((d(out[:, k]) - d(clip["gt"][:, k])).abs().mean()) for k in range(4)]
+        self.assertAlmostEqual(float(plain), sum(per_frame) / 4, places=5)
+        self.assertAlmostEqual(float(weighted), (5 * per_frame[0] + sum(per_frame[1:])) / 8, places=5)
+        # A camera cut inside the clip is a frame without history too.
+        cut = dict(clip, reset=[False, False, True, False])
+        with torch.no_grad():
+            out_cut, cut_loss, _ = unroll(m, cut, burn_in=1, display_weight=1.0, first_frame_weight=5.0)
+        per_cut = [float((t(out_cut[:, k]) - t(cut["gt"][:, k + 1])).abs().mean()) +
+                   float((d(out_cut[:, k]) - d(cut["gt"][:, k + 1])).abs().mean()) for k in range(3)]
+        self.assertAlmostEqual(float(cut_loss), (per_cut[0] + 5 * per_cut[1] + per_cut[2]) / 7, places=5)
+        for bad in (0.0, -1.0, float("nan")):
+            with self.assertRaises(ValueError):
+                unroll(m, clip, first_frame_weight=bad)
+
     def test_reset_share_starts_that_share_of_clips_at_a_cut(self):
         import random
         rng = random.Random(5)
