@@ -26,7 +26,13 @@ the term of that time, each pixel against itself in the previous frame). Also pr
 10% of display pixels with the largest ground-truth gradient (edges) against the rest (flat),
 with the log2 sigma statistics for the same split. CPU is enough (768x432 display, 16 frames).
 
-Usage: python3 python/scripts/head_bias_sweep.py SEQ [--variant lite] [--json out.json]
+--first-frame-only changes the heads of frame 0 alone (no history there, so only the kernel
+matters) and adds wider kernels to the sweep: is the first frame's kernel, which the pooled PSNR
+weighs most (docs/quality.md, "Gentler continuations"), off in one direction? With --frames 1 a
+one-frame sequence is enough.
+
+Usage: python3 python/scripts/head_bias_sweep.py SEQ [--variant lite] [--frames N] [--first-frame-only]
+                                                 [--sigma-shifts 0.15,0.3] [--json out.json]
 """
 import argparse
 import importlib.util
@@ -56,6 +62,8 @@ LOG_SIGMA_RANGE = (-4.0, 2.0)  # the output pass clamps log2 sigma to this range
 ALPHA_BIASES = [-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0]
 # -0.6 and -1.0: the first run at 3x gained from a narrower kernel; where does that stop?
 SIGMA_SHIFTS = [-1.0, -0.6, -0.3, -0.15, 0.15, 0.3]
+# The first frame has no history to sharpen it: how much wider does it want its kernel?
+FIRST_FRAME_SIGMA_SHIFTS = [-0.3, -0.15, 0.15, 0.3, 0.5, 0.75, 1.0, 1.5]
 EDGE_FRACTION = 0.10
 
 
@@ -105,13 +113,24 @@ def main():
     ap.add_argument("sequence")
     ap.add_argument("--variant", default="lite", choices=["lite", "full"])
     ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+    ap.add_argument("--frames", type=int, default=0, help="score the first N frames (default: all)")
+    ap.add_argument("--first-frame-only", action="store_true",
+                    help="change frame 0's heads alone, and sweep wider kernels")
+    ap.add_argument("--sigma-shifts", default=None,
+                    help="comma-separated log2 sigma shifts to replay instead of the built-in list")
     ap.add_argument("--json", default=None, help="also write the result here")
     args = ap.parse_args()
+    shifts = FIRST_FRAME_SIGMA_SHIFTS if args.first_frame_only else SIGMA_SHIFTS
+    if args.sigma_shifts:
+        try:
+            shifts = [float(v) for v in args.sigma_shifts.split(",")]
+        except ValueError:
+            ap.error(f"--sigma-shifts: expected numbers separated by commas, got {args.sigma_shifts!r}")
     torch.manual_seed(0)
     t0 = time.time()
 
     model = oracle.load_network(args.variant, args.weights)
-    seq, clip = oracle.whole_sequence(args.sequence)
+    seq, clip = oracle.whole_sequence(args.sequence, args.frames)
     gt = clip["gt"]
     network_heads = []
     record = oracle.head_recorder(model, seq, network_heads)
@@ -133,20 +152,22 @@ def main():
         def replay(channels, delta):
             def modified(k, st):
                 h = network_heads[k].clone()
-                h[..., channels] += delta
+                if k == 0 or not args.first_frame_only:
+                    h[..., channels] += delta
                 return h
             out, _, temporal = unroll(None, clip, exact=False, heads=modified)
             return score(out, temporal)
 
         rows = []
-        for b in ALPHA_BIASES:
+        for b in [] if args.first_frame_only else ALPHA_BIASES:  # frame 0 has no history to weigh
             rows.append({"change": f"alpha logit {b:+g}", **replay([ALPHA_LOGIT], b)})
             print(f"{rows[-1]} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
-        for s in SIGMA_SHIFTS:
+        for s in shifts:
             rows.append({"change": f"log2 sigma {s:+g}", **replay([LOG_SIGMA_MAJOR, LOG_SIGMA_MINOR], s)})
             print(f"{rows[-1]} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
         # Reference: no history at all (alpha -> 0: sigmoid(-30) ~ 1e-13), the network's kernels only.
-        rows.append({"change": "alpha -> 0 (no history)", **replay([ALPHA_LOGIT], -1e4)})
+        if not args.first_frame_only:
+            rows.append({"change": "alpha -> 0 (no history)", **replay([ALPHA_LOGIT], -1e4)})
         result["replays"] = rows
     result["seconds"] = round(time.time() - t0, 1)
 

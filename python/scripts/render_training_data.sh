@@ -10,17 +10,19 @@
 #   with the 3x extras only a seventh of the sequences were at 2x, and by the eighth session 2x
 #   was the scale where lite fell short while it had margin to spare at 3x (docs/quality.md).
 # Never breakfast_room: it is the held-out check.
-# Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU)
+# Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU;
+#   FRAMES=N: N frames a sequence; RENDER_DEVICE=cpu: every sequence on the CPU renderer)
 set -euo pipefail
 SWINUP=$1
 DATA=$2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$DATA"
 RENDERS=(512x288 480x270 384x216 320x180 256x144)  # display 768x432 / 1.5, 1.6, 2, 2.4, 3
-FRAMES=32
-DEVICE=cuda
+FRAMES=${FRAMES:-32}
+DEVICE=${RENDER_DEVICE:-cuda}
 source "$ROOT/python/scripts/gpu_jobs.sh"
 GPUS=$(gpu_list)
+[ "$DEVICE" = cpu ] && GPUS=0
 if [ "${QUICK:-0}" = 1 ]; then FRAMES=8; DEVICE=cpu; GPUS=0; fi
 
 jobs_list=()

@@ -305,7 +305,8 @@ def describe_training(variant, step, history):
     else:  # "t-space L1 + display L1/RMS": the chunks' display terms differ from the t-space one
         spatial = "t-space L1 + display " + "/".join(display_norms)
     averaged = [int(h["averaged"]) for h in history if "averaged" in h]  # average_checkpoints.py
-    text = (f"{variant} trained {step} steps" + (f" (mean of {averaged[-1]} checkpoints)" if averaged else "") +
+    fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""  # fit_first_frame.py
+    text = (f"{variant} trained {step} steps" + (f" (mean of {averaged[-1]} checkpoints)" if averaged else "") + fitted +
             f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
             f"held out; {spatial} + {temporal}")
     crops = sorted({int(h.get("crop", 96)) for h in chunks}) or [96]

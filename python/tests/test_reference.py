@@ -350,6 +350,12 @@ class GradientTest(unittest.TestCase):
         self.assertIn("temporal (L1/RMS, display) along the motion", text)
         self.assertNotIn("burn-in", text)
         self.assertLessEqual(len("embedded full: " + text), 255)
+        # A first-frame fit (fit_first_frame.py) is named after the steps; the text still fits.
+        fit = {"date": "2026-12-01", "note": "first-frame fit", "first_frame_fit": {"steps": 300}}
+        text = describe_training("lite", 3766, [plain, dict(display, augment="mirrors", crop=128), fit])
+        self.assertIn("lite trained 3766 steps + first-frame fit, 10 min on H200 (2026-12-01)", text)
+        self.assertLessEqual(len("embedded lite: " + text), 255)
+        self.assertNotIn("first-frame fit", describe_training("lite", 3766, [plain]))
         # A chunk on mirrored clips (--augment) says so first; larger crops are named where they fit.
         mirrored = dict(display, augment="mirrors", crop=128)
         text = describe_training("lite", 3766, [plain, mirrored])
