@@ -52,6 +52,25 @@ def no_history_columns(variant, embed):
     return {"embed0__weight": [NO_HISTORY_SLOT]}
 
 
+def movable_entries(w, cols):
+    """1 where the fit may move weight w [out, in]: its columns `cols`, except in rows whose
+    power-of-two scale those entries set (without them the row's scale would be smaller):
+    lowering them there would lower the scale and re-round the row's other codes."""
+    m = torch.zeros_like(w)
+    m[:, cols] = 1.0
+    held = pow2_scale_for(w * (1.0 - m)) < pow2_scale_for(w)
+    m[held] = 0.0
+    return m
+
+
+def keep_within_scales(w, start, movable):
+    """w with its movable entries clamped to what the rows' scales (those of `start`) can hold,
+    and every other entry back at `start`: the e4m3 codes outside the movable entries, and the
+    scales, stay what they were."""
+    limit = (pow2_scale_for(start) * E4M3_MAX).reshape(-1, 1).expand_as(start)
+    return torch.where(movable > 0, torch.maximum(torch.minimum(w, limit), -limit), start)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="lite", choices=["lite", "full"])
@@ -82,26 +101,15 @@ def main():
     model.requires_grad_(False)
     columns = no_history_columns(args.variant, args.embed)
     start = {name: model.params[name].detach().clone() for name in columns}
-    limits = {}  # per row: the largest |w| that keeps the row's power-of-two scale
-    for name in columns:
-        w = model.params[name]
-        limits[name] = (pow2_scale_for(w.detach()) * E4M3_MAX).reshape(-1, 1).expand_as(w)
-        w.requires_grad_(True)
-    params = [model.params[name] for name in columns]
-    opt = torch.optim.Adam(params, lr=args.lr)
     masks = {}
     for name in columns:
-        w = model.params[name].detach()
-        m = torch.zeros_like(w)
-        m[:, columns[name]] = 1.0
-        # A row whose scale the slot-7 entries set (the others alone would give a smaller one)
-        # keeps them: lowering them would lower the scale and re-round the row's other codes.
-        others = w * (1.0 - m)
-        held = pow2_scale_for(others) < pow2_scale_for(w)
-        m[held] = 0.0
-        if bool(held.any()):
-            print(f"{name}: rows {held.nonzero().flatten().tolist()} keep their slot-7 entries (they set the scale)")
-        masks[name] = m
+        masks[name] = movable_entries(start[name], columns[name])
+        held = sorted({int(r) for r, c in (torch.ones_like(masks[name]) - masks[name]).nonzero().tolist()
+                       if c in columns[name]})
+        if held:
+            print(f"{name}: rows {held} keep their slot-7 entries (they set the row's scale)")
+        model.params[name].requires_grad_(True)
+    opt = torch.optim.Adam([model.params[name] for name in columns], lr=args.lr)
 
     seqs = load_sequence_folders(args.data, torch.device("cpu"))
     rng = random.Random(args.seed)
@@ -118,8 +126,8 @@ def main():
         opt.step()
         with torch.no_grad():
             for name in columns:
-                w, lim = model.params[name], limits[name]
-                w.copy_(torch.where(masks[name] > 0, torch.maximum(torch.minimum(w, lim), -lim), start[name]))
+                w = model.params[name]
+                w.copy_(keep_within_scales(w, start[name], masks[name]))
         losses.append(float(loss))
         if (k + 1) % 20 == 0:
             recent = sum(losses[-20:]) / 20
@@ -139,8 +147,9 @@ def main():
                     f"{args.batch} {args.crop}-pixel crops (python/scripts/fit_first_frame.py); every other "
                     f"weight unchanged"}
     save_checkpoint(args.out, model, step, history + [note])
-    print(f"saved {args.out} (step {step}; loss {sum(losses[:20]) / 20:.5f} -> "
-          f"{sum(losses[-20:]) / 20:.5f} over the first and last 20 steps)")
+    n = min(20, len(losses))
+    print(f"saved {args.out} (step {step}; loss {sum(losses[:n]) / n:.5f} -> "
+          f"{sum(losses[-n:]) / n:.5f} over the first and last {n} steps)")
 
 
 if __name__ == "__main__":
