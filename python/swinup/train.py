@@ -354,12 +354,12 @@ def device_label(device, world):
 
 def average_gradients(params, world):
     """Data parallel: every rank's gradients become the mean over the ranks, in one all_reduce of
-    one flat buffer. The network has about 150 parameter tensors, most of them small; one
-    all_reduce each spent more time in per-call latency than in moving their 5 MB (with gloo,
-    whose CUDA all_reduce goes through the host, a few milliseconds a call). The buffer covers every
-    parameter: a rank whose batch left one unused (its gradient None) would otherwise send a shorter
-    buffer than the others, which gloo stops on as a size mismatch (one stopped a 3-rank run on the
-    H200, 2026-12-01; with every parameter in the buffer the next one trained to the end)."""
+    one flat buffer (one collective a step instead of one for each of the network's 150 or so
+    parameter tensors, most of them small; the two were not timed against each other). The buffer
+    covers every parameter. A rank whose batch left one unused (its gradient None) would otherwise
+    send a shorter buffer than the others: on the H200 (2026-12-01) a 3-rank run stopped when gloo
+    found one rank's buffer shorter than its neighbour's, which only None gradients can make; with
+    every parameter in the buffer the next run trained to the end."""
     params = list(params)
     for p in params:  # a parameter a rank's batch left unused: zeros, so that every rank's buffer matches
         if p.grad is None:
