@@ -11,8 +11,10 @@ Why: slot 7 is 1 where a pixel has no history (the whole first frame, a camera c
 reveals) and 0 elsewhere, so those columns act only there. The first frame has the largest error of
 a sequence, and `swinup eval` pools squared errors, so its PSNR weighs most (docs/quality.md,
 "Gentler continuations"). With the uniform burn-in, training scores it in one batch of 17. A replay
-of the shipped weights' frame 0 with wider kernels (head_bias_sweep.py --first-frame-only) shows
-it is miscalibrated: log2 sigma +0.3 gains 0.26 dB at 2x (lite).
+of chunk 11's frame 0 with wider kernels (head_bias_sweep.py --first-frame-only) gains 0.26 dB on
+that frame at 2x (lite, log2 sigma +0.3), but loses 0.006 dB over 32 frames, because frame 0 is
+frame 1's history: the network itself, not a fixed shift, has to choose frame 0's output (docs/
+quality.md, "A first-frame fit").
 
 The fitted columns are clamped so that each row's power-of-two scale (quant.pow2_scale_for) stays
 what it was: the other codes of the row, and so the network where slot 7 is 0, are unchanged
@@ -104,8 +106,7 @@ def main():
     masks = {}
     for name in columns:
         masks[name] = movable_entries(start[name], columns[name])
-        held = sorted({int(r) for r, c in (torch.ones_like(masks[name]) - masks[name]).nonzero().tolist()
-                       if c in columns[name]})
+        held = (masks[name][:, columns[name]] == 0).any(dim=1).nonzero().flatten().tolist()
         if held:
             print(f"{name}: rows {held} keep their slot-7 entries (they set the row's scale)")
         model.params[name].requires_grad_(True)
