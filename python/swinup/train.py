@@ -304,9 +304,13 @@ def describe_training(variant, step, history):
         spatial = "t-space" + (" + display" if display_norms else "") + " L1"
     else:  # "t-space L1 + display L1/RMS": the chunks' display terms differ from the t-space one
         spatial = "t-space L1 + display " + "/".join(display_norms)
-    averaged = [int(h["averaged"]) for h in history if "averaged" in h]  # average_checkpoints.py
+    averaged = [h for h in history if "averaged" in h]  # average_checkpoints.py
+    mean = ""
+    if averaged:  # the last mean made these weights; "shares" marks a weighted one (an interpolation)
+        mean = (f" (interpolated between {averaged[-1]['averaged']} checkpoints)" if "shares" in averaged[-1]
+                else f" (mean of {averaged[-1]['averaged']} checkpoints)")
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""  # fit_first_frame.py
-    text = (f"{variant} trained {step} steps" + (f" (mean of {averaged[-1]} checkpoints)" if averaged else "") + fitted +
+    text = (f"{variant} trained {step} steps" + mean + fitted +
             f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
             f"held out; {spatial} + {temporal}")
     crops = sorted({int(h.get("crop", 96)) for h in chunks}) or [96]

@@ -484,6 +484,35 @@ class AverageCheckpointsTest(unittest.TestCase):
             self.assertEqual(step, 180)
             self.assertIn("mean of", describe_training("lite", step, history))
 
+    def test_weighted_mean_interpolates(self):
+        # --weights 3 1: every tensor is 3/4 of the first plus 1/4 of the second, the history
+        # records the shares, and the description calls it an interpolation.
+        nets = [SwinUp(ModelConfig.make("lite")) for _ in range(2)]
+        nets[0].init_seeded(3)
+        nets[1].init_seeded(4)
+        chunk = {"date": "2026-12-01", "start_step": 0, "steps": 10, "minutes": 1.0, "device": "NVIDIA H200"}
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, n) for n in ("a.pt", "b.pt")]
+            save_checkpoint(paths[0], nets[0], 10, [chunk])
+            save_checkpoint(paths[1], nets[1], 10, [dict(chunk, lr=1e-4)])
+            ck = average_checkpoints(paths, weights=[3, 1])
+            self.assertEqual(ck["history"][-1]["shares"], [0.75, 0.25])
+            self.assertIn("interpolated over 2 checkpoints", ck["history"][-1]["note"])
+            self.assertIn("share 0.75", ck["history"][-1]["note"])
+            saved = [torch.load(p)["params"] for p in paths]
+            moved = 0
+            for name, t in ck["params"].items():
+                expected = ((3 * saved[0][name].double() + saved[1][name].double()) / 4).to(t.dtype)
+                self.assertTrue(torch.equal(t, expected), name)
+                half = ((saved[0][name].double() + saved[1][name].double()) / 2).to(t.dtype)
+                moved += int(not torch.equal(t, half))
+            self.assertGreater(moved, 10)  # not the plain mean
+            self.assertIn("interpolated between 2 checkpoints", describe_training("lite", ck["step"], ck["history"]))
+            with self.assertRaisesRegex(ValueError, "1 weights for 2 checkpoints"):
+                average_checkpoints(paths, weights=[1])
+            with self.assertRaisesRegex(ValueError, "finite number > 0"):
+                average_checkpoints(paths, weights=[1, 0])
+
     def test_refuses_what_cannot_be_averaged(self):
         with tempfile.TemporaryDirectory() as tmp:
             lite, full = SwinUp(ModelConfig.make("lite")), SwinUp(ModelConfig.make("full"))
