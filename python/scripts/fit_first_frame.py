@@ -38,7 +38,8 @@ from swinup.data import batch_from_folders, load_sequence_folders  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.quant import pow2_scale_for, E4M3_MAX  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.train import ROOT, load_checkpoint, save_checkpoint, unroll  # noqa: E402
+from swinup.train import (HELD_OUT_SCENE, ROOT, holds_held_out_scene, load_checkpoint,  # noqa: E402
+                          save_checkpoint, unroll)
 
 NO_HISTORY_SLOT = 7  # staging's "history outside the screen / none" flag (docs/model-spec.md)
 SLOTS = 16
@@ -92,8 +93,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True, help="the fitted checkpoint")
     args = ap.parse_args()
-    if any("breakfast_room" in d for d in args.data):
-        ap.error("breakfast_room is the held-out check: do not fit on it")
+    if holds_held_out_scene(args.data):
+        ap.error(f"{HELD_OUT_SCENE} is the held-out check: do not fit on it")
     if args.crop % 32:
         ap.error("--crop must be a multiple of 32")
 

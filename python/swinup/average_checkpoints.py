@@ -60,6 +60,7 @@ def average_checkpoints(paths, note=None, weights=None):
                                  f"{first['params'][name].dtype} {tuple(first['params'][name].shape)}")
     params = {}
     for name, t in first["params"].items():
+        # From the weights, not the shares: equal weights then give sum / n exactly, as before them.
         mean = sum(float(w) * ck["params"][name].double() for w, ck in zip(weights, cks)) / sum(weights)
         params[name] = mean.to(t.dtype)
         if not torch.isfinite(params[name]).all():

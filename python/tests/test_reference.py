@@ -3,6 +3,8 @@
 trips, gradients through the recurrence, the EXR reader against files the real OpenEXR library
 wrote. Run: /usr/bin/python3 -m unittest discover -s python/tests (needs torch and numpy; the EXR
 test also g++ and OpenEXR's development files, and is skipped without them)."""
+import contextlib
+import io
 import math
 import os
 import shutil
@@ -22,7 +24,8 @@ from swinup.exr import read_exr  # noqa: E402
 from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
 from swinup.average_checkpoints import average_checkpoints  # noqa: E402
-from swinup.train import describe_training, draw_burn_in, load_checkpoint, save_checkpoint, t_space, unroll  # noqa: E402
+from swinup.train import (describe_training, draw_burn_in, holds_held_out_scene, load_checkpoint,  # noqa: E402
+                          main as train_main, save_checkpoint, t_space, unroll)
 from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
@@ -450,6 +453,15 @@ class GradientTest(unittest.TestCase):
         out, _, _ = unroll(None, clip, heads=lambda k, st: heads0 if k == 0 else frame1_keeps_half(k, st))
         out[:, 1].sum().backward()
         self.assertGreater(float(heads0.grad[..., 4:8].abs().sum()), 0.0)  # frame 0's output pass
+
+
+class HeldOutSceneTest(unittest.TestCase):
+    def test_training_refuses_the_held_out_scene(self):
+        self.assertTrue(holds_held_out_scene(["/d/seq_gas_station", "/d/seq_breakfast_room_2x"]))
+        self.assertFalse(holds_held_out_scene(["/d/seq_gas_station", "/d/seq_fence_pan"]))
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            train_main(["--data", "/d/seq_breakfast_room_2x", "--max-steps", "1"])
+        self.assertIn("breakfast_room is the held-out check", err.getvalue())
 
 
 class AverageCheckpointsTest(unittest.TestCase):
