@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Several training arms side by side on the GPU machine (the device tool), each exported and scored
 # on the held-out breakfast_room, in one call: what a session's A/B comparisons need.
-#   1. renders the training sequences (render_training_data.sh) and breakfast_room's four
-#      evaluation sequences (device_eval.sh's, PROCEDURAL=0), both skipped when a warm machine
-#      still has them;
+#   1. renders the training sequences (render_training_data.sh; not when every arm only scores)
+#      and the evaluation sequences (device_eval.sh's), both skipped when a warm machine still
+#      has them;
 #   2. trains every arm for MINUTES from its own copy of its start checkpoint, all at once, the
 #      GPUs taken in turn (several arms share a GPU: the steps are launch-bound, so they overlap);
 #   3. exports each arm and scores it on breakfast_room (CUDA, exact mode; swinup only: the
-#      baselines score the same in every run, BASELINES=1 adds them);
+#      baselines score the same in every run, BASELINES=1 adds them), and with PROCEDURAL=1 on
+#      device_eval.sh's ten procedural sequences too (the shipping rule's second check);
 #   4. packs checkpoints, weights and logs into $OUT/checkpoints.tgz (as soon as the arms are
 #      trained) and the scores into $OUT/scores.tgz (the tool returns 8 files).
 #
@@ -17,7 +18,9 @@
 #   OPTIONS: train.py options besides --variant, --minutes, --checkpoint and the data;
 #   RANKS: data-parallel ranks on the arm's GPU (torchrun, gloo; default 1), each with OPTIONS' --batch.
 #   An arm whose CHECKPOINT is a weights file (.safetensors) is scored only, as it is.
-# COMMON: options given to every arm before its own. Scores: arms/NAME/eval/room_*/{summary.txt,NAME.json}.
+# COMMON: options given to every arm before its own. Scores: arms/NAME/eval/SEQUENCE/{summary.txt,VARIANT.json}.
+# Fixed arms are scored FIXED_AT_ONCE at a time (default 6; fewer leave the GPU to the training), the
+# first one with the baselines (the margins' reference), the others without.
 set -uo pipefail
 MINUTES=$1
 shift
@@ -37,8 +40,10 @@ read -r -a GPUS <<< "$(gpu_list)"
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
 
-# 1. The training data.
-if [ ! -f "$DATA/.complete" ]; then
+# 1. The training data (not when every arm only scores).
+trains=0
+for arm in "$@"; do [[ $arm == *.safetensors\|* ]] || trains=1; done
+if ((trains)) && [ ! -f "$DATA/.complete" ]; then
   bash "$ROOT/python/scripts/render_training_data.sh" "$SWINUP" "$DATA" > "$OUT/render.log" 2>&1 &&
     touch "$DATA/.complete" || { tail -20 "$OUT/render.log"; exit 1; }
 fi
@@ -50,12 +55,12 @@ score() {  # name [baselines 0|1]: device_eval.sh on the arm's weights, swinup a
   local dir="$WORK/$1" variant
   variant=$(cat "$dir/variant")
   [ -f "$dir/$variant.safetensors" ] || return 1
-  OUT="$dir" PROCEDURAL=0 VARIANTS="$variant" BASELINES=${2:-0} PICTURES=0 \
+  OUT="$dir" PROCEDURAL=${PROCEDURAL:-0} VARIANTS="$variant" BASELINES=${2:-0} PICTURES=0 \
     bash "$ROOT/python/scripts/device_eval.sh" "$dir" > "$dir/eval.log" 2>&1
   tar xzf "$dir/eval.tgz" -C "$dir" && rm -f "$dir/eval.tgz"
 }
-# 2. Train every arm at once; meanwhile render breakfast_room and score the arms that only score
-#    (with the baselines: their TAAU is the margins' reference).
+# 2. Train every arm at once; meanwhile render the evaluation sequences and score the arms that
+#    only score.
 names=()
 fixed=()
 trained=()
@@ -95,9 +100,14 @@ for arm in "$@"; do
   k=$((k + 1))
 done
 (
-  RENDER_ONLY=1 PROCEDURAL=0 OUT="$WORK/render_eval" bash "$ROOT/python/scripts/device_eval.sh" none \
-    > "$OUT/render_eval.log" 2>&1 || { echo "rendering breakfast_room failed:"; tail "$OUT/render_eval.log"; }
-  for name in "${fixed[@]}"; do score "$name" 1 & done
+  RENDER_ONLY=1 PROCEDURAL=${PROCEDURAL:-0} OUT="$WORK/render_eval" bash "$ROOT/python/scripts/device_eval.sh" none \
+    > "$OUT/render_eval.log" 2>&1 || { echo "rendering the evaluation sequences failed:"; tail "$OUT/render_eval.log"; }
+  running=()
+  for i in "${!fixed[@]}"; do
+    score "${fixed[$i]}" $((i == 0 ? 1 : ${BASELINES:-0})) &
+    running+=($!)
+    if ((${#running[@]} >= ${FIXED_AT_ONCE:-6})); then wait "${running[0]}"; running=("${running[@]:1}"); fi
+  done
   wait
 ) &
 scored_fixed=$!
