@@ -18,6 +18,7 @@
 #   OPTIONS: train.py options besides --variant, --minutes, --checkpoint and the data;
 #   RANKS: data-parallel ranks on the arm's GPU (torchrun, gloo; default 1), each with OPTIONS' --batch.
 #   An arm whose CHECKPOINT is a weights file (.safetensors) is scored only, as it is.
+#   PROCEDURAL=1: score on the procedural sequences too (default 0, breakfast_room only).
 # COMMON: options given to every arm before its own. Scores: arms/NAME/eval/SEQUENCE/{summary.txt,VARIANT.json}.
 # Fixed arms are scored FIXED_AT_ONCE at a time (default 6; fewer leave the GPU to the training), the
 # first one with the baselines (the margins' reference), the others without.

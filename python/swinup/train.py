@@ -273,6 +273,11 @@ def load_optimizer_state(path, model, opt, step):
     return True
 
 
+# The C API keeps 255 characters of the weights' description, and `swinup info` puts
+# "embedded full: " (15) before it: what a description may take.
+DESCRIPTION_ROOM = 255 - len("embedded full: ")
+
+
 def describe_training(variant, step, history):
     """One short line for the weights file's description (`swinup info` shows it after the origin,
     "embedded full: ", and the C API keeps 255 characters of both). The checkpoint keeps the whole
@@ -305,14 +310,21 @@ def describe_training(variant, step, history):
     else:  # "t-space L1 + display L1/RMS": the chunks' display terms differ from the t-space one
         spatial = "t-space L1 + display " + "/".join(display_norms)
     averaged = [h for h in history if "averaged" in h]  # average_checkpoints.py
-    mean = ""
-    if averaged:  # the last mean made these weights; "shares" marks a weighted one (an interpolation)
-        mean = (f" (interpolated between {averaged[-1]['averaged']} checkpoints)" if "shares" in averaged[-1]
-                else f" (mean of {averaged[-1]['averaged']} checkpoints)")
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""  # fit_first_frame.py
-    text = (f"{variant} trained {step} steps" + mean + fitted +
-            f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
-            f"held out; {spatial} + {temporal}")
+
+    def compose(mean):
+        return (f"{variant} trained {step} steps" + mean + fitted +
+                f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
+                f"held out; {spatial} + {temporal}")
+    text = compose("")
+    if averaged:  # the last mean made these weights; "shares" marks a weighted one (an interpolation)
+        n = averaged[-1]["averaged"]
+        weighted = "shares" in averaged[-1]
+        text = compose(f" (interpolated between {n} checkpoints)" if weighted else f" (mean of {n} checkpoints)")
+        if len(text) > DESCRIPTION_ROOM:  # the short form, rather than lose the end of the line
+            text = compose(f" (weighted mean of {n})" if weighted else f" (mean of {n})")
+    if len(text) > DESCRIPTION_ROOM:  # what the C API would cut anyway, cut visibly
+        text = text[:DESCRIPTION_ROOM - 3] + "..."
     crops = sorted({int(h.get("crop", 96)) for h in chunks}) or [96]
     crop_sides = "-".join(str(c) for c in sorted({crops[0], crops[-1]}))  # "128" or "96-128"
     # What the clips were, most telling first: whether any chunk saw the scenes mirrored
@@ -324,7 +336,7 @@ def describe_training(variant, step, history):
              f", {crop_sides} px crops" if crop_sides != "96" else ""]
     kept = ""
     for part in parts:
-        if part and len(text + kept + part) <= 240:
+        if part and len(text + kept + part) <= DESCRIPTION_ROOM:
             kept += part
     return text + kept
 

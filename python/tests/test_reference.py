@@ -364,6 +364,19 @@ class GradientTest(unittest.TestCase):
         text = describe_training("lite", 3766, [plain, mirrored])
         self.assertIn("along the motion, mirrored, 8-frame clips", text)
         self.assertLessEqual(len("embedded full: " + text), 255)
+        # A weighted mean of a fitted history takes the short form of the mean rather than lose the
+        # loss terms at the end (the fifteenth session's full: 269 characters with the long form).
+        shares = {"note": "mean", "averaged": 3, "shares": [0.35, 0.4, 0.25]}
+        text = describe_training("full", 4108, [plain, display, shares, fit])
+        self.assertIn("full trained 4108 steps (weighted mean of 3) + first-frame fit, 10 min", text)
+        self.assertTrue(text.endswith("temporal (L1/RMS, display) along the motion"), text)
+        self.assertLessEqual(len("embedded full: " + text), 255)
+        self.assertIn("(interpolated between 3 checkpoints)", describe_training("lite", 9, [shares]))
+        # Whatever the history, the line fits; a cut one says so.
+        many = dict(plain, data=[f"d/scene_{i}" for i in range(40)])
+        text = describe_training("full", 4108, [many, shares, fit])
+        self.assertEqual(len("embedded full: " + text), 255)
+        self.assertTrue(text.endswith("..."), text)
         short = dict(mirrored, data=["2.5D layers"], temporal_alignment="pixel")
         self.assertIn("mirrored, 8-frame clips, <=16 burn-in, 128 px crops", describe_training("lite", 9, [short]))
         self.assertIn("<=16 burn-in, 96-128 px crops", describe_training("lite", 9, [dict(short, crop=96), short]))
