@@ -41,9 +41,15 @@ read -r -a GPUS <<< "$(gpu_list)"
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
 
+scores_only() {  # start: an arm whose start is a weights file is scored as it is, not trained
+  [[ $1 == *.safetensors ]]
+}
 # 1. The training data (not when every arm only scores).
 trains=0
-for arm in "$@"; do [[ $arm == *.safetensors\|* ]] || trains=1; done
+for arm in "$@"; do
+  IFS='|' read -r _ _ start _ <<< "$arm"
+  scores_only "$start" || trains=1
+done
 if ((trains)) && [ ! -f "$DATA/.complete" ]; then
   bash "$ROOT/python/scripts/render_training_data.sh" "$SWINUP" "$DATA" > "$OUT/render.log" 2>&1 &&
     touch "$DATA/.complete" || { tail -20 "$OUT/render.log"; exit 1; }
@@ -76,7 +82,7 @@ for arm in "$@"; do
   mkdir -p "$dir"
   names+=("$name")
   echo "$variant" > "$dir/variant"
-  if [[ $start == *.safetensors ]]; then
+  if scores_only "$start"; then
     cp "$start" "$dir/$variant.safetensors"
     fixed+=("$name")
     continue
