@@ -131,13 +131,20 @@ def random_mirror(clip, rng: random.Random):
 
 def load_sequence_folders(paths, device, workers=None):
     """SequenceFolders for every path, their EXR files read by a pool of processes (spawned:
-    the parent may hold a CUDA context, which forked children must not inherit)."""
+    the parent may hold a CUDA context, which forked children must not inherit). A folder named
+    n times is read once and listed n times, so batch_from_folders draws it n times as often
+    (train.py --data given twice oversamples a sequence without a second copy in memory)."""
     if len(paths) == 0:
         return []
     workers = workers or min(16, os.cpu_count() or 1)
     ctx = multiprocessing.get_context("spawn")
+    loaded = {}
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return [SequenceFolder(p, device, pool) for p in paths]
+        for p in paths:
+            key = os.path.realpath(p)
+            if key not in loaded:
+                loaded[key] = SequenceFolder(p, device, pool)
+    return [loaded[os.path.realpath(p)] for p in paths]
 
 
 # ---- procedural scenes -------------------------------------------------------------------------
