@@ -21,7 +21,10 @@
 #   PROCEDURAL=1: score on the procedural sequences too (default 0, breakfast_room only).
 # COMMON: options given to every arm before its own. Scores: arms/NAME/eval/SEQUENCE/{summary.txt,VARIANT.json}.
 # Fixed arms are scored FIXED_AT_ONCE at a time (default 6; fewer leave the GPU to the training), the
-# first one with the baselines (the margins' reference), the others without.
+# first one with the baselines (the margins' reference), the others without. They are scored while
+# the arms train unless the trainings' planned memory (train_gib) fills more than 80% of a GPU:
+# then after them (the sixteenth session's first call ran out of GPU memory with 5 ranks, 123 GiB
+# of peaks, beside a CUDA evaluation of full and the GPU tests, and lost its lite arm).
 set -uo pipefail
 MINUTES=$1
 shift
@@ -43,6 +46,20 @@ stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
 
 scores_only() {  # start: an arm whose start is a weights file is scored as it is, not trained
   [[ $1 == *.safetensors ]]
+}
+# GiB a training of this variant and these options peaks at on its GPU, all its ranks together:
+# per clip of a 128-pixel crop about 2.3 (lite) and 3.0 (full) GiB, measured as torch's peak
+# allocation on the H200 (lite batch 10: 21-23 GiB a rank; full batch 10: 30, batch 14: 38),
+# scaled by the crop's area. The last --batch and --crop in the options count, as in argparse.
+train_gib() {  # variant ranks options...
+  local variant=$1 ranks=$2 batch=16 crop=96 prev=""
+  shift 2
+  for w in "$@"; do
+    case $prev in --batch) batch=$w ;; --crop) crop=$w ;; esac
+    prev=$w
+  done
+  local per_clip=23; [ "$variant" = full ] && per_clip=30  # tenths of a GiB
+  echo $(( (ranks * batch * per_clip * crop * crop / (128 * 128) + 9) / 10 ))
 }
 # 1. The training data (not when every arm only scores).
 trains=0
@@ -72,6 +89,8 @@ names=()
 fixed=()
 trained=()
 pids=()
+declare -A planned_gib=()
+arm_status=()
 k=0
 for arm in "$@"; do
   IFS='|' read -r name variant start options ranks <<< "$arm"
@@ -88,6 +107,9 @@ for arm in "$@"; do
     continue
   fi
   cp "$start" "$dir/$variant.pt"
+  gpu=${GPUS[$((k % ${#GPUS[@]}))]}
+  # shellcheck disable=SC2086
+  planned_gib[$gpu]=$(( ${planned_gib[$gpu]:-0} + $(train_gib "$variant" "${ranks:-1}" ${COMMON:-} $options) ))
   (
     cd "$ROOT/python"
     launch=("$PYTHON" -m swinup.train)
@@ -96,7 +118,7 @@ for arm in "$@"; do
               --dist-backend gloo)
     fi
     # shellcheck disable=SC2086
-    CUDA_VISIBLE_DEVICES=${GPUS[$((k % ${#GPUS[@]}))]} "${launch[@]}" --variant "$variant" \
+    CUDA_VISIBLE_DEVICES=$gpu "${launch[@]}" --variant "$variant" \
       --minutes "$MINUTES" --checkpoint "$dir/$variant.pt" "${data_args[@]}" ${COMMON:-} $options \
       > "$dir/train.log" 2>&1 &&
       $PYTHON -m swinup.export --variant "$variant" --checkpoint "$dir/$variant.pt" \
@@ -106,6 +128,18 @@ for arm in "$@"; do
   trained+=("$name")
   k=$((k + 1))
 done
+# Score the fixed arms beside the training only where it leaves room on every GPU.
+score_beside=1
+for gpu in "${!planned_gib[@]}"; do
+  total=$( (nvidia-smi -i "$gpu" --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null || echo 0) | head -1)
+  total_gib=$((total / 1024))
+  stamp "GPU $gpu: the trainings plan about ${planned_gib[$gpu]} GiB of $( ((total_gib)) && echo "$total_gib GiB" || echo "an unknown size (no nvidia-smi reading)")"
+  if ((total_gib == 0 || planned_gib[$gpu] * 10 > total_gib * 8)); then score_beside=0; fi
+done
+if ((${#fixed[@]} && ${#trained[@]} && !score_beside)); then
+  stamp "the fixed arms are scored after the training: too little GPU memory beside it"
+  for i in "${!pids[@]}"; do wait "${pids[$i]}"; arm_status[$i]=$?; done
+fi
 (
   RENDER_ONLY=1 PROCEDURAL=${PROCEDURAL:-0} OUT="$WORK/render_eval" bash "$ROOT/python/scripts/device_eval.sh" none \
     > "$OUT/render_eval.log" 2>&1 || { echo "rendering the evaluation sequences failed:"; tail "$OUT/render_eval.log"; }
@@ -119,7 +153,9 @@ done
 ) &
 scored_fixed=$!
 for i in "${!pids[@]}"; do
-  wait "${pids[$i]}" || { echo "arm ${trained[$i]} failed:"; tail -15 "$WORK/${trained[$i]}/train.log"; }
+  # An arm waited for above keeps the status it had there (bash forgets a job once waited for).
+  if [ -z "${arm_status[$i]:-}" ]; then wait "${pids[$i]}"; arm_status[$i]=$?; fi
+  ((arm_status[i] == 0)) || { echo "arm ${trained[$i]} failed:"; tail -15 "$WORK/${trained[$i]}/train.log"; }
 done
 stamp "trained ${#trained[@]} arms"
 # What the training made comes back even if the scoring below runs past the call's limit.

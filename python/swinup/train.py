@@ -421,7 +421,8 @@ def _data_name(path):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Train swinup through its recurrence.")
     ap.add_argument("--variant", default="lite", choices=["lite", "full"])
-    ap.add_argument("--data", action="append", default=[], help="sequence folder (repeatable)")
+    ap.add_argument("--data", action="append", default=[],
+                    help="sequence folder (repeatable; a folder named n times is drawn n times as often)")
     ap.add_argument("--procedural", type=float, default=None,
                     help="fraction of batches from data.py's 2.5D-layer generator (default 1 without "
                          "--data, else 0.3)")
