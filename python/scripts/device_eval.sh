@@ -2,7 +2,8 @@
 # The quality table of docs/quality.md on the GPU machine: renders the held-out breakfast_room
 # (carried as .pydata/scenes/breakfast_room) at 960x540 -> 1920x1080 (2x) and 640x360 -> 1920x1080
 # (3x), 32 frames, its own camera (pan), LDR and HDR, and the five procedural scenes at
-# 480x270 -> 960x540 and 320x180 -> 960x540 (LDR, 32 frames, seeds unlike training's); then
+# 480x270 -> 960x540 and 320x180 -> 960x540 (LDR, 32 frames; training renders them at display
+# 768x432, and the seed, 9001, only places the ground truth's samples); then
 # `swinup eval` of bilinear, TAAU and swinup lite (CUDA backend, exact mode), and swinup full.
 # Usage: [SWINUP_BIN=.devrun] bash python/scripts/device_eval.sh WEIGHTS_DIR
 #   WEIGHTS_DIR holds lite.safetensors and full.safetensors. Results: $OUT/eval.tgz (eval/<sequence>/:
