@@ -90,7 +90,7 @@ fixed=()
 trained=()
 pids=()
 declare -A planned_gib=()
-arm_status=()
+rm -f "$WORK/.trained"
 k=0
 for arm in "$@"; do
   IFS='|' read -r name variant start options ranks <<< "$arm"
@@ -137,12 +137,13 @@ for gpu in "${!planned_gib[@]}"; do
   if ((total_gib == 0 || planned_gib[$gpu] * 10 > total_gib * 8)); then score_beside=0; fi
 done
 if ((${#fixed[@]} && ${#trained[@]} && !score_beside)); then
-  stamp "the fixed arms are scored after the training: too little GPU memory beside it"
-  for i in "${!pids[@]}"; do wait "${pids[$i]}"; arm_status[$i]=$?; done
+  stamp "the fixed arms are scored after the training: too little GPU memory beside it (or its size unknown)"
 fi
 (
   RENDER_ONLY=1 PROCEDURAL=${PROCEDURAL:-0} OUT="$WORK/render_eval" bash "$ROOT/python/scripts/device_eval.sh" none \
     > "$OUT/render_eval.log" 2>&1 || { echo "rendering the evaluation sequences failed:"; tail "$OUT/render_eval.log"; }
+  # The rendering is small; the scoring waits for the training when they would not fit together.
+  if ((!score_beside)); then while [ ! -f "$WORK/.trained" ]; do sleep 5; done; fi
   running=()
   for i in "${!fixed[@]}"; do
     score "${fixed[$i]}" $((i == 0 ? 1 : ${BASELINES:-0})) &
@@ -153,10 +154,9 @@ fi
 ) &
 scored_fixed=$!
 for i in "${!pids[@]}"; do
-  # An arm waited for above keeps the status it had there (bash forgets a job once waited for).
-  if [ -z "${arm_status[$i]:-}" ]; then wait "${pids[$i]}"; arm_status[$i]=$?; fi
-  ((arm_status[i] == 0)) || { echo "arm ${trained[$i]} failed:"; tail -15 "$WORK/${trained[$i]}/train.log"; }
+  wait "${pids[$i]}" || { echo "arm ${trained[$i]} failed:"; tail -15 "$WORK/${trained[$i]}/train.log"; }
 done
+touch "$WORK/.trained"
 stamp "trained ${#trained[@]} arms"
 # What the training made comes back even if the scoring below runs past the call's limit.
 ((${#trained[@]})) && tar czf "$OUT/checkpoints.tgz" -C "$WORK" "${trained[@]}"
