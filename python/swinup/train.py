@@ -314,15 +314,17 @@ def describe_training(variant, step, history):
 
     def compose(mean):
         return (f"{variant} trained {step} steps" + mean + fitted +
-                f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, breakfast_room "
+                f", {minutes:.0f} min on {'/'.join(gpus)} ({when}); data {' + '.join(data)}, {HELD_OUT_SCENE} "
                 f"held out; {spatial} + {temporal}")
-    text = compose("")
+    long_mean = short_mean = ""
     if averaged:  # the last mean made these weights; "shares" marks a weighted one (an interpolation)
         n = averaged[-1]["averaged"]
         weighted = "shares" in averaged[-1]
-        text = compose(f" (interpolated between {n} checkpoints)" if weighted else f" (mean of {n} checkpoints)")
-        if len(text) > DESCRIPTION_ROOM:  # the short form, rather than lose the end of the line
-            text = compose(f" (weighted mean of {n})" if weighted else f" (mean of {n})")
+        long_mean = f" (interpolated between {n} checkpoints)" if weighted else f" (mean of {n} checkpoints)"
+        short_mean = f" (weighted mean of {n})" if weighted else f" (mean of {n})"
+    text = compose(long_mean)
+    if len(text) > DESCRIPTION_ROOM and short_mean:  # the short form, rather than lose the end of the line
+        text = compose(short_mean)
     if len(text) > DESCRIPTION_ROOM:  # what the C API would cut anyway, cut visibly
         text = text[:DESCRIPTION_ROOM - 3] + "..."
     crops = sorted({int(h.get("crop", 96)) for h in chunks}) or [96]
