@@ -39,7 +39,8 @@ def bilinear_head(head, rx, ry):
             fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1)))
 
 
-def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, history_valid, exact):
+def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, history_valid, exact,
+                             refine=None):
     """output_pass with its one read of the head (at the nearest render pixel) made bilinear; every
     other read (colour taps, motion) stays as specified."""
     b, h, w, _ = head.shape
@@ -50,7 +51,8 @@ def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, 
         return interpolated if t is head else specified_gather(t, x, y)
     op.gather = gather
     try:
-        return specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, history_valid, exact)
+        return specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, history_valid, exact,
+                                     refine=refine)
     finally:
         op.gather = specified_gather
 

@@ -13,7 +13,14 @@ Scores are PSNR on display-encoded values pooled over all frames, as `swinup eva
 network row is the PyTorch reference in fast mode (float order differs from the library's exact
 mode by about 0.01 dB). CPU is enough for small sequences (768x432 display, 16 frames: minutes).
 
-Usage: python3 python/scripts/oracle_output_pass.py SEQ [--variant lite] [--iters 60]
+--display-alpha also frees the history weight per display pixel: a logit added to the render
+pixel's at every display pixel and frame (through the output pass's display refinement hook,
+swinup/display_refine.py). The gap between the two oracles bounds what a history weight at display
+resolution could add to one per render pixel (four display pixels share it at 2x, nine at 3x).
+
+Runs on a GPU when there is one.
+
+Usage: python3 python/scripts/oracle_output_pass.py SEQ [--variant lite] [--iters 60] [--display-alpha]
 """
 import argparse
 import json
@@ -83,13 +90,17 @@ def main():
     ap.add_argument("--frames", type=int, default=0,
                     help="only the first N frames (time and memory grow with the frames; compare with "
                          "`swinup eval`'s per-frame scores pooled over the same frames)")
+    ap.add_argument("--display-alpha", action="store_true",
+                    help="also free a history-weight logit per display pixel and frame")
     ap.add_argument("--no-history", action="store_true",
                     help="also score the oracle with alpha forced to 0 (spatial reconstruction only)")
     args = ap.parse_args()
     torch.manual_seed(0)
 
-    model = load_network(args.variant, args.weights)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = load_network(args.variant, args.weights).to(device)
     seq, clip = whole_sequence(args.sequence, args.frames)
+    clip = {k: v.to(device) if torch.is_tensor(v) else v for k, v in clip.items()}
     gt = clip["gt"]
 
     # The network's own head outputs, frame by frame (also the oracle's starting point).
@@ -107,16 +118,26 @@ def main():
     # do not reach the output pass). Loss: the squared error of the display-encoded output, the
     # quantity PSNR pools, summed over all frames of the recurrence.
     free = [torch.nn.Parameter(h[..., OUTPUT_PASS_CHANNELS].clone()) for h in network_heads]
+    frame = [0]
 
     def oracle(k, st):
+        frame[0] = k  # the frame whose display logits display_logit() returns
         h = network_heads[k]
         return torch.cat([h[..., :4], free[k], h[..., 8:]], dim=-1)
 
-    opt = torch.optim.Adam(free, lr=args.lr)
+    display_free = []
+    refine = None
+    if args.display_alpha:
+        display_free = [torch.nn.Parameter(torch.zeros(1, seq.dh, seq.dw, device=device))
+                        for _ in network_heads]
+
+        def refine(inputs):  # the output pass's refinement hook: this frame's free logits
+            return display_free[frame[0]]
+    opt = torch.optim.Adam(free + display_free, lr=args.lr)
     history = []
     for it in range(args.iters):
         opt.zero_grad()
-        out, _, _ = unroll(None, clip, exact=False, heads=oracle)
+        out, _, _ = unroll(None, clip, exact=False, heads=oracle, refine=refine)
         loss = ((display_encode(out, seq.hdr) - display_encode(gt, seq.hdr)) ** 2).mean()
         loss.backward()
         opt.step()
@@ -124,7 +145,8 @@ def main():
         history.append(round(psnr, 3))
         print(f"iter {it}: psnr {psnr:.3f} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     with torch.no_grad():
-        out, _, _ = unroll(None, clip, exact=False, heads=oracle)
+        out, _, _ = unroll(None, clip, exact=False, heads=oracle, refine=refine)
+        result["display_alpha"] = bool(args.display_alpha)
         result["oracle_psnr"] = round(pooled_psnr(out, gt, seq.hdr), 3)
         if args.no_history:
             def spatial(k, st):  # alpha -> 0: sigmoid(-30) ~ 1e-13

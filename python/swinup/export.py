@@ -4,6 +4,8 @@ layout src/core/weights.cpp loads (weights_io.py)."""
 import argparse
 import os
 
+import torch
+
 from .model import SwinUp
 from .spec import ModelConfig
 from .train import ROOT, describe_training, keep_reserved_zero, load_checkpoint
@@ -18,6 +20,10 @@ def main(argv=None):
     ap.add_argument("--description", default=None)
     args = ap.parse_args(argv)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
+    if "display_refine" in torch.load(ckpt, map_location="cpu"):
+        ap.error(f"{ckpt} holds the display refinement experiment (swinup/display_refine.py), which no "
+                 "backend runs and the weights format has no place for; score it with "
+                 "scripts/score_python.py")
     model = SwinUp(ModelConfig.make(args.variant))
     step, history = load_checkpoint(ckpt, model)
     keep_reserved_zero(model)

@@ -8,6 +8,7 @@ import torch
 from . import exact_math as xm
 from .exact_math import f32c, fma
 from .quant import round_f16, round_f16_ste
+from .display_refine import refine_inputs
 from .sampling import catmull_rom_sample, gather, gather_taps, on_screen
 
 F32 = torch.float32
@@ -125,9 +126,10 @@ def history_position(ox, oy, nx, ny, motion: torch.Tensor, scale_x: float, scale
 
 def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
                 history, display_w: int, display_h: int, scale_x: float, scale_y: float,
-                history_valid: bool, exact: bool):
+                history_valid: bool, exact: bool, refine=None):
     """head: [B, H, W, 16] raw outputs at the real render size; tc: [B, H, W, 3] t(colour);
     motion: [B, H, W, 2] dilated; jitter [B, 2]; history [B, Hd, Wd, 3] (f16 values) or None.
+    refine: a display_refine.DisplayRefine (an experiment no backend runs) or None.
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
@@ -166,7 +168,12 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
         th = xm.fn("tonemap_t", catmull_rom_sample(history, hx, hy, exact), exact)
         # current_share (src/core/output_pixel.h): (1 - alpha) * min(1, sum of the kernel's
         # weights), so display pixels that no sample of this frame came near keep their history.
-        share = ((1.0 - alpha) * torch.clamp(den, max=1.0))[..., None]
+        coverage = torch.clamp(den, max=1.0)
+        if refine is not None:
+            logit = hn[..., 7] + refine(refine_inputs(th, current, coverage, rx - nx.to(F32),
+                                                      ry - ny.to(F32), hn))
+            alpha = xm.fn("sigmoid", logit, exact)
+        share = ((1.0 - alpha) * coverage)[..., None]
         blended = torch.where(valid[..., None], th + share * (current - th), current)
     else:
         blended = current

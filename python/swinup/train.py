@@ -61,6 +61,7 @@ from . import exact_math as xm
 from .display_encode import display_encode
 from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, random_mirror
 from .model import SwinUp
+from .display_refine import FEATURE_ROWS, DisplayRefine
 from .output_pass import output_pass
 from .spec import ModelConfig
 from .staging import FrameInput, TemporalState, stage
@@ -80,13 +81,16 @@ def t_space(x):
 
 
 def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion",
-           display_weight=0.0, temporal_space="t", display_norm="l1", first_frame_weight=1.0):
+           display_weight=0.0, temporal_space="t", display_norm="l1", first_frame_weight=1.0,
+           refine=None):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], spatial term,
     temporal term). The spatial term is the L1 distance to the truth in t-space, plus
     display_weight times the L1 distance of the display-encoded colours (display_encode.py, what
     `swinup eval` scores).
     heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
     output-pass oracle, scripts/oracle_output_pass.py); model may then be None.
+    refine: the output pass's display refinement (display_refine.py), when not the model's own
+    (the oracle's free per-display-pixel history weights).
     burn_in: the clip's first burn_in frames run without gradient and without loss (they only
     build the history and recurrent state), so that the loss also sees frames deep into a
     sequence, as a game's frames are; outputs and losses cover the frames after them.
@@ -137,12 +141,12 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
         for k in range(frames):
             if k < burn_in:
                 with torch.no_grad():
-                    state = _advance(model, clip, k, state, dw, dh, exact, heads)[1]
+                    state = _advance(model, clip, k, state, dw, dh, exact, heads, refine)[1]
                 continue
             previous_z = None if state is None else state.z[:, :state.height, :state.width]
             w = first_frame_weight if state is None or clip["reset"][k] else 1.0
             frame_weights += w
-            out, state, staged = _advance(model, clip, k, state, dw, dh, exact, heads)
+            out, state, staged = _advance(model, clip, k, state, dw, dh, exact, heads, refine)
             t_out, t_gt = t_space(out), t_space(gt[:, k])
             spatial = spatial + w * (t_out - t_gt).abs().mean()
             if display_weight > 0.0 or temporal_space == "display":
@@ -186,7 +190,7 @@ def clip_frame(clip, k):
                       reset=clip["reset"][k])
 
 
-def _advance(model, clip, k, state, dw, dh, exact, heads):
+def _advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
     """Frame k of the clip through staging, the network (or heads) and the output pass: returns
     (output [B, Hd, Wd, 3], the temporal state for frame k + 1, the staged frame)."""
     h, w = clip["color"].shape[2], clip["color"].shape[3]
@@ -197,7 +201,8 @@ def _advance(model, clip, k, state, dw, dh, exact, heads):
     valid = state is not None and not reset
     out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
                                  state.history if valid else None, dw, dh, st.scale_x,
-                                 st.scale_y, valid, exact)
+                                 st.scale_y, valid, exact,
+                                 refine=refine if refine is not None else getattr(model, "display_refine", None))
     return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
 
 
@@ -221,7 +226,11 @@ def save_checkpoint(path, model, step, history):
     for name, p in model.params.items():
         # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32.
         tensors[name] = p.detach().cpu().to(torch.float16 if name.endswith("__weight") else torch.float32)
-    write_checkpoint(path, checkpoint_record(model.cfg.variant, step, history, tensors))
+    record = checkpoint_record(model.cfg.variant, step, history, tensors)
+    refine = getattr(model, "display_refine", None)
+    if refine is not None:  # the experiment's parameters (display_refine.py), f32
+        record["display_refine"] = {n: p.detach().cpu().clone() for n, p in refine.state_dict().items()}
+    write_checkpoint(path, record)
 
 
 def read_checkpoint(path, variant=None):
@@ -243,6 +252,11 @@ def load_checkpoint(path, model):
     with torch.no_grad():
         for name, p in model.params.items():
             p.copy_(ck["params"][name].to(torch.float32))
+    if "display_refine" in ck:
+        if getattr(model, "display_refine", None) is None:
+            raise ValueError(f"{path}: holds the display refinement experiment (display_refine.py); "
+                             "load it with --display-refine")
+        model.display_refine.load_state_dict(ck["display_refine"])
     history = ck.get("history", [])
     if not history and ck.get("note"):
         history = [{"note": ck["note"]}]
@@ -393,10 +407,12 @@ def average_gradients(params, world):
 
 
 def keep_reserved_zero(model):
-    """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md)."""
+    """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md). The display
+    refinement experiment (display_refine.py) reads rows 8-11, so those train with it."""
+    first = FEATURE_ROWS[1] if getattr(model, "display_refine", None) is not None else 8
     with torch.no_grad():
-        model.p("head.linear.weight")[8:].zero_()
-        model.p("head.linear.bias")[8:].zero_()
+        model.p("head.linear.weight")[first:].zero_()
+        model.p("head.linear.bias")[first:].zero_()
 
 
 HELD_OUT_SCENE = "breakfast_room"  # the held-out check (docs/quality.md): never trained or fitted on
@@ -476,6 +492,9 @@ def main(argv=None):
                          "the float32 master weights: written with every save, read at the start when it "
                          "belongs to the checkpoint's step, so that chunks chained on one machine continue "
                          "as one run (give the later ones --warmup 0)")
+    ap.add_argument("--display-refine", action="store_true",
+                    help="an experiment no backend runs: refine the history weight per display pixel "
+                         "(display_refine.py); the checkpoint then holds its parameters")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--compile", action="store_true",
@@ -516,6 +535,8 @@ def main(argv=None):
 
     cfg = ModelConfig.make(args.variant)
     model = SwinUp(cfg, exact=args.exact)
+    if args.display_refine:
+        model.display_refine = DisplayRefine(seed=args.seed)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     if args.optimizer_state and os.path.abspath(args.optimizer_state) == os.path.abspath(ckpt):
         ap.error("--optimizer-state must not be the checkpoint: the side file would overwrite it")
@@ -585,6 +606,8 @@ def main(argv=None):
         chunk["compiled"] = True
     if args.augment:
         chunk["augment"] = "mirrors"
+    if args.display_refine:
+        chunk["display_refine"] = True
     history = history + [chunk]
     pixels = 0
     batch = args.batch

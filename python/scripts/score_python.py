@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Scores training checkpoints on sequence folders with the PyTorch reference (fast mode), for
+what no backend runs: the display refinement experiment (swinup/display_refine.py). Prints one
+JSON line per checkpoint and sequence: the pooled PSNR of the display-encoded output (as `swinup
+eval` pools it) and a temporal error of the same construction as the evaluation's (RMS of the
+change error along the motion on stable pixels, display-encoded), except that it follows the
+network's dilated motion rather than the sequence's true motion. Compare checkpoints with each
+other on these numbers; `swinup eval` remains the product's measurement.
+
+Usage: python3 python/scripts/score_python.py --variant lite CKPT [CKPT...] --seq SEQ [--seq SEQ...]
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+from oracle_output_pass import pooled_psnr, whole_sequence  # noqa: E402
+from swinup.display_refine import DisplayRefine  # noqa: E402
+from swinup.model import SwinUp  # noqa: E402
+from swinup.spec import ModelConfig  # noqa: E402
+from swinup.train import load_checkpoint, unroll  # noqa: E402
+
+
+def load(variant, path, device):
+    model = SwinUp(ModelConfig.make(variant), exact=False)
+    if "display_refine" in torch.load(path, map_location="cpu"):
+        model.display_refine = DisplayRefine()
+    load_checkpoint(path, model)
+    model.requires_grad_(False)
+    return model.to(device)
+
+
+def score(model, seq_path, device, frames=0):
+    seq, clip = whole_sequence(seq_path, frames)
+    clip = {k: v.to(device) if torch.is_tensor(v) else v for k, v in clip.items()}
+    with torch.no_grad():
+        out, _, temporal = unroll(model, clip, exact=False, temporal_norm="rms",
+                                  temporal_space="display")
+    return pooled_psnr(out, clip["gt"], seq.hdr), float(temporal)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("checkpoints", nargs="+")
+    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
+    ap.add_argument("--seq", action="append", required=True)
+    ap.add_argument("--frames", type=int, default=0, help="only the first N frames of each sequence")
+    args = ap.parse_args()
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    for path in args.checkpoints:
+        model = load(args.variant, path, device)
+        for s in args.seq:
+            t0 = time.time()
+            psnr, temporal = score(model, s, device, args.frames)
+            print(json.dumps({"checkpoint": path, "sequence": os.path.basename(s.rstrip("/")),
+                              "psnr": round(psnr, 4), "temporal": round(temporal, 5),
+                              "seconds": round(time.time() - t0, 1)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
