@@ -121,7 +121,7 @@ def main():
     frame = [0]
 
     def oracle(k, st):
-        frame[0] = k  # the frame whose display logits display_logit() returns
+        frame[0] = k  # the frame whose free display logits refine() below returns
         h = network_heads[k]
         return torch.cat([h[..., :4], free[k], h[..., 8:]], dim=-1)
 

@@ -47,6 +47,10 @@ def average_checkpoints(paths, note=None, weights=None):
         raise ValueError(f"weights {weights}: each must be a finite number > 0")
     shares = [float(w) / sum(weights) for w in weights]
     cks = [read_checkpoint(p) for p in paths]
+    for path, ck in zip(paths, cks):
+        if "display_refine" in ck:  # the mean would drop its parameters without a word
+            raise ValueError(f"{path}: holds the display refinement experiment (display_refine.py), "
+                             "which averaging does not carry")
     first, variant = cks[0], cks[0]["variant"]
     for path, ck in zip(paths[1:], cks[1:]):
         if ck["variant"] != variant:

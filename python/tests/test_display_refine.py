@@ -1,6 +1,6 @@
 """The display refinement experiment (swinup/display_refine.py): it starts as exactly the output
 pass without it, it acts only where there is history, and a checkpoint that holds it cannot reach
-a weights file or a model without it."""
+a weights file, a checkpoint mean or a model without it."""
 import contextlib
 import io
 import os
@@ -12,6 +12,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from swinup import export  # noqa: E402
+from swinup.average_checkpoints import average_checkpoints  # noqa: E402
 from swinup import output_pass as op  # noqa: E402
 from swinup import train  # noqa: E402
 from swinup.display_refine import DisplayRefine  # noqa: E402
@@ -76,6 +77,8 @@ class DisplayRefineTest(unittest.TestCase):
                 export.main(["--variant", "lite", "--checkpoint", path, "--out", out])
             self.assertIn("display refinement", err.getvalue())
             self.assertFalse(os.path.exists(out))
+            with self.assertRaisesRegex(ValueError, "display refinement"):
+                average_checkpoints([path, path])
 
     def test_training_keeps_the_read_head_rows(self):
         model = SwinUp(ModelConfig.make("lite"))
