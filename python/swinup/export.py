@@ -4,8 +4,6 @@ layout src/core/weights.cpp loads (weights_io.py)."""
 import argparse
 import os
 
-import torch
-
 from .model import SwinUp
 from .spec import ModelConfig
 from .train import ROOT, describe_training, keep_reserved_zero, load_checkpoint
@@ -20,12 +18,11 @@ def main(argv=None):
     ap.add_argument("--description", default=None)
     args = ap.parse_args(argv)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
-    if "display_refine" in torch.load(ckpt, map_location="cpu"):
-        ap.error(f"{ckpt} holds the display refinement experiment (swinup/display_refine.py), which no "
-                 "backend runs and the weights format has no place for; score it with "
-                 "scripts/score_python.py")
     model = SwinUp(ModelConfig.make(args.variant))
-    step, history = load_checkpoint(ckpt, model)
+    try:
+        step, history = load_checkpoint(ckpt, model)
+    except ValueError as e:  # another variant's, another version's, or the display refinement's
+        ap.error(str(e))
     keep_reserved_zero(model)
     out = args.out or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
     desc = args.description or describe_training(args.variant, step, history)

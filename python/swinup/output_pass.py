@@ -7,8 +7,8 @@ import torch
 
 from . import exact_math as xm
 from .exact_math import f32c, fma
-from .quant import round_f16, round_f16_ste
 from .display_refine import refine_inputs
+from .quant import round_f16, round_f16_ste
 from .sampling import catmull_rom_sample, gather, gather_taps, on_screen
 
 F32 = torch.float32

@@ -254,8 +254,9 @@ def load_checkpoint(path, model):
             p.copy_(ck["params"][name].to(torch.float32))
     if "display_refine" in ck:
         if getattr(model, "display_refine", None) is None:
-            raise ValueError(f"{path}: holds the display refinement experiment (display_refine.py); "
-                             "load it with --display-refine")
+            raise ValueError(f"{path}: holds the display refinement experiment (display_refine.py), "
+                             "which this model lacks: train it with --display-refine, score it with "
+                             "scripts/score_python.py; no backend runs it and no weights file holds it")
         model.display_refine.load_state_dict(ck["display_refine"])
     history = ck.get("history", [])
     if not history and ck.get("note"):
