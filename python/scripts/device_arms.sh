@@ -19,6 +19,7 @@
 #   RANKS: data-parallel ranks on the arm's GPU (torchrun, gloo; default 1), each with OPTIONS' --batch.
 #   An arm whose CHECKPOINT is a weights file (.safetensors) is scored only, as it is.
 #   PROCEDURAL=1: score on the procedural sequences too (default 0, breakfast_room only).
+#   SCORE=0: train (and render the evaluation sequences) but do not score the trained arms.
 # COMMON: options given to every arm before its own. Scores: arms/NAME/eval/SEQUENCE/{summary.txt,VARIANT.json}.
 # Fixed arms are scored FIXED_AT_ONCE at a time (default 6; fewer leave the GPU to the training), the
 # first one with the baselines (the margins' reference), the others without. They are scored while
@@ -161,8 +162,10 @@ stamp "trained ${#trained[@]} arms"
 # What the training made comes back even if the scoring below runs past the call's limit.
 ((${#trained[@]})) && tar czf "$OUT/checkpoints.tgz" -C "$WORK" "${trained[@]}"
 
-# 3. Score the trained arms on breakfast_room, all at once.
+# 3. Score the trained arms on breakfast_room, all at once (SCORE=0: not in this call; a chained
+#    chunk continues them in the next call on the warm machine, and is scored there).
 wait "$scored_fixed"
+if [ "${SCORE:-1}" = 0 ]; then stamp "SCORE=0: the trained arms are not scored"; exit 0; fi
 pids=()
 for name in "${trained[@]}"; do score "$name" & pids+=($!); done
 for p in "${pids[@]}"; do wait "$p"; done
