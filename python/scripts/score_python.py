@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Scores training checkpoints on sequence folders with the PyTorch reference (fast mode), for
-what no backend runs: the display refinement experiment (swinup/display_refine.py). Prints one
-JSON line per checkpoint and sequence: the pooled PSNR of the display-encoded output (as `swinup
-eval` pools it) and a temporal error of the same construction as the evaluation's (RMS of the
+"""Scores training checkpoints on sequence folders with the PyTorch reference (fast mode), also
+those holding what no backend runs: the experiments of swinup/experiments.py (the display
+refinement, the pixel-level MLP). Prints one JSON line per checkpoint and sequence: the pooled PSNR
+of the display-encoded output (as `swinup eval` pools it) and a temporal error of the same construction as the evaluation's (RMS of the
 change error along the motion on stable pixels, display-encoded), except that it follows the
 network's dilated motion rather than the sequence's true motion. Compare checkpoints with each
 other on these numbers; `swinup eval` remains the product's measurement.
@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from oracle_output_pass import pooled_psnr, whole_sequence  # noqa: E402
-from swinup.display_refine import DisplayRefine  # noqa: E402
+from swinup import experiments  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.train import load_checkpoint, unroll  # noqa: E402
@@ -29,8 +29,8 @@ from swinup.train import load_checkpoint, unroll  # noqa: E402
 
 def load(variant, path, device):
     model = SwinUp(ModelConfig.make(variant), exact=False)
-    if "display_refine" in torch.load(path, map_location="cpu"):
-        model.display_refine = DisplayRefine()
+    for name in experiments.held(torch.load(path, map_location="cpu")):
+        experiments.attach(model, name)
     load_checkpoint(path, model)
     model.requires_grad_(False)
     return model.to(device)

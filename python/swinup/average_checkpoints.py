@@ -30,6 +30,7 @@ import os
 
 import torch
 
+from . import experiments
 from .train import checkpoint_record, read_checkpoint, write_checkpoint
 
 
@@ -48,9 +49,8 @@ def average_checkpoints(paths, note=None, weights=None):
     shares = [float(w) / sum(weights) for w in weights]
     cks = [read_checkpoint(p) for p in paths]
     for path, ck in zip(paths, cks):
-        if "display_refine" in ck:  # the mean would drop its parameters without a word
-            raise ValueError(f"{path}: holds the display refinement experiment (display_refine.py), "
-                             "which averaging does not carry")
+        for name in experiments.held(ck):  # the mean would drop their parameters without a word
+            raise ValueError(f"{path}: holds {experiments.describe(name)}, which averaging does not carry")
     first, variant = cks[0], cks[0]["variant"]
     for path, ck in zip(paths[1:], cks[1:]):
         if ck["variant"] != variant:

@@ -357,7 +357,11 @@ class SwinUp(nn.Module):
         y2 = blk("dec2", named("expand2", self.expand("expand2", x3, x2)))
         y1 = blk("dec1", named("expand1", self.expand("expand1", y2, x1)))
         if self.cfg.variant == "lite":
-            y0 = named("expand0", self.expand("expand0", y1, self.linear("skip0", staged)))
+            skip = self.linear("skip0", staged)
+            pixel_mlp = getattr(self, "pixel_mlp", None)
+            if pixel_mlp is not None:  # an experiment no backend runs (pixel_mlp.py)
+                skip = skip + pixel_mlp(staged)
+            y0 = named("expand0", self.expand("expand0", y1, skip))
         else:
             y0 = blk("dec0", named("expand0", self.expand("expand0", y1, x0)))
         out = self.linear("head.linear", self.rmsnorm_e4m3("head.norm", y0))

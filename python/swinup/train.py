@@ -61,7 +61,8 @@ from . import exact_math as xm
 from .display_encode import display_encode
 from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, random_mirror
 from .model import SwinUp
-from .display_refine import FEATURE_ROWS, DisplayRefine
+from . import experiments
+from .display_refine import FEATURE_ROWS
 from .output_pass import output_pass
 from .spec import ModelConfig
 from .staging import FrameInput, TemporalState, stage
@@ -227,9 +228,7 @@ def save_checkpoint(path, model, step, history):
         # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32.
         tensors[name] = p.detach().cpu().to(torch.float16 if name.endswith("__weight") else torch.float32)
     record = checkpoint_record(model.cfg.variant, step, history, tensors)
-    refine = getattr(model, "display_refine", None)
-    if refine is not None:  # the experiment's parameters (display_refine.py), f32
-        record["display_refine"] = {n: p.detach().cpu().clone() for n, p in refine.state_dict().items()}
+    record.update(experiments.states(model))  # the experiments' parameters (experiments.py), f32
     write_checkpoint(path, record)
 
 
@@ -252,12 +251,7 @@ def load_checkpoint(path, model):
     with torch.no_grad():
         for name, p in model.params.items():
             p.copy_(ck["params"][name].to(torch.float32))
-    if "display_refine" in ck:
-        if getattr(model, "display_refine", None) is None:
-            raise ValueError(f"{path}: holds the display refinement experiment (display_refine.py), "
-                             "which this model lacks: train it with --display-refine, score it with "
-                             "scripts/score_python.py; no backend runs it and no weights file holds it")
-        model.display_refine.load_state_dict(ck["display_refine"])
+    experiments.load(path, ck, model)
     history = ck.get("history", [])
     if not history and ck.get("note"):
         history = [{"note": ck["note"]}]
@@ -496,6 +490,9 @@ def main(argv=None):
     ap.add_argument("--display-refine", action="store_true",
                     help="an experiment no backend runs: refine the history weight per display pixel "
                          "(display_refine.py); the checkpoint then holds its parameters")
+    ap.add_argument("--pixel-mlp", action="store_true",
+                    help="an experiment no backend runs: lite's skip0 plus a ReLU layer of the staged "
+                         "slots, zero-initialised (pixel_mlp.py); the checkpoint then holds its parameters")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--compile", action="store_true",
@@ -516,6 +513,8 @@ def main(argv=None):
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
     if not args.first_frame_weight > 0.0:
         ap.error(f"--first-frame-weight must be > 0, got {args.first_frame_weight}")
+    if args.pixel_mlp and args.variant != "lite":
+        ap.error("--pixel-mlp is lite's (its skip0); full's pixel level is embed0 and enc0/dec0")
     if holds_held_out_scene(args.data):
         ap.error(f"{HELD_OUT_SCENE} is the held-out check: do not train on it")
 
@@ -536,8 +535,9 @@ def main(argv=None):
 
     cfg = ModelConfig.make(args.variant)
     model = SwinUp(cfg, exact=args.exact)
-    if args.display_refine:
-        model.display_refine = DisplayRefine(seed=args.seed)
+    for name, wanted in (("display_refine", args.display_refine), ("pixel_mlp", args.pixel_mlp)):
+        if wanted:
+            experiments.attach(model, name, seed=args.seed)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     if args.optimizer_state and os.path.abspath(args.optimizer_state) == os.path.abspath(ckpt):
         ap.error("--optimizer-state must not be the checkpoint: the side file would overwrite it")
@@ -607,8 +607,8 @@ def main(argv=None):
         chunk["compiled"] = True
     if args.augment:
         chunk["augment"] = "mirrors"
-    if args.display_refine:
-        chunk["display_refine"] = True
+    for name in experiments.attached(model):
+        chunk[name] = True
     history = history + [chunk]
     pixels = 0
     batch = args.batch
