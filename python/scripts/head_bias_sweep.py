@@ -110,9 +110,7 @@ def network_statistics(seq, heads, gt):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sequence")
-    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
-    ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+    oracle.add_network_arguments(ap)
     ap.add_argument("--frames", type=int, default=0, help="score the first N frames (default: all)")
     ap.add_argument("--first-frame-only", action="store_true",
                     help="change frame 0's heads alone, and sweep wider kernels")

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.train as train  # noqa: E402
-from oracle_output_pass import load_network, pooled_psnr, whole_sequence  # noqa: E402
+from oracle_output_pass import add_network_arguments, load_network, pooled_psnr, whole_sequence  # noqa: E402
 
 specified_output_pass = op.output_pass
 specified_gather = op.gather
@@ -59,9 +59,7 @@ def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sequence")
-    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
-    ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+    add_network_arguments(ap)
     ap.add_argument("--frames", type=int, default=0, help="only the first N frames")
     args = ap.parse_args()
     model = load_network(args.variant, args.weights)

@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.train as train  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
-from oracle_output_pass import load_network, whole_sequence  # noqa: E402
+from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
 
 specified_output_pass = op.output_pass
 MODES = ("specified", "cap", "floor")
@@ -62,9 +62,7 @@ def replay(model, clip, mode, c):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sequence")
-    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
-    ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+    add_network_arguments(ap)
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--c", type=float, default=1.0, help="the bound is k / (k + c)")
     ap.add_argument("--frames", type=int, default=BOUNDED_FRAMES, help="the first N frames (0: all)")

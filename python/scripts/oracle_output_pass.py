@@ -58,6 +58,14 @@ def load_network(variant, weights=None):
     return model
 
 
+def add_network_arguments(ap):
+    """The arguments every replay of a sequence through a trained network takes (this script's and
+    the other diagnostics' that import it): the sequence, the variant and its weights."""
+    ap.add_argument("sequence")
+    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
+    ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+
+
 def whole_sequence(path, frames=0):
     """(SequenceFolder, a batch of one clip holding every frame at full size, or the first
     `frames` of them)."""
@@ -82,9 +90,7 @@ def head_recorder(model, seq, heads):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sequence")
-    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
-    ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
+    add_network_arguments(ap)
     ap.add_argument("--iters", type=int, default=60, help="Adam steps over the whole sequence")
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--frames", type=int, default=0,
