@@ -11,7 +11,11 @@ a rounding to e4m3 or f16 can land on the other side of a tie now and then; a wr
 as large differences everywhere (swinup/agreement.py's bounds, which tests/test_fast_mode.py holds
 fast mode to against exact mode).
 
-Usage: python3 python/scripts/check_compile.py [--batch 16] [--crop 96]   (exit 1 on a failure)
+--ops compiles the pieces alone instead (the roundings, one RMSNorm, each block, fed the eager
+forward's own intermediate values) and prints how many of each one's output bits differ from
+eager's: where a disagreement of the whole forward starts.
+
+Usage: python3 python/scripts/check_compile.py [--batch 16] [--crop 96] [--ops]   (exit 1 on a failure)
 """
 import argparse
 import os
@@ -25,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.agreement import MAX_MEAN_DIFFERENCE, MAX_SHARE_APART, head_difference, staged_procedural_frame  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
+from swinup.quant import e4m3_decode, round_e4m3, round_f16  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
@@ -88,18 +93,87 @@ def check(variant, batch, crop, device, parities):
     return ok
 
 
+def rounding_probe(device):
+    """Values that reach every e4m3 and f16 rounding case: every f16 value, every e4m3 tie and its
+    float32 neighbours, out-of-range values and a spread of random float32 values."""
+    f16 = torch.arange(65536, dtype=torch.int32).to(torch.int16).view(torch.float16).to(torch.float32)
+    vals = e4m3_decode(torch.arange(256, dtype=torch.int32))
+    vals = vals[torch.isfinite(vals)].sort().values
+    ties = (vals[1:] + vals[:-1]) * 0.5
+    near = torch.cat([ties, (ties.view(torch.int32) + 1).view(torch.float32),
+                      (ties.view(torch.int32) - 1).view(torch.float32), -ties])
+    g = torch.Generator().manual_seed(7)
+    spread = torch.randn(1 << 16, generator=g) * torch.exp2(torch.randint(-12, 10, (1 << 16,), generator=g).float())
+    return torch.cat([f16, near, spread, torch.tensor([1e30, -1e30, 500.0, -500.0])]).to(device)
+
+
+def bitwise_difference(a, b):
+    """(share of elements whose bits differ, largest absolute difference), NaN matching NaN."""
+    same = (a.view(torch.int32) == b.view(torch.int32)) | (torch.isnan(a) & torch.isnan(b))
+    return 1.0 - same.float().mean().item(), (a - b).abs().nan_to_num(0.0).max().item()
+
+
+def op_checks(variant, batch, crop, device, compile_fn, tensors=None):
+    """Which operation compiles to other numbers: the roundings, one RMSNorm and every block of the
+    network, each compiled alone and fed the eager forward's own intermediate values, compared bit
+    for bit with eager (forward only). The first operation that differs is where the whole
+    forward's disagreement starts. -> [(name, share of elements whose bits differ, largest
+    difference)]."""
+    model = SwinUp(ModelConfig.make(variant)).to(device)
+    if tensors is None:
+        _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    model.load_tensors(tensors, fix_scales=False)
+    model.requires_grad_(False)
+    staged = staged_procedural_frame(batch, crop, device)
+    results = []
+    probe = rounding_probe(device)
+    for name, fn in (("round_e4m3", round_e4m3), ("round_f16", round_f16)):
+        results.append((name, *bitwise_difference(compile_fn(fn)(probe), fn(probe))))
+    outputs = {}
+    order = {blk.name: i for i, blk in enumerate(model.blocks)}
+    with torch.no_grad(), model.weight_cache():
+        model.fill_weight_cache()
+        model(staged, 0, hook=lambda name, t: outputs.__setitem__(name, t.clone()))
+        # Each block's input: the layer before it in the forward's order (model.forward's names).
+        previous = {"enc0": "embed1", "enc1": "merge0" if variant == "full" else "embed", "enc2": "merge1",
+                    "tube0": "merge2", "dec2": "expand2", "dec1": "expand1", "dec0": "expand0"}
+        for i in range(1, model.cfg.tube_blocks):
+            previous[f"tube{i}"] = f"tube{i - 1}"
+        first_block = model.blocks[0]
+        norm = compile_fn(lambda x: model.rmsnorm_e4m3(first_block.name + ".norm1", x))
+        x = outputs[previous[first_block.name]]
+        results.append((first_block.name + ".norm1", *bitwise_difference(norm(x), model.rmsnorm_e4m3(first_block.name + ".norm1", x))))
+        for blk in model.blocks:
+            shifted = order[blk.name] % 2 == 1  # frame 0's shifts
+            x = outputs[previous[blk.name]]
+            compiled = compile_fn(lambda x, blk=blk, shifted=shifted: model.block(blk, x, shifted))
+            results.append((blk.name, *bitwise_difference(compiled(x), model.block(blk, x, shifted))))
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--crop", type=int, default=96)
     ap.add_argument("--variants", default="lite,full")
     ap.add_argument("--parities", default="0,1", help="frame parities to check (each is a graph to compile)")
+    ap.add_argument("--ops", action="store_true",
+                    help="instead, compile each rounding, one RMSNorm and each block alone and compare "
+                         "them with eager bit for bit: where a disagreement of the whole forward starts")
     args = ap.parse_args()
     if not torch.cuda.is_available() or not hasattr(torch, "compile"):
         print("skipped: needs a CUDA GPU and torch >= 2.0")
         return 0
     torch.backends.cuda.matmul.allow_tf32 = True  # as train.py's fast mode
     device = torch.device("cuda")
+    if args.ops:
+        import torch._inductor.config as inductor_config
+        inductor_config.emulate_precision_casts = True  # as compile_forward sets it
+        for variant in args.variants.split(","):
+            for name, share, largest in op_checks(variant, args.batch, args.crop, device, torch.compile):
+                print(f"{variant} {name}: {share * 100:.3f}% of the elements differ in their bits "
+                      f"(largest difference {largest:.3g})", flush=True)
+        return 0
     ok = all([check(v, args.batch, args.crop, device, [int(p) for p in args.parities.split(",")]) for v in args.variants.split(",")])
     print("compiled forward: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1

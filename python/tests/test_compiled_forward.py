@@ -69,3 +69,34 @@ class CompiledForwardPieces(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OpChecks(unittest.TestCase):
+    """check_compile.py --ops, run with an identity "compiler": every piece it compares is fed
+    the eager forward's own intermediate values, so every comparison must find no difference, and
+    every block of the variant must be among them."""
+
+    def test_identity_compiler_finds_no_difference(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+        import check_compile
+        for variant in ("lite", "full"):
+            results = check_compile.op_checks(variant, 1, 64, torch.device("cpu"), lambda fn: fn)
+            names = [name for name, _, _ in results]
+            blocks = [blk.name for blk in ModelConfig.make(variant).blocks()]
+            self.assertEqual(names, ["round_e4m3", "round_f16", blocks[0] + ".norm1"] + blocks)
+            for name, share, largest in results:
+                self.assertEqual((share, largest), (0.0, 0.0), f"{variant} {name}")
+
+    def test_a_changed_piece_is_found(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+        import check_compile
+        from swinup import quant
+
+        def dropping_roundings(fn):  # a "compiler" that loses the e4m3 rounding, as a bad graph would
+            if fn is quant.round_e4m3:
+                return lambda x: x
+            return fn
+        results = dict((n, s) for n, s, _ in check_compile.op_checks("lite", 1, 64, torch.device("cpu"),
+                                                                     dropping_roundings))
+        self.assertGreater(results["round_e4m3"], 0.5)
+        self.assertEqual(results["round_f16"], 0.0)
