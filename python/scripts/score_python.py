@@ -2,10 +2,11 @@
 """Scores training checkpoints on sequence folders with the PyTorch reference (fast mode), also
 those holding what no backend runs: the experiments of swinup/experiments.py (the display
 refinement, the pixel-level MLP). Prints one JSON line per checkpoint and sequence: the pooled PSNR
-of the display-encoded output (as `swinup eval` pools it) and a temporal error of the same construction as the evaluation's (RMS of the
-change error along the motion on stable pixels, display-encoded), except that it follows the
-network's dilated motion rather than the sequence's true motion. Compare checkpoints with each
-other on these numbers; `swinup eval` remains the product's measurement.
+of the display-encoded output (as `swinup eval` pools it) and a temporal error of the same
+construction as the evaluation's (RMS of the change error along the motion on stable pixels,
+display-encoded), except that it follows the network's dilated motion rather than the sequence's
+true motion. Compare checkpoints with each other on these numbers; `swinup eval` remains the
+product's measurement.
 
 Usage: python3 python/scripts/score_python.py --variant lite CKPT [CKPT...] --seq SEQ [--seq SEQ...]
 """

@@ -58,10 +58,10 @@ import torch
 import torch.distributed as dist
 
 from . import exact_math as xm
+from . import experiments
 from .display_encode import display_encode
 from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, random_mirror
 from .model import SwinUp
-from . import experiments
 from .display_refine import FEATURE_ROWS
 from .output_pass import output_pass
 from .spec import ModelConfig
@@ -535,8 +535,8 @@ def main(argv=None):
 
     cfg = ModelConfig.make(args.variant)
     model = SwinUp(cfg, exact=args.exact)
-    for name, wanted in (("display_refine", args.display_refine), ("pixel_mlp", args.pixel_mlp)):
-        if wanted:
+    for name in experiments.EXPERIMENTS:
+        if getattr(args, name):  # each experiment's option (--display-refine, --pixel-mlp) sets args.<name>
             experiments.attach(model, name, seed=args.seed)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     if args.optimizer_state and os.path.abspath(args.optimizer_state) == os.path.abspath(ckpt):
