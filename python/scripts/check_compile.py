@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.agreement import MAX_MEAN_DIFFERENCE, MAX_SHARE_APART, head_difference, staged_procedural_frame  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.quant import e4m3_decode, round_e4m3, round_f16  # noqa: E402
+from swinup.quant import round_e4m3, round_f16, rounding_probe  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
@@ -93,20 +93,6 @@ def check(variant, batch, crop, device, parities):
     return ok
 
 
-def rounding_probe(device):
-    """Values that reach every e4m3 and f16 rounding case: every f16 value, every e4m3 tie and its
-    float32 neighbours, out-of-range values and a spread of random float32 values."""
-    f16 = torch.arange(65536, dtype=torch.int32).to(torch.int16).view(torch.float16).to(torch.float32)
-    vals = e4m3_decode(torch.arange(256, dtype=torch.int32))
-    vals = vals[torch.isfinite(vals)].sort().values
-    ties = (vals[1:] + vals[:-1]) * 0.5
-    near = torch.cat([ties, (ties.view(torch.int32) + 1).view(torch.float32),
-                      (ties.view(torch.int32) - 1).view(torch.float32), -ties])
-    g = torch.Generator().manual_seed(7)
-    spread = torch.randn(1 << 16, generator=g) * torch.exp2(torch.randint(-12, 10, (1 << 16,), generator=g).float())
-    return torch.cat([f16, near, spread, torch.tensor([1e30, -1e30, 500.0, -500.0])]).to(device)
-
-
 def bitwise_difference(a, b):
     """(share of elements whose bits differ, largest absolute difference), NaN matching NaN."""
     same = (a.view(torch.int32) == b.view(torch.int32)) | (torch.isnan(a) & torch.isnan(b))
@@ -126,28 +112,24 @@ def op_checks(variant, batch, crop, device, compile_fn, tensors=None):
     model.requires_grad_(False)
     staged = staged_procedural_frame(batch, crop, device)
     results = []
+
+    def compare(name, fn, x):
+        results.append((name, *bitwise_difference(compile_fn(fn)(x), fn(x))))
     probe = rounding_probe(device)
-    for name, fn in (("round_e4m3", round_e4m3), ("round_f16", round_f16)):
-        results.append((name, *bitwise_difference(compile_fn(fn)(probe), fn(probe))))
-    outputs = {}
-    order = {blk.name: i for i, blk in enumerate(model.blocks)}
+    compare("round_e4m3", round_e4m3, probe)
+    compare("round_f16", round_f16, probe)
+    outputs = {}  # the forward's named outputs, in its order (dicts keep insertion order)
     with torch.no_grad(), model.weight_cache():
         model.fill_weight_cache()
         model(staged, 0, hook=lambda name, t: outputs.__setitem__(name, t.clone()))
-        # Each block's input: the layer before it in the forward's order (model.forward's names).
-        previous = {"enc0": "embed1", "enc1": "merge0" if variant == "full" else "embed", "enc2": "merge1",
-                    "tube0": "merge2", "dec2": "expand2", "dec1": "expand1", "dec0": "expand0"}
-        for i in range(1, model.cfg.tube_blocks):
-            previous[f"tube{i}"] = f"tube{i - 1}"
-        first_block = model.blocks[0]
-        norm = compile_fn(lambda x: model.rmsnorm_e4m3(first_block.name + ".norm1", x))
-        x = outputs[previous[first_block.name]]
-        results.append((first_block.name + ".norm1", *bitwise_difference(norm(x), model.rmsnorm_e4m3(first_block.name + ".norm1", x))))
-        for blk in model.blocks:
-            shifted = order[blk.name] % 2 == 1  # frame 0's shifts
-            x = outputs[previous[blk.name]]
-            compiled = compile_fn(lambda x, blk=blk, shifted=shifted: model.block(blk, x, shifted))
-            results.append((blk.name, *bitwise_difference(compiled(x), model.block(blk, x, shifted))))
+        names = list(outputs)
+        # Each block's input is the output the forward named just before the block's own.
+        block_input = {blk.name: outputs[names[names.index(blk.name) - 1]] for blk in model.blocks}
+        first = model.blocks[0].name + ".norm1"
+        compare(first, lambda x: model.rmsnorm_e4m3(first, x), block_input[model.blocks[0].name])
+        for i, blk in enumerate(model.blocks):
+            shifted = i % 2 == 1  # frame 0's shifts
+            compare(blk.name, lambda x, blk=blk, shifted=shifted: model.block(blk, x, shifted), block_input[blk.name])
     return results
 
 

@@ -44,10 +44,10 @@ def _round_e4m3_cast(x: torch.Tensor) -> torch.Tensor:
     return x.to(torch.float32).clamp(-E4M3_MAX, E4M3_MAX).to(torch.float8_e4m3fn).to(torch.float32)
 
 
-def _cast_agrees(device) -> bool:
-    """The cast is used only where it equals the bit version on every f16 value, every e4m3
-    rounding tie and its float32 neighbours, and a spread of random float32 values (checked once
-    per device type)."""
+def rounding_probe(device) -> torch.Tensor:
+    """float32 values that reach every rounding case of e4m3 and f16: every f16 value, every e4m3
+    rounding tie and its float32 neighbours, 1M random bit patterns (NaN and Inf among them) and
+    values beyond both ranges."""
     f16 = torch.arange(65536, dtype=torch.int32).to(torch.int16).view(torch.float16).to(torch.float32)
     codes = torch.arange(256, dtype=torch.int32)
     vals = e4m3_decode(codes)
@@ -58,7 +58,13 @@ def _cast_agrees(device) -> bool:
     g = torch.Generator().manual_seed(7)
     rnd = torch.randint(-(1 << 31), (1 << 31) - 1, (1 << 20,), generator=g, dtype=torch.int64)
     rnd = rnd.to(torch.int32).view(torch.float32)
-    x = torch.cat([f16, near, rnd, torch.tensor([float("inf"), -float("inf"), 1e30, -1e30])]).to(device)
+    return torch.cat([f16, near, rnd, torch.tensor([float("inf"), -float("inf"), 1e30, -1e30])]).to(device)
+
+
+def _cast_agrees(device) -> bool:
+    """The cast is used only where it equals the bit version on every value of rounding_probe
+    (checked once per device type)."""
+    x = rounding_probe(device)
     a, b = round_e4m3_bits(x), _round_e4m3_cast(x)
     nan = torch.isnan(a)
     return bool(torch.equal(nan, torch.isnan(b)) and

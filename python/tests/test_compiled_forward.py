@@ -8,6 +8,9 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import check_compile  # noqa: E402
+from swinup import quant  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import SLOTS, ModelConfig  # noqa: E402
 from swinup.quant import round_e4m3  # noqa: E402
@@ -77,8 +80,6 @@ class OpChecks(unittest.TestCase):
     every block of the variant must be among them."""
 
     def test_identity_compiler_finds_no_difference(self):
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-        import check_compile
         for variant in ("lite", "full"):
             results = check_compile.op_checks(variant, 1, 64, torch.device("cpu"), lambda fn: fn)
             names = [name for name, _, _ in results]
@@ -88,10 +89,6 @@ class OpChecks(unittest.TestCase):
                 self.assertEqual((share, largest), (0.0, 0.0), f"{variant} {name}")
 
     def test_a_changed_piece_is_found(self):
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-        import check_compile
-        from swinup import quant
-
         def dropping_roundings(fn):  # a "compiler" that loses the e4m3 rounding, as a bad graph would
             if fn is quant.round_e4m3:
                 return lambda x: x
