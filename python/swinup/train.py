@@ -258,6 +258,17 @@ def load_checkpoint(path, model):
     return int(ck["step"]), history
 
 
+def parameter_groups(model, experiment_lr_scale=1.0):
+    """AdamW's parameter groups: the network's, then (when attached) the experiments', each with the
+    multiple of the learning rate it trains at ("lr_scale", read by the schedule every step)."""
+    extra = [p for name in experiments.attached(model) for p in getattr(model, name).parameters()]
+    ids = {id(p) for p in extra}
+    groups = [{"params": [p for p in model.parameters() if id(p) not in ids], "lr_scale": 1.0}]
+    if extra:
+        groups.append({"params": extra, "lr_scale": experiment_lr_scale})
+    return groups
+
+
 def save_optimizer_state(path, model, opt, step):
     """The optimiser's moments and the float32 master weights at `step` (the checkpoint keeps
     f16 weights and no moments, to stay small enough for the repository; this side file lets
@@ -493,6 +504,10 @@ def main(argv=None):
     ap.add_argument("--pixel-mlp", action="store_true",
                     help="an experiment no backend runs: lite's skip0 plus a ReLU layer of the staged "
                          "slots, zero-initialised (pixel_mlp.py); the checkpoint then holds its parameters")
+    ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
+                    help="learning rate of the attached experiments' parameters, as a multiple of --lr: "
+                         "a zero-initialised module continued from trained weights needs many steps at "
+                         "the network's rate before it contributes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--compile", action="store_true",
@@ -513,6 +528,8 @@ def main(argv=None):
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
     if not args.first_frame_weight > 0.0:
         ap.error(f"--first-frame-weight must be > 0, got {args.first_frame_weight}")
+    if not args.experiment_lr_scale > 0.0:
+        ap.error(f"--experiment-lr-scale must be > 0, got {args.experiment_lr_scale}")
     if args.pixel_mlp and args.variant != "lite":
         ap.error("--pixel-mlp is lite's (its skip0); full's pixel level is embed0 and enc0/dec0")
     if holds_held_out_scene(args.data):
@@ -570,7 +587,7 @@ def main(argv=None):
     frac = args.procedural if args.procedural is not None else (0.3 if seqs else 1.0)
     procedural = ProceduralScenes(device, seed=args.seed * 1000 + rank + step)
     rng = random.Random(args.seed * 1000 + rank + step)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.0)
+    opt = torch.optim.AdamW(parameter_groups(model, args.experiment_lr_scale), lr=args.lr, weight_decay=0.0)
     if args.optimizer_state and os.path.exists(args.optimizer_state):
         resumed = load_optimizer_state(args.optimizer_state, model, opt, step)
         if rank == 0:
@@ -601,6 +618,8 @@ def main(argv=None):
         chunk["burn_in"] = args.burn_in
     if args.reset_share:
         chunk["reset_share"] = args.reset_share
+    if args.experiment_lr_scale != 1.0:
+        chunk["experiment_lr_scale"] = args.experiment_lr_scale
     if args.first_frame_weight != 1.0:
         chunk["first_frame_weight"] = args.first_frame_weight
     if args.compile:
@@ -634,7 +653,7 @@ def main(argv=None):
             progress = min(1.0, (time.time() - t0) / (args.minutes * 60))
             lr *= 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress))
         for g in opt.param_groups:
-            g["lr"] = lr
+            g["lr"] = lr * g["lr_scale"]
         burn = draw_burn_in(rng, args.burn_in, args.reset_share)
         if seqs and rng.random() >= frac:
             clip = batch_from_folders(seqs, batch, burn + args.frames, args.crop, rng, device)

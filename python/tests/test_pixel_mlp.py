@@ -66,6 +66,18 @@ class PixelMLPTest(unittest.TestCase):
             after = model(self.staged, 0)
         self.assertGreater(float((after - before).abs().max()), 1e-3)
 
+    def test_its_parameters_train_at_their_own_rate(self):
+        model = committed_lite(False)
+        plain = train.parameter_groups(model, 10.0)
+        self.assertEqual(len(plain), 1)  # nothing attached: one group at the network's rate
+        experiments.attach(model, "pixel_mlp", seed=3)
+        groups = train.parameter_groups(model, 10.0)
+        self.assertEqual([g["lr_scale"] for g in groups], [1.0, 10.0])
+        self.assertEqual({id(p) for p in groups[1]["params"]}, {id(p) for p in model.pixel_mlp.parameters()})
+        network = {id(p) for p in groups[0]["params"]}
+        self.assertEqual(network, {id(p) for p in plain[0]["params"]})  # every other parameter, once
+        self.assertEqual(len(network) + len(groups[1]["params"]), len(list(model.parameters())))
+
     def test_checkpoints_holding_it_stay_out_of_weights_files(self):
         model = SwinUp(ModelConfig.make("lite"))
         model.init_seeded(1)
