@@ -1,4 +1,5 @@
-"""The float8 cast that training uses for e4m3 rounding equals the bit version (quant.py)."""
+"""The casts that training uses for rounding equal the bit versions (quant.py): the float8 cast for
+e4m3, the float16 round trip for f16 (its bit version is what torch.compile runs)."""
 import os
 import sys
 import unittest
@@ -22,6 +23,20 @@ class CastRounding(unittest.TestCase):
         self.assertTrue(torch.equal(a[keep].view(torch.int32), b[keep].view(torch.int32)))
         self.assertEqual(float(a[0]), 448.0)
         self.assertEqual(float(a[4]), 448.0)  # 465 rounds to 480, saturates to 448
+
+    def test_round_f16_bits_equal_the_cast_on_every_case(self):
+        x = quant.rounding_probe(torch.device("cpu"))
+        edges = torch.tensor([65504.0, 65519.996, 65520.0, 65536.0, 2.0 ** -14, 2.0 ** -25,
+                              3 * 2.0 ** -26, 2.0 ** -24 * 1.5, 2.0 ** -24 * 2.5, -0.0, 1e-45])
+        x = torch.cat([x, edges, -edges, torch.tensor([float("nan")])])
+        cast = x.to(torch.float16).to(torch.float32)
+        bits = quant.round_f16_bits(x)
+        nan = torch.isnan(cast)
+        self.assertTrue(torch.equal(nan, torch.isnan(bits)))
+        self.assertTrue(torch.equal(cast[~nan].view(torch.int32), bits[~nan].view(torch.int32)))
+        self.assertGreater(int((cast[~nan] != x[~nan]).sum()), 500000)  # the probe does round
+        self.assertEqual(float(quant.round_f16_bits(torch.tensor([65520.0]))), float("inf"))
+        self.assertEqual(float(quant.round_f16_bits(torch.tensor([65519.0]))), 65504.0)
 
 
 if __name__ == "__main__":
