@@ -4,7 +4,8 @@ the eager one, fast mode, on the committed weights and staged inputs cut from a 
 
 Per variant and frame parity: the head outputs (the share more than 1e-3 apart, the mean and the
 largest difference) and the gradients of every parameter after a backward pass of the same
-cotangent (the largest difference relative to the gradient's own largest element), then the time
+cotangent (the largest difference relative to the gradient's own largest element, held to the
+same measure of eager exact mode's gradients against eager fast mode's), then the time
 of one frame's forward and backward pass, eager and compiled (median of 20 after the
 compilation). Fusion reorders float32 arithmetic, so every output may differ in its last bits and
 a rounding to e4m3 or f16 can land on the other side of a tie now and then; a wrong graph shows
@@ -33,9 +34,6 @@ from swinup.quant import round_e4m3, round_f16, rounding_probe  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
-MAX_GRAD_RELATIVE = 0.05  # the largest gradient difference, relative to the gradient's largest element
-
-
 def frame_pass(model, staged, parity, cotangent):
     """Forward and backward of one frame; -> (head outputs, {parameter: gradient})."""
     model.zero_grad(set_to_none=True)
@@ -56,14 +54,37 @@ def timed(fn, n=20):
     return statistics.median(times)
 
 
-def check(variant, batch, crop, device, parities):
+def gradient_gap(grads, reference):
+    """The largest difference of any parameter's gradient from the reference's, relative to the
+    reference gradient's own largest element -> (gap, parameter)."""
+    worst, worst_name = 0.0, ""
+    for name, g in reference.items():
+        rel = ((grads[name] - g).abs().max() / g.abs().max().clamp(min=1e-30)).item()
+        if rel > worst:
+            worst, worst_name = rel, name
+    return worst, worst_name
+
+
+def compile_model(model):
+    model.compile_forward()
+
+
+def check(variant, batch, crop, device, parities, compile_fn=compile_model, time_it=True):
+    """The compiled forward of `variant` against the eager one, per frame parity: the head outputs
+    within agreement.py's fast-mode bounds, and every gradient no further from eager's than eager
+    exact mode's gradients are. That is the gradient's measured bound: the roundings to e4m3 and f16
+    make a gradient jump wherever a value crosses a rounding tie, so any reordering of float32 sums
+    moves the rel_bias gradients (sums over every window of every image) by several percent (CPU,
+    nineteenth session, eager fast against eager exact: lite's largest 0.14, tube3's rel_bias), and
+    the fast mode that training runs is itself that far from exact mode. -> ok."""
     ok = True
     _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
     eager = SwinUp(ModelConfig.make(variant)).to(device)
+    exact = SwinUp(ModelConfig.make(variant), exact=True).to(device)
     compiled = SwinUp(ModelConfig.make(variant)).to(device)
-    for m in (eager, compiled):
+    for m in (eager, exact, compiled):
         m.load_tensors(tensors, fix_scales=False)
-    compiled.compile_forward()
+    compile_fn(compiled)
     staged = staged_procedural_frame(batch, crop, device)
     gen = torch.Generator(device="cpu").manual_seed(3)
     for parity in parities:
@@ -73,23 +94,23 @@ def check(variant, batch, crop, device, parities):
         cot = torch.randn(head_c.shape, generator=gen).to(device)
         head_c, grad_c = frame_pass(compiled, staged, parity, cot)
         head_e, grad_e = frame_pass(eager, staged, parity, cot)
+        _, grad_x = frame_pass(exact, staged, parity, cot)
         share, mean, largest = head_difference(head_c, head_e)
-        worst_grad, worst_name = 0.0, ""
-        for name, g in grad_e.items():
-            rel = ((grad_c[name] - g).abs().max() / g.abs().max().clamp(min=1e-30)).item()
-            if rel > worst_grad:
-                worst_grad, worst_name = rel, name
-        good = (share <= MAX_SHARE_APART and mean <= MAX_MEAN_DIFFERENCE and worst_grad <= MAX_GRAD_RELATIVE
+        gap, gap_name = gradient_gap(grad_c, grad_e)
+        bound, bound_name = gradient_gap(grad_x, grad_e)
+        good = (share <= MAX_SHARE_APART and mean <= MAX_MEAN_DIFFERENCE and gap <= bound
                 and set(grad_c) == set(grad_e))
         ok &= good
         print(f"{variant} parity {parity}: first compiled call {first:.1f} s; head outputs more than 1e-3 "
-              f"apart {share * 100:.3f}% (mean difference {mean:.3g}, largest {largest:.3g}); gradients: largest relative difference "
-              f"{worst_grad:.3g} ({worst_name}) -> {'ok' if good else 'FAILED'}", flush=True)
-    cot = torch.randn(head_c.shape, generator=gen).to(device)
-    te = timed(lambda: frame_pass(eager, staged, parities[0], cot))
-    tc = timed(lambda: frame_pass(compiled, staged, parities[0], cot))
-    print(f"{variant}: one frame forward + backward, batch {batch}, {crop}x{crop} render crop: eager "
-          f"{te * 1e3:.1f} ms, compiled {tc * 1e3:.1f} ms ({te / tc:.2f}x)", flush=True)
+              f"apart {share * 100:.3f}% (mean difference {mean:.3g}, largest {largest:.3g}); gradients: largest "
+              f"relative difference {gap:.3g} ({gap_name}), exact mode's {bound:.3g} ({bound_name}) -> "
+              f"{'ok' if good else 'FAILED'}", flush=True)
+    if time_it:
+        cot = torch.randn(head_c.shape, generator=gen).to(device)
+        te = timed(lambda: frame_pass(eager, staged, parities[0], cot))
+        tc = timed(lambda: frame_pass(compiled, staged, parities[0], cot))
+        print(f"{variant}: one frame forward + backward, batch {batch}, {crop}x{crop} render crop: eager "
+              f"{te * 1e3:.1f} ms, compiled {tc * 1e3:.1f} ms ({te / tc:.2f}x)", flush=True)
     return ok
 
 
@@ -133,6 +154,15 @@ def op_checks(variant, batch, crop, device, compile_fn, tensors=None):
     return results
 
 
+def compile_fresh(fn):
+    """torch.compile with dynamo's caches emptied first: op_checks' pieces are lambdas of one line,
+    one code object, so dynamo counts each new piece as a recompilation of the last and, past its
+    recompile limit (8), runs the rest eagerly without a word but a warning (the nineteenth
+    session's full --ops run: dec1 and dec0, "0% differ", were eager against eager)."""
+    torch._dynamo.reset()
+    return torch.compile(fn)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batch", type=int, default=16)
@@ -152,7 +182,7 @@ def main():
         import torch._inductor.config as inductor_config
         inductor_config.emulate_precision_casts = True  # as compile_forward sets it
         for variant in args.variants.split(","):
-            for name, share, largest in op_checks(variant, args.batch, args.crop, device, torch.compile):
+            for name, share, largest in op_checks(variant, args.batch, args.crop, device, compile_fresh):
                 print(f"{variant} {name}: {share * 100:.3f}% of the elements differ in their bits "
                       f"(largest difference {largest:.3g})", flush=True)
         return 0

@@ -1,6 +1,8 @@
 """The pieces of train.py --compile that run without a GPU: the filled weight cache gives the
 same outputs and gradients as the lazily filled one, and the refusals. (The compiled graph
 itself needs torch >= 2 and a GPU: scripts/check_compile.py.)"""
+import contextlib
+import io
 import os
 import sys
 import unittest
@@ -70,10 +72,6 @@ class CompiledForwardPieces(unittest.TestCase):
             self.model.compile_forward()
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class OpChecks(unittest.TestCase):
     """check_compile.py --ops, run with an identity "compiler": every piece it compares is fed
     the eager forward's own intermediate values, so every comparison must find no difference, and
@@ -97,3 +95,33 @@ class OpChecks(unittest.TestCase):
                                                                      dropping_roundings))
         self.assertGreater(results["round_e4m3"], 0.5)
         self.assertEqual(results["round_f16"], 0.0)
+
+
+class WholeForwardCheck(unittest.TestCase):
+    """check_compile.check on the CPU with stand-in "compilers": the eager forward itself passes
+    (no difference at all, well inside exact mode's gradient gap), and a forward with one relative-
+    position bias table changed, as a wrong graph would compute, fails."""
+
+    def run_check(self, compile_fn):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            ok = check_compile.check("lite", 1, 32, torch.device("cpu"), [0, 1], compile_fn, time_it=False)
+        return ok, out.getvalue()
+
+    def test_an_identical_forward_passes(self):
+        ok, log = self.run_check(lambda model: None)
+        self.assertTrue(ok, log)
+        self.assertIn("largest relative difference 0 ", log)
+
+    def test_a_wrong_bias_table_fails(self):
+        def wrong(model):  # not a constant: softmax would not see a shift of the whole table
+            table = model.p("tube1.rel_bias")
+            with torch.no_grad():
+                table.add_(torch.randn(table.shape, generator=torch.Generator().manual_seed(5)))
+        ok, log = self.run_check(wrong)
+        self.assertFalse(ok, log)
+        self.assertIn("FAILED", log)
+
+
+if __name__ == "__main__":
+    unittest.main()
