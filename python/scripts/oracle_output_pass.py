@@ -58,6 +58,12 @@ def load_network(variant, weights=None):
     return model
 
 
+# The temporal error every run reports, and --temporal-weight weighs: score_python.py's (RMS of the
+# display-encoded change error along the motion on stable pixels, like `swinup eval`'s but along
+# the network's dilated motion), so that the network's and the oracle's compare with each other.
+TEMPORAL = {"temporal_norm": "rms", "temporal_space": "display"}
+
+
 def add_network_arguments(ap):
     """The arguments every replay of a sequence through a trained network takes (this script's and
     the other diagnostics' that import it): the sequence, the variant and its weights."""
@@ -98,6 +104,10 @@ def main():
                          "`swinup eval`'s per-frame scores pooled over the same frames)")
     ap.add_argument("--display-alpha", action="store_true",
                     help="also free a history-weight logit per display pixel and frame")
+    ap.add_argument("--temporal-weight", type=float, default=0.0,
+                    help="add this weight times the temporal term (the mean square of the change error "
+                         "along the motion, display-encoded, as score_python.py measures it) to the "
+                         "oracle's loss: the oracle's PSNR at a given stability, not only at any")
     ap.add_argument("--no-history", action="store_true",
                     help="also score the oracle with alpha forced to 0 (spatial reconstruction only)")
     args = ap.parse_args()
@@ -115,10 +125,11 @@ def main():
 
     t0 = time.time()
     with torch.no_grad():
-        out, _, temporal = unroll(model, clip, exact=False, heads=record)
+        out, _, temporal = unroll(model, clip, exact=False, heads=record, **TEMPORAL)
     result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
               "render": [seq.w, seq.h], "display": [seq.dw, seq.dh],
-              "network_psnr": round(pooled_psnr(out, gt, seq.hdr), 3)}
+              "network_psnr": round(pooled_psnr(out, gt, seq.hdr), 3),
+              "network_temporal": round(float(temporal), 5)}
 
     # The oracle: channels 4-7 free per pixel and frame, the rest as the network gave them (they
     # do not reach the output pass). Loss: the squared error of the display-encoded output, the
@@ -143,17 +154,21 @@ def main():
     history = []
     for it in range(args.iters):
         opt.zero_grad()
-        out, _, _ = unroll(None, clip, exact=False, heads=oracle, refine=refine)
-        loss = ((display_encode(out, seq.hdr) - display_encode(gt, seq.hdr)) ** 2).mean()
+        out, _, temporal = unroll(None, clip, exact=False, heads=oracle, refine=refine, **TEMPORAL)
+        mse = ((display_encode(out, seq.hdr) - display_encode(gt, seq.hdr)) ** 2).mean()
+        loss = mse + args.temporal_weight * temporal.square() if args.temporal_weight else mse
         loss.backward()
         opt.step()
-        psnr = 10.0 * math.log10(1.0 / max(float(loss), 1e-12))
+        psnr = 10.0 * math.log10(1.0 / max(float(mse), 1e-12))
         history.append(round(psnr, 3))
-        print(f"iter {it}: psnr {psnr:.3f} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+        print(f"iter {it}: psnr {psnr:.3f}, temporal {float(temporal):.5f} ({time.time() - t0:.0f} s)",
+              file=sys.stderr, flush=True)
     with torch.no_grad():
-        out, _, _ = unroll(None, clip, exact=False, heads=oracle, refine=refine)
+        out, _, temporal = unroll(None, clip, exact=False, heads=oracle, refine=refine, **TEMPORAL)
         result["display_alpha"] = bool(args.display_alpha)
+        result["temporal_weight"] = args.temporal_weight
         result["oracle_psnr"] = round(pooled_psnr(out, gt, seq.hdr), 3)
+        result["oracle_temporal"] = round(float(temporal), 5)
         if args.no_history:
             def spatial(k, st):  # alpha -> 0: sigmoid(-30) ~ 1e-13
                 h = oracle(k, st).clone()
