@@ -94,6 +94,49 @@ def head_recorder(model, seq, heads):
     return record
 
 
+def optimise_output_pass(clip, seq, network_heads, iters, lr, temporal_weight=0.0, display_alpha=False,
+                         t0=None):
+    """The oracle: the head channels the output pass reads (4-7) free per render pixel and frame,
+    the rest as the network gave them (they do not reach the output pass), optimised by Adam
+    against the truth through the whole recurrence. Loss: the squared error of the display-encoded
+    output, the quantity PSNR pools, over all frames, plus temporal_weight times the temporal
+    term's square. display_alpha also frees a history-weight logit per display pixel and frame.
+    -> (heads callback for unroll, the refinement hook or None, the PSNR after each step)."""
+    device = clip["gt"].device
+    gt = clip["gt"]
+    t0 = time.time() if t0 is None else t0
+    free = [torch.nn.Parameter(h[..., OUTPUT_PASS_CHANNELS].clone()) for h in network_heads]
+    frame = [0]
+
+    def oracle(k, st):
+        frame[0] = k  # the frame whose free display logits refine() below returns
+        h = network_heads[k]
+        return torch.cat([h[..., :4], free[k], h[..., 8:]], dim=-1)
+
+    display_free = []
+    refine = None
+    if display_alpha:
+        display_free = [torch.nn.Parameter(torch.zeros(1, seq.dh, seq.dw, device=device))
+                        for _ in network_heads]
+
+        def refine(inputs):  # the output pass's refinement hook: this frame's free logits
+            return display_free[frame[0]]
+    opt = torch.optim.Adam(free + display_free, lr=lr)
+    history = []
+    for it in range(iters):
+        opt.zero_grad()
+        out, _, temporal = unroll(None, clip, exact=False, heads=oracle, refine=refine, **TEMPORAL)
+        mse = ((display_encode(out, seq.hdr) - display_encode(gt, seq.hdr)) ** 2).mean()
+        loss = mse + temporal_weight * temporal.square() if temporal_weight else mse
+        loss.backward()
+        opt.step()
+        psnr = 10.0 * math.log10(1.0 / max(float(mse), 1e-12))
+        history.append(round(psnr, 3))
+        print(f"iter {it}: psnr {psnr:.3f}, temporal {float(temporal):.5f} ({time.time() - t0:.0f} s)",
+              file=sys.stderr, flush=True)
+    return oracle, refine, history
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_network_arguments(ap)
@@ -131,38 +174,8 @@ def main():
               "network_psnr": round(pooled_psnr(out, gt, seq.hdr), 3),
               "network_temporal": round(float(temporal), 5)}
 
-    # The oracle: channels 4-7 free per pixel and frame, the rest as the network gave them (they
-    # do not reach the output pass). Loss: the squared error of the display-encoded output, the
-    # quantity PSNR pools, summed over all frames of the recurrence.
-    free = [torch.nn.Parameter(h[..., OUTPUT_PASS_CHANNELS].clone()) for h in network_heads]
-    frame = [0]
-
-    def oracle(k, st):
-        frame[0] = k  # the frame whose free display logits refine() below returns
-        h = network_heads[k]
-        return torch.cat([h[..., :4], free[k], h[..., 8:]], dim=-1)
-
-    display_free = []
-    refine = None
-    if args.display_alpha:
-        display_free = [torch.nn.Parameter(torch.zeros(1, seq.dh, seq.dw, device=device))
-                        for _ in network_heads]
-
-        def refine(inputs):  # the output pass's refinement hook: this frame's free logits
-            return display_free[frame[0]]
-    opt = torch.optim.Adam(free + display_free, lr=args.lr)
-    history = []
-    for it in range(args.iters):
-        opt.zero_grad()
-        out, _, temporal = unroll(None, clip, exact=False, heads=oracle, refine=refine, **TEMPORAL)
-        mse = ((display_encode(out, seq.hdr) - display_encode(gt, seq.hdr)) ** 2).mean()
-        loss = mse + args.temporal_weight * temporal.square() if args.temporal_weight else mse
-        loss.backward()
-        opt.step()
-        psnr = 10.0 * math.log10(1.0 / max(float(mse), 1e-12))
-        history.append(round(psnr, 3))
-        print(f"iter {it}: psnr {psnr:.3f}, temporal {float(temporal):.5f} ({time.time() - t0:.0f} s)",
-              file=sys.stderr, flush=True)
+    oracle, refine, history = optimise_output_pass(clip, seq, network_heads, args.iters, args.lr,
+                                                   args.temporal_weight, args.display_alpha, t0)
     with torch.no_grad():
         out, _, temporal = unroll(None, clip, exact=False, heads=oracle, refine=refine, **TEMPORAL)
         result["display_alpha"] = bool(args.display_alpha)

@@ -1,5 +1,6 @@
-"""The arithmetic of two replay diagnostics: motion_choice_check.py's per-render-pixel sums (the
-display pixels that share a render pixel's head) and history_age_replay.py's running-mean bound."""
+"""The arithmetic of three diagnostics: motion_choice_check.py's per-render-pixel sums (the display
+pixels that share a render pixel's head), history_age_replay.py's running-mean bound, and
+oracle_head_fit.py's fits and their explained share."""
 import math
 import os
 import sys
@@ -12,6 +13,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import history_age_replay  # noqa: E402
 import motion_choice_check  # noqa: E402
+import oracle_head_fit  # noqa: E402
 import swinup.output_pass as op  # noqa: E402
 
 
@@ -40,3 +42,32 @@ class RunningMeanBound(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OracleHeadFit(unittest.TestCase):
+    def setUp(self):
+        g = torch.Generator().manual_seed(4)
+        self.x = torch.randn(20000, 48, generator=g) * torch.linspace(0.1, 5.0, 48) + 3.0
+        self.w = torch.randn(48, 4, generator=g)
+
+    def test_the_linear_fit_recovers_a_linear_target(self):
+        y = self.x @ self.w + torch.tensor([1.0, -2.0, 0.5, 0.0])
+        linear, _ = oracle_head_fit.fit(self.x, y, hidden=8, steps=1)
+        with torch.no_grad():
+            self.assertLess(float((linear(self.x) - y).abs().max()), 1e-2)
+
+    def test_the_mlp_fits_what_the_linear_fit_cannot(self):
+        y = torch.relu(self.x[:, :4] - 3.0) * 2.0  # a kink no linear function has
+        linear, mlp = oracle_head_fit.fit(self.x, y, hidden=32, steps=400, batch=4096)
+        with torch.no_grad():
+            linear_error = float((linear(self.x) - y).square().mean())
+            mlp_error = float((mlp(self.x) - y).square().mean())
+        self.assertLess(mlp_error, 0.25 * linear_error)
+
+    def test_explained_is_one_at_the_oracle_and_zero_at_the_network(self):
+        network_y = torch.randn(1000, 4, generator=torch.Generator().manual_seed(1))
+        y = network_y + 0.3
+        self.assertEqual(oracle_head_fit.explained(y, y, network_y), [1.0] * 4)
+        self.assertEqual(oracle_head_fit.explained(network_y, y, network_y), [0.0] * 4)
+        self.assertEqual(oracle_head_fit.explained(network_y - 0.3, y, network_y), [-3.0] * 4)
+
