@@ -6,10 +6,11 @@ far beyond the trained network on the procedural rows.
 1. The oracle's head outputs (channels 4-7, what the output pass reads) are optimised per render
    pixel and frame against the truth, as oracle_output_pass.py does.
 2. Along the oracle's own trajectory (its histories), each render pixel's features are recorded:
-   the head's input (lite: expand0's output, full: dec0's; 32 channels, before the head's
-   RMSNorm) and the pixel's 16 staged slots.
+   what the head's linear layer reads (the RMSNorm of expand0's output for lite, of dec0's for
+   full; 32 channels, e4m3) and the pixel's 16 staged slots.
 3. Two per-pixel functions of those 48 features are fitted to the oracle's outputs (least squares
-   on the same pixels, in sample): a linear one, as the head is, and a ReLU MLP (48 -> H -> H -> 4).
+   on the same pixels, in sample): a linear one, of which the network's own head is one instance,
+   and a ReLU MLP (48 -> H -> H -> 4) added to it.
 4. Each fit replaces the network's channels 4-7 in a closed-loop run (its own histories) and is
    scored like the network and the oracle.
 
@@ -47,7 +48,8 @@ def head_features(model, variant, seq, st, k):
         if name == HEAD_INPUT[variant]:
             seen["x"] = t
     head = model(st.slots, k, hook=capture)[:, :seq.h, :seq.w]
-    x = torch.cat([seen["x"][:, :seq.h, :seq.w], st.slots[:, :seq.h, :seq.w]], dim=-1)
+    normalised = model.rmsnorm_e4m3("head.norm", seen["x"])  # what head.linear reads
+    x = torch.cat([normalised[:, :seq.h, :seq.w], st.slots[:, :seq.h, :seq.w]], dim=-1)
     return head, x.reshape(-1, x.shape[-1])
 
 
@@ -118,7 +120,9 @@ def main():
     ap.add_argument("--iters", type=int, default=30, help="the oracle's Adam steps")
     ap.add_argument("--lr", type=float, default=0.1, help="the oracle's learning rate")
     ap.add_argument("--hidden", type=int, default=64, help="the MLP's hidden width")
-    ap.add_argument("--fit-steps", type=int, default=2000, help="the MLP's Adam steps (65536 pixels each)")
+    ap.add_argument("--fit-steps", type=int, default=2000, help="the MLP's Adam steps")
+    ap.add_argument("--fit-batch", type=int, default=16384,
+                    help="pixels an MLP step (16384: about 0.13 s a step on one CPU thread)")
     args = ap.parse_args()
     torch.manual_seed(0)
     t0 = time.time()
@@ -147,7 +151,7 @@ def main():
     x, y = torch.cat(xs), torch.cat(ys)
     network_y = torch.cat([h[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4) for h in network_heads])
     result["oracle_change_std"] = [round(float(v), 4) for v in (y - network_y).std(0)]
-    linear, mlp = fit(x, y, args.hidden, args.fit_steps)
+    linear, mlp = fit(x, y, args.hidden, args.fit_steps, batch=args.fit_batch)
     for name, predictor in (("linear_fit", linear), ("mlp_fit", mlp)):
         with torch.no_grad():
             result[name + "_explained"] = explained(predictor(x), y, network_y)
