@@ -14,27 +14,40 @@ def _i32(v):
     return v - (1 << 32) if v >= (1 << 31) else v
 
 
-def round_e4m3_bits(x: torch.Tensor) -> torch.Tensor:
-    """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
-    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h, with integer operations on the bits
-    (any torch version; about 20 elementwise kernels)."""
+def _round_float_bits(x: torch.Tensor, mantissa_bits: int, min_normal_bits: int, too_large_bits: int,
+                      too_large_value: float) -> torch.Tensor:
+    """Round float32 values to the nearest value of a narrower binary float format, kept as
+    float32, with integer operations on the bits (any torch version; what torch.compile cannot
+    drop): round to nearest even on the f32 mantissa's low 23 - mantissa_bits bits in the normal
+    range; below the format's smallest normal (f32 bits min_normal_bits) multiples of its
+    subnormal step, half to even (exact scalings); from f32 bits too_large_bits on, the signed
+    too_large_value (the saturation or Inf). NaN stays NaN."""
     x = x.to(torch.float32).contiguous()
     bits = x.view(torch.int32)
     sign = bits & _i32(0x80000000)
     a = bits & 0x7FFFFFFF
     mag = a.view(torch.float32)
-    # Normal e4m3 range [2^-6, 448): round the f32 mantissa's low 20 bits to nearest even.
-    q = a >> 20
-    rem = a & 0xFFFFF
-    up = (rem > 0x80000) | ((rem == 0x80000) & ((q & 1) == 1))
-    normal = ((q + up.to(torch.int32)) << 20).view(torch.float32)
-    # Subnormal range (|x| < 2^-6): multiples of 2^-9, round half to even (exact scalings).
-    sub = torch.round(mag * 512.0) * (1.0 / 512.0)
-    r = torch.where(a < 0x3C800000, sub, normal)
-    r = torch.where(a >= 0x43E00000, torch.full_like(r, E4M3_MAX), r)
-    r_bits = r.view(torch.int32) | sign
-    out = r_bits.view(torch.float32)
+    drop = 23 - mantissa_bits
+    q = a >> drop
+    rem = a & ((1 << drop) - 1)
+    half = 1 << (drop - 1)
+    up = (rem > half) | ((rem == half) & ((q & 1) == 1))
+    normal = ((q + up.to(torch.int32)) << drop).view(torch.float32)
+    # The subnormal step: the smallest normal's exponent minus the mantissa bits.
+    step = 2.0 ** (((min_normal_bits >> 23) - 127) - mantissa_bits)
+    sub = torch.round(mag * (1.0 / step)) * step
+    r = torch.where(a < min_normal_bits, sub, normal)
+    r = torch.where(a >= too_large_bits, torch.full_like(r, too_large_value), r)
+    out = (r.view(torch.int32) | sign).view(torch.float32)
     return torch.where(a > 0x7F800000, x, out)  # NaN
+
+
+def round_e4m3_bits(x: torch.Tensor) -> torch.Tensor:
+    """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
+    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h, with integer operations on the bits
+    (about 20 elementwise kernels). Normal range [2^-6, 448], subnormals multiples of 2^-9; from
+    448 on, 448 (every such value rounds to 448 or past it)."""
+    return _round_float_bits(x, 3, 0x3C800000, 0x43E00000, E4M3_MAX)
 
 
 def _round_e4m3_cast(x: torch.Tensor) -> torch.Tensor:
@@ -121,24 +134,10 @@ def round_f16_bits(x: torch.Tensor) -> torch.Tensor:
     float32, with integer operations on the bits: what torch.compile must be given instead of the
     cast round trip, which Inductor drops inside a fused kernel (check_compile.py --ops on the H200,
     nineteenth session: 93.7% of rounding_probe's values unrounded, finite values past 65504 not
-    turned into Inf, with emulate_precision_casts set)."""
-    x = x.to(torch.float32).contiguous()
-    bits = x.view(torch.int32)
-    sign = bits & _i32(0x80000000)
-    a = bits & 0x7FFFFFFF
-    mag = a.view(torch.float32)
-    # Normal f16 range [2^-14, 65504]: round the f32 mantissa's low 13 bits to nearest even.
-    q = a >> 13
-    rem = a & 0x1FFF
-    up = (rem > 0x1000) | ((rem == 0x1000) & ((q & 1) == 1))
-    normal = ((q + up.to(torch.int32)) << 13).view(torch.float32)
-    # Subnormal range (|x| < 2^-14): multiples of 2^-24, round half to even (exact scalings).
-    sub = torch.round(mag * 16777216.0) * (1.0 / 16777216.0)
-    r = torch.where(a < 0x38800000, sub, normal)
-    # From 65520 (halfway between 65504 and 2^16, a tie that rounds to the even 2^16) on: Inf.
-    r = torch.where(a >= 0x477FF000, torch.full_like(r, float("inf")), r)
-    out = (r.view(torch.int32) | sign).view(torch.float32)
-    return torch.where(a > 0x7F800000, x, out)  # NaN
+    turned into Inf, with emulate_precision_casts set). Normal range [2^-14, 65504], subnormals
+    multiples of 2^-24; from 65520 (halfway between 65504 and 2^16, a tie that rounds to the even
+    2^16) on, Inf."""
+    return _round_float_bits(x, 10, 0x38800000, 0x477FF000, float("inf"))
 
 
 def _compiling() -> bool:
