@@ -366,5 +366,10 @@ class SwinUp(nn.Module):
             y0 = named("expand0", self.expand("expand0", y1, skip))
         else:
             y0 = blk("dec0", named("expand0", self.expand("expand0", y1, x0)))
-        out = self.linear("head.linear", self.rmsnorm_e4m3("head.norm", y0))
+        normalised = self.rmsnorm_e4m3("head.norm", y0)
+        out = self.linear("head.linear", normalised)
+        head_mlp = getattr(self, "head_mlp", None)
+        if head_mlp is not None:  # an experiment no backend runs (head_mlp.py): outputs 0-7 only
+            added = head_mlp(normalised, staged)
+            out = torch.cat([out[..., :added.shape[-1]] + added, out[..., added.shape[-1]:]], dim=-1)
         return named("head", out)

@@ -504,6 +504,10 @@ def main(argv=None):
     ap.add_argument("--pixel-mlp", action="store_true",
                     help="an experiment no backend runs: lite's skip0 plus a ReLU layer of the staged "
                          "slots, zero-initialised (pixel_mlp.py); the checkpoint then holds its parameters")
+    ap.add_argument("--head-mlp", action="store_true",
+                    help="an experiment no backend runs: a ReLU MLP of the head's normalised input and "
+                         "the staged slots added to head outputs 0-7, zero-initialised (head_mlp.py); "
+                         "the checkpoint then holds its parameters")
     ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
                     help="learning rate of the attached experiments' parameters, as a multiple of --lr: "
                          "a zero-initialised module continued from trained weights needs many steps at "

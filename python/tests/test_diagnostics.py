@@ -56,6 +56,17 @@ class OracleHeadFit(unittest.TestCase):
         with torch.no_grad():
             self.assertLess(float((linear(self.x) - y).abs().max()), 1e-2)
 
+    def test_the_linear_fit_keeps_small_directions(self):
+        # A target that lives in the difference of two nearly equal features: a rank-truncating
+        # solver (lstsq's default rcond) throws that direction away.
+        g = torch.Generator().manual_seed(6)
+        x = self.x.clone()
+        x[:, 1] = x[:, 0] + 1e-3 * torch.randn(x.shape[0], generator=g)
+        y = ((x[:, 1] - x[:, 0]) * 1e3)[:, None].repeat(1, 4)
+        linear, _ = oracle_head_fit.fit(x, y, hidden=8, steps=1)
+        with torch.no_grad():
+            self.assertLess(float((linear(x) - y).square().mean() / y.square().mean()), 1e-3)
+
     def test_the_mlp_fits_what_the_linear_fit_cannot(self):
         y = torch.relu(self.x[:, :4] - 3.0) * 2.0  # a kink no linear function has
         linear, mlp = oracle_head_fit.fit(self.x, y, hidden=32, steps=400, batch=4096)

@@ -1,0 +1,57 @@
+"""An experiment, not part of the network the backends run (docs/model-spec.md): a non-linear head.
+
+The head is linear: head = linear(RMSNorm(y0)), y0 the 32 channels at render-pixel resolution.
+scripts/oracle_head_fit.py measured on fence_2x (nineteenth session, docs/quality.md) that the best
+linear per-pixel function of what the head reads plus the staged slots gets +0.16 dB of the
+output-pass oracle's +2.73 over the network (first 8 frames), a ReLU MLP of the same 48 inputs
+(48 -> 64 -> 64 -> 4) +0.86, in sample. HeadMLP is that MLP inside the network: it adds
+relu(relu([RMSNorm(y0), slots] W1 + b1) W2 + b2) W3 + b3 to the head's outputs 0-7 (the recurrent
+features and the output pass's kernel and history weight; 8-15 are reserved), quantised as the
+network's linear layers are (e4m3 weights with a power-of-two scale per output channel, f32
+biases; the hidden activations rounded to e4m3 like every GEMM input). Both variants have the
+32-channel head input.
+
+W3 and b3 start at zero, so a network with it starts as exactly the network without it. Its
+parameters live in the training checkpoint under "head_mlp" (experiments.py); export refuses such
+a checkpoint, since no backend implements it (scripts/score_python.py scores it). Cost: 7,680
+multiply-adds a render pixel, about 14 GFLOP at 1280x736 against lite's 113.
+"""
+import torch
+import torch.nn as nn
+
+from .quant import quantize_weight_ste, round_e4m3_ste
+from .spec import SLOTS
+
+HEAD_INPUT = 32  # the head's RMSNorm width (ModelConfig.channels[0], both variants)
+HIDDEN = 64
+OUTPUTS = 8  # head outputs 0-7; 8-15 are reserved
+
+
+def _uniform(g, rows, cols):
+    bound = (3.0 / cols) ** 0.5
+    return (torch.rand(rows, cols, generator=g) * 2 - 1) * bound
+
+
+class HeadMLP(nn.Module):
+    def __init__(self, seed: int = 0):
+        super().__init__()
+        g = torch.Generator().manual_seed(seed)
+        self.w1 = nn.Parameter(_uniform(g, HIDDEN, HEAD_INPUT + SLOTS))
+        self.b1 = nn.Parameter(torch.zeros(HIDDEN))
+        self.w2 = nn.Parameter(_uniform(g, HIDDEN, HIDDEN))
+        self.b2 = nn.Parameter(torch.zeros(HIDDEN))
+        self.w3 = nn.Parameter(torch.zeros(OUTPUTS, HIDDEN))  # zero: starts as the linear head
+        self.b3 = nn.Parameter(torch.zeros(OUTPUTS))
+
+    @staticmethod
+    def _layer(x, w, b):
+        q, s = quantize_weight_ste(w)
+        return torch.addcmul(b, x @ q.t(), s)
+
+    def forward(self, normalised: torch.Tensor, slots: torch.Tensor) -> torch.Tensor:
+        """normalised [B, H, W, 32] (the head's RMSNorm output, e4m3 values), slots [B, H, W, 16]
+        (e4m3 values) -> what it adds to the head's outputs 0-7 [B, H, W, 8]."""
+        x = torch.cat([normalised, slots], dim=-1)
+        h1 = round_e4m3_ste(torch.relu(self._layer(x, self.w1, self.b1)))
+        h2 = round_e4m3_ste(torch.relu(self._layer(h1, self.w2, self.b2)))
+        return self._layer(h2, self.w3, self.b3)
