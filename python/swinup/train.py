@@ -275,21 +275,27 @@ def save_optimizer_state(path, model, opt, step):
     chunks chained on one machine continue exactly where the last one stopped)."""
     write_checkpoint(path, {"format": "swinup-optimizer-state", "variant": model.cfg.variant,
                             "step": step, "optimizer": opt.state_dict(),
+                            "experiments": experiments.attached(model),
                             "params": {n: p.detach().cpu().clone() for n, p in model.params.items()}})
 
 
 def load_optimizer_state(path, model, opt, step):
     """Loads a save_optimizer_state file into the model and optimiser if it was written at
-    `step` for this variant (the checkpoint just loaded); returns whether it was."""
+    `step` for this variant and these experiments (the checkpoint just loaded, the run's
+    options); returns whether it was. The learning-rate multiples stay this run's."""
     side = torch.load(path, map_location="cpu")
     if side.get("format") != "swinup-optimizer-state":
         raise ValueError(f"{path}: not a swinup optimiser-state file")
-    if side.get("variant") != model.cfg.variant or side.get("step") != step:
+    if (side.get("variant") != model.cfg.variant or side.get("step") != step
+            or side.get("experiments", []) != experiments.attached(model)):
         return False
     with torch.no_grad():
         for name, p in model.params.items():
             p.copy_(side["params"][name].to(p.device))
+    scales = [g["lr_scale"] for g in opt.param_groups]
     opt.load_state_dict(side["optimizer"])
+    for g, scale in zip(opt.param_groups, scales):
+        g["lr_scale"] = scale
     return True
 
 
@@ -596,7 +602,7 @@ def main(argv=None):
         resumed = load_optimizer_state(args.optimizer_state, model, opt, step)
         if rank == 0:
             print(f"optimiser state {args.optimizer_state}: " + ("continued" if resumed else
-                  "not this checkpoint's (another variant or step), starting with fresh moments"), flush=True)
+                  "not this checkpoint's (another variant, step or set of experiments), starting with fresh moments"), flush=True)
     start_step = step
     t0 = time.time()
     last_save = step

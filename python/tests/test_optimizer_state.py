@@ -28,10 +28,10 @@ class OptimizerState(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir)
 
-    def chunk(self, side=None, warmup=1):
+    def chunk(self, side=None, warmup=1, extra=()):
         argv = ["--variant", "lite", "--procedural", "1", "--batch", "1", "--crop", "32", "--frames", "2",
                 "--max-steps", "2", "--warmup", str(warmup), "--checkpoint", self.ckpt,
-                "--optimizer-state", side or self.side]
+                "--optimizer-state", side or self.side, *extra]
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             train.main(argv)
@@ -61,6 +61,18 @@ class OptimizerState(unittest.TestCase):
         self.assertIn("starting with fresh moments", log)
         self.assertEqual(adam_steps(torch.load(first)), {2})
         self.assertEqual(torch.load(first)["step"], 6)
+
+    def test_an_experiment_added_or_rescaled_between_chunks(self):
+        self.chunk()
+        # The side file has one parameter group, this run two: fresh moments, not a crash.
+        log = self.chunk(warmup=0, extra=["--head-mlp", "--experiment-lr-scale", "10"])
+        self.assertIn("starting with fresh moments", log)
+        self.assertEqual(torch.load(self.side)["experiments"], ["head_mlp"])
+        # The same experiments: continued, at this run's multiple of the learning rate.
+        log = self.chunk(warmup=0, extra=["--head-mlp", "--experiment-lr-scale", "5"])
+        self.assertIn("continued", log)
+        groups = torch.load(self.side)["optimizer"]["param_groups"]
+        self.assertEqual([g["lr_scale"] for g in groups], [1.0, 5.0])
 
     def test_a_foreign_file_is_refused(self):
         self.chunk()
