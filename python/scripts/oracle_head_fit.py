@@ -41,7 +41,8 @@ HEAD_INPUT = {"lite": "expand0", "full": "dec0"}  # the layer whose output the h
 
 def head_features(model, variant, seq, st, k):
     """(the network's head outputs [1, h, w, 16], the pixel features [h * w, 48]) for staged frame
-    st: the head's input and the staged slots, cropped to the render size."""
+    st: what head.linear reads (the head's RMSNorm of its input) and the staged slots, cropped to
+    the render size."""
     seen = {}
 
     def capture(name, t):
