@@ -149,7 +149,7 @@ def round_f16(x: torch.Tensor) -> torch.Tensor:
     """Round to the nearest f16 value (RNE, overflow to Inf), kept as float32: half.h's
     round_to_f16. Eager: torch's float->half conversion (IEEE round-to-nearest-even on CPU and
     CUDA), one kernel each way; under torch.compile the bit version, which gives the same bits
-    (tests/test_quant.py) and which the compiler cannot drop."""
+    (tests/test_quant_cast.py) and which the compiler cannot drop."""
     if _compiling():
         return round_f16_bits(x)
     return x.to(torch.float32).to(torch.float16).to(torch.float32)
