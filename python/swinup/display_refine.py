@@ -18,6 +18,8 @@ checkpoint, since no backend implements the refinement (scripts/score_python.py 
 import torch
 import torch.nn as nn
 
+from .layers import uniform_weight
+
 INPUTS = 12
 HIDDEN = 16
 FEATURE_ROWS = (8, 12)  # head rows the refinement reads (reserved in model.md v1)
@@ -27,8 +29,7 @@ class DisplayRefine(nn.Module):
     def __init__(self, seed: int = 0):
         super().__init__()
         g = torch.Generator().manual_seed(seed)
-        bound = (3.0 / INPUTS) ** 0.5
-        self.w1 = nn.Parameter((torch.rand(HIDDEN, INPUTS, generator=g) * 2 - 1) * bound)
+        self.w1 = nn.Parameter(uniform_weight(HIDDEN, INPUTS, g))
         self.b1 = nn.Parameter(torch.zeros(HIDDEN))
         self.w2 = nn.Parameter(torch.zeros(HIDDEN))  # zero: starts as the unrefined output pass
         self.b2 = nn.Parameter(torch.zeros(()))

@@ -19,7 +19,8 @@ multiply-adds a render pixel, about 14 GFLOP at 1280x736 against lite's 113.
 import torch
 import torch.nn as nn
 
-from .quant import quantize_weight_ste, round_e4m3_ste
+from .layers import linear_e4m3_ste, uniform_weight
+from .quant import round_e4m3_ste
 from .spec import SLOTS
 
 HEAD_INPUT = 32  # the head's RMSNorm width (ModelConfig.channels[0], both variants)
@@ -27,31 +28,21 @@ HIDDEN = 64
 OUTPUTS = 8  # head outputs 0-7; 8-15 are reserved
 
 
-def _uniform(g, rows, cols):
-    bound = (3.0 / cols) ** 0.5
-    return (torch.rand(rows, cols, generator=g) * 2 - 1) * bound
-
-
 class HeadMLP(nn.Module):
     def __init__(self, seed: int = 0):
         super().__init__()
         g = torch.Generator().manual_seed(seed)
-        self.w1 = nn.Parameter(_uniform(g, HIDDEN, HEAD_INPUT + SLOTS))
+        self.w1 = nn.Parameter(uniform_weight(HIDDEN, HEAD_INPUT + SLOTS, g))
         self.b1 = nn.Parameter(torch.zeros(HIDDEN))
-        self.w2 = nn.Parameter(_uniform(g, HIDDEN, HIDDEN))
+        self.w2 = nn.Parameter(uniform_weight(HIDDEN, HIDDEN, g))
         self.b2 = nn.Parameter(torch.zeros(HIDDEN))
         self.w3 = nn.Parameter(torch.zeros(OUTPUTS, HIDDEN))  # zero: starts as the linear head
         self.b3 = nn.Parameter(torch.zeros(OUTPUTS))
-
-    @staticmethod
-    def _layer(x, w, b):
-        q, s = quantize_weight_ste(w)
-        return torch.addcmul(b, x @ q.t(), s)
 
     def forward(self, normalised: torch.Tensor, slots: torch.Tensor) -> torch.Tensor:
         """normalised [B, H, W, 32] (the head's RMSNorm output, e4m3 values), slots [B, H, W, 16]
         (e4m3 values) -> what it adds to the head's outputs 0-7 [B, H, W, 8]."""
         x = torch.cat([normalised, slots], dim=-1)
-        h1 = round_e4m3_ste(torch.relu(self._layer(x, self.w1, self.b1)))
-        h2 = round_e4m3_ste(torch.relu(self._layer(h1, self.w2, self.b2)))
-        return self._layer(h2, self.w3, self.b3)
+        h1 = round_e4m3_ste(torch.relu(linear_e4m3_ste(x, self.w1, self.b1)))
+        h2 = round_e4m3_ste(torch.relu(linear_e4m3_ste(h1, self.w2, self.b2)))
+        return linear_e4m3_ste(h2, self.w3, self.b3)

@@ -11,13 +11,13 @@ Both round to e4m3 / f16 at every point the spec names, with straight-through gr
 """
 import contextlib
 import functools
-import math
 
 import numpy as np
 import torch
 from torch import nn
 
 from . import exact_math as xm
+from .layers import uniform_weight
 from .quant import (e4m3_decode, e4m3_codes, pow2_scale_for, round_e4m3_ste, round_f16,
                     round_f16_ste)
 from .spec import (HEAD_OUTPUTS, RMS_EPS, SHIFT, SLOTS, WINDOW, ModelConfig, model_tensors)
@@ -122,8 +122,7 @@ class SwinUp(nn.Module):
                     continue
                 t = self.p(s.name)
                 if s.name.endswith(".weight"):
-                    bound = math.sqrt(3.0 / s.shape[1])
-                    t.copy_((torch.rand(s.shape, generator=g) * 2 - 1) * bound)
+                    t.copy_(uniform_weight(*s.shape, g))
                 elif s.name.endswith(".gain"):
                     t.fill_(1.0)
                 else:

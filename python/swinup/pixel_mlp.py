@@ -18,7 +18,8 @@ would be a change of model.md, all three backends and the golden data together.
 import torch
 import torch.nn as nn
 
-from .quant import quantize_weight_ste, round_e4m3_ste
+from .layers import linear_e4m3_ste, uniform_weight
+from .quant import round_e4m3_ste
 from .spec import SLOTS
 
 HIDDEN = 32
@@ -29,15 +30,12 @@ class PixelMLP(nn.Module):
     def __init__(self, seed: int = 0):
         super().__init__()
         g = torch.Generator().manual_seed(seed)
-        bound = (3.0 / SLOTS) ** 0.5
-        self.w1 = nn.Parameter((torch.rand(HIDDEN, SLOTS, generator=g) * 2 - 1) * bound)
+        self.w1 = nn.Parameter(uniform_weight(HIDDEN, SLOTS, g))
         self.b1 = nn.Parameter(torch.zeros(HIDDEN))
         self.w2 = nn.Parameter(torch.zeros(OUTPUTS, HIDDEN))  # zero: starts as the linear skip0
         self.b2 = nn.Parameter(torch.zeros(OUTPUTS))
 
     def forward(self, slots: torch.Tensor) -> torch.Tensor:
         """slots [B, H, W, 16] (e4m3 values) -> what it adds to skip0's output [B, H, W, 32]."""
-        q1, s1 = quantize_weight_ste(self.w1)
-        hidden = round_e4m3_ste(torch.relu(torch.addcmul(self.b1, slots @ q1.t(), s1)))
-        q2, s2 = quantize_weight_ste(self.w2)
-        return torch.addcmul(self.b2, hidden @ q2.t(), s2)
+        hidden = round_e4m3_ste(torch.relu(linear_e4m3_ste(slots, self.w1, self.b1)))
+        return linear_e4m3_ste(hidden, self.w2, self.b2)

@@ -140,9 +140,9 @@ def round_f16_bits(x: torch.Tensor) -> torch.Tensor:
     return _round_float_bits(x, 10, 0x38800000, 0x477FF000, float("inf"))
 
 
-def _compiling() -> bool:
-    compiler = getattr(torch, "compiler", None)  # torch >= 2.1
-    return bool(compiler is not None and hasattr(compiler, "is_compiling") and compiler.is_compiling())
+# Whether torch.compile is tracing (torch >= 2.1; older torch has no compiler to trace), looked up
+# once: round_f16 asks on every call, on training's hot path.
+_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)
 
 
 def round_f16(x: torch.Tensor) -> torch.Tensor:
