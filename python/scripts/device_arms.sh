@@ -25,7 +25,8 @@
 # first one with the baselines (the margins' reference), the others without. They are scored while
 # the arms train unless the trainings' planned memory (train_gib) fills more than 80% of a GPU:
 # then after them (the sixteenth session's first call ran out of GPU memory with 5 ranks, 123 GiB
-# of peaks, beside a CUDA evaluation of full and the GPU tests, and lost its lite arm).
+# of peaks, beside a CUDA evaluation of full and the GPU tests, and lost its lite arm). Arms whose
+# plan exceeds a GPU's memory are refused before anything runs (gpu_jobs.sh, train_gib).
 set -uo pipefail
 MINUTES=$1
 shift
@@ -48,20 +49,35 @@ stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
 scores_only() {  # start: an arm whose start is a weights file is scored as it is, not trained
   [[ $1 == *.safetensors ]]
 }
-# GiB a training of this variant and these options peaks at on its GPU, all its ranks together:
-# per clip of a 128-pixel crop about 2.3 (lite) and 3.0 (full) GiB, measured as torch's peak
-# allocation on the H200 (lite batch 10: 21-23 GiB a rank; full batch 10: 30, batch 14: 38),
-# scaled by the crop's area. The last --batch and --crop in the options count, as in argparse.
-train_gib() {  # variant ranks options...
-  local variant=$1 ranks=$2 batch=16 crop=96 prev=""
-  shift 2
-  for w in "$@"; do
-    case $prev in --batch) batch=$w ;; --crop) crop=$w ;; esac
-    prev=$w
-  done
-  local per_clip=23; [ "$variant" = full ] && per_clip=30  # tenths of a GiB
-  echo $(( (ranks * batch * per_clip * crop * crop / (128 * 128) + 9) / 10 ))
+gpu_gib() {  # the GPU's memory in GiB, 0 when nvidia-smi cannot tell
+  local total
+  total=$( (nvidia-smi -i "$1" --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null || echo 0) | head -1)
+  echo $((total / 1024))
 }
+# 0. The memory plan, before anything runs: arms that cannot fit together on their GPU stop the
+#    call here rather than one of them running out of memory minutes later (the twentieth
+#    session's first call lost its control arm that way). The GPUs are taken in turn, as below.
+declare -A planned_gib=()
+k=0
+for arm in "$@"; do
+  IFS='|' read -r name variant start options ranks <<< "$arm"
+  case "$start" in /*) ;; *) start="$ROOT/$start" ;; esac
+  { [ -f "$start" ] && ! scores_only "$start"; } || continue
+  gpu=${GPUS[$((k % ${#GPUS[@]}))]}
+  # shellcheck disable=SC2086
+  gib=$(train_gib "$variant" "${ranks:-1}" ${COMMON:-} $options)
+  planned_gib[$gpu]=$(( ${planned_gib[$gpu]:-0} + gib ))
+  stamp "arm $name: about $gib GiB on GPU $gpu"
+  k=$((k + 1))
+done
+for gpu in "${!planned_gib[@]}"; do
+  total_gib=$(gpu_gib "$gpu")
+  if ((total_gib && planned_gib[$gpu] > total_gib)); then
+    echo "device_arms: the arms on GPU $gpu plan about ${planned_gib[$gpu]} GiB, more than its $total_gib GiB;" \
+         "give them fewer ranks or smaller batches, or run them in two calls" >&2
+    exit 1
+  fi
+done
 # 1. The training data (not when every arm only scores).
 trains=0
 for arm in "$@"; do
@@ -90,7 +106,6 @@ names=()
 fixed=()
 trained=()
 pids=()
-declare -A planned_gib=()
 rm -f "$WORK/.trained"
 k=0
 for arm in "$@"; do
@@ -109,8 +124,6 @@ for arm in "$@"; do
   fi
   cp "$start" "$dir/$variant.pt"
   gpu=${GPUS[$((k % ${#GPUS[@]}))]}
-  # shellcheck disable=SC2086
-  planned_gib[$gpu]=$(( ${planned_gib[$gpu]:-0} + $(train_gib "$variant" "${ranks:-1}" ${COMMON:-} $options) ))
   (
     cd "$ROOT/python"
     launch=("$PYTHON" -m swinup.train)
@@ -132,8 +145,7 @@ done
 # Score the fixed arms beside the training only where it leaves room on every GPU.
 score_beside=1
 for gpu in "${!planned_gib[@]}"; do
-  total=$( (nvidia-smi -i "$gpu" --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null || echo 0) | head -1)
-  total_gib=$((total / 1024))
+  total_gib=$(gpu_gib "$gpu")
   stamp "GPU $gpu: the trainings plan about ${planned_gib[$gpu]} GiB of $( ((total_gib)) && echo "$total_gib GiB" || echo "an unknown size (no nvidia-smi reading)")"
   if ((total_gib == 0 || planned_gib[$gpu] * 10 > total_gib * 8)); then score_beside=0; fi
 done

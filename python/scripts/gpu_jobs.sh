@@ -31,3 +31,26 @@ run_on_gpus() {
   for p in "${pids[@]}"; do wait "$p" || status=1; done
   return $status
 }
+
+# train_gib VARIANT RANKS OPTIONS...: GiB a training of this variant and these train.py options
+# takes on its GPU, all its ranks together, as nvidia-smi counts it. Per rank: torch's peak
+# allocation, measured on the H200 at 128-pixel crops as a fixed part plus a part per clip
+# (lite 5 + 1.75 a clip: 19 GiB at batch 8, 21-23 at 10; full 8.5 + 2.1 a clip: 21 at batch 6,
+# 30 at 10, 38 at 14), the per-clip part scaled by the crop's area, plus 5 GiB a rank for the
+# CUDA context and what the caching allocator holds beyond the peak (the twentieth session's
+# first call: ranks with 19-21 GiB peaks held 20-27 GiB each, and six of them ran out of the
+# H200's 140). --head-mlp and --pixel-mlp add about 1 GiB a rank. The last --batch and --crop
+# count, as in argparse; train.py's defaults are batch 16 and crop 96.
+train_gib() {
+  local variant=$1 ranks=$2 batch=16 crop=96 prev="" extra=0
+  shift 2
+  for w in "$@"; do
+    case $prev in --batch) batch=$w ;; --crop) crop=$w ;; esac
+    case $w in --head-mlp | --pixel-mlp) extra=10 ;; esac
+    prev=$w
+  done
+  local fixed=50 per_clip=175  # lite: tenths of a GiB, hundredths a clip
+  [ "$variant" = full ] && { fixed=85; per_clip=210; }
+  local tenths=$(( fixed + 50 + extra + (batch * per_clip * crop * crop / (128 * 128) + 5) / 10 ))
+  echo $(( (ranks * tenths + 9) / 10 ))
+}
