@@ -78,13 +78,8 @@ for gpu in "${!planned_gib[@]}"; do
     exit 1
   fi
 done
-# 1. The training data (not when every arm only scores).
-trains=0
-for arm in "$@"; do
-  IFS='|' read -r _ _ start _ <<< "$arm"
-  scores_only "$start" || trains=1
-done
-if ((trains)) && [ ! -f "$DATA/.complete" ]; then
+# 1. The training data, only when an arm trains (an arm with a missing start does not).
+if ((${#planned_gib[@]})) && [ ! -f "$DATA/.complete" ]; then
   bash "$ROOT/python/scripts/render_training_data.sh" "$SWINUP" "$DATA" > "$OUT/render.log" 2>&1 &&
     touch "$DATA/.complete" || { tail -20 "$OUT/render.log"; exit 1; }
 fi

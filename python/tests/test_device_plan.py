@@ -76,5 +76,12 @@ class RefusalTest(unittest.TestCase):
         self.assertIn("render", done.stdout)
 
 
+    def test_no_training_data_when_no_arm_trains(self):
+        # A weights file is only scored and a missing start is skipped: nothing to train on.
+        done, rendered, _ = self.run_arms("W|lite|weights/lite.safetensors|", "X|lite|/no/such.pt|--batch 8")
+        self.assertIn("arm X: no start checkpoint", done.stdout)
+        self.assertFalse(rendered, done.stdout + done.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
