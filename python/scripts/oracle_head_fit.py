@@ -19,7 +19,11 @@ do here. If the MLP gets most of the way from the network to the oracle, a non-l
 lever. If neither fit gets far, the features lack what the oracle's choice depends on. Then the
 change has to be in what the network sees or computes upstream, not in its last layer.
 
+With --score-on SEQ2 the fits are also scored on a second sequence they were not fitted on: an
+in-sample gain that vanishes there was a fit to the one sequence, not a head worth training.
+
 Usage: python3 python/scripts/oracle_head_fit.py SEQ [--variant lite] [--frames 8] [--iters 30]
+       [--score-on SEQ2]
 """
 import argparse
 import json
@@ -121,6 +125,19 @@ def explained(pred, y, network_y):
             for c in range(y.shape[1])]
 
 
+def closed_loop(model, variant, seq, clip, predictor):
+    """[PSNR, temporal error] of the network with its head's channels 4-7 replaced by predictor's,
+    run on its own histories."""
+    def fitted(k, st):
+        head, feats = head_features(model, variant, seq, st, k)
+        head = head.clone()
+        head[..., OUTPUT_PASS_CHANNELS] = predictor(feats).reshape(*head.shape[:-1], 4)
+        return head
+    with torch.no_grad(), model.weight_cache():
+        out, _, temporal = unroll(None, clip, exact=False, heads=fitted, **TEMPORAL)
+    return [round(pooled_psnr(out, clip["gt"], seq.hdr), 3), round(float(temporal), 5)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_network_arguments(ap)
@@ -129,6 +146,8 @@ def main():
     ap.add_argument("--lr", type=float, default=0.1, help="the oracle's learning rate")
     ap.add_argument("--hidden", type=int, default=64, help="the MLP's hidden width")
     ap.add_argument("--fit-steps", type=int, default=2000, help="the MLP's Adam steps")
+    ap.add_argument("--score-on", metavar="SEQ",
+                    help="also score the fits, closed loop, on this sequence (not fitted on: out of sample)")
     ap.add_argument("--fit-batch", type=int, default=16384,
                     help="pixels an MLP step (16384: about 0.13 s a step on one CPU thread)")
     args = ap.parse_args()
@@ -164,19 +183,21 @@ def main():
     # at least as much as it does, or the fit failed numerically.
     result["network_head_explained"] = explained(torch.cat(own), y, network_y)
     linear, mlp = fit(x, y, args.hidden, args.fit_steps, batch=args.fit_batch)
+    held_out = None
+    if args.score_on:  # the fits scored where they were not fitted: do they carry over?
+        held_seq, held_clip = whole_sequence(args.score_on, args.frames)
+        with torch.no_grad(), model.weight_cache():
+            out, _, temporal = unroll(model, held_clip, exact=False, **TEMPORAL)
+        held_out = result["held_out"] = {"sequence": args.score_on, "network": [
+            round(pooled_psnr(out, held_clip["gt"], held_seq.hdr), 3), round(float(temporal), 5)]}
     for name, predictor in (("linear_fit", linear), ("mlp_fit", mlp)):
         with torch.no_grad():
             result[name + "_explained"] = explained(predictor(x), y, network_y)
-
-            def fitted(k, st, predictor=predictor):  # the network with channels 4-7 from the fit
-                head, feats = head_features(model, args.variant, seq, st, k)
-                head = head.clone()
-                head[..., OUTPUT_PASS_CHANNELS] = predictor(feats).reshape(*head.shape[:-1], 4)
-                return head
-            with model.weight_cache():
-                out, _, temporal = unroll(None, clip, exact=False, heads=fitted, **TEMPORAL)
-        result[name] = [round(pooled_psnr(out, gt, seq.hdr), 3), round(float(temporal), 5)]
-        print(f"{name}: {result[name]} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+        result[name] = closed_loop(model, args.variant, seq, clip, predictor)
+        if held_out is not None:
+            held_out[name] = closed_loop(model, args.variant, held_seq, held_clip, predictor)
+        print(f"{name}: {result[name]} {held_out[name] if held_out else ''} ({time.time() - t0:.0f} s)",
+              file=sys.stderr, flush=True)
     result["oracle_curve"] = history[:: max(1, len(history) // 10)] + history[-1:]
     result["seconds"] = round(time.time() - t0, 1)
     print(json.dumps(result), flush=True)

@@ -11,6 +11,11 @@ network's linear layers are (e4m3 weights with a power-of-two scale per output c
 biases; the hidden activations rounded to e4m3 like every GEMM input). Both variants have the
 32-channel head input.
 
+Trained (twentieth session, docs/quality.md, "A non-linear head, trained"), it lost to its
+same-seed control wherever the targets are missed: lite on the general data -0.12 dB on fence_2x
+and -0.06 on average, lite on fence alone -0.14 on fence_2x, full -0.31 on fence_2x and -0.23 on
+average (more stable, less sharp). It stays as an experiment, not a change of the network.
+
 W3 and b3 start at zero, so a network with it starts as exactly the network without it. Its
 parameters live in the training checkpoint under "head_mlp" (experiments.py); export refuses such
 a checkpoint, since no backend implements it (scripts/score_python.py scores it). Cost: 7,680
