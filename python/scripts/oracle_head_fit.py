@@ -125,6 +125,27 @@ def explained(pred, y, network_y):
             for c in range(y.shape[1])]
 
 
+def oracle_features(model, variant, seq, clip, network_heads, iters, lr, t0=None):
+    """Runs the oracle (optimise_output_pass) and, along its own trajectory, records every render
+    pixel's features (what the head reads, head_features) with the oracle's channels 4-7 and the
+    network's own head's channels 4-7 on the same features.
+    -> (x [N, 48], y [N, 4], own [N, 4], the oracle's [PSNR, temporal error], its PSNR curve)."""
+    oracle, _, history = optimise_output_pass(clip, seq, network_heads, iters, lr, t0=t0)
+    xs, ys, own = [], [], []
+
+    def along_the_oracle(k, st):  # the oracle's heads; records the features its histories give
+        head, x = head_features(model, variant, seq, st, k)
+        h = oracle(k, st).detach()
+        xs.append(x)
+        ys.append(h[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4))
+        own.append(head[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4))  # the network's head on them
+        return h
+    with torch.no_grad(), model.weight_cache():
+        out, _, temporal = unroll(None, clip, exact=False, heads=along_the_oracle, **TEMPORAL)
+    score = [round(pooled_psnr(out, clip["gt"], seq.hdr), 3), round(float(temporal), 5)]
+    return torch.cat(xs), torch.cat(ys), torch.cat(own), score, history
+
+
 def closed_loop(model, variant, seq, clip, predictor):
     """[PSNR, temporal error] of the network with its head's channels 4-7 replaced by predictor's,
     run on its own histories."""
@@ -162,26 +183,14 @@ def main():
         out, _, temporal = unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
     result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
               "network": [round(pooled_psnr(out, gt, seq.hdr), 3), round(float(temporal), 5)]}
-    oracle, _, history = optimise_output_pass(clip, seq, network_heads, args.iters, args.lr, t0=t0)
-
-    xs, ys, own = [], [], []
-
-    def along_the_oracle(k, st):  # the oracle's heads; records the features its histories give
-        head, x = head_features(model, args.variant, seq, st, k)
-        h = oracle(k, st).detach()
-        xs.append(x)
-        ys.append(h[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4))
-        own.append(head[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4))  # the network's head on them
-        return h
-    with torch.no_grad(), model.weight_cache():
-        out, _, temporal = unroll(None, clip, exact=False, heads=along_the_oracle, **TEMPORAL)
-    result["oracle"] = [round(pooled_psnr(out, gt, seq.hdr), 3), round(float(temporal), 5)]
-    x, y = torch.cat(xs), torch.cat(ys)
+    x, y, own, oracle_score, history = oracle_features(model, args.variant, seq, clip, network_heads,
+                                                       args.iters, args.lr, t0)
+    result["oracle"] = oracle_score
     network_y = torch.cat([h[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4) for h in network_heads])
     result["oracle_change_std"] = [round(float(v), 4) for v in (y - network_y).std(0)]
     # The network's own head is a linear function of these features: the linear fit must explain
     # at least as much as it does, or the fit failed numerically.
-    result["network_head_explained"] = explained(torch.cat(own), y, network_y)
+    result["network_head_explained"] = explained(own, y, network_y)
     linear, mlp = fit(x, y, args.hidden, args.fit_steps, batch=args.fit_batch)
     held_out = None
     if args.score_on:  # the fits scored where they were not fitted: do they carry over?

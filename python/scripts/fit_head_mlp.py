@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""A starting point for the non-linear head experiment (swinup/head_mlp.py) fitted to the
+output-pass oracle, instead of zero.
+
+Trained by the loss from zero for minutes, the head MLP lost to its controls (twentieth session,
+docs/quality.md, "A non-linear head, trained"). Fitted to the oracle on fence under the orbit
+camera, a per-pixel MLP of the same features kept +0.58 dB on fence_2x (oracle_head_fit.py
+--score-on). This script makes that fit in the head MLP's own form, so a training arm can start
+from it:
+
+  record SEQ --out F.pt   runs the oracle on SEQ (oracle_head_fit.oracle_features) and saves, per
+                          render pixel along the oracle's trajectory, the head's features and what
+                          the oracle adds to the network's own channels 4-7;
+  fit F.pt... --checkpoint START --out OUT.pt
+                          fits HeadMLP (its e4m3 rounding included) to those additions over all
+                          the files, its outputs 0-3 (the recurrent features) held at zero, and
+                          writes START with the fit attached as its "head_mlp" (score it with
+                          score_python.py, train it with train.py --head-mlp).
+
+Record on training sequences, never on the evaluation's: the fit is then scored out of sample.
+Usage: python3 python/scripts/fit_head_mlp.py record SEQ --out F.pt [--variant lite] [--frames 8]
+       python3 python/scripts/fit_head_mlp.py fit F1.pt F2.pt ... --checkpoint python/checkpoints/lite.pt --out X.pt
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+from oracle_head_fit import oracle_features  # noqa: E402
+from oracle_output_pass import TEMPORAL, add_network_arguments, head_recorder, load_network, whole_sequence  # noqa: E402
+from swinup.head_mlp import HeadMLP  # noqa: E402
+from swinup.train import read_checkpoint, unroll, write_checkpoint  # noqa: E402
+
+KERNEL = slice(4, 8)  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
+
+
+def record(args):
+    t0 = time.time()
+    model = load_network(args.variant, args.weights)
+    seq, clip = whole_sequence(args.sequence, args.frames)
+    network_heads = []
+    with torch.no_grad(), model.weight_cache():
+        unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
+    x, y, own, score, _ = oracle_features(model, args.variant, seq, clip, network_heads, args.iters,
+                                          args.lr, t0)
+    torch.save({"sequence": args.sequence, "variant": args.variant, "x": x, "add": y - own,
+                "oracle": score}, args.out)
+    print(json.dumps({"sequence": args.sequence, "pixels": x.shape[0], "oracle": score,
+                      "seconds": round(time.time() - t0, 1)}), flush=True)
+
+
+def fit_head(x, add, steps, batch, lr=2e-3, seed=0):
+    """HeadMLP fitted to add [N, 4] (what its outputs 4-7 should add) on x [N, 48] by Adam on the
+    mean square, through its own e4m3 rounding (straight-through); outputs 0-3 stay zero.
+    -> (the module, the share of add's mean square it leaves, 1 at the start)."""
+    head = HeadMLP(seed=seed)
+    mask = torch.zeros_like(head.w3)
+    mask[KERNEL] = 1.0
+    opt = torch.optim.Adam(head.parameters(), lr=lr)
+    g = torch.Generator().manual_seed(seed)
+    for _ in range(steps):
+        idx = torch.randint(0, x.shape[0], (batch,), generator=g)
+        out = _forward(head, x[idx])[:, KERNEL]
+        loss = (out - add[idx]).square().mean()
+        opt.zero_grad()
+        loss.backward()
+        head.w3.grad *= mask  # outputs 0-3 feed the recurrence: not the oracle's to change
+        head.b3.grad *= mask[:, 0]
+        opt.step()
+    with torch.no_grad():
+        left = float((_forward(head, x)[:, KERNEL] - add).square().mean() / add.square().mean().clamp(min=1e-12))
+    return head, left
+
+
+def _forward(head, x):
+    """HeadMLP on the recorded features: the head's 32 normalised channels, then the 16 slots."""
+    return head(x[:, :32], x[:, 32:])
+
+
+def fit(args):
+    t0 = time.time()
+    data = [torch.load(f) for f in args.features]
+    variants = {d["variant"] for d in data}
+    if len(variants) != 1:
+        raise SystemExit(f"fit: the feature files come from different variants: {sorted(variants)}")
+    x = torch.cat([d["x"] for d in data])
+    add = torch.cat([d["add"] for d in data])
+    head, left = fit_head(x, add, args.steps, args.batch)
+    ck = read_checkpoint(args.checkpoint, variants.pop())
+    ck["head_mlp"] = {k: v.detach().clone() for k, v in head.state_dict().items()}
+    ck["history"] = list(ck.get("history", [])) + [{"note": "head_mlp fitted to the output-pass oracle",
+                                                    "head_mlp_fit": {"sequences": [d["sequence"] for d in data],
+                                                                     "pixels": int(x.shape[0]),
+                                                                     "steps": args.steps,
+                                                                     "left": round(left, 4)}}]
+    write_checkpoint(args.out, ck)
+    print(json.dumps({"out": args.out, "pixels": int(x.shape[0]), "left": round(left, 4),
+                      "seconds": round(time.time() - t0, 1)}), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("record", help="the oracle's additions on one sequence")
+    add_network_arguments(r)
+    r.add_argument("--out", required=True)
+    r.add_argument("--frames", type=int, default=8)
+    r.add_argument("--iters", type=int, default=30, help="the oracle's Adam steps")
+    r.add_argument("--lr", type=float, default=0.1, help="the oracle's learning rate")
+    f = sub.add_parser("fit", help="the head MLP fitted to recorded additions")
+    f.add_argument("features", nargs="+")
+    f.add_argument("--checkpoint", required=True, help="the training checkpoint to attach the fit to")
+    f.add_argument("--out", required=True)
+    f.add_argument("--steps", type=int, default=3000)
+    f.add_argument("--batch", type=int, default=16384)
+    args = ap.parse_args()
+    record(args) if args.command == "record" else fit(args)
+
+
+if __name__ == "__main__":
+    main()
