@@ -56,14 +56,15 @@ gpu_gib() {  # the GPU's memory in GiB, 0 when nvidia-smi cannot tell
 }
 # 0. The memory plan, before anything runs: arms that cannot fit together on their GPU stop the
 #    call here rather than one of them running out of memory minutes later (the twentieth
-#    session's first call lost its control arm that way). The GPUs are taken in turn, as below.
-declare -A planned_gib=()
+#    session's first call lost its control arm that way). The training arms take the GPUs in turn.
+declare -A planned_gib=() arm_gpu=()
 k=0
 for arm in "$@"; do
   IFS='|' read -r name variant start options ranks <<< "$arm"
   case "$start" in /*) ;; *) start="$ROOT/$start" ;; esac
   { [ -f "$start" ] && ! scores_only "$start"; } || continue
   gpu=${GPUS[$((k % ${#GPUS[@]}))]}
+  arm_gpu[$name]=$gpu
   # shellcheck disable=SC2086
   gib=$(train_gib "$variant" "${ranks:-1}" ${COMMON:-} $options)
   planned_gib[$gpu]=$(( ${planned_gib[$gpu]:-0} + gib ))
@@ -118,7 +119,7 @@ for arm in "$@"; do
     continue
   fi
   cp "$start" "$dir/$variant.pt"
-  gpu=${GPUS[$((k % ${#GPUS[@]}))]}
+  gpu=${arm_gpu[$name]}
   (
     cd "$ROOT/python"
     launch=("$PYTHON" -m swinup.train)

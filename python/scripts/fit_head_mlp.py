@@ -33,11 +33,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from oracle_head_fit import oracle_features  # noqa: E402
-from oracle_output_pass import TEMPORAL, add_network_arguments, head_recorder, load_network, whole_sequence  # noqa: E402
-from swinup.head_mlp import HeadMLP  # noqa: E402
+from oracle_output_pass import (OUTPUT_PASS_CHANNELS, TEMPORAL, add_network_arguments, head_recorder,  # noqa: E402
+                                load_network, whole_sequence)
+from swinup.head_mlp import HEAD_INPUT, HeadMLP  # noqa: E402
 from swinup.train import read_checkpoint, unroll, write_checkpoint  # noqa: E402
 
-KERNEL = slice(4, 8)  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
+KERNEL = OUTPUT_PASS_CHANNELS  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
 
 
 def record(args):
@@ -79,8 +80,8 @@ def fit_head(x, add, steps, batch, lr=2e-3, seed=0):
 
 
 def _forward(head, x):
-    """HeadMLP on the recorded features: the head's 32 normalised channels, then the 16 slots."""
-    return head(x[:, :32], x[:, 32:])
+    """HeadMLP on the recorded features: the head's normalised channels, then the staged slots."""
+    return head(x[:, :HEAD_INPUT], x[:, HEAD_INPUT:])
 
 
 def fit(args):

@@ -125,6 +125,11 @@ def explained(pred, y, network_y):
             for c in range(y.shape[1])]
 
 
+def scored(out, temporal, clip, seq):
+    """[PSNR, temporal error] of an unrolled output, rounded as the results print them."""
+    return [round(pooled_psnr(out, clip["gt"], seq.hdr), 3), round(float(temporal), 5)]
+
+
 def oracle_features(model, variant, seq, clip, network_heads, iters, lr, t0=None):
     """Runs the oracle (optimise_output_pass) and, along its own trajectory, records every render
     pixel's features (what the head reads, head_features) with the oracle's channels 4-7 and the
@@ -142,8 +147,7 @@ def oracle_features(model, variant, seq, clip, network_heads, iters, lr, t0=None
         return h
     with torch.no_grad(), model.weight_cache():
         out, _, temporal = unroll(None, clip, exact=False, heads=along_the_oracle, **TEMPORAL)
-    score = [round(pooled_psnr(out, clip["gt"], seq.hdr), 3), round(float(temporal), 5)]
-    return torch.cat(xs), torch.cat(ys), torch.cat(own), score, history
+    return torch.cat(xs), torch.cat(ys), torch.cat(own), scored(out, temporal, clip, seq), history
 
 
 def closed_loop(model, variant, seq, clip, predictor):
@@ -156,7 +160,7 @@ def closed_loop(model, variant, seq, clip, predictor):
         return head
     with torch.no_grad(), model.weight_cache():
         out, _, temporal = unroll(None, clip, exact=False, heads=fitted, **TEMPORAL)
-    return [round(pooled_psnr(out, clip["gt"], seq.hdr), 3), round(float(temporal), 5)]
+    return scored(out, temporal, clip, seq)
 
 
 def main():
@@ -176,13 +180,12 @@ def main():
     t0 = time.time()
     model = load_network(args.variant, args.weights)
     seq, clip = whole_sequence(args.sequence, args.frames)
-    gt = clip["gt"]
 
     network_heads = []
     with torch.no_grad(), model.weight_cache():
         out, _, temporal = unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
     result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
-              "network": [round(pooled_psnr(out, gt, seq.hdr), 3), round(float(temporal), 5)]}
+              "network": scored(out, temporal, clip, seq)}
     x, y, own, oracle_score, history = oracle_features(model, args.variant, seq, clip, network_heads,
                                                        args.iters, args.lr, t0)
     result["oracle"] = oracle_score
@@ -197,8 +200,8 @@ def main():
         held_seq, held_clip = whole_sequence(args.score_on, args.frames)
         with torch.no_grad(), model.weight_cache():
             out, _, temporal = unroll(model, held_clip, exact=False, **TEMPORAL)
-        held_out = result["held_out"] = {"sequence": args.score_on, "network": [
-            round(pooled_psnr(out, held_clip["gt"], held_seq.hdr), 3), round(float(temporal), 5)]}
+        held_out = result["held_out"] = {"sequence": args.score_on,
+                                         "network": scored(out, temporal, held_clip, held_seq)}
     for name, predictor in (("linear_fit", linear), ("mlp_fit", mlp)):
         with torch.no_grad():
             result[name + "_explained"] = explained(predictor(x), y, network_y)

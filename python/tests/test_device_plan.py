@@ -52,12 +52,12 @@ class RefusalTest(unittest.TestCase):
                        DATA=os.path.join(tmp, "data"), COMMON="--crop 128")
             done = subprocess.run(["bash", os.path.join(SCRIPTS, "device_arms.sh"), "5", *arms],
                                   env=env, capture_output=True, text=True, timeout=60)
-            return done, os.path.exists(os.path.join(tmp, "data")), os.path.exists(os.path.join(tmp, "work"))
+            return done, os.path.exists(os.path.join(tmp, "data"))
 
     def test_call_one_of_session_twenty_is_refused_before_anything_runs(self):
         lite = "python/checkpoints/lite.pt"
         full = "python/checkpoints/full.pt"
-        done, rendered, _ = self.run_arms(
+        done, rendered = self.run_arms(
             f"LHC|lite|{lite}|--batch 8|2", f"LHM|lite|{lite}|--batch 8 --head-mlp|2",
             f"FHC|full|{full}|--batch 6|1", f"FHM|full|{full}|--batch 6 --head-mlp|1")
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
@@ -67,7 +67,7 @@ class RefusalTest(unittest.TestCase):
     def test_a_plan_that_fits_goes_on_and_scoring_arms_plan_nothing(self):
         # Weights files are only scored and a missing start is skipped: neither is in the plan.
         # The plan fits, so the script goes on (to the rendering, which stops it here: no renderer).
-        done, _, _ = self.run_arms("L|lite|python/checkpoints/lite.pt|--batch 8|1",
+        done, _ = self.run_arms("L|lite|python/checkpoints/lite.pt|--batch 8|1",
                                    "W|lite|weights/lite.safetensors|", "X|lite|/no/such.pt|--batch 64|8")
         self.assertIn("arm L: about 24 GiB on GPU 0", done.stdout)
         self.assertNotIn("arm W: about", done.stdout)
@@ -75,10 +75,9 @@ class RefusalTest(unittest.TestCase):
         self.assertNotIn("more than its", done.stderr)
         self.assertIn("render", done.stdout)
 
-
     def test_no_training_data_when_no_arm_trains(self):
         # A weights file is only scored and a missing start is skipped: nothing to train on.
-        done, rendered, _ = self.run_arms("W|lite|weights/lite.safetensors|", "X|lite|/no/such.pt|--batch 8")
+        done, rendered = self.run_arms("W|lite|weights/lite.safetensors|", "X|lite|/no/such.pt|--batch 8")
         self.assertIn("arm X: no start checkpoint", done.stdout)
         self.assertFalse(rendered, done.stdout + done.stderr)
 
