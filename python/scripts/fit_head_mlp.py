@@ -39,18 +39,20 @@ from swinup.head_mlp import HEAD_INPUT, HeadMLP  # noqa: E402
 from swinup.train import read_checkpoint, unroll, write_checkpoint  # noqa: E402
 
 KERNEL = OUTPUT_PASS_CHANNELS  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def record(args):
     t0 = time.time()
-    model = load_network(args.variant, args.weights)
+    model = load_network(args.variant, args.weights).to(DEVICE)
     seq, clip = whole_sequence(args.sequence, args.frames)
+    clip = {k: v.to(DEVICE) if torch.is_tensor(v) else v for k, v in clip.items()}
     network_heads = []
     with torch.no_grad(), model.weight_cache():
         unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
     x, y, own, score, _ = oracle_features(model, args.variant, seq, clip, network_heads, args.iters,
                                           args.lr, t0)
-    torch.save({"sequence": args.sequence, "variant": args.variant, "x": x, "add": y - own,
+    torch.save({"sequence": args.sequence, "variant": args.variant, "x": x.cpu(), "add": (y - own).cpu(),
                 "oracle": score}, args.out)
     print(json.dumps({"sequence": args.sequence, "pixels": x.shape[0], "oracle": score,
                       "seconds": round(time.time() - t0, 1)}), flush=True)
@@ -60,13 +62,13 @@ def fit_head(x, add, steps, batch, lr=2e-3, seed=0):
     """HeadMLP fitted to add [N, 4] (what its outputs 4-7 should add) on x [N, 48] by Adam on the
     mean square, through its own e4m3 rounding (straight-through); outputs 0-3 stay zero.
     -> (the module, the share of add's mean square it leaves, 1 at the start)."""
-    head = HeadMLP(seed=seed)
+    head = HeadMLP(seed=seed).to(x.device)
     mask = torch.zeros_like(head.w3)
     mask[KERNEL] = 1.0
     opt = torch.optim.Adam(head.parameters(), lr=lr)
     g = torch.Generator().manual_seed(seed)
     for _ in range(steps):
-        idx = torch.randint(0, x.shape[0], (batch,), generator=g)
+        idx = torch.randint(0, x.shape[0], (batch,), generator=g).to(x.device)
         out = _forward(head, x[idx])[:, KERNEL]
         loss = (out - add[idx]).square().mean()
         opt.zero_grad()
@@ -90,11 +92,11 @@ def fit(args):
     variants = {d["variant"] for d in data}
     if len(variants) != 1:
         raise SystemExit(f"fit: the feature files come from different variants: {sorted(variants)}")
-    x = torch.cat([d["x"] for d in data])
-    add = torch.cat([d["add"] for d in data])
+    x = torch.cat([d["x"] for d in data]).to(DEVICE)
+    add = torch.cat([d["add"] for d in data]).to(DEVICE)
     head, left = fit_head(x, add, args.steps, args.batch)
     ck = read_checkpoint(args.checkpoint, variants.pop())
-    ck["head_mlp"] = {k: v.detach().clone() for k, v in head.state_dict().items()}
+    ck["head_mlp"] = {k: v.detach().cpu().clone() for k, v in head.state_dict().items()}
     ck["history"] = list(ck.get("history", [])) + [{"note": "head_mlp fitted to the output-pass oracle",
                                                     "head_mlp_fit": {"sequences": [d["sequence"] for d in data],
                                                                      "pixels": int(x.shape[0]),

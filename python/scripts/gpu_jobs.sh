@@ -39,14 +39,14 @@ run_on_gpus() {
 # 30 at 10, 38 at 14), the per-clip part scaled by the crop's area, plus 5 GiB a rank for the
 # CUDA context and what the caching allocator holds beyond the peak (the twentieth session's
 # first call: ranks with 19-21 GiB peaks held 20-27 GiB each, and six of them ran out of the
-# H200's 140). --head-mlp and --pixel-mlp add about 1 GiB a rank. The last --batch and --crop
+# H200's 140). --head-mlp, --pixel-mlp and --history-clip add about 1 GiB a rank (the clip: a guess, not measured). The last --batch and --crop
 # count, as in argparse; train.py's defaults are batch 16 and crop 96.
 train_gib() {
   local variant=$1 ranks=$2 batch=16 crop=96 prev="" extra=0
   shift 2
   for w in "$@"; do
     case $prev in --batch) batch=$w ;; --crop) crop=$w ;; esac
-    case $w in --head-mlp | --pixel-mlp) extra=10 ;; esac
+    case $w in --head-mlp | --pixel-mlp | --history-clip) extra=10 ;; esac
     prev=$w
   done
   local fixed=50 per_clip=175  # lite: tenths of a GiB, hundredths a clip

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Would the output pass gain from a choice of motion for the history? Staging and the output pass
+"""Would the output pass gain from a choice for the history: another motion, or clipped? Staging and the output pass
 reproject the history with the dilated motion (the motion of the nearest-depth pixel of each 3x3
 neighbourhood, model.md), which on a thin foreground (the fence's chain-link mesh in front of its
 wall) gives the background behind it the foreground's motion. This replays a sequence with the
 shipped weights and, at every frame with history, forms the output twice more: once with the
-history reprojected by each render pixel's own (undilated) motion, once as specified but with the
-history weight's logit lowered by 1 (the control: a choice that carries no motion information).
+history reprojected by each render pixel's own (undilated) motion, once with the history clamped to
+the range of the 3x3 samples around its render pixel (swinup/history_clip.py at strength 1), once
+as specified but with the history weight's logit lowered by 1 (the control: a choice that carries
+no motion or range information).
 The truth then picks, per display pixel or per render pixel (the pixels that share its head
 outputs), whichever of specified and alternative is closer: a ceiling for a network that would
 choose between them, without retraining and without feeding the choice back into the recurrence
@@ -34,7 +36,12 @@ from oracle_output_pass import add_network_arguments, load_network, whole_sequen
 
 specified_output_pass = op.output_pass
 specified_stage = train.stage
-ALTERNATIVES = ("own_motion", "alpha_logit_minus_1")
+ALTERNATIVES = ("own_motion", "history_clipped", "alpha_logit_minus_1")
+
+
+def full_clip(head_at_n):
+    """history_clip.py's strength at 1 everywhere: the history clamped to the 3x3 samples' range."""
+    return torch.ones(head_at_n.shape[:-1], dtype=head_at_n.dtype, device=head_at_n.device)
 
 
 def squared_error(out, gt, hdr):
@@ -72,6 +79,8 @@ def replay(model, clip, hdr):
             alternatives = {
                 "own_motion": specified_output_pass(head, tc, raw["motion"], jitter, history, dw, dh, sx, sy,
                                                     valid, exact)[0],
+                "history_clipped": specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy,
+                                                         valid, exact, clip=full_clip)[0],
                 "alpha_logit_minus_1": specified_output_pass(lowered, tc, motion, jitter, history, dw, dh, sx,
                                                              sy, valid, exact)[0]}
             b, h, w, _ = head.shape

@@ -5,6 +5,7 @@ checkpoint means refuse a checkpoint that holds one. A model without the experim
 load one too, since its parameters would otherwise be dropped without a word."""
 from .display_refine import DisplayRefine
 from .head_mlp import HeadMLP
+from .history_clip import HistoryClip
 from .pixel_mlp import PixelMLP
 
 EXPERIMENTS = {  # name: (module, what it is, the train.py option that attaches it)
@@ -12,6 +13,8 @@ EXPERIMENTS = {  # name: (module, what it is, the train.py option that attaches 
                        "--display-refine"),
     "pixel_mlp": (PixelMLP, "the pixel-level MLP experiment (pixel_mlp.py)", "--pixel-mlp"),
     "head_mlp": (HeadMLP, "the non-linear head experiment (head_mlp.py)", "--head-mlp"),
+    "history_clip": (HistoryClip, "the learned history clip experiment (history_clip.py)",
+                     "--history-clip"),
 }
 
 

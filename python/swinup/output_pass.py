@@ -8,6 +8,7 @@ import torch
 from . import exact_math as xm
 from .exact_math import f32c, fma
 from .display_refine import refine_inputs
+from .history_clip import clip_toward_range, sample_range
 from .quant import round_f16, round_f16_ste
 from .sampling import catmull_rom_sample, gather, gather_taps, on_screen
 
@@ -126,10 +127,12 @@ def history_position(ox, oy, nx, ny, motion: torch.Tensor, scale_x: float, scale
 
 def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
                 history, display_w: int, display_h: int, scale_x: float, scale_y: float,
-                history_valid: bool, exact: bool, refine=None):
+                history_valid: bool, exact: bool, refine=None, clip=None):
     """head: [B, H, W, 16] raw outputs at the real render size; tc: [B, H, W, 3] t(colour);
     motion: [B, H, W, 2] dilated; jitter [B, 2]; history [B, Hd, Wd, 3] (f16 values) or None.
     refine: a display_refine.DisplayRefine (an experiment no backend runs) or None.
+    clip: a history_clip.HistoryClip (an experiment no backend runs), any callable of the same
+    signature (head rows at each display pixel -> clip strength), or None.
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
@@ -166,6 +169,9 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
         hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
         th = xm.fn("tonemap_t", catmull_rom_sample(history, hx, hy, exact), exact)
+        if clip is not None:
+            lo, hi = sample_range(tc)
+            th = clip_toward_range(th, gather(lo, nx, ny), gather(hi, nx, ny), clip(hn))
         # current_share (src/core/output_pixel.h): (1 - alpha) * min(1, sum of the kernel's
         # weights), so display pixels that no sample of this frame came near keep their history.
         coverage = torch.clamp(den, max=1.0)

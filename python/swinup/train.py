@@ -63,6 +63,7 @@ from .display_encode import display_encode
 from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, random_mirror
 from .model import SwinUp
 from .display_refine import FEATURE_ROWS
+from .history_clip import ROW as CLIP_ROW
 from .output_pass import output_pass
 from .spec import ModelConfig
 from .staging import FrameInput, TemporalState, stage
@@ -200,10 +201,14 @@ def _advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
     st = stage(frame, None if reset else state, dw, dh, exact)
     head = heads(k, st) if heads is not None else model.run(st.slots, k)
     valid = state is not None and not reset
+    extra = {}  # only when attached, so that scripts' stand-ins for output_pass need not know it
+    if getattr(model, "history_clip", None) is not None:
+        extra["clip"] = model.history_clip
     out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
                                  state.history if valid else None, dw, dh, st.scale_x,
                                  st.scale_y, valid, exact,
-                                 refine=refine if refine is not None else getattr(model, "display_refine", None))
+                                 refine=refine if refine is not None else getattr(model, "display_refine", None),
+                                 **extra)
     return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
 
 
@@ -419,12 +424,19 @@ def average_gradients(params, world):
 
 
 def keep_reserved_zero(model):
-    """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md). The display
-    refinement experiment (display_refine.py) reads rows 8-11, so those train with it."""
-    first = FEATURE_ROWS[1] if getattr(model, "display_refine", None) is not None else 8
+    """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md). The experiments
+    that read some of them train those rows: the display refinement (display_refine.py) rows 8-11,
+    the history clip (history_clip.py) its ROW."""
+    trained = set()
+    if getattr(model, "display_refine", None) is not None:
+        trained.update(range(*FEATURE_ROWS))
+    if getattr(model, "history_clip", None) is not None:
+        trained.add(CLIP_ROW)
     with torch.no_grad():
-        model.p("head.linear.weight")[first:].zero_()
-        model.p("head.linear.bias")[first:].zero_()
+        for row in range(8, 16):
+            if row not in trained:
+                model.p("head.linear.weight")[row].zero_()
+                model.p("head.linear.bias")[row].zero_()
 
 
 HELD_OUT_SCENE = "breakfast_room"  # the held-out check (docs/quality.md): never trained or fitted on
@@ -514,6 +526,10 @@ def main(argv=None):
                     help="an experiment no backend runs: a ReLU MLP of the head's normalised input and "
                          "the staged slots added to head outputs 0-7, zero-initialised (head_mlp.py); "
                          "the checkpoint then holds its parameters")
+    ap.add_argument("--history-clip", action="store_true",
+                    help="an experiment no backend runs: move the reprojected history toward the range "
+                         "of this frame's 3x3 samples by a learned per-render-pixel strength "
+                         "(history_clip.py); the checkpoint then holds its parameters")
     ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
                     help="learning rate of the attached experiments' parameters, as a multiple of --lr: "
                          "a zero-initialised module continued from trained weights needs many steps at "
