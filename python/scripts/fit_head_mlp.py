@@ -20,6 +20,8 @@ from it:
 Record on training sequences, never on the evaluation's: the fit is then scored out of sample.
 Usage: python3 python/scripts/fit_head_mlp.py record SEQ --out F.pt [--variant lite] [--frames 8]
        python3 python/scripts/fit_head_mlp.py fit F1.pt F2.pt ... --checkpoint python/checkpoints/lite.pt --out X.pt
+           [--steps 3000] [--history-logit-shift S]
+(device_head_fit.sh runs both on the GPU machine over 24 training-like sequences.)
 """
 import argparse
 import json
@@ -39,6 +41,7 @@ from swinup.head_mlp import HEAD_INPUT, HeadMLP  # noqa: E402
 from swinup.train import read_checkpoint, unroll, write_checkpoint  # noqa: E402
 
 KERNEL = OUTPUT_PASS_CHANNELS  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
+HISTORY_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
@@ -97,11 +100,15 @@ def fit(args):
     head, left = fit_head(x, add, args.steps, args.batch)
     ck = read_checkpoint(args.checkpoint, variants.pop())
     ck["head_mlp"] = {k: v.detach().cpu().clone() for k, v in head.state_dict().items()}
+    # The fit buys sharpness with some stability; a higher history weight buys it back
+    # (docs/quality.md, "The head MLP fitted to the oracle").
+    ck["params"]["head__linear__bias"][HISTORY_LOGIT] += args.history_logit_shift
     ck["history"] = list(ck.get("history", [])) + [{"note": "head_mlp fitted to the output-pass oracle",
                                                     "head_mlp_fit": {"sequences": [d["sequence"] for d in data],
                                                                      "pixels": int(x.shape[0]),
                                                                      "steps": args.steps,
-                                                                     "left": round(left, 4)}}]
+                                                                     "left": round(left, 4),
+                                                                     "history_logit_shift": args.history_logit_shift}}]
     write_checkpoint(args.out, ck)
     print(json.dumps({"out": args.out, "pixels": int(x.shape[0]), "left": round(left, 4),
                       "seconds": round(time.time() - t0, 1)}), flush=True)
@@ -122,6 +129,8 @@ def main():
     f.add_argument("--out", required=True)
     f.add_argument("--steps", type=int, default=3000)
     f.add_argument("--batch", type=int, default=16384)
+    f.add_argument("--history-logit-shift", type=float, default=0.0,
+                   help="added to the head's bias of output 7, the history weight's logit")
     args = ap.parse_args()
     record(args) if args.command == "record" else fit(args)
 

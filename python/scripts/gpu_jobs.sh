@@ -39,8 +39,9 @@ run_on_gpus() {
 # 30 at 10, 38 at 14), the per-clip part scaled by the crop's area, plus 5 GiB a rank for the
 # CUDA context and what the caching allocator holds beyond the peak (the twentieth session's
 # first call: ranks with 19-21 GiB peaks held 20-27 GiB each, and six of them ran out of the
-# H200's 140). --head-mlp, --pixel-mlp and --history-clip add about 1 GiB a rank (the clip: a guess, not measured). The last --batch and --crop
-# count, as in argparse; train.py's defaults are batch 16 and crop 96.
+# H200's 140). --head-mlp and --pixel-mlp add about 1 GiB a rank, --history-clip as much (its
+# lite rank peaked at 20 GiB against its control's 19). The last --batch and --crop count, as in
+# argparse; train.py's defaults are batch 16 and crop 96.
 train_gib() {
   local variant=$1 ranks=$2 batch=16 crop=96 prev="" extra=0
   shift 2

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Would the output pass gain from a choice for the history: another motion, or clipped? Staging and the output pass
-reproject the history with the dilated motion (the motion of the nearest-depth pixel of each 3x3
-neighbourhood, model.md), which on a thin foreground (the fence's chain-link mesh in front of its
-wall) gives the background behind it the foreground's motion. This replays a sequence with the
-shipped weights and, at every frame with history, forms the output twice more: once with the
+"""Would the output pass gain from a choice for the history: another motion, or clipped?
+Staging and the output pass reproject the history with the dilated motion (the motion of the
+nearest-depth pixel of each 3x3 neighbourhood, model.md), which on a thin foreground (the fence's
+chain-link mesh in front of its wall) gives the background behind it the foreground's motion.
+This replays a sequence with the shipped weights and, at every frame with history, forms the
+output three more times: once with the
 history reprojected by each render pixel's own (undilated) motion, once with the history clamped to
 the range of the 3x3 samples around its render pixel (swinup/history_clip.py at strength 1), once
 as specified but with the history weight's logit lowered by 1 (the control: a choice that carries

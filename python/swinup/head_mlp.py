@@ -14,7 +14,10 @@ biases; the hidden activations rounded to e4m3 like every GEMM input). Both vari
 Trained (twentieth session, docs/quality.md, "A non-linear head, trained"), it lost to its
 same-seed control wherever the targets are missed: lite on the general data -0.12 dB on fence_2x
 and -0.06 on average, lite on fence alone -0.14 on fence_2x, full -0.31 on fence_2x and -0.23 on
-average (more stable, less sharp). It stays as an experiment, not a change of the network.
+average (more stable, less sharp). Fitted to the oracle's choices instead
+(scripts/fit_head_mlp.py on 24 training-like sequences, twenty-first session, "The head MLP
+fitted to the oracle"), it lifts every row scored, out of sample, and is the candidate change of
+the network: checkpoints/candidates/lite_head_fit.pt, waiting for the backends to run it.
 
 W3 and b3 start at zero, so a network with it starts as exactly the network without it. Its
 parameters live in the training checkpoint under "head_mlp" (experiments.py); export refuses such

@@ -74,6 +74,26 @@ class FitHeadTest(unittest.TestCase):
             self.assertTrue(all(torch.equal(ck["params"][k], v)
                                 for k, v in read_checkpoint(start, "lite")["params"].items()))
 
+    def test_history_logit_shift_moves_only_the_history_weight_bias(self):
+        start = os.path.join(ROOT, "python", "checkpoints", "lite.pt")
+        with tempfile.TemporaryDirectory() as tmp:
+            x = features(256, 3)
+            path = os.path.join(tmp, "f.pt")
+            torch.save({"sequence": "s", "variant": "lite", "x": x, "add": reachable_addition(x),
+                        "oracle": [0.0, 0.0]}, path)
+            out = os.path.join(tmp, "shifted.pt")
+            sys.argv = ["fit_head_mlp.py", "fit", path, "--checkpoint", start, "--out", out, "--steps", "2",
+                        "--batch", "64", "--history-logit-shift", "0.25"]
+            fit_head_mlp.main()
+            got = read_checkpoint(out, "lite")["params"]
+            want = read_checkpoint(start, "lite")["params"]
+            moved = got["head__linear__bias"] - want["head__linear__bias"]
+            self.assertAlmostEqual(float(moved[fit_head_mlp.HISTORY_LOGIT]), 0.25, places=6)
+            moved[fit_head_mlp.HISTORY_LOGIT] = 0.0
+            self.assertEqual(float(moved.abs().max()), 0.0)
+            self.assertTrue(all(torch.equal(got[k], v) for k, v in want.items() if k != "head__linear__bias"))
+            self.assertEqual(read_checkpoint(out, "lite")["history"][-1]["head_mlp_fit"]["history_logit_shift"], 0.25)
+
     def test_fit_refuses_mixed_variants(self):
         with tempfile.TemporaryDirectory() as tmp:
             files = []

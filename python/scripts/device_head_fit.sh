@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The head MLP fitted to the output-pass oracle on the GPU machine (fit_head_mlp.py; docs/quality.md,
+# "The head MLP fitted to the oracle"): renders 24 short training-like sequences (8 frames,
+# display 768x432 as the training data, scales 1.5-3, HDR and LDR, the five procedural scenes and
+# gas_station under several cameras, seeds of their own; never breakfast_room, never the
+# evaluation's sequences), records the oracle's additions on each (six at a time on the GPU,
+# about 6 minutes in all), then fits the head MLP to all of them and attaches it to START.
+# Usage (device command): SWINUP_BIN=.devrun bash python/scripts/device_head_fit.sh START OUT [STEPS] [SHIFT]
+#   STEPS: the fit's Adam steps (default 6000); SHIFT: fit_head_mlp.py --history-logit-shift
+#   (default 0.15, the twenty-first session's choice). Feature files stay in $REC (/tmp/rec);
+#   LIMIT=N: only the first N sequences (a quick check of the script; RENDER_DEVICE=cpu without a GPU).
+set -euo pipefail
+START=$(realpath "$1")
+OUTPUT=$(realpath -m "$2")
+STEPS=${3:-6000}
+SHIFT=${4:-0.15}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SWINUP=$(bash "$ROOT/python/scripts/find_cli.sh")
+if [ -n "${SWINUP_BIN:-}" ]; then
+  export LD_LIBRARY_PATH="$ROOT/$SWINUP_BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+PYTHON=${PYTHON:-python3}
+REC=${REC:-/tmp/rec}
+GAS="$ROOT/.pydata/scenes/gas_station/GasStation.gltf"
+mkdir -p "$REC"
+# name|scene|render size|camera (- = the scene's own)|seed|extra
+SPECS=("fence_shake_2x|fence|384x216|shake|7|" "fence_pan_2x|fence|384x216|pan|37|"
+       "fence_orbit_2x|fence|384x216|orbit|4|" "moire_pan_2x|moire|384x216|pan|38|--hdr"
+       "moire_pan_3x|moire|256x144|pan|28|--hdr" "moire_orbit_2x|moire|384x216|orbit|39|"
+       "showcase_pan_2x|showcase|384x216|pan|40|" "text_shake_2x|text|384x216|shake|41|--hdr"
+       "fence_own_15|fence|512x288|-|51|--hdr" "fence_dolly_24|fence|320x180|dolly|52|"
+       "fence_shake_3x|fence|256x144|shake|53|" "moire_own_15|moire|512x288|-|54|"
+       "moire_shake_24|moire|320x180|shake|55|--hdr" "showcase_own_3x|showcase|256x144|-|56|--hdr"
+       "showcase_orbit_24|showcase|320x180|orbit|57|" "showcase_shake_15|showcase|512x288|shake|58|"
+       "text_pan_3x|text|256x144|pan|59|" "text_orbit_2x|text|384x216|orbit|60|"
+       "spinner_own_2x|spinner|384x216|-|61|" "spinner_pan_3x|spinner|256x144|pan|62|--hdr"
+       "spinner_shake_24|spinner|320x180|shake|63|" "gas_own_2x|$GAS|384x216|-|64|"
+       "gas_orbit_3x|$GAS|256x144|orbit|65|--hdr" "gas_pan_15|$GAS|512x288|pan|66|")
+features=()
+running=0
+for spec in "${SPECS[@]:0:${LIMIT:-${#SPECS[@]}}}"; do
+  IFS='|' read -r name scene size camera seed extra <<< "$spec"
+  [[ $scene == *.gltf && ! -f $scene ]] && { echo "device_head_fit: $scene not carried, $name skipped"; continue; }
+  camera_args=(--camera "$camera")
+  [ "$camera" = - ] && camera_args=()
+  [ -d "$REC/$name" ] || "$SWINUP" render "$scene" -o "$REC/$name" --frames 8 --render "$size" --display 768x432 \
+    --device "${RENDER_DEVICE:-cuda}" --seed "$seed" "${camera_args[@]}" $extra > "$REC/$name.log" 2>&1
+  features+=("$REC/$name.feat.pt")
+  [ -f "$REC/$name.feat.pt" ] && continue
+  (cd "$ROOT/python" && "$PYTHON" scripts/fit_head_mlp.py record "$REC/$name" --out "$REC/$name.feat.pt" \
+     > "$REC/$name.record.log" 2>&1) &
+  running=$((running + 1))
+  if ((running == 6)); then wait; running=0; fi  # six oracles share the GPU
+done
+wait
+for f in "${features[@]}"; do [ -f "$f" ] || { echo "device_head_fit: no record $f"; exit 1; }; done
+cd "$ROOT/python"
+"$PYTHON" scripts/fit_head_mlp.py fit "${features[@]}" --checkpoint "$START" --out "$OUTPUT" --steps "$STEPS" \
+  --history-logit-shift "$SHIFT"
