@@ -9,9 +9,10 @@ the dilated motion moves with the mesh), rejecting it throws away the accumulate
 keeping it ghosts. Clipping keeps the history's detail inside the range the current frame
 supports.
 
-A fixed clip costs 2.0 dB on fence_2x when replayed through the shipped network (docs/quality.md,
-"Is it the output pass or the network?"): thin features that this frame's nine samples miss are
-clipped away. So here the network decides where to clip: at display pixel o, with n its render
+A fixed clip costs 1.2-2.0 dB on fence_2x when replayed through the shipped network: 2.0 for the
+seventeenth session's box (docs/quality.md, "Is it the output pass or the network?"), 1.16 for
+this module's at strength 1 (motion_choice_check.py). Thin features that this frame's nine samples
+miss are clipped away. So here the network decides where to clip: at display pixel o, with n its render
 pixel (the one whose head it reads) and [lo, hi] the per-channel t-space range of the 3x3 samples
 around n (the kernel's taps),
 
@@ -20,7 +21,7 @@ around n (the kernel's taps),
 
 before the blend. ROW is a head output reserved in model.md v1 (zero there), which trains with the
 experiment. bias starts at START_LOGIT (g = 0.018 everywhere), so a network with the experiment
-starts within a few hundredths of a dB of the network without it; the gain starts at 1.
+starts close to the network without it; the gain starts at 1.
 
 Its parameters live in the training checkpoint under "history_clip" (experiments.py); export
 refuses such a checkpoint, since no backend implements it (scripts/score_python.py scores it).
