@@ -533,7 +533,8 @@ def main(argv=None):
     ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
                     help="learning rate of the attached experiments' parameters, as a multiple of --lr: "
                          "a zero-initialised module continued from trained weights needs many steps at "
-                         "the network's rate before it contributes")
+                         "the network's rate before it contributes; 0 holds them fixed (a fitted start, "
+                         "scripts/fit_head_mlp.py, which training at the recipe's rate undoes)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--compile", action="store_true",
@@ -554,8 +555,8 @@ def main(argv=None):
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
     if not args.first_frame_weight > 0.0:
         ap.error(f"--first-frame-weight must be > 0, got {args.first_frame_weight}")
-    if not args.experiment_lr_scale > 0.0:
-        ap.error(f"--experiment-lr-scale must be > 0, got {args.experiment_lr_scale}")
+    if not args.experiment_lr_scale >= 0.0:
+        ap.error(f"--experiment-lr-scale must be >= 0, got {args.experiment_lr_scale}")
     if args.pixel_mlp and args.variant != "lite":
         ap.error("--pixel-mlp is lite's (its skip0); full's pixel level is embed0 and enc0/dec0")
     if holds_held_out_scene(args.data):

@@ -82,6 +82,25 @@ class MLPExperimentsTest(unittest.TestCase):
                 if name == "head_mlp":  # the reserved outputs 8-15 stay as the linear head gives them
                     self.assertTrue(torch.equal(after[..., 8:], before[..., 8:]))
 
+    def test_a_zero_rate_holds_a_fitted_experiment_fixed(self):
+        model = committed_lite(False)
+        experiments.attach(model, "head_mlp", seed=3)
+        with torch.no_grad():
+            model.head_mlp.w3.normal_(0.0, 0.05, generator=torch.Generator().manual_seed(2))  # a fitted start
+        fitted = {k: v.clone() for k, v in model.head_mlp.state_dict().items()}
+        network = model.p("head.linear.bias").detach().clone()
+        opt = torch.optim.AdamW(train.parameter_groups(model, 0.0), lr=1e-2, weight_decay=0.0)
+        for g in opt.param_groups:
+            g["lr"] = 1e-2 * g["lr_scale"]  # as train.py's schedule sets it every step
+        before = model(self.staged, 0).detach()
+        loss = (model(self.staged, 0) - before - 1.0).square().mean()
+        loss.backward()
+        self.assertGreater(float(model.head_mlp.w3.grad.abs().max()), 0.0)  # it has a gradient ...
+        opt.step()
+        for k, v in model.head_mlp.state_dict().items():  # ... and does not move
+            self.assertTrue(torch.equal(v, fitted[k]), k)
+        self.assertGreater(float((model.p("head.linear.bias") - network).abs().max()), 0.0)
+
     def test_its_parameters_train_at_their_own_rate(self):
         model = committed_lite(False)
         plain = train.parameter_groups(model, 10.0)
