@@ -34,12 +34,12 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.model import SwinUp  # noqa: E402
+from swinup.output_pass import ALPHA_LOGIT  # noqa: E402
 from swinup.spec import SLOTS, ModelConfig  # noqa: E402
 from swinup.train import CHECKPOINT_VERSION, save_checkpoint  # noqa: E402
 from swinup.weights_io import read_weights, write_weights  # noqa: E402
 
 COLOUR, HISTORY = (0, 1, 2), (3, 4, 5)  # slot indices (docs/model-spec.md)
-ALPHA_LOGIT = 7  # head output: the history weight's logit
 ALPHA_LOGIT_SHIFT = -2.0
 NOTE = ("format 2: staging slots 3-5 became t(history) - t(colour) (history columns of the "
         "slot-reading layers added to the colour columns) and the blend became jitter-aware "

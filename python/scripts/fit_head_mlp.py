@@ -38,18 +38,17 @@ from oracle_head_fit import oracle_features  # noqa: E402
 from oracle_output_pass import (OUTPUT_PASS_CHANNELS, TEMPORAL, add_network_arguments, head_recorder,  # noqa: E402
                                 load_network, whole_sequence)
 from swinup.head_mlp import HEAD_INPUT, HeadMLP  # noqa: E402
+from swinup.output_pass import ALPHA_LOGIT  # noqa: E402
 from swinup.train import read_checkpoint, unroll, write_checkpoint  # noqa: E402
 
 KERNEL = OUTPUT_PASS_CHANNELS  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
-HISTORY_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def record(args):
     t0 = time.time()
     model = load_network(args.variant, args.weights).to(DEVICE)
-    seq, clip = whole_sequence(args.sequence, args.frames)
-    clip = {k: v.to(DEVICE) if torch.is_tensor(v) else v for k, v in clip.items()}
+    seq, clip = whole_sequence(args.sequence, args.frames, DEVICE)
     network_heads = []
     with torch.no_grad(), model.weight_cache():
         unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
@@ -102,7 +101,7 @@ def fit(args):
     ck["head_mlp"] = {k: v.detach().cpu().clone() for k, v in head.state_dict().items()}
     # The fit buys sharpness with some stability; a higher history weight buys it back
     # (docs/quality.md, "The head MLP fitted to the oracle").
-    ck["params"]["head__linear__bias"][HISTORY_LOGIT] += args.history_logit_shift
+    ck["params"]["head__linear__bias"][ALPHA_LOGIT] += args.history_logit_shift
     ck["history"] = list(ck.get("history", [])) + [{"note": "head_mlp fitted to the output-pass oracle",
                                                     "head_mlp_fit": {"sequences": [d["sequence"] for d in data],
                                                                      "pixels": int(x.shape[0]),
@@ -130,7 +129,7 @@ def main():
     f.add_argument("--steps", type=int, default=3000)
     f.add_argument("--batch", type=int, default=16384)
     f.add_argument("--history-logit-shift", type=float, default=0.0,
-                   help="added to the head's bias of output 7, the history weight's logit")
+                   help="added to the head's bias of the history weight's logit (output ALPHA_LOGIT)")
     args = ap.parse_args()
     record(args) if args.command == "record" else fit(args)
 

@@ -51,12 +51,11 @@ _spec = importlib.util.spec_from_file_location("oracle_output_pass", os.path.joi
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
-from swinup.output_pass import display_grid  # noqa: E402
+from swinup.output_pass import ALPHA_LOGIT, display_grid  # noqa: E402
 from swinup.sampling import gather  # noqa: E402
 from swinup.staging import scale_of  # noqa: E402
 from swinup.train import t_space, unroll  # noqa: E402
 
-ALPHA_LOGIT = 7
 LOG_SIGMA_MAJOR, LOG_SIGMA_MINOR = 4, 5
 LOG_SIGMA_RANGE = (-4.0, 2.0)  # the output pass clamps log2 sigma to this range
 ALPHA_BIASES = [-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0]

@@ -72,16 +72,17 @@ def add_network_arguments(ap):
     ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
 
 
-def whole_sequence(path, frames=0):
+def whole_sequence(path, frames=0, device=None):
     """(SequenceFolder, a batch of one clip holding every frame at full size, or the first
-    `frames` of them)."""
+    `frames` of them, its tensors on `device` when given)."""
     seq = SequenceFolder(path)
     if frames:
         if not 1 <= frames <= seq.n:
             raise ValueError(f"{path}: --frames {frames}, the sequence has {seq.n}")
         seq.n = frames  # the clip below starts at frame 0 (seq.n frames from seq.n frames)
     clip = seq.clip(seq.n, seq.w, seq.h, random.Random(0))
-    return seq, {k: v[None] if torch.is_tensor(v) else v for k, v in clip.items()}
+    return seq, {k: (v[None] if device is None else v[None].to(device)) if torch.is_tensor(v) else v
+                 for k, v in clip.items()}
 
 
 def head_recorder(model, seq, heads):
@@ -158,8 +159,7 @@ def main():
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = load_network(args.variant, args.weights).to(device)
-    seq, clip = whole_sequence(args.sequence, args.frames)
-    clip = {k: v.to(device) if torch.is_tensor(v) else v for k, v in clip.items()}
+    seq, clip = whole_sequence(args.sequence, args.frames, device)
     gt = clip["gt"]
 
     # The network's own head outputs, frame by frame (also the oracle's starting point).

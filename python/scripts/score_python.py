@@ -38,8 +38,7 @@ def load(variant, path, device):
 
 
 def score(model, seq_path, device, frames=0):
-    seq, clip = whole_sequence(seq_path, frames)
-    clip = {k: v.to(device) if torch.is_tensor(v) else v for k, v in clip.items()}
+    seq, clip = whole_sequence(seq_path, frames, device)
     with torch.no_grad():
         out, _, temporal = unroll(model, clip, exact=False, temporal_norm="rms",
                                   temporal_space="display")

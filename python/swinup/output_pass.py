@@ -14,6 +14,7 @@ from .sampling import catmull_rom_sample, gather, gather_taps, on_screen
 
 F32 = torch.float32
 HALF_MAX = 65504.0
+ALPHA_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
 
 _SIN = [f32c(v) for v in (2.75573192239858906e-6, -1.98412698412698413e-4,
                           8.33333333333333322e-3, -1.66666666666666657e-1)]
@@ -164,7 +165,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     ok = (den >= 1e-20)[..., None]
     current = torch.where(ok, num / torch.where(ok, den[..., None], torch.ones_like(den[..., None])), nearest)
 
-    alpha = xm.fn("sigmoid", hn[..., 7], exact)
+    alpha = xm.fn("sigmoid", hn[..., ALPHA_LOGIT], exact)
     if history_valid and history is not None:
         hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
@@ -176,7 +177,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
         # weights), so display pixels that no sample of this frame came near keep their history.
         coverage = torch.clamp(den, max=1.0)
         if refine is not None:
-            logit = hn[..., 7] + refine(refine_inputs(th, current, coverage, rx - nx.to(F32),
+            logit = hn[..., ALPHA_LOGIT] + refine(refine_inputs(th, current, coverage, rx - nx.to(F32),
                                                       ry - ny.to(F32), hn))
             alpha = xm.fn("sigmoid", logit, exact)
         share = ((1.0 - alpha) * coverage)[..., None]

@@ -88,8 +88,8 @@ class FitHeadTest(unittest.TestCase):
             got = read_checkpoint(out, "lite")["params"]
             want = read_checkpoint(start, "lite")["params"]
             moved = got["head__linear__bias"] - want["head__linear__bias"]
-            self.assertAlmostEqual(float(moved[fit_head_mlp.HISTORY_LOGIT]), 0.25, places=6)
-            moved[fit_head_mlp.HISTORY_LOGIT] = 0.0
+            self.assertAlmostEqual(float(moved[fit_head_mlp.ALPHA_LOGIT]), 0.25, places=6)
+            moved[fit_head_mlp.ALPHA_LOGIT] = 0.0
             self.assertEqual(float(moved.abs().max()), 0.0)
             self.assertTrue(all(torch.equal(got[k], v) for k, v in want.items() if k != "head__linear__bias"))
             self.assertEqual(read_checkpoint(out, "lite")["history"][-1]["head_mlp_fit"]["history_logit_shift"], 0.25)
