@@ -79,10 +79,10 @@ def check(variant, batch, crop, device, parities, compile_fn=compile_model, time
     nineteenth session, eager fast against eager exact: lite's largest 0.14, tube3's rel_bias), and
     the fast mode that training runs is itself that far from exact mode. -> ok."""
     ok = True
-    _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
-    eager = SwinUp(ModelConfig.make(variant)).to(device)
-    exact = SwinUp(ModelConfig.make(variant), exact=True).to(device)
-    compiled = SwinUp(ModelConfig.make(variant)).to(device)
+    cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    eager = SwinUp(cfg).to(device)
+    exact = SwinUp(cfg, exact=True).to(device)
+    compiled = SwinUp(cfg).to(device)
     for m in (eager, exact, compiled):
         m.load_tensors(tensors, fix_scales=False)
     compile_fn(compiled)
@@ -127,9 +127,9 @@ def op_checks(variant, batch, crop, device, compile_fn, tensors=None):
     for bit with eager (forward only). The first operation that differs is where the whole
     forward's disagreement starts. -> [(name, share of elements whose bits differ, largest
     difference)]."""
-    model = SwinUp(ModelConfig.make(variant)).to(device)
     if tensors is None:
         _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    model = SwinUp(ModelConfig.make(variant, head_mlp="head_mlp.fc1.weight" in tensors)).to(device)
     model.load_tensors(tensors, fix_scales=False)
     model.requires_grad_(False)
     staged = staged_procedural_frame(batch, crop, device)

@@ -90,7 +90,7 @@ def convert_weights(path):
     fold_history_into_colour(model)
     shift_alpha_logit(model)
     out = path[:-len(".safetensors")] + ".v2.safetensors"
-    write_weights(out, cfg, model.export_tensors(), desc)
+    write_weights(out, cfg, model.export_tensors(), desc, version=2)
     read_weights(out)  # the written file passes the version-2 checks
     print(f"{path} -> {out}")
 

@@ -23,7 +23,6 @@ if not hasattr(torch, "float8_e4m3fn"):
 from swinup import train  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 NOT_KERNELS = {
@@ -48,8 +47,8 @@ def kernels(events):
 def main():
     variant = sys.argv[1] if len(sys.argv) > 1 else "lite"
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    model = SwinUp(ModelConfig.make(variant))
-    _, tensors, _ = read_weights(os.path.join(root, "weights", f"{variant}.safetensors"))
+    cfg, tensors, _ = read_weights(os.path.join(root, "weights", f"{variant}.safetensors"))
+    model = SwinUp(cfg)
     model.load_tensors(tensors, fix_scales=False)
     clip = ProceduralScenes("cpu", seed=1).batch(1, FRAMES, 32, hdr=True)
     counts = {}

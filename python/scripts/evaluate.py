@@ -20,8 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.data import SequenceFolder  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
-from swinup.train import load_checkpoint, t_space, unroll  # noqa: E402
+from swinup.train import checkpoint_config, load_checkpoint, t_space, unroll  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 
@@ -39,11 +38,12 @@ def main():
     ap.add_argument("--exact", action="store_true")
     args = ap.parse_args()
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = SwinUp(ModelConfig.make(args.variant), exact=args.exact)
     if args.checkpoint:
+        model = SwinUp(checkpoint_config(args.checkpoint), exact=args.exact)
         load_checkpoint(args.checkpoint, model)
     else:
-        _, tensors, _ = read_weights(args.weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors"))
+        cfg, tensors, _ = read_weights(args.weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors"))
+        model = SwinUp(cfg, exact=args.exact)
         model.load_tensors(tensors, fix_scales=True)
     model.to(dev).requires_grad_(False)
     for path in args.sequences:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A starting point for the non-linear head experiment (swinup/head_mlp.py) fitted to the
-output-pass oracle, instead of zero.
+"""The head MLP (docs/model-spec.md, "The head MLP") fitted to the output-pass oracle, instead of
+trained from zero.
 
 Trained by the loss from zero for minutes, the head MLP lost to its controls (twentieth session,
 docs/quality.md, "A non-linear head, trained"). Fitted to the oracle on fence under the orbit
@@ -12,10 +12,11 @@ from it:
                           render pixel along the oracle's trajectory, the head's features and what
                           the oracle adds to the network's own channels 4-7;
   fit F.pt... --checkpoint START --out OUT.pt
-                          fits HeadMLP (its e4m3 rounding included) to those additions over all
-                          the files, its outputs 0-3 (the recurrent features) held at zero, and
-                          writes START with the fit attached as its "head_mlp" (score it with
-                          score_python.py, train it with train.py --head-mlp).
+                          fits the network's head MLP (its e4m3 rounding included) to those
+                          additions over all the files, its outputs 0-3 (the recurrent features)
+                          held at zero, and writes START's network with the fitted head MLP
+                          (score it with score_python.py, export it with swinup.export, train it
+                          with train.py --experiment-lr-scale 0 to keep the fit).
 
 Record on training sequences, never on the evaluation's: the fit is then scored out of sample.
 Usage: python3 python/scripts/fit_head_mlp.py record SEQ --out F.pt [--variant lite] [--frames 8]
@@ -37,9 +38,12 @@ sys.path.insert(0, HERE)
 from oracle_head_fit import oracle_features  # noqa: E402
 from oracle_output_pass import (OUTPUT_PASS_CHANNELS, TEMPORAL, add_network_arguments, head_recorder,  # noqa: E402
                                 load_network, whole_sequence)
-from swinup.head_mlp import HEAD_INPUT, HeadMLP  # noqa: E402
+from swinup.model import HEAD_MLP_PREFIX, SwinUp  # noqa: E402
 from swinup.output_pass import ALPHA_LOGIT  # noqa: E402
+from swinup.spec import HEAD_MLP_OUTPUTS, ModelConfig  # noqa: E402
 from swinup.train import read_checkpoint, unroll, write_checkpoint  # noqa: E402
+
+HEAD_INPUT = 32  # the head's normalised channels, the first part of the head MLP's input
 
 KERNEL = OUTPUT_PASS_CHANNELS  # the head MLP's outputs that reach the output pass (0-3 feed the recurrence)
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -60,32 +64,42 @@ def record(args):
                       "seconds": round(time.time() - t0, 1)}), flush=True)
 
 
-def fit_head(x, add, steps, batch, lr=2e-3, seed=0):
-    """HeadMLP fitted to add [N, 4] (what its outputs 4-7 should add) on x [N, 48] by Adam on the
-    mean square, through its own e4m3 rounding (straight-through); outputs 0-3 stay zero.
-    -> (the module, the share of add's mean square it leaves, 1 at the start)."""
-    head = HeadMLP(seed=seed).to(x.device)
-    mask = torch.zeros_like(head.w3)
+def head_mlp_params(model) -> dict:
+    """{parameter key: parameter} of the model's head MLP (fc1..fc3 weights and biases)."""
+    return {k: p for k, p in model.params.items() if k.startswith(HEAD_MLP_PREFIX)}
+
+
+def fit_head(x, add, steps, batch, lr=2e-3, seed=0, variant="lite"):
+    """A network's head MLP fitted to add [N, 4] (what its outputs 4-7 should add) on x [N, 48] by
+    Adam on the mean square, through its own e4m3 rounding (straight-through, fast mode as in
+    training); outputs 0-3 stay zero. -> (a SwinUp with the head MLP, of which only the MLP is
+    fitted, the share of add's mean square it leaves, 1 at the start)."""
+    model = SwinUp(ModelConfig.make(variant, head_mlp=True), exact=False)
+    model.init_head_mlp(seed)
+    model.to(x.device)
+    params = head_mlp_params(model)
+    w3, b3 = params[HEAD_MLP_PREFIX + "fc3__weight"], params[HEAD_MLP_PREFIX + "fc3__bias"]
+    mask = torch.zeros(HEAD_MLP_OUTPUTS, 1, device=x.device)
     mask[KERNEL] = 1.0
-    opt = torch.optim.Adam(head.parameters(), lr=lr)
+    opt = torch.optim.Adam(params.values(), lr=lr)
     g = torch.Generator().manual_seed(seed)
     for _ in range(steps):
         idx = torch.randint(0, x.shape[0], (batch,), generator=g).to(x.device)
-        out = _forward(head, x[idx])[:, KERNEL]
+        out = _forward(model, x[idx])[:, KERNEL]
         loss = (out - add[idx]).square().mean()
         opt.zero_grad()
         loss.backward()
-        head.w3.grad *= mask  # outputs 0-3 feed the recurrence: not the oracle's to change
-        head.b3.grad *= mask[:, 0]
+        w3.grad *= mask  # outputs 0-3 feed the recurrence: not the oracle's to change
+        b3.grad *= mask[:, 0]
         opt.step()
     with torch.no_grad():
-        left = float((_forward(head, x)[:, KERNEL] - add).square().mean() / add.square().mean().clamp(min=1e-12))
-    return head, left
+        left = float((_forward(model, x)[:, KERNEL] - add).square().mean() / add.square().mean().clamp(min=1e-12))
+    return model, left
 
 
-def _forward(head, x):
-    """HeadMLP on the recorded features: the head's normalised channels, then the staged slots."""
-    return head(x[:, :HEAD_INPUT], x[:, HEAD_INPUT:])
+def _forward(model, x):
+    """The head MLP on the recorded features: the head's normalised channels, then the staged slots."""
+    return model.head_mlp_add(x[:, :HEAD_INPUT], x[:, HEAD_INPUT:])
 
 
 def fit(args):
@@ -96,9 +110,12 @@ def fit(args):
         raise SystemExit(f"fit: the feature files come from different variants: {sorted(variants)}")
     x = torch.cat([d["x"] for d in data]).to(DEVICE)
     add = torch.cat([d["add"] for d in data]).to(DEVICE)
-    head, left = fit_head(x, add, args.steps, args.batch)
-    ck = read_checkpoint(args.checkpoint, variants.pop())
-    ck["head_mlp"] = {k: v.detach().cpu().clone() for k, v in head.state_dict().items()}
+    variant = variants.pop()
+    fitted, left = fit_head(x, add, args.steps, args.batch, variant=variant)
+    ck = read_checkpoint(args.checkpoint, variant)
+    ck["params"] = dict(ck["params"])
+    ck["params"].update({k: p.detach().cpu().clone() for k, p in head_mlp_params(fitted).items()})
+    ck["head_mlp"] = True
     # The fit buys sharpness with some stability; a higher history weight buys it back
     # (docs/quality.md, "The head MLP fitted to the oracle").
     ck["params"]["head__linear__bias"][ALPHA_LOGIT] += args.history_logit_shift
@@ -124,7 +141,7 @@ def main():
     r.add_argument("--lr", type=float, default=0.1, help="the oracle's learning rate")
     f = sub.add_parser("fit", help="the head MLP fitted to recorded additions")
     f.add_argument("features", nargs="+")
-    f.add_argument("--checkpoint", required=True, help="the training checkpoint to attach the fit to")
+    f.add_argument("--checkpoint", required=True, help="the training checkpoint whose network gets the fit")
     f.add_argument("--out", required=True)
     f.add_argument("--steps", type=int, default=3000)
     f.add_argument("--batch", type=int, default=16384)

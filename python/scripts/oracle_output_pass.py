@@ -37,7 +37,6 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.display_encode import display_encode  # noqa: E402
 from swinup.data import SequenceFolder  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
 from swinup.train import unroll  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
@@ -51,8 +50,10 @@ def pooled_psnr(out, gt, hdr):
 
 def load_network(variant, weights=None):
     """The trained network (weights/<variant>.safetensors unless given), fast mode, frozen."""
-    model = SwinUp(ModelConfig.make(variant), exact=False)
-    _, tensors, _ = read_weights(weights or os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    cfg, tensors, _ = read_weights(weights or os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    if cfg.variant != variant:
+        raise ValueError(f"{weights}: {cfg.variant} weights, not {variant}")
+    model = SwinUp(cfg, exact=False)  # with the head MLP when the file has it
     model.load_tensors(tensors, fix_scales=True)
     model.requires_grad_(False)
     return model

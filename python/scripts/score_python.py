@@ -22,18 +22,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from oracle_output_pass import pooled_psnr, whole_sequence  # noqa: E402
-from swinup import experiments  # noqa: E402
-from swinup.model import SwinUp  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
-from swinup.train import load_checkpoint, unroll  # noqa: E402
+from swinup.train import model_for_checkpoint, unroll  # noqa: E402
 
 
 def load(variant, path, device):
-    model = SwinUp(ModelConfig.make(variant), exact=False)
-    for name in experiments.held(torch.load(path, map_location="cpu")):
-        experiments.attach(model, name)
-    load_checkpoint(path, model)
-    model.requires_grad_(False)
+    model = model_for_checkpoint(path)
+    if model.cfg.variant != variant:
+        raise SystemExit(f"{path}: a {model.cfg.variant} checkpoint, not {variant}")
     return model.to(device)
 
 

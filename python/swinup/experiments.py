@@ -4,7 +4,6 @@ and the training checkpoint's key that hold it. No weights file can hold them, s
 checkpoint means refuse a checkpoint that holds one. A model without the experiment refuses to
 load one too, since its parameters would otherwise be dropped without a word."""
 from .display_refine import DisplayRefine
-from .head_mlp import HeadMLP
 from .history_clip import HistoryClip
 from .pixel_mlp import PixelMLP
 
@@ -12,7 +11,6 @@ EXPERIMENTS = {  # name: (module, what it is, the train.py option that attaches 
     "display_refine": (DisplayRefine, "the display refinement experiment (display_refine.py)",
                        "--display-refine"),
     "pixel_mlp": (PixelMLP, "the pixel-level MLP experiment (pixel_mlp.py)", "--pixel-mlp"),
-    "head_mlp": (HeadMLP, "the non-linear head experiment (head_mlp.py)", "--head-mlp"),
     "history_clip": (HistoryClip, "the learned history clip experiment (history_clip.py)",
                      "--history-clip"),
 }

@@ -5,8 +5,7 @@ import argparse
 import os
 
 from .model import SwinUp
-from .spec import ModelConfig
-from .train import ROOT, describe_training, keep_reserved_zero, load_checkpoint
+from .train import ROOT, checkpoint_config, describe_training, keep_reserved_zero, load_checkpoint
 from .weights_io import write_weights
 
 
@@ -18,8 +17,11 @@ def main(argv=None):
     ap.add_argument("--description", default=None)
     args = ap.parse_args(argv)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
-    model = SwinUp(ModelConfig.make(args.variant))
     try:
+        cfg = checkpoint_config(ckpt)  # the variant's network, with the head MLP when it has one
+        if cfg.variant != args.variant:
+            raise ValueError(f"{ckpt}: not a {args.variant} training checkpoint")
+        model = SwinUp(cfg)
         step, history = load_checkpoint(ckpt, model)
     except ValueError as e:  # another variant's, another version's, or the display refinement's
         ap.error(str(e))

@@ -1,5 +1,5 @@
 """The pieces of a linear layer that the network's initialisation and the experiments' layers
-(pixel_mlp.py, head_mlp.py, display_refine.py) share: the seeded uniform start and the fast-mode
+(pixel_mlp.py, display_refine.py) share: the seeded uniform start and the fast-mode
 e4m3 layer with a straight-through gradient."""
 import math
 

@@ -20,13 +20,17 @@ from . import exact_math as xm
 from .layers import uniform_weight
 from .quant import (e4m3_decode, e4m3_codes, pow2_scale_for, round_e4m3_ste, round_f16,
                     round_f16_ste)
-from .spec import (HEAD_OUTPUTS, RMS_EPS, SHIFT, SLOTS, WINDOW, ModelConfig, model_tensors)
+from .spec import (HEAD_MLP_OUTPUTS, HEAD_OUTPUTS, RMS_EPS, SHIFT, SLOTS, WINDOW, ModelConfig,
+                   model_tensors)
 
 F32 = torch.float32
 
 
 def _key(name: str) -> str:
     return name.replace(".", "__")
+
+
+HEAD_MLP_PREFIX = _key("head_mlp.")  # the head MLP's parameter keys (model.params, checkpoints)
 
 
 def space_to_depth(x: torch.Tensor) -> torch.Tensor:
@@ -128,15 +132,35 @@ class SwinUp(nn.Module):
                 else:
                     t.zero_()
             self.p("head.linear.weight")[8:].zero_()
+            if self.cfg.head_mlp:  # zero: the network starts as exactly the network without it
+                self.p("head_mlp.fc3.weight").zero_()
         self.fixed_scale = {}
+
+    def init_head_mlp(self, seed: int):
+        """The head MLP's start when it is trained from a network without one: seeded uniform fc1
+        and fc2, zero biases and a zero fc3, so that the network starts as exactly the network
+        without it (the C++ weights_make_initial does the same)."""
+        g = torch.Generator().manual_seed(seed)
+        with torch.no_grad():
+            for layer in ("fc1", "fc2", "fc3"):
+                w = self.p(f"head_mlp.{layer}.weight")
+                w.copy_(uniform_weight(*w.shape, g) if layer != "fc3" else torch.zeros_like(w))
+                self.p(f"head_mlp.{layer}.bias").zero_()
+                self.fixed_scale.pop(f"head_mlp.{layer}.weight", None)
 
     def load_tensors(self, tensors: dict, fix_scales: bool):
         """Loads a weights file's tensors (weights_io.read_weights). fix_scales keeps the file's
         scales so that the forward pass uses exactly its codes (golden data); training passes
-        False and re-derives power-of-two scales from the master weights as they move."""
+        False and re-derives power-of-two scales from the master weights as they move. A network
+        with the head MLP loads a file without one: its MLP keeps what it holds (init_head_mlp)."""
+        unknown = sorted(set(tensors) - {s.name for s in self.specs})
+        if unknown:  # e.g. a file's head MLP, which this network (without one) would drop
+            raise ValueError(f"load_tensors: tensors this network does not have: {', '.join(unknown[:3])}")
         with torch.no_grad():
             self.fixed_scale = {}
             for s in self.specs:
+                if s.name not in tensors and s.name.startswith("head_mlp."):
+                    continue
                 a = tensors[s.name]
                 if s.dtype == "F8_E4M3":
                     codes = torch.from_numpy(np.ascontiguousarray(a))
@@ -367,8 +391,16 @@ class SwinUp(nn.Module):
             y0 = blk("dec0", named("expand0", self.expand("expand0", y1, x0)))
         normalised = self.rmsnorm_e4m3("head.norm", y0)
         out = self.linear("head.linear", normalised)
-        head_mlp = getattr(self, "head_mlp", None)
-        if head_mlp is not None:  # an experiment no backend runs (head_mlp.py): outputs 0-7 only
-            added = head_mlp(normalised, staged)
-            out = torch.cat([out[..., :added.shape[-1]] + added, out[..., added.shape[-1]:]], dim=-1)
+        if self.cfg.head_mlp:  # adds to outputs 0-7 only (8-15 stay the linear head's, bit for bit)
+            added = self.head_mlp_add(normalised, staged)
+            out = torch.cat([out[..., :HEAD_MLP_OUTPUTS] + added, out[..., HEAD_MLP_OUTPUTS:]], dim=-1)
         return named("head", out)
+
+    def head_mlp_add(self, normalised: torch.Tensor, slots: torch.Tensor) -> torch.Tensor:
+        """The head MLP (docs/model-spec.md, "The head MLP"): normalised [..., 32] (the head's
+        RMSNorm output, e4m3 values) and the staged slots [..., 16] -> fc1 -> ReLU -> e4m3 -> fc2
+        -> ReLU -> e4m3 -> fc3, what it adds to head outputs 0-7 [..., 8] (f32)."""
+        x = torch.cat([normalised, slots], dim=-1)
+        h1 = round_e4m3_ste(torch.relu(self.linear("head_mlp.fc1", x)))
+        h2 = round_e4m3_ste(torch.relu(self.linear("head_mlp.fc2", h1)))
+        return self.linear("head_mlp.fc3", h2)

@@ -10,9 +10,16 @@ WINDOW_TOKENS = 16
 SHIFT = 2
 PAD_MULTIPLE = 32
 RMS_EPS = 1.0 / 8192.0
-# 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour), jitter-aware blend
-# (src/core/model_spec.h).
-FORMAT_VERSION = 2
+# 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour), jitter-aware blend; 3
+# (2026-12-02): the config says whether the network has the head MLP; a version-2 file is a network
+# without it (src/core/model_spec.h).
+FORMAT_VERSION = 3
+OLDEST_FORMAT_VERSION = 2
+# The head MLP (docs/model-spec.md, "The head MLP"): the head's 32 normalised channels and the 16
+# staged slots -> 64 -> 64 -> 8, added to head outputs 0-7.
+HEAD_MLP_INPUTS = 32 + SLOTS
+HEAD_MLP_HIDDEN = 64
+HEAD_MLP_OUTPUTS = 8
 
 
 @dataclass
@@ -29,6 +36,7 @@ class ModelConfig:
     tube_blocks: int = 4
     channels: list = field(default_factory=lambda: [32, 64, 96, 128])
     heads: list = field(default_factory=lambda: [2, 2, 4, 4])
+    head_mlp: bool = False
 
     def blocks(self):
         b = []
@@ -47,18 +55,23 @@ class ModelConfig:
             add("dec0", 0)
         return b
 
-    def to_json(self) -> str:
-        # Same keys and order as ModelConfig::to_json (nlohmann sorts keys alphabetically).
-        d = {"channels": self.channels, "head_outputs": HEAD_OUTPUTS, "heads": self.heads,
+    def to_json(self, version: int = FORMAT_VERSION) -> str:
+        # Same keys and order as ModelConfig::to_json (nlohmann sorts keys alphabetically); format
+        # 2 had no head_mlp key.
+        d = {"channels": self.channels, "head_mlp": self.head_mlp, "head_outputs": HEAD_OUTPUTS, "heads": self.heads,
              "slots": SLOTS, "tube_blocks": self.tube_blocks, "variant": self.variant,
              "window": WINDOW}
+        if version < 3:
+            if self.head_mlp:
+                raise ValueError("weights format 2 has no head MLP")
+            del d["head_mlp"]
         return json.dumps(d, separators=(",", ":"))
 
     @staticmethod
-    def make(variant: str) -> "ModelConfig":
+    def make(variant: str, head_mlp: bool = False) -> "ModelConfig":
         if variant not in ("lite", "full"):
             raise ValueError(f"variant must be 'lite' or 'full', not {variant!r}")
-        return ModelConfig(variant=variant)
+        return ModelConfig(variant=variant, head_mlp=bool(head_mlp))
 
 
 @dataclass
@@ -126,6 +139,10 @@ def model_tensors(cfg: ModelConfig):
         block("dec0")
     norm("head.norm", ch[0])
     linear("head.linear", ch[0], HEAD_OUTPUTS)
+    if cfg.head_mlp:
+        linear("head_mlp.fc1", HEAD_MLP_INPUTS, HEAD_MLP_HIDDEN)
+        linear("head_mlp.fc2", HEAD_MLP_HIDDEN, HEAD_MLP_HIDDEN)
+        linear("head_mlp.fc3", HEAD_MLP_HIDDEN, HEAD_MLP_OUTPUTS)
     return t
 
 

@@ -61,7 +61,7 @@ from . import exact_math as xm
 from . import experiments
 from .display_encode import display_encode
 from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, random_mirror
-from .model import SwinUp
+from .model import HEAD_MLP_PREFIX, SwinUp
 from .display_refine import FEATURE_ROWS
 from .history_clip import ROW as CLIP_ROW
 from .output_pass import output_pass
@@ -212,10 +212,11 @@ def _advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
     return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
 
 
-def checkpoint_record(variant, step, history, params):
-    """What a checkpoint file holds (torch.save of this dict); read back by read_checkpoint."""
+def checkpoint_record(variant, step, history, params, head_mlp=False):
+    """What a checkpoint file holds (torch.save of this dict); read back by read_checkpoint.
+    head_mlp: whether the network has the head MLP (its parameters are then among params)."""
     return {"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": variant,
-            "step": step, "history": history, "params": params}
+            "step": step, "history": history, "params": params, "head_mlp": bool(head_mlp)}
 
 
 def write_checkpoint(path, record):
@@ -230,9 +231,12 @@ def write_checkpoint(path, record):
 def save_checkpoint(path, model, step, history):
     tensors = {}
     for name, p in model.params.items():
-        # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32.
-        tensors[name] = p.detach().cpu().to(torch.float16 if name.endswith("__weight") else torch.float32)
-    record = checkpoint_record(model.cfg.variant, step, history, tensors)
+        # Weights in f16 (they are re-quantised to e4m3 anyway); gains, biases, tables in f32. The
+        # head MLP's weights stay f32: a fit (scripts/fit_head_mlp.py) is kept as it was scored,
+        # and they are only 7,680 numbers.
+        half = name.endswith("__weight") and not name.startswith(HEAD_MLP_PREFIX)
+        tensors[name] = p.detach().cpu().to(torch.float16 if half else torch.float32)
+    record = checkpoint_record(model.cfg.variant, step, history, tensors, model.cfg.head_mlp)
     record.update(experiments.states(model))  # the experiments' parameters (experiments.py), f32
     write_checkpoint(path, record)
 
@@ -248,13 +252,43 @@ def read_checkpoint(path, variant=None):
                          f"{CHECKPOINT_VERSION}" + ("; version 1 predates the difference slots and "
                          "the jitter-aware blend, convert it with python/scripts/convert_weights_v1_to_v2.py"
                                                      if ck.get("version") == 1 else ""))
+    if not isinstance(ck.get("head_mlp", False), bool):
+        raise ValueError(f"{path}: 'head_mlp' is not true or false (the twenty-first session's "
+                         "experiment form, w1..b3, was converted to the network's fc1..fc3)")
+    ck["head_mlp"] = bool(ck.get("head_mlp", False))
     return ck
 
 
+def checkpoint_config(path):
+    """The ModelConfig of the network a checkpoint holds (its variant, with or without the head MLP)."""
+    ck = read_checkpoint(path)
+    return ModelConfig.make(ck["variant"], head_mlp=ck["head_mlp"])
+
+
+def model_for_checkpoint(path, exact=False):
+    """The network a checkpoint holds, built to its config (the head MLP when it has one) with the
+    experiments it holds attached, loaded, frozen, on the CPU."""
+    model = SwinUp(checkpoint_config(path), exact=exact)
+    for name in experiments.held(torch.load(path, map_location="cpu")):
+        experiments.attach(model, name)
+    load_checkpoint(path, model)
+    model.requires_grad_(False)
+    return model
+
+
 def load_checkpoint(path, model):
+    """Loads a checkpoint into the model. A model with the head MLP loads a checkpoint without one
+    (its MLP keeps its initialisation, fc3 zero: it starts as the network without it); a model
+    without the head MLP refuses a checkpoint that has one (its parameters would be dropped)."""
     ck = read_checkpoint(path, model.cfg.variant)
+    if ck["head_mlp"] and not model.cfg.head_mlp:
+        raise ValueError(f"{path}: holds a network with the head MLP; build the model with "
+                         "ModelConfig.make(variant, head_mlp=True) (train.py --head-mlp, "
+                         "train.model_for_checkpoint)")
     with torch.no_grad():
         for name, p in model.params.items():
+            if name.startswith(HEAD_MLP_PREFIX) and not ck["head_mlp"]:
+                continue
             p.copy_(ck["params"][name].to(torch.float32))
     experiments.load(path, ck, model)
     history = ck.get("history", [])
@@ -263,10 +297,17 @@ def load_checkpoint(path, model):
     return int(ck["step"]), history
 
 
+def trained_extras(model) -> list:
+    """What a run trains besides the network without the head MLP: the attached experiments and the
+    head MLP (the names its chunk records and its optimiser state file checks)."""
+    return (["head_mlp"] if model.cfg.head_mlp else []) + experiments.attached(model)
+
+
 def parameter_groups(model, experiment_lr_scale=1.0):
     """AdamW's parameter groups: the network's, then (when attached) the experiments', each with the
     multiple of the learning rate it trains at ("lr_scale", read by the schedule every step)."""
     extra = [p for name in experiments.attached(model) for p in getattr(model, name).parameters()]
+    extra += [p for name, p in model.params.items() if name.startswith(HEAD_MLP_PREFIX)]
     ids = {id(p) for p in extra}
     groups = [{"params": [p for p in model.parameters() if id(p) not in ids], "lr_scale": 1.0}]
     if extra:
@@ -280,7 +321,7 @@ def save_optimizer_state(path, model, opt, step):
     chunks chained on one machine continue exactly where the last one stopped)."""
     write_checkpoint(path, {"format": "swinup-optimizer-state", "variant": model.cfg.variant,
                             "step": step, "optimizer": opt.state_dict(),
-                            "experiments": experiments.attached(model),
+                            "experiments": trained_extras(model),
                             "params": {n: p.detach().cpu().clone() for n, p in model.params.items()}})
 
 
@@ -292,7 +333,7 @@ def load_optimizer_state(path, model, opt, step):
     if side.get("format") != "swinup-optimizer-state":
         raise ValueError(f"{path}: not a swinup optimiser-state file")
     if (side.get("variant") != model.cfg.variant or side.get("step") != step
-            or side.get("experiments", []) != experiments.attached(model)):
+            or side.get("experiments", []) != trained_extras(model)):
         return False
     with torch.no_grad():
         for name, p in model.params.items():
@@ -342,6 +383,8 @@ def describe_training(variant, step, history):
         spatial = "t-space L1 + display " + "/".join(display_norms)
     averaged = [h for h in history if "averaged" in h]  # average_checkpoints.py
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""  # fit_first_frame.py
+    if any("head_mlp_fit" in h for h in history):  # scripts/fit_head_mlp.py
+        fitted += " + head MLP fit"
 
     def compose(mean):
         return (f"{variant} trained {step} steps" + mean + fitted +
@@ -523,15 +566,17 @@ def main(argv=None):
                     help="an experiment no backend runs: lite's skip0 plus a ReLU layer of the staged "
                          "slots, zero-initialised (pixel_mlp.py); the checkpoint then holds its parameters")
     ap.add_argument("--head-mlp", action="store_true",
-                    help="an experiment no backend runs: a ReLU MLP of the head's normalised input and "
-                         "the staged slots added to head outputs 0-7, zero-initialised (head_mlp.py); "
-                         "the checkpoint then holds its parameters")
+                    help="the network with the head MLP (docs/model-spec.md, \"The head MLP\"): a ReLU "
+                         "MLP of the head's normalised input and the staged slots added to head outputs "
+                         "0-7, zero-initialised when the checkpoint has none; a checkpoint that has it "
+                         "keeps it without this option")
     ap.add_argument("--history-clip", action="store_true",
                     help="an experiment no backend runs: move the reprojected history toward the range "
                          "of this frame's 3x3 samples by a learned per-render-pixel strength "
                          "(history_clip.py); the checkpoint then holds its parameters")
     ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
-                    help="learning rate of the attached experiments' parameters, as a multiple of --lr: "
+                    help="learning rate of the attached experiments' and the head MLP's parameters, as a "
+                         "multiple of --lr: "
                          "a zero-initialised module continued from trained weights needs many steps at "
                          "the network's rate before it contributes; 0 holds them fixed (a fitted start, "
                          "scripts/fit_head_mlp.py, which training at the recipe's rate undoes)")
@@ -577,12 +622,18 @@ def main(argv=None):
     if world > 1:
         dist.init_process_group(args.dist_backend or ("nccl" if device.type == "cuda" else "gloo"))
 
-    cfg = ModelConfig.make(args.variant)
+    ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
+    # The network with the head MLP when asked for or when the checkpoint already has it.
+    init = args.init_weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
+    head_mlp = args.head_mlp or (read_checkpoint(ckpt, args.variant)["head_mlp"] if os.path.exists(ckpt)
+                                 else read_weights(init)[0].head_mlp)
+    cfg = ModelConfig.make(args.variant, head_mlp=head_mlp)
     model = SwinUp(cfg, exact=args.exact)
+    if head_mlp:
+        model.init_head_mlp(args.seed)
     for name in experiments.EXPERIMENTS:
         if getattr(args, name):  # each experiment's option (--display-refine, --pixel-mlp) sets args.<name>
             experiments.attach(model, name, seed=args.seed)
-    ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     if args.optimizer_state and os.path.abspath(args.optimizer_state) == os.path.abspath(ckpt):
         ap.error("--optimizer-state must not be the checkpoint: the side file would overwrite it")
     step, history = 0, []
@@ -590,7 +641,6 @@ def main(argv=None):
         step, history = load_checkpoint(ckpt, model)
         origin = f"checkpoint {ckpt} at step {step}"
     else:
-        init = args.init_weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
         _, tensors, desc = read_weights(init)
         model.load_tensors(tensors, fix_scales=False)
         origin = f"{init} ({desc})"
@@ -653,7 +703,7 @@ def main(argv=None):
         chunk["compiled"] = True
     if args.augment:
         chunk["augment"] = "mirrors"
-    for name in experiments.attached(model):
+    for name in trained_extras(model):
         chunk[name] = True
     history = history + [chunk]
     pixels = 0

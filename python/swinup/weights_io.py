@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 
-from .spec import FORMAT_VERSION, ModelConfig, model_tensors
+from .spec import FORMAT_VERSION, OLDEST_FORMAT_VERSION, ModelConfig, model_tensors
 
 _NP = {"F8_E4M3": np.uint8, "F16": np.float16, "F32": np.float32}
 
@@ -36,12 +36,20 @@ def read_weights(path: str, version: int = FORMAT_VERSION):
     meta = header.pop("__metadata__", None)
     if not isinstance(meta, dict) or meta.get("format") != "swinup-weights":
         raise WeightsError(f"{path}: __metadata__.format is not 'swinup-weights'")
-    if meta.get("format_version") != str(version):
+    accepted = [str(v) for v in (range(OLDEST_FORMAT_VERSION, FORMAT_VERSION + 1) if version == FORMAT_VERSION
+                                 else [version])]
+    if meta.get("format_version") not in accepted:
         hint = (": version 1 predates the difference slots and the jitter-aware blend; convert with "
                 "python/scripts/convert_weights_v1_to_v2.py" if meta.get("format_version") == "1" else "")
         raise WeightsError(f"{path}: format_version {meta.get('format_version')!r}, expected "
-                           f"'{version}'{hint}")
-    cfg = ModelConfig.make(meta.get("variant"))
+                           f"{' or '.join(repr(v) for v in accepted)}{hint}")
+    try:
+        head_mlp = json.loads(meta.get("config", "{}")).get("head_mlp", False)
+    except (json.JSONDecodeError, AttributeError):
+        raise WeightsError(f"{path}: __metadata__.config is not a JSON object") from None
+    if head_mlp not in (True, False) or (head_mlp and meta.get("format_version") == "2"):
+        raise WeightsError(f"{path}: config 'head_mlp' is {head_mlp!r}, expected false (version 2) or a boolean")
+    cfg = ModelConfig.make(meta.get("variant"), head_mlp=head_mlp)
     body = data[8 + n:]
     tensors = {}
     for spec in model_tensors(cfg):
@@ -62,10 +70,10 @@ def read_weights(path: str, version: int = FORMAT_VERSION):
     return cfg, tensors, meta.get("description", "")
 
 
-def write_weights(path: str, cfg: ModelConfig, tensors: dict, description: str):
+def write_weights(path: str, cfg: ModelConfig, tensors: dict, description: str, version: int = FORMAT_VERSION):
     """Writes a weights file (temporary name, then rename: no half-written file remains)."""
-    header = {"__metadata__": {"format": "swinup-weights", "format_version": str(FORMAT_VERSION),
-                               "variant": cfg.variant, "config": cfg.to_json(),
+    header = {"__metadata__": {"format": "swinup-weights", "format_version": str(version),
+                               "variant": cfg.variant, "config": cfg.to_json(version),
                                "description": description}}
     blobs = []
     offset = 0

@@ -25,10 +25,10 @@ class FastModeIsTheExactNetwork(unittest.TestCase):
     def test_head_outputs_agree_but_for_rounding_ties(self):
         staged = staged_procedural_frame(2, 64, "cpu")
         for variant in ("lite", "full"):
-            _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+            cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
             heads = {}
             for exact in (True, False):
-                model = SwinUp(ModelConfig.make(variant), exact=exact)
+                model = SwinUp(cfg, exact=exact)
                 model.load_tensors(tensors, fix_scales=True)
                 with torch.no_grad():
                     heads[exact] = model(staged, 1)

@@ -12,11 +12,9 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from swinup import experiments  # noqa: E402
-from swinup.head_mlp import HeadMLP  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.train import load_checkpoint, read_checkpoint  # noqa: E402
+from swinup.train import model_for_checkpoint, read_checkpoint  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("fit_head_mlp", os.path.join(HERE, "..", "scripts", "fit_head_mlp.py"))
 fit_head_mlp = importlib.util.module_from_spec(_spec)
@@ -30,9 +28,11 @@ def features(n, seed):
 
 def reachable_addition(x):
     """An addition a head MLP can make: another head MLP's outputs 4-7 (with its own seed)."""
-    target = HeadMLP(seed=5)
+    target = SwinUp(ModelConfig.make("lite", head_mlp=True))
+    target.init_head_mlp(5)
     with torch.no_grad():
-        target.w3.copy_(torch.randn(target.w3.shape, generator=torch.Generator().manual_seed(6)) * 0.1)
+        w3 = target.p("head_mlp.fc3.weight")
+        w3.copy_(torch.randn(w3.shape, generator=torch.Generator().manual_seed(6)) * 0.1)
         return fit_head_mlp._forward(target, x)[:, fit_head_mlp.KERNEL]
 
 
@@ -42,8 +42,9 @@ class FitHeadTest(unittest.TestCase):
         add = reachable_addition(x)
         head, left = fit_head_mlp.fit_head(x, add, steps=300, batch=1024)
         self.assertLess(left, 0.3)  # from 1.0 at the zero start
-        self.assertTrue(torch.equal(head.w3[:4], torch.zeros_like(head.w3[:4])))
-        self.assertTrue(torch.equal(head.b3[:4], torch.zeros(4)))
+        w3, b3 = head.p("head_mlp.fc3.weight"), head.p("head_mlp.fc3.bias")
+        self.assertTrue(torch.equal(w3[:4], torch.zeros_like(w3[:4])))
+        self.assertTrue(torch.equal(b3[:4], torch.zeros(4)))
         with torch.no_grad():
             self.assertTrue(torch.equal(fit_head_mlp._forward(head, x)[:, :4], torch.zeros(4096, 4)))
 
@@ -62,17 +63,19 @@ class FitHeadTest(unittest.TestCase):
                         "--steps", "20", "--batch", "256"]
             fit_head_mlp.main()
             ck = read_checkpoint(out, "lite")
-            self.assertEqual(experiments.held(ck), ["head_mlp"])
+            self.assertTrue(ck["head_mlp"])
             note = ck["history"][-1]["head_mlp_fit"]
             self.assertEqual((note["sequences"], note["pixels"], note["steps"]), (["seq0", "seq1"], 1024, 20))
-            model = SwinUp(ModelConfig.make("lite"), exact=False)
-            experiments.attach(model, "head_mlp")
-            load_checkpoint(out, model)
-            self.assertTrue(torch.equal(model.head_mlp.w3, ck["head_mlp"]["w3"]))
-            self.assertGreater(float(model.head_mlp.w3[4:].abs().sum()), 0.0)
-            # The network's own weights are the start's, untouched.
+            model = model_for_checkpoint(out)
+            self.assertTrue(model.cfg.head_mlp)
+            w3 = model.p("head_mlp.fc3.weight")
+            self.assertTrue(torch.equal(w3, ck["params"]["head_mlp__fc3__weight"]))
+            self.assertGreater(float(w3[4:].abs().sum()), 0.0)
+            # The rest of the network is the start's, untouched (the start's own head MLP, when it
+            # has one, is replaced by the fit).
             self.assertTrue(all(torch.equal(ck["params"][k], v)
-                                for k, v in read_checkpoint(start, "lite")["params"].items()))
+                                for k, v in read_checkpoint(start, "lite")["params"].items()
+                                if not k.startswith("head_mlp__")))
 
     def test_history_logit_shift_moves_only_the_history_weight_bias(self):
         start = os.path.join(ROOT, "python", "checkpoints", "lite.pt")
@@ -91,7 +94,8 @@ class FitHeadTest(unittest.TestCase):
             self.assertAlmostEqual(float(moved[fit_head_mlp.ALPHA_LOGIT]), 0.25, places=6)
             moved[fit_head_mlp.ALPHA_LOGIT] = 0.0
             self.assertEqual(float(moved.abs().max()), 0.0)
-            self.assertTrue(all(torch.equal(got[k], v) for k, v in want.items() if k != "head__linear__bias"))
+            self.assertTrue(all(torch.equal(got[k], v) for k, v in want.items()
+                                if k != "head__linear__bias" and not k.startswith("head_mlp__")))
             self.assertEqual(read_checkpoint(out, "lite")["history"][-1]["head_mlp_fit"]["history_logit_shift"], 0.25)
 
     def test_fit_refuses_mixed_variants(self):

@@ -1,8 +1,7 @@
-"""The two MLP experiments: pixel_mlp.py (a ReLU layer in lite's skip0) and head_mlp.py (a ReLU MLP
-added to the head's outputs 0-7, both variants). Each starts as exactly the network without it,
-trains from its zero start (the head's touching only outputs 0-7), trains at its own learning
-rate, and a checkpoint that holds it cannot reach a weights file, a checkpoint mean or a model
-without it; full refuses the pixel-level one."""
+"""The MLP experiment pixel_mlp.py (a ReLU layer in lite's skip0; the head MLP, once an experiment
+too, is part of the network now: test_head_mlp.py). It starts as exactly the network without it,
+trains from its zero start, trains at its own learning rate, and a checkpoint that holds it cannot
+reach a weights file, a checkpoint mean or a model without it; full refuses it."""
 import contextlib
 import io
 import os
@@ -24,8 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def committed(variant, exact):
-    model = SwinUp(ModelConfig.make(variant), exact=exact)
-    _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    model = SwinUp(cfg, exact=exact)  # with the head MLP when the shipped network has it
     model.load_tensors(tensors, fix_scales=True)
     return model
 
@@ -35,7 +34,7 @@ def committed_lite(exact):
 
 
 # experiment: (variants it attaches to, its zero-started last weight, its first weight)
-MLPS = {"pixel_mlp": (("lite",), "w2", "w1"), "head_mlp": (("lite", "full"), "w3", "w1")}
+MLPS = {"pixel_mlp": (("lite",), "w2", "w1")}
 
 
 class MLPExperimentsTest(unittest.TestCase):
@@ -79,30 +78,10 @@ class MLPExperimentsTest(unittest.TestCase):
                 with torch.no_grad():
                     after = model(self.staged, 0)
                 self.assertGreater(float((after - before).abs().max()), 1e-3)
-                if name == "head_mlp":  # the reserved outputs 8-15 stay as the linear head gives them
-                    self.assertTrue(torch.equal(after[..., 8:], before[..., 8:]))
-
-    def test_a_zero_rate_holds_a_fitted_experiment_fixed(self):
-        model = committed_lite(False)
-        experiments.attach(model, "head_mlp", seed=3)
-        with torch.no_grad():
-            model.head_mlp.w3.normal_(0.0, 0.05, generator=torch.Generator().manual_seed(2))  # a fitted start
-        fitted = {k: v.clone() for k, v in model.head_mlp.state_dict().items()}
-        network = model.p("head.linear.bias").detach().clone()
-        opt = torch.optim.AdamW(train.parameter_groups(model, 0.0), lr=1e-2, weight_decay=0.0)
-        for g in opt.param_groups:
-            g["lr"] = 1e-2 * g["lr_scale"]  # as train.py's schedule sets it every step
-        before = model(self.staged, 0).detach()
-        loss = (model(self.staged, 0) - before - 1.0).square().mean()
-        loss.backward()
-        self.assertGreater(float(model.head_mlp.w3.grad.abs().max()), 0.0)  # it has a gradient ...
-        opt.step()
-        for k, v in model.head_mlp.state_dict().items():  # ... and does not move
-            self.assertTrue(torch.equal(v, fitted[k]), k)
-        self.assertGreater(float((model.p("head.linear.bias") - network).abs().max()), 0.0)
 
     def test_its_parameters_train_at_their_own_rate(self):
-        model = committed_lite(False)
+        model = SwinUp(ModelConfig.make("lite"))  # without the head MLP (a group of its own too)
+        model.init_seeded(1)
         plain = train.parameter_groups(model, 10.0)
         self.assertEqual(len(plain), 1)  # nothing attached: one group at the network's rate
         experiments.attach(model, "pixel_mlp", seed=3)

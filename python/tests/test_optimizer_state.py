@@ -65,11 +65,12 @@ class OptimizerState(unittest.TestCase):
     def test_an_experiment_added_or_rescaled_between_chunks(self):
         self.chunk()
         # The side file has one parameter group, this run two: fresh moments, not a crash.
-        log = self.chunk(warmup=0, extra=["--head-mlp", "--experiment-lr-scale", "10"])
+        log = self.chunk(warmup=0, extra=["--pixel-mlp", "--experiment-lr-scale", "10"])
         self.assertIn("starting with fresh moments", log)
-        self.assertEqual(torch.load(self.side)["experiments"], ["head_mlp"])
+        # The shipped lite has the head MLP (trained with the experiments' rate, like them).
+        self.assertEqual(torch.load(self.side)["experiments"], ["head_mlp", "pixel_mlp"])
         # The same experiments: continued, at this run's multiple of the learning rate.
-        log = self.chunk(warmup=0, extra=["--head-mlp", "--experiment-lr-scale", "5"])
+        log = self.chunk(warmup=0, extra=["--pixel-mlp", "--experiment-lr-scale", "5"])
         self.assertIn("continued", log)
         groups = torch.load(self.side)["optimizer"]["param_groups"]
         self.assertEqual([g["lr_scale"] for g in groups], [1.0, 5.0])

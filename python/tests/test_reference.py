@@ -6,7 +6,9 @@ test also g++ and OpenEXR's development files, and is skipped without them)."""
 import contextlib
 import io
 import math
+import json
 import os
+import struct
 import shutil
 import subprocess
 import sys
@@ -47,9 +49,12 @@ class WeightsTest(unittest.TestCase):
         for v in ("lite", "full"):
             path = os.path.join(ROOT, "weights", f"{v}.safetensors")
             cfg, t, desc = read_weights(path)
+            with open(path, "rb") as f:  # the file's own format version (2 or 3)
+                n = struct.unpack("<Q", f.read(8))[0]
+                version = int(json.loads(f.read(n))["__metadata__"]["format_version"])
             with tempfile.TemporaryDirectory() as d:
                 out = os.path.join(d, "w.safetensors")
-                write_weights(out, cfg, t, desc)
+                write_weights(out, cfg, t, desc, version=version)
                 with open(path, "rb") as a, open(out, "rb") as b:
                     self.assertEqual(a.read(), b.read())
 
@@ -123,7 +128,7 @@ class ConversionTest(unittest.TestCase):
         self.assertEqual(float(model.p("head.linear.bias")[conv.ALPHA_LOGIT]), b + conv.ALPHA_LOGIT_SHIFT)
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "old.safetensors")
-            write_weights(path, model.cfg, model.export_tensors(), "test")
+            write_weights(path, model.cfg, model.export_tensors(), "test", version=2)
             with open(path, "rb") as f:
                 data = f.read()
             # The same file claiming version 1: the reader names the conversion.
@@ -155,11 +160,13 @@ class GradientTest(unittest.TestCase):
 
     def test_gradients_reach_every_layer_through_the_recurrence(self):
         torch.manual_seed(0)
-        for v in ("lite", "full"):
-            m = SwinUp(ModelConfig.make(v))
+        for v, head_mlp in (("lite", False), ("full", False), ("lite", True)):
+            m = SwinUp(ModelConfig.make(v, head_mlp=head_mlp))
             m.init_seeded(1)
             with torch.no_grad():
                 m.p("head.linear.weight")[:8].normal_(0, 0.3)
+                if head_mlp:  # its zero start passes no gradient to fc1 and fc2
+                    m.p("head_mlp.fc3.weight").normal_(0, 0.3)
             clip = ProceduralScenes("cpu", seed=2).batch(1, 3, 32, hdr=True)
             _, l1, temporal = unroll(m, clip)
             (l1 + temporal).backward()

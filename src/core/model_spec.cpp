@@ -43,9 +43,10 @@ int64_t TensorSpec::elements() const {
     return n;
 }
 
-ModelConfig ModelConfig::make(Variant v) {
+ModelConfig ModelConfig::make(Variant v, bool head_mlp) {
     ModelConfig c;
     c.variant = v;
+    c.head_mlp = head_mlp;
     return c;
 }
 
@@ -73,6 +74,7 @@ std::string ModelConfig::to_json() const {
     j["slots"] = kSlots;
     j["head_outputs"] = kHeadOutputs;
     j["window"] = kWindow;
+    j["head_mlp"] = head_mlp;
     return j.dump();
 }
 
@@ -115,7 +117,17 @@ bool ModelConfig::from_json(const std::string& text, ModelConfig* out, std::stri
         !check_array("channels", expected.channels) || !check_array("heads", expected.heads)) {
         return false;
     }
+    // Format 3 states the head MLP; a format-2 config has no such key and no MLP.
+    bool head_mlp = false;
+    if (j.contains("head_mlp")) {
+        if (!j["head_mlp"].is_boolean()) {
+            *error = "model config: 'head_mlp' must be true or false";
+            return false;
+        }
+        head_mlp = j["head_mlp"].get<bool>();
+    }
     *out = expected;
+    out->head_mlp = head_mlp;
     return true;
 }
 
@@ -187,6 +199,11 @@ std::vector<TensorSpec> model_tensors(const ModelConfig& config) {
     }
     add_norm(t, "head.norm", ch[0]);
     add_linear(t, "head.linear", ch[0], kHeadOutputs);
+    if (config.head_mlp) {
+        add_linear(t, "head_mlp.fc1", kHeadMlpInputs, kHeadMlpHidden);
+        add_linear(t, "head_mlp.fc2", kHeadMlpHidden, kHeadMlpHidden);
+        add_linear(t, "head_mlp.fc3", kHeadMlpHidden, kHeadMlpOutputs);
+    }
     return t;
 }
 
@@ -219,6 +236,11 @@ ModelCost model_cost(const ModelConfig& config, int w, int h) {
     linear(2, ch[2], 4 * ch[1]);   // expand1
     linear(1, ch[1], 4 * ch[0]);   // expand0
     linear(0, ch[0], kHeadOutputs);  // head
+    if (config.head_mlp) {
+        linear(0, kHeadMlpInputs, kHeadMlpHidden);
+        linear(0, kHeadMlpHidden, kHeadMlpHidden);
+        linear(0, kHeadMlpHidden, kHeadMlpOutputs);
+    }
     return cost;
 }
 

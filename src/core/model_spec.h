@@ -28,7 +28,17 @@ constexpr float kRmsEps = 1.0f / 8192.0f;  // 2^-13
 // instead of t(history), and the output pass's current-frame share is (1 - alpha) * min(1, kernel
 // weight sum) instead of 1 - alpha; version-1 weights would compute something else
 // (docs/weights-format.md).
-constexpr int kFormatVersion = 2;
+// 3 (2026-12-02): the config says whether the network has the head MLP (`head_mlp`, its tensors
+// `head_mlp.fc1..fc3`); a version-2 file reads as a network without it (the same function), an
+// older build refuses a version-3 file instead of dropping the MLP.
+constexpr int kFormatVersion = 3;
+constexpr int kOldestFormatVersion = 2;  // the oldest version this build reads
+
+// The head MLP (docs/model-spec.md, "The head MLP"): 32 normalised head inputs + 16 staged slots ->
+// 64 -> 64 -> 8, added to head outputs 0-7.
+constexpr int kHeadMlpInputs = 32 + kSlots;
+constexpr int kHeadMlpHidden = 64;
+constexpr int kHeadMlpOutputs = 8;
 
 struct BlockSpec {
     std::string name;  // tensor prefix, e.g. "enc1"
@@ -43,8 +53,10 @@ struct ModelConfig {
     // Channels per level: level 0 (full only) 32, then 64, 96, 128.
     int channels[4] = {32, 64, 96, 128};
     int heads[4] = {2, 2, 4, 4};
+    // Whether the head MLP adds to the head's outputs 0-7 (weights format 3; false in format 2).
+    bool head_mlp = false;
 
-    static ModelConfig make(Variant v);
+    static ModelConfig make(Variant v, bool head_mlp = false);
     // Swin blocks in execution order (block i is shifted when (i + frame) is odd).
     std::vector<BlockSpec> blocks() const;
     std::string to_json() const;                       // carried in the weights metadata

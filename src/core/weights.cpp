@@ -2,7 +2,7 @@
 //
 //   [8 bytes]  N, the header length, unsigned little-endian
 //   [N bytes]  UTF-8 JSON, padded with spaces so that the data starts at a multiple of 8:
-//              { "__metadata__": { "format": "swinup-weights", "format_version": "2",
+//              { "__metadata__": { "format": "swinup-weights", "format_version": "3",
 //                                  "variant": "lite", "config": "<ModelConfig::to_json()>",
 //                                  "description": "<origin and training>" },
 //                "<tensor>": { "dtype": "F8_E4M3" | "F16" | "F32", "shape": [...],
@@ -147,14 +147,15 @@ private:
             return fail("metadata field 'format_version' is '" + version +
                         "', not a version number");
         const int number = std::stoi(version);
-        if (number != kFormatVersion) {
+        if (number < kOldestFormatVersion || number > kFormatVersion) {
             const char* conversion = number == 1
                                          ? ": version 1 weights read t(history) in staging slots 3-5 and "
                                            "blend without the kernel's weight sum; convert them with "
                                            "python/scripts/convert_weights_v1_to_v2.py"
                                          : "";
             return fail("weights format_version " + version + " is not supported by this build (expects " +
-                        std::to_string(kFormatVersion) + ")" + conversion);
+                        std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")" +
+                        conversion);
         }
         if (!metadata_string(meta, "variant", &variant)) return false;
         Variant v;
@@ -164,6 +165,9 @@ private:
         std::string config_error;
         if (!ModelConfig::from_json(config, &w.config, &config_error))
             return fail("metadata field 'config': " + config_error);
+        if (number < 3 && w.config.head_mlp)
+            return fail("metadata field 'config' has the head MLP, which format_version " + version +
+                        " does not have (it came with version 3)");
         if (w.config.variant != v)
             return fail("metadata field 'variant' is '" + variant + "' but 'config' describes '" +
                         variant_name(w.config.variant) + "'");

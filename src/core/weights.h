@@ -49,6 +49,6 @@ std::vector<uint8_t> weights_serialize(const Weights& weights);
 
 // Deterministic seeded initial weights (so everything runs before trained weights exist):
 // e4m3 codes of a scaled uniform init, power-of-two per-channel scales, zero reserved head rows.
-Weights weights_make_initial(Variant variant, uint64_t seed);
+Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp = false);
 
 }  // namespace swinup

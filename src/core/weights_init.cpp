@@ -139,9 +139,9 @@ void init_linear(Tensor& weight, Tensor& scale, const std::string& name, uint64_
 
 }  // namespace
 
-Weights weights_make_initial(Variant variant, uint64_t seed) {
+Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp) {
     Weights w;
-    w.config = ModelConfig::make(variant);
+    w.config = ModelConfig::make(variant, head_mlp);
     w.description = "seeded initial weights, seed " + std::to_string(seed) + ", untrained";
     const std::vector<TensorSpec> specs = model_tensors(w.config);
     for (const TensorSpec& spec : specs) w.tensors.emplace(spec.name, make_tensor(spec));
@@ -160,6 +160,9 @@ Weights weights_make_initial(Variant variant, uint64_t seed) {
                 bias[4] = kLog2InitialSigma;
                 bias[5] = kLog2InitialSigma;
                 bias[7] = kInitialAlphaLogit;
+            } else if (layer == "head_mlp.fc3") {
+                // Zero: a network with the head MLP starts as exactly the network without it.
+                init_linear(t, scale, spec.name, seed, 0, 1.0);
             } else {
                 init_linear(t, scale, spec.name, seed, spec.shape[0],
                             residual_output ? kResidualOutputGain : 1.0);

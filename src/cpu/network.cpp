@@ -74,7 +74,7 @@ struct Network::Impl {
     void embed_lite(const float* staged, int w, int h);
     void embed_full(const float* staged, int w, int h);
     void tail_lite(const float* staged, int w, int h, float* head_out);
-    void tail_full(int w, int h, uint64_t frame, float* head_out);
+    void tail_full(const float* staged, int w, int h, uint64_t frame, float* head_out);
 };
 
 Network::Network(std::shared_ptr<const Weights> weights, swinup_precision precision)
@@ -174,7 +174,7 @@ void Network::Impl::tail_lite(const float* staged, int w, int h, float* head_out
         linear(skip0, slots, pixels, skip);
         add_round_f16(expanded, skip, size_t(pixels) * c0);  // expanded = f16(expand0 + skip0)
         float* out = thread_scratch<ScratchTailHead>(size_t(pixels) * kHeadOutputs);
-        head_tokens(head, expanded, pixels, out);
+        head_tokens(head, expanded, slots, pixels, out);
         for (int p = 0; p < pixels; ++p) {
             const int t = begin + p / 4;
             const TokenCoord f = quadrant_fine_token(t % w1, t / w1, p % 4);
@@ -192,14 +192,14 @@ void Network::Impl::tail_lite(const float* staged, int w, int h, float* head_out
 }
 
 // full tail: expand0 + enc0 output -> dec0 block -> head per pixel.
-void Network::Impl::tail_full(int w, int h, uint64_t frame, float* head_out) {
+void Network::Impl::tail_full(const float* staged, int w, int h, uint64_t frame, float* head_out) {
     const int c0 = config.channels[0];
     d0.resize(size_t(w) * h * c0);
     patch_expand(expand0, d1.data(), w / 2, h / 2, e0.data(), d0.data());
     report("expand0", d0.data(), w, h, c0);
     run_block("dec0", d0.data(), w, h, frame);
     for_each_block(w * h, kTokensPerTask, [&](int begin, int end) {
-        head_tokens(head, d0.data() + size_t(begin) * c0, end - begin,
+        head_tokens(head, d0.data() + size_t(begin) * c0, staged + size_t(begin) * kSlots, end - begin,
                     head_out + size_t(begin) * kHeadOutputs);
     });
     report("head", head_out, w, h, kHeadOutputs);
@@ -242,7 +242,7 @@ void Network::Impl::run(const float* staged, int w, int h, uint64_t frame, float
     if (config.variant == Variant::lite) {
         tail_lite(staged, w, h, head_out);
     } else {
-        tail_full(w, h, frame, head_out);
+        tail_full(staged, w, h, frame, head_out);
     }
 }
 

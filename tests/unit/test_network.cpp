@@ -138,6 +138,37 @@ TEST(Network, RejectsWeightsWithAMissingTensor) {
     }
 }
 
+// The head MLP (docs/model-spec.md, "The head MLP") changes head outputs 0-7 and leaves 8-15 to
+// head.linear bit for bit; the weights below share every other tensor (make_random_weights draws
+// the head MLP's last), so the difference is the MLP's alone. It reads the staged slots too.
+TEST_P(NetworkTest, HeadMlpChangesOutputs0To7Only) {
+    auto with_mlp = test::make_random_weights(GetParam(), 26, true);
+    auto without = std::make_shared<Weights>(*with_mlp);
+    without->config.head_mlp = false;
+    for (const char* layer : {"head_mlp.fc1", "head_mlp.fc2", "head_mlp.fc3"})
+        for (const char* part : {".weight", ".scale", ".bias"}) without->tensors.erase(std::string(layer) + part);
+    ASSERT_EQ(without->tensors.size(), model_tensors(without->config).size());
+    cpu::Network net_mlp(with_mlp, SWINUP_PRECISION_EXACT), net_plain(without, SWINUP_PRECISION_EXACT);
+    const std::vector<float> staged = random_staged(kW, kH, 7);
+    const std::vector<float> a = run_network(net_mlp, staged, 1, 2), b = run_network(net_plain, staged, 1, 2);
+    size_t changed = 0;
+    for (size_t p = 0; p < size_t(kW) * kH; ++p) {
+        for (int k = 0; k < kHeadOutputs; ++k) {
+            const float x = a[p * kHeadOutputs + k], y = b[p * kHeadOutputs + k];
+            if (k >= kHeadMlpOutputs) {
+                ASSERT_EQ(std::memcmp(&x, &y, sizeof(float)), 0) << "pixel " << p << " output " << k;
+            } else if (x != y) {
+                ++changed;
+            }
+        }
+    }
+    EXPECT_GT(changed, size_t(kW) * kH * kHeadMlpOutputs * 9 / 10);
+    // A change of the slots alone reaches outputs 0-7 of the pixel through the MLP's own input.
+    std::vector<float> other = staged;
+    other[5 * kSlots + 0] = round_to_e4m3(other[5 * kSlots + 0] + 1.0f);
+    EXPECT_FALSE(same_bytes(run_network(net_mlp, other, 1, 2), a));
+}
+
 std::string variant_test_name(const ::testing::TestParamInfo<Variant>& param) {
     return variant_name(param.param);
 }

@@ -140,7 +140,7 @@ TEST(Weights, SerializedLayoutIsSafetensors) {
         EXPECT_EQ((image.size() - s.data.size()) % 8, 0u) << "data must start 8-byte aligned";
         const auto& meta = s.header["__metadata__"];
         EXPECT_EQ(meta["format"], "swinup-weights");
-        EXPECT_EQ(meta["format_version"], "2");
+        EXPECT_EQ(meta["format_version"], "3");
         EXPECT_EQ(meta["variant"], variant_name(v));
         EXPECT_EQ(meta["config"], ModelConfig::make(v).to_json());
         EXPECT_EQ(meta["description"], "seeded initial weights, seed 1, untrained");
@@ -182,7 +182,7 @@ TEST(Weights, EmbeddedWeightsLoadForBothVariantsAndMatchTheFilesInTheRepository)
         auto embedded = weights_load_embedded(v, &error);
         ASSERT_NE(embedded, nullptr) << error;
         EXPECT_EQ(embedded->config.variant, v);
-        EXPECT_EQ(embedded->tensors.size(), model_tensors(ModelConfig::make(v)).size());
+        EXPECT_EQ(embedded->tensors.size(), model_tensors(embedded->config).size());
         EXPECT_FALSE(embedded->description.empty());
         EXPECT_EQ(weights_load_embedded(v, &error), embedded) << "parsed once, then shared";
 
@@ -373,8 +373,8 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
 }
 
 TEST(Weights, WrongFormatOrVersionIsRejected) {
-    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "3"; }),
-                    {"weights format_version 3 is not supported by this build (expects 2)"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "4"; }),
+                    {"weights format_version 4 is not supported by this build (expects 2 to 3)"});
     // Version 1 (t(history) in slots 3-5) is refused with the way to convert it.
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
                     {"format_version 1 is not supported", "convert_weights_v1_to_v2.py"});
@@ -388,6 +388,58 @@ TEST(Weights, WrongFormatOrVersionIsRejected) {
                     {"'format'", "gguf", "swinup-weights"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"] = "x"; }),
                     {"'__metadata__' is not an object"});
+}
+
+// Format 2 is format 3 without the head MLP: such files load as the network without it, and a
+// version-2 header that claims the head MLP is refused (it came with version 3).
+TEST(Weights, Version2LoadsAsTheNetworkWithoutTheHeadMlp) {
+    const Image v2 = with_header([](auto& h) {
+        h["__metadata__"]["format_version"] = "2";
+        auto config = nlohmann::json::parse(h["__metadata__"]["config"].template get<std::string>());
+        config.erase("head_mlp");
+        h["__metadata__"]["config"] = config.dump();
+    });
+    std::string error;
+    auto loaded = weights_load_memory(v2.data(), v2.size(), &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_FALSE(loaded->config.head_mlp);
+    expect_rejected(with_header([](auto& h) {
+                        h["__metadata__"]["format_version"] = "2";
+                        auto config = nlohmann::json::parse(h["__metadata__"]["config"].template get<std::string>());
+                        config["head_mlp"] = true;
+                        h["__metadata__"]["config"] = config.dump();
+                    }),
+                    {"head MLP", "format_version 2"});
+}
+
+// The head MLP's tensors follow the head; a file that states the MLP must hold them, and one that
+// does not must not.
+TEST(Weights, HeadMlpTensorsRoundTripAndAreRequired) {
+    const Weights with_mlp = weights_make_initial(Variant::lite, 4, true);
+    EXPECT_TRUE(with_mlp.config.head_mlp);
+    EXPECT_EQ(with_mlp.tensors.size(), model_tensors(ModelConfig::make(Variant::lite)).size() + 9);
+    const Image image = weights_serialize(with_mlp);
+    std::string error;
+    auto loaded = weights_load_memory(image.data(), image.size(), &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_TRUE(loaded->config.head_mlp);
+    EXPECT_EQ(loaded->tensors.at("head_mlp.fc1.weight").shape, (std::vector<int64_t>{64, 48}));
+    EXPECT_EQ(loaded->tensors.at("head_mlp.fc3.weight").shape, (std::vector<int64_t>{8, 64}));
+    // The config says no MLP but the tensors are there: they are unknown.
+    Split s = split(image);
+    auto config = nlohmann::json::parse(s.header["__metadata__"]["config"].get<std::string>());
+    config["head_mlp"] = false;
+    s.header["__metadata__"]["config"] = config.dump();
+    expect_rejected(join(s.header.dump(), s.data), {"head_mlp.fc"});
+    // The config says MLP but a plain file's tensors lack it.
+    Split plain = split(seed1_image(Variant::lite));
+    config = nlohmann::json::parse(plain.header["__metadata__"]["config"].get<std::string>());
+    config["head_mlp"] = true;
+    plain.header["__metadata__"]["config"] = config.dump();
+    expect_rejected(join(plain.header.dump(), plain.data), {"head_mlp.fc1.weight"});
+    config["head_mlp"] = "yes";
+    plain.header["__metadata__"]["config"] = config.dump();
+    expect_rejected(join(plain.header.dump(), plain.data), {"'head_mlp' must be true or false"});
 }
 
 TEST(Weights, WrongVariantOrConfigIsRejected) {
