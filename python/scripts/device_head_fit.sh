@@ -9,6 +9,8 @@
 #   STEPS: the fit's Adam steps (default 6000); SHIFT: fit_head_mlp.py --history-logit-shift
 #   (default 0.15, the twenty-first session's choice). Feature files stay in $REC (/tmp/rec);
 #   LIMIT=N: only the first N sequences (a quick check of the script; RENDER_DEVICE=cpu without a GPU).
+#   VARIANT=full: the oracle of full (default lite); WEIGHTS: the network to record (default
+#   weights/<variant>.safetensors), which must not have the head MLP (the fit replaces it).
 set -euo pipefail
 START=$(realpath "$1")
 OUTPUT=$(realpath -m "$2")
@@ -48,7 +50,7 @@ for spec in "${SPECS[@]:0:${LIMIT:-${#SPECS[@]}}}"; do
   features+=("$REC/$name.feat.pt")
   [ -f "$REC/$name.feat.pt" ] && continue
   (cd "$ROOT/python" && "$PYTHON" scripts/fit_head_mlp.py record "$REC/$name" --out "$REC/$name.feat.pt" \
-     > "$REC/$name.record.log" 2>&1) &
+     --variant "${VARIANT:-lite}" ${WEIGHTS:+--weights "$WEIGHTS"} > "$REC/$name.record.log" 2>&1) &
   running=$((running + 1))
   if ((running == 6)); then wait; running=0; fi  # six oracles share the GPU
 done

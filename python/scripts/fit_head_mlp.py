@@ -52,6 +52,9 @@ DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 def record(args):
     t0 = time.time()
     model = load_network(args.variant, args.weights).to(DEVICE)
+    if model.cfg.head_mlp:  # the additions must be the oracle's over the network the fit extends
+        raise SystemExit(f"record: {args.weights or args.variant + ' weights'} has the head MLP, which the fit "
+                         "replaces; record from the network without it (e.g. the weights before it, git history)")
     seq, clip = whole_sequence(args.sequence, args.frames, DEVICE)
     network_heads = []
     with torch.no_grad(), model.weight_cache():

@@ -24,6 +24,10 @@ __device__ __forceinline__ float scale_bias(float acc, float scale, float bias) 
     return exact::add(exact::mul(acc, scale), bias);
 }
 
+// max(y, 0) of the relu_e4m3 epilogue (a NaN gives 0, which no finite GEMM output is): one
+// definition for the GEMM and lite's fused tail (its head MLP), whose e4m3 bytes must agree.
+__device__ __forceinline__ float relu(float y) { return y > 0.0f ? y : 0.0f; }
+
 // ---- fast mode ------------------------------------------------------------------------------
 __device__ __forceinline__ float fast_exp2(float x) {
     float y;

@@ -86,7 +86,7 @@ __device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, cons
         case GemmEpilogue::relu_e4m3: {
             float a[8];
 #pragma unroll
-            for (int j = 0; j < 8; ++j) a[j] = y[j] > 0.0f ? y[j] : 0.0f;
+            for (int j = 0; j < 8; ++j) a[j] = relu(y[j]);
             uint32_t w[2];
 #pragma unroll
             for (int j = 0; j < 2; ++j)

@@ -21,6 +21,12 @@ constexpr int kC0 = 32;      // render-resolution channels (expand0's output, th
 constexpr int kSlots = 16;   // staged slots per render pixel (skip0's K, zero-padded to 32)
 constexpr int kHeadN = 16;   // head outputs per render pixel
 constexpr int kRowPad = 16;  // as in the other fused kernels: odd multiples of 16 bytes per row
+constexpr int kMlpK = 64;    // the head MLP's K: fc1's 48 inputs padded to 64, fc2's and fc3's 64
+constexpr int kMlpN = kHeadMlpHidden;  // fc1's and fc2's outputs
+constexpr int kMlpN3 = 16;   // fc3's rows in shared memory: its 8 outputs and the 8 zero rows of the
+                             // GEMM's N padding (one ldmatrix.x4 reads 16 rows)
+static_assert(kHeadMlpInputs == kC0 + kSlots && kMlpK == 2 * 32, "fc1's K chunks: the head norm, the slots");
+static_assert(kHeadMlpHidden == kMlpK && kHeadMlpOutputs == 8, "fc3's outputs are the head's first n8 tile");
 
 // Shared memory. Per CTA: W_expand [128][64 + 16], W_skip [32][32 + 16], W_head [16][32 + 16],
 // (scale, scale, bias, bias) per column pair of each, the two norms' gains. Per warp: two buffers
@@ -37,6 +43,74 @@ constexpr int kXBufBytes = 16 * kXStride, kStBufBytes = 4 * 16 * kStStride;
 constexpr int kWarpBytes = 2 * kXBufBytes + 2 * kStBufBytes + 16 * kAStride + 16 * kHnStride;
 static_assert(kAStride == kD0Stride, "a quadrant's d0 rows reuse the norm rows' space");
 static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
+
+// With the head MLP (the kernel's kHeadMlp instantiation; the other keeps the layout above), after
+// the CTA's region: W1 [64][64 + 16], W2 [64][64 + 16], W3 [16][64 + 16] and the scale/bias pairs
+// of fc1's and fc2's 64 columns and fc3's 8. Nothing per warp: a quadrant's hidden rows (e4m3
+// [16][64 + 16]) take the d0 rows' space, dead once the head norm has read them. 12,608 bytes:
+// 231,744 in all, within the H200's 232,448 per block (the 16 warps stay; fewer would leave each
+// SM one CTA with less latency hiding for the same weights).
+constexpr int kMlpStride = kMlpK + kRowPad, kHStride = kMlpN + kRowPad;
+static_assert(kHStride == kAStride, "a quadrant's hidden rows reuse the d0 rows' space");
+constexpr int kMlpBytes = (2 * kMlpN + kMlpN3) * kMlpStride + (2 * kMlpN / 2 + kHeadMlpOutputs / 2) * 16;
+static_assert(kMlpBytes % 16 == 0, "16-byte aligned regions");
+template <bool kHeadMlp>
+constexpr int kSmemBytes = kCtaBytes + (kHeadMlp ? kMlpBytes : 0) + kWarps * kWarpBytes;
+static_assert(kSmemBytes<false> == 219136 && kSmemBytes<true> == 231744, "the layouts stated above");
+
+// One hidden layer of the head MLP on a warp's 16 rows: A fragments a (K = 64: two chunks) times
+// W (kMlpN rows in shared memory) in 16-column steps, the GEMM's relu_e4m3 epilogue (scale_bias,
+// relu, e4m3x2 of each column pair) by each fragment's owner into the e4m3 rows h_s.
+__device__ __forceinline__ void head_mlp_hidden(const uint32_t (&a)[2][4], const uint8_t* w_s, const float4* sb_s,
+                                                uint8_t* h_s, const FragmentRows& f, int g, int t) {
+#pragma unroll
+    for (int s = 0; s < kMlpN / 16; ++s) {
+        float acc[2][4];
+        mma_step16<2>(acc, a, w_s, kMlpStride, s * 16, f);
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt) {
+            const int c = s * 16 + nt * 8 + 2 * t;
+            const float4 sb = sb_s[c / 2];
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const float y0 = relu(scale_bias(acc[nt][2 * half], sb.x, sb.z));
+                const float y1 = relu(scale_bias(acc[nt][2 * half + 1], sb.y, sb.w));
+                *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * kHStride + c) = e4m3x2(y0, y1);
+            }
+        }
+    }
+}
+
+// The head MLP of a quadrant's 16 pixels: fc1 (A = the head norm's fragment ah ++ the staged
+// rows' as) -> h1 rows -> fc2 -> h2 rows -> fc3, f32. y3 gets this lane's fc3 outputs, at the head
+// accumulator's first n8 tile's positions: rows g, g + 8, columns 2t, 2t + 1 ({0,1} row g, {2,3}
+// row g + 8). h_s: the warp's free 16 rows; the caller's __syncwarp orders the last reads of h_s
+// before its next writes.
+__device__ __forceinline__ void head_mlp_tile16(const uint32_t (&ah)[1][4], const uint32_t (&as)[1][4],
+                                                const uint8_t* w1_s, const uint8_t* w2_s, const uint8_t* w3_s,
+                                                const float4* sb1_s, const float4* sb2_s, const float4* sb3_s,
+                                                uint8_t* h_s, const FragmentRows& f, int g, int t, float (&y3)[4]) {
+    uint32_t a[2][4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        a[0][j] = ah[0][j];  // K 0-31: the 32 normalised head inputs
+        a[1][j] = as[0][j];  // K 32-63: the 16 slots, then 16 zero bytes
+    }
+    head_mlp_hidden(a, w1_s, sb1_s, h_s, f, g, t);
+    __syncwarp();
+    load_a_fragments<2>(a, h_s, kHStride, f);
+    __syncwarp();  // h1 is read before h2 overwrites it
+    head_mlp_hidden(a, w2_s, sb2_s, h_s, f, g, t);
+    __syncwarp();
+    load_a_fragments<2>(a, h_s, kHStride, f);
+    float acc[2][4];
+    mma_step16<2>(acc, a, w3_s, kMlpStride, 0, f);  // the second n8 tile is the zero padding's
+    const float4 sb = sb3_s[t];
+    y3[0] = scale_bias(acc[0][0], sb.x, sb.z);
+    y3[1] = scale_bias(acc[0][1], sb.y, sb.w);
+    y3[2] = scale_bias(acc[0][2], sb.x, sb.z);
+    y3[3] = scale_bias(acc[0][3], sb.y, sb.w);
+}
 
 // Issues the copies of tile `tile` (level-1 tokens 16 tile .. 16 tile + 15, one grid row since
 // w1 % 16 == 0): their dec1 rows, and the staged rows of their 2x2 pixels by quadrant
@@ -60,6 +134,8 @@ __device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8
 // computes the current one): expand0's norm -> A fragments in registers; then per quadrant, skip0
 // and that quadrant's 32 expand0 columns side by side (the same fragment positions, so each lane
 // holds both terms of its d0 elements), d0 -> the head norm -> the head linear -> f32 outputs.
+// kHeadMlp: also the head MLP per quadrant, added to head outputs 0-7 (head_mlp_tile16).
+template <bool kHeadMlp>
 __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailArgs p) {
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
@@ -71,8 +147,14 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
     float4* sbh_s = sbs_s + kC0 / 2;
     float* gain_e = reinterpret_cast<float*>(sbh_s + kHeadN / 2);
     float* gain_h = gain_e + kC1;
+    uint8_t* w1_s = smem + kCtaBytes;  // kHeadMlp only
+    uint8_t* w2_s = w1_s + kMlpN * kMlpStride;
+    uint8_t* w3_s = w2_s + kMlpN * kMlpStride;
+    float4* sb1_s = reinterpret_cast<float4*>(w3_s + kMlpN3 * kMlpStride);
+    float4* sb2_s = sb1_s + kMlpN / 2;
+    float4* sb3_s = sb2_s + kMlpN / 2;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-    uint8_t* x_base = smem + kCtaBytes + warp * kWarpBytes;  // 2 dec1 row buffers
+    uint8_t* x_base = smem + kCtaBytes + (kHeadMlp ? kMlpBytes : 0) + warp * kWarpBytes;  // 2 dec1 row buffers
     uint8_t* st_base = x_base + 2 * kXBufBytes;              // 2 staged row buffers
     uint8_t* a_s = st_base + 2 * kStBufBytes;                // expand0's norm rows, then d0 rows
     uint8_t* hn_s = a_s + 16 * kAStride;                     // the head norm's rows
@@ -89,6 +171,14 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
     pairs(sbh_s, p.scale_head, p.bias_head, kHeadN);
     for (int i = threadIdx.x; i < kC1; i += blockDim.x) gain_e[i] = p.expand_gain[i];
     for (int i = threadIdx.x; i < kC0; i += blockDim.x) gain_h[i] = p.head_gain[i];
+    if constexpr (kHeadMlp) {
+        cp_async_matrix(w1_s, kMlpStride, p.w_fc1, kMlpN, kMlpK);
+        cp_async_matrix(w2_s, kMlpStride, p.w_fc2, kMlpN, kMlpK);
+        cp_async_matrix(w3_s, kMlpStride, p.w_fc3, kMlpN3, kMlpK);
+        pairs(sb1_s, p.scale_fc1, p.bias_fc1, kMlpN);
+        pairs(sb2_s, p.scale_fc2, p.bias_fc2, kMlpN);
+        pairs(sb3_s, p.scale_fc3, p.bias_fc3, kHeadMlpOutputs);
+    }
     // skip0's K padding: bytes 16-31 of every staged row are zero (the copies write bytes 0-15).
     for (int i = lane; i < 2 * 4 * 16; i += 32)
         *reinterpret_cast<uint4*>(st_base + i * kStStride + 16) = make_uint4(0, 0, 0, 0);
@@ -168,6 +258,10 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
             load_a_fragments<1>(ah, hn_s, kHnStride, f);
             float acc_h[2][4];
             mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
+            // The head MLP's outputs for head outputs 0-7 (the first n8 tile). The d0 rows in a_s
+            // were last read by the head norm, before the __syncwarp above: a_s takes the hidden rows.
+            float y3[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            if constexpr (kHeadMlp) head_mlp_tile16(ah, as, w1_s, w2_s, w3_s, sb1_s, sb2_s, sb3_s, a_s, f, g, t, y3);
 #pragma unroll
             for (int nt = 0; nt < 2; ++nt) {
                 const int n = nt * 8 + 2 * t;
@@ -175,12 +269,16 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
 #pragma unroll
                 for (int half = 0; half < 2; ++half) {
                     const int r = g + 8 * half;
-                    *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) =
-                        make_float2(scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z),
-                                    scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w));
+                    float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
+                    float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
+                    if (kHeadMlp && nt == 0) {  // head_mlp_add's one add; outputs 8-15 untouched
+                        h0 = exact::add(h0, y3[2 * half]);
+                        h1 = exact::add(h1, y3[2 * half + 1]);
+                    }
+                    *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
                 }
             }
-            __syncwarp();  // d0 and head-norm rows are read before the next quadrant rewrites them
+            __syncwarp();  // d0, head-norm (and hidden) rows are read before the next quadrant rewrites them
         }
     }
     cp_async_wait<0>();  // no copy is left in flight at exit
@@ -190,33 +288,49 @@ void require(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("lite_tail_fused: ") + what);
 }
 
+template <bool kHeadMlp>
+void launch(const LiteTailArgs& p, cudaStream_t stream) {
+    constexpr int smem = kSmemBytes<kHeadMlp>;
+    static bool configured = false;  // once per instantiation
+    if (!configured) {
+        SWINUP_CUDA_CHECK(
+            cudaFuncSetAttribute(lite_tail_kernel<kHeadMlp>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        configured = true;
+    }
+    int per_sm = 0;
+    SWINUP_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lite_tail_kernel<kHeadMlp>, kWarps * 32, smem));
+    require(per_sm > 0, "no CTA fits on an SM");
+    const int tiles = p.width1 * p.height1 / 16;
+    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + kWarps - 1) / kWarps));
+    lite_tail_kernel<kHeadMlp><<<blocks, kWarps * 32, smem, stream>>>(p);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
-bool lite_tail_fused_supported() { return kCtaBytes + kWarps * kWarpBytes <= device_limits().smem_optin; }
+bool lite_tail_fused_supported(bool head_mlp) {
+    return (head_mlp ? kSmemBytes<true> : kSmemBytes<false>) <= device_limits().smem_optin;
+}
 
 void lite_tail_fused(const LiteTailArgs& p, cudaStream_t stream) {
     require(p.d1 && p.staged && p.expand_gain && p.w_expand && p.scale_expand && p.bias_expand && p.w_skip &&
                 p.scale_skip && p.bias_skip && p.head_gain && p.w_head && p.scale_head && p.bias_head && p.head,
             "null operand");
+    const bool head_mlp = p.w_fc1 != nullptr;
+    if (head_mlp)
+        require(p.scale_fc1 && p.bias_fc1 && p.w_fc2 && p.scale_fc2 && p.bias_fc2 && p.w_fc3 && p.scale_fc3 &&
+                    p.bias_fc3,
+                "null head-MLP operand");
     require(p.width1 > 0 && p.height1 > 0 && p.width1 % 16 == 0, "the level-1 grid width must be a multiple of 16");
     for (const void* a : {static_cast<const void*>(p.d1), static_cast<const void*>(p.staged),
                           static_cast<const void*>(p.w_expand), static_cast<const void*>(p.w_skip),
-                          static_cast<const void*>(p.w_head)})
+                          static_cast<const void*>(p.w_head), static_cast<const void*>(p.w_fc1),
+                          static_cast<const void*>(p.w_fc2), static_cast<const void*>(p.w_fc3)})
         require(reinterpret_cast<uintptr_t>(a) % 16 == 0, "operands must be 16-byte aligned");
-    const int smem = kCtaBytes + kWarps * kWarpBytes;
-    require(lite_tail_fused_supported(), "the kernel's shared memory does not fit on this device");
-    static bool configured = false;
-    if (!configured) {
-        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(lite_tail_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        configured = true;
-    }
-    int per_sm = 0;
-    SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lite_tail_kernel, kWarps * 32, smem));
-    require(per_sm > 0, "no CTA fits on an SM");
-    const int tiles = p.width1 * p.height1 / 16;
-    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + kWarps - 1) / kWarps));
-    lite_tail_kernel<<<blocks, kWarps * 32, smem, stream>>>(p);
-    SWINUP_CUDA_CHECK_LAUNCH();
+    require(lite_tail_fused_supported(head_mlp), "the kernel's shared memory does not fit on this device");
+    if (head_mlp) launch<true>(p, stream);
+    else launch<false>(p, stream);
 }
 
 }  // namespace swinup::cuda

@@ -10,6 +10,15 @@
 // rms_norm_row.cuh's pieces, every product one f32 accumulator from +0 over the same K chunks in
 // increasing order (warp_tile_mma.cuh), the same epilogue operations on the same values
 // (`t = acc * scale; y = t + bias`; d0 = f16(y_expand + y_skip)).
+//
+// With the head MLP (weights format 3, `w_fc1` set; docs/model-spec.md, "The head MLP") the same
+// warp also runs it per 16-pixel quadrant: fc1's A fragments are the head norm's (K chunk 0, the
+// fragment head.linear reads) and the staged rows' (K chunk 1: slots in bytes 0-15, zeros in
+// 16-31, as fc1's zero-filled K 48..63 in the layer-by-layer GEMM), fc1 and fc2 -> ReLU -> e4m3
+// rows in shared memory, fc3 -> f32 added to head outputs 0-7 before they are stored (one IEEE
+// add, as head_mlp_add). The equality with the launches (head_mlp.cuh + three GEMMs) is the same
+// argument: each output one accumulator from +0 over the same chunks in increasing order, the
+// same epilogue operations (device_math.cuh's scale_bias, relu, e4m3x2).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -35,14 +44,26 @@ struct LiteTailArgs {
     const uint8_t* w_head = nullptr;     // e4m3 [16, 32]
     const float* scale_head = nullptr;
     const float* bias_head = nullptr;
+    // The head MLP (all null without it): fc1 e4m3 [64, 64] (K zero-padded from 48), fc2 [64, 64],
+    // fc3 [16, 64] (rows 8-15 zero: the layer-by-layer GEMM's N padding; only 8 scale/bias read).
+    const uint8_t* w_fc1 = nullptr;
+    const float* scale_fc1 = nullptr;
+    const float* bias_fc1 = nullptr;
+    const uint8_t* w_fc2 = nullptr;
+    const float* scale_fc2 = nullptr;
+    const float* bias_fc2 = nullptr;
+    const uint8_t* w_fc3 = nullptr;
+    const float* scale_fc3 = nullptr;
+    const float* bias_fc3 = nullptr;
     swinup_precision precision = SWINUP_PRECISION_EXACT;
     float* head = nullptr;               // f32 [2 h1][2 w1][16]
     uint16_t* d0 = nullptr;              // optional (tests' layer hook): f16 [2 h1][2 w1][32]
 };
 
-// Whether this device's per-block shared memory holds the kernel's 16 warps (214 KiB: sm_90 yes,
-// sm_89 no; the network then keeps the layer-by-layer launches).
-bool lite_tail_fused_supported();
+// Whether this device's per-block shared memory holds the kernel's 16 warps (214 KiB; with the
+// head MLP's weights 226.3 KiB: sm_90 yes (227 KiB), sm_89 no; the network then keeps the
+// layer-by-layer launches).
+bool lite_tail_fused_supported(bool head_mlp);
 
 // Checks the preconditions (throws std::invalid_argument naming the field) and launches.
 void lite_tail_fused(const LiteTailArgs& args, cudaStream_t stream);

@@ -10,6 +10,7 @@
 #include "cuda/attention_fused.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/gemm_e4m3.cuh"
+#include "cuda/head_mlp.cuh"
 #include "cuda/lite_tail_fused.cuh"
 #include "cuda/mlp_fused.cuh"
 #include "cuda/rms_norm.cuh"
@@ -19,6 +20,11 @@ namespace swinup::cuda {
 namespace {
 
 int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+// The head MLP's fc3 as the GEMM runs it: its 8 outputs padded to the GEMM's N % 16; head_mlp_add
+// reads those rows with the head's row stride.
+constexpr int kHeadMlpGemmN = 16;
+static_assert(kHeadMlpGemmN == kHeadOutputs && kHeadMlpOutputs <= kHeadMlpGemmN, "fc3's rows are head-shaped");
 
 const Tensor& tensor(const Weights& w, const std::string& name, int64_t elements) {
     auto it = w.tensors.find(name);
@@ -35,23 +41,29 @@ DeviceBuffer upload(const void* data, size_t bytes) {
 }
 
 // A linear layer on the device: the e4m3 weight matrix zero-padded to [out, round_up(in, 32)]
-// (the GEMM's K chunk), f32 scale and bias.
+// (the GEMM's K chunk), f32 scale and bias. `out_padded` (the head MLP's fc3, 8 outputs): the
+// GEMM's N % 16 == 0 is met by extra output rows of zero weights, scale 1 and bias 0, whose
+// outputs nobody reads (`out` is then the padded count).
 struct DeviceLinear {
     DeviceBuffer w, scale, bias;
     int in = 0, out = 0, k_padded = 0;
 
-    static DeviceLinear make(const Weights& weights, const std::string& name, int in, int out) {
-        if (out % 16 != 0) throw std::invalid_argument("cuda network: " + name + " output count is not a multiple of 16");
+    static DeviceLinear make(const Weights& weights, const std::string& name, int in, int out, int out_padded = 0) {
+        const int n = std::max(out, out_padded);
+        if (n % 16 != 0) throw std::invalid_argument("cuda network: " + name + " output count is not a multiple of 16");
         DeviceLinear l;
         l.in = in;
-        l.out = out;
+        l.out = n;
         l.k_padded = round_up(in, 32);
         const Tensor& w = tensor(weights, name + ".weight", int64_t(out) * in);
-        std::vector<uint8_t> padded(size_t(out) * l.k_padded, 0);
+        std::vector<uint8_t> padded(size_t(n) * l.k_padded, 0);
         for (int o = 0; o < out; ++o) std::memcpy(&padded[size_t(o) * l.k_padded], w.e4m3() + size_t(o) * in, size_t(in));
+        std::vector<float> scale(size_t(n), 1.0f), bias(size_t(n), 0.0f);
+        std::memcpy(scale.data(), tensor(weights, name + ".scale", out).f32(), sizeof(float) * out);
+        std::memcpy(bias.data(), tensor(weights, name + ".bias", out).f32(), sizeof(float) * out);
         l.w = upload(padded.data(), padded.size());
-        l.scale = upload(tensor(weights, name + ".scale", out).f32(), sizeof(float) * out);
-        l.bias = upload(tensor(weights, name + ".bias", out).f32(), sizeof(float) * out);
+        l.scale = upload(scale.data(), sizeof(float) * n);
+        l.bias = upload(bias.data(), sizeof(float) * n);
         return l;
     }
 };
@@ -80,6 +92,7 @@ struct CudaNetwork::Impl {
     std::vector<DeviceBlock> blocks;
     DeviceLinear embed, skip0, embed0, embed1;
     DeviceMerge merge0, merge1, merge2, expand2, expand1, expand0, head;
+    DeviceLinear head_fc1, head_fc2, head_fc3;  // the head MLP (config.head_mlp); fc3 padded to 16 rows
     // Activations: e = encoder (the skips), d = decoder, t3 = the tube; f16 residual streams.
     DeviceBuffer e0, d0, e1, d1, e2, d2, t3;
     DeviceBuffer normed;  // e4m3 GEMM inputs (norm outputs, attention outputs)
@@ -316,19 +329,62 @@ struct CudaNetwork::Impl {
         a.w_head = head.linear.w.get<uint8_t>();
         a.scale_head = head.linear.scale.get<float>();
         a.bias_head = head.linear.bias.get<float>();
+        if (config.head_mlp) {  // the kernel's head-MLP instantiation (the weights' K padded to 64)
+            a.w_fc1 = head_fc1.w.get<uint8_t>();
+            a.scale_fc1 = head_fc1.scale.get<float>();
+            a.bias_fc1 = head_fc1.bias.get<float>();
+            a.w_fc2 = head_fc2.w.get<uint8_t>();
+            a.scale_fc2 = head_fc2.scale.get<float>();
+            a.bias_fc2 = head_fc2.bias.get<float>();
+            a.w_fc3 = head_fc3.w.get<uint8_t>();
+            a.scale_fc3 = head_fc3.scale.get<float>();
+            a.bias_fc3 = head_fc3.bias.get<float>();
+        }
         a.precision = precision;
         a.head = head_out;
         a.d0 = d0p;
         const double pixels = 4.0 * w1 * h1;
-        // skip0 (16 -> 32), expand0 (64 -> 128 per level-1 token), head (32 -> 16); bytes: dec1's
-        // rows and the staged slots in, the head outputs out, the weights.
-        const StageInfo s{"tail", "expand0+skip0+head",
-                          2.0 * pixels * (kSlots * 32 + 32 * 16) + 2.0 * w1 * h1 * 64 * 128,
+        // skip0 (16 -> 32), expand0 (64 -> 128 per level-1 token), head (32 -> 16), the head MLP
+        // (48 -> 64 -> 64 -> 8); bytes: dec1's rows and the staged slots in, the head outputs out,
+        // the weights.
+        const double mlp_macs = config.head_mlp ? double(kHeadMlpInputs * kHeadMlpHidden + kHeadMlpHidden * kHeadMlpHidden +
+                                                         kHeadMlpHidden * kHeadMlpOutputs)
+                                                : 0.0;
+        const StageInfo s{"tail", config.head_mlp ? "expand0+skip0+head+head_mlp" : "expand0+skip0+head",
+                          2.0 * pixels * (kSlots * 32 + 32 * 16 + mlp_macs) + 2.0 * w1 * h1 * 64 * 128,
                           double(w1) * h1 * 64 * 2 + pixels * kSlots + pixels * kHeadOutputs * 4 + 128 * 64 + 32 * 32 +
-                              16 * 32};
+                              16 * 32 + mlp_macs};
         mark(s, true);
         lite_tail_fused(a, stream);
         mark(s, false);
+    }
+
+    // The head MLP layer by layer, after head.linear has written head_out (docs/model-spec.md, "The
+    // head MLP"): fc1's A rows are the head norm's rows (still in `normed`) followed by the staged
+    // slots; fc1 -> ReLU -> e4m3, fc2 likewise, fc3 -> f32 (16 columns, 8..15 the zero padding),
+    // added to head outputs 0-7. Scratch that is dead by then: the A rows and then h2 in `qkv`,
+    // h1 and then fc3's rows in `wide` (the constructor sizes both for it).
+    void head_mlp_unfused(const uint8_t* staged, int w, int h, float* head_out) {
+        const int pixels = w * h;
+        uint8_t* x = qkv.get<uint8_t>();
+        uint8_t* h1 = wide.get<uint8_t>();
+        uint8_t* h2 = qkv.get<uint8_t>();  // x is dead once fc1 has run
+        float* y3 = wide.get<float>();     // h1 is dead once fc2 has run
+        const StageInfo input{"head_mlp", "input", 0.0, double(pixels) * (2 * kHeadMlpInputs)};
+        mark(input, true);
+        head_mlp_input(normed.get<uint8_t>(), staged, pixels, x, stream);
+        mark(input, false);
+        linear("head_mlp", "fc1", head_fc1, x, kHeadMlpInputs, GemmGather::rows, pixels, w, GemmEpilogue::relu_e4m3,
+               h1);
+        linear("head_mlp", "fc2", head_fc2, h1, kHeadMlpHidden, GemmGather::rows, pixels, w,
+               GemmEpilogue::relu_e4m3, h2);
+        linear("head_mlp", "fc3", head_fc3, h2, kHeadMlpHidden, GemmGather::rows, pixels, w, GemmEpilogue::store_f32,
+               y3);
+        const StageInfo add{"head_mlp", "add", double(pixels) * kHeadMlpOutputs,
+                            double(pixels) * kHeadMlpOutputs * 4 * 3};
+        mark(add, true);
+        head_mlp_add(y3, pixels, head_out, stream);
+        mark(add, false);
     }
 
     size_t block_index(const std::string& name) const {
@@ -416,6 +472,11 @@ CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int
     m.expand0 = make_expand("expand0", ch[1], ch[0]);
     m.head = DeviceMerge{upload_gain(weights, "head.norm.gain", ch[0]),
                          DeviceLinear::make(weights, "head.linear", ch[0], kHeadOutputs)};
+    if (m.config.head_mlp) {
+        m.head_fc1 = DeviceLinear::make(weights, "head_mlp.fc1", kHeadMlpInputs, kHeadMlpHidden);
+        m.head_fc2 = DeviceLinear::make(weights, "head_mlp.fc2", kHeadMlpHidden, kHeadMlpHidden);
+        m.head_fc3 = DeviceLinear::make(weights, "head_mlp.fc3", kHeadMlpHidden, kHeadMlpOutputs, kHeadMlpGemmN);
+    }
 
     const size_t p = size_t(max_width) * max_height;  // level-0 tokens
     const size_t tokens[4] = {p, p / 4, p / 16, p / 64};
@@ -435,6 +496,10 @@ CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int
     }
     normed = std::max(normed, tokens[0] * ch[0]);  // head norm
     if (!lite) wide = std::max(wide, tokens[0] * ch[0]);  // embed0
+    if (m.config.head_mlp) {  // head_mlp_unfused: A rows then h2 in qkv, h1 then fc3's f32 rows in wide
+        qkv = std::max(qkv, tokens[0] * std::max(kHeadMlpInputs, kHeadMlpHidden));
+        wide = std::max(wide, tokens[0] * std::max<size_t>(kHeadMlpHidden, kHeadMlpGemmN * sizeof(float)));
+    }
     m.normed = DeviceBuffer(normed);
     m.wide = DeviceBuffer(wide);
     m.qkv = DeviceBuffer(qkv);
@@ -490,7 +555,7 @@ void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame,
     block(block_index("dec2"), d2p, w2, h2, frame);
     expand("expand1", expand1, d2p, w2, h2, ch[2], e1p, false, d1p);
     block(block_index("dec1"), d1p, w1, h1, frame);
-    if (lite && fusions.lite_tail && lite_tail_fused_supported()) {
+    if (lite && fusions.lite_tail && lite_tail_fused_supported(config.head_mlp)) {
         lite_tail(staged, d1p, w1, h1, hook ? d0p : nullptr, head_out);
         report("expand0", d0p, w, h, ch[0]);
         report_f32("head", head_out, w, h, kHeadOutputs);
@@ -508,6 +573,7 @@ void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame,
     norm("head", "norm", head.gain, d0p, ch[0], NormGather::rows, w * h, w, normed.get<uint8_t>());
     linear("head", "linear", head.linear, normed.get<uint8_t>(), ch[0], GemmGather::rows, w * h, w,
            GemmEpilogue::store_f32, head_out);
+    if (config.head_mlp) head_mlp_unfused(staged, w, h, head_out);
     report_f32("head", head_out, w, h, kHeadOutputs);
 }
 

@@ -5,7 +5,9 @@
 // lite_tail_fused.cuh) and all of them together, against the unfused
 // norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
 // both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md: fused
-// kernels must equal the layer-by-layer reference exactly).
+// kernels must equal the layer-by-layer reference exactly). The HeadMlp cases do the same with
+// weights that have the head MLP (format 3, random everywhere): lite's fused tail runs it in the
+// same kernel, the unfused reference (and full, fused or not) as its own launches.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -21,6 +23,7 @@
 #include "core/model_spec.h"
 #include "core/weights.h"
 #include "gpu_test_support.h"
+#include "../unit/network_test_weights.h"
 
 #ifdef SWINUP_HAVE_CUDA
 #include "cuda/cuda_tools.h"
@@ -46,9 +49,13 @@ struct Fusion {
     const char* label;
 };
 constexpr cuda::NetworkFusions kNone{false, false, false, false};
+// head_mlp: random weights with the head MLP (weights_make_initial's fc3 is zero, and its zero
+// biases and unit gains would hide a parameter read from the wrong place).
 void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion, int w = 96,
-             int h = 64) {
-    auto weights = std::make_shared<const Weights>(weights_make_initial(variant, 2));
+             int h = 64, bool head_mlp = false) {
+    const std::shared_ptr<const Weights> weights =
+        head_mlp ? std::shared_ptr<const Weights>(test::make_random_weights(variant, 2, true))
+                 : std::make_shared<const Weights>(weights_make_initial(variant, 2));
     const std::vector<float> staged = random_staged(w, h, 9);
     std::map<std::string, std::vector<float>> layers[2];
     std::vector<float> head[2];
@@ -72,8 +79,8 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
     ASSERT_EQ(head[0].size(), head[1].size());
     EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
         << "head outputs differ between the " << fusion.label << " and unfused kernels";
-    std::printf("[ measured ] %s vs unfused %s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
-                variant == Variant::lite ? "lite" : "full",
+    std::printf("[ measured ] %s vs unfused %s%s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
+                variant == Variant::lite ? "lite" : "full", head_mlp ? " head_mlp" : "",
                 precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", w, h, static_cast<unsigned long long>(frame),
                 differing_layers, layers[0].size());
 }
@@ -85,6 +92,7 @@ struct FusionCase {
     swinup_precision precision;
     bool norms, mlp, attention, tail;
     const char* label;
+    bool head_mlp = false;  // weights with the head MLP (random)
 };
 
 // Each fused kernel alone and all of them together (the default), for both variants and both
@@ -108,6 +116,12 @@ const FusionCase kCases[] = {
     {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, "all fused kernels"},
     {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, "all fused kernels"},
     {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, "all fused kernels"},
+    {"LiteExactTailHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, "fused lite tail", true},
+    {"LiteFastTailHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, "fused lite tail", true},
+    {"LiteExactAllHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, "all fused kernels", true},
+    {"LiteFastAllHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, "all fused kernels", true},
+    {"FullExactAllHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, "all fused kernels", true},
+    {"FullFastAllHeadMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, "all fused kernels", true},
 };
 
 class CudaFusion : public ::testing::TestWithParam<FusionCase> {};
@@ -117,8 +131,8 @@ TEST_P(CudaFusion, FusedEqualsUnfused) {
 #ifdef SWINUP_HAVE_CUDA
     const FusionCase& c = GetParam();
     const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail}, c.label};
-    compare(c.variant, c.precision, 0, fusion);
-    compare(c.variant, c.precision, 1, fusion);
+    compare(c.variant, c.precision, 0, fusion, 96, 64, c.head_mlp);
+    compare(c.variant, c.precision, 1, fusion, 96, 64, c.head_mlp);
 #endif
 }
 
@@ -132,6 +146,15 @@ TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
     const Fusion all{{true, true, true, true}, "all fused kernels"};
     compare(Variant::lite, SWINUP_PRECISION_FAST, 1, all, 1280, 1024);
     compare(Variant::full, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024);
+#endif
+}
+
+// The same for lite's tail with the head MLP (its warps walk several tiles, the MLP per quadrant).
+TEST(CudaFusionLarge, LiteHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion all{{true, true, true, true}, "all fused kernels"};
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024, true);
 #endif
 }
 

@@ -1,6 +1,7 @@
 // The CUDA network against the CPU network (cpu::Network), layer by layer, for both variants, both
-// precision modes and both window-shift parities. Per layer the relative RMS difference is printed
-// (docs/cuda-kernels.md quotes these) and held to the stated bound.
+// precision modes and both window-shift parities, without and with the head MLP (weights format
+// 3). Per layer the relative RMS difference is printed (docs/cuda-kernels.md quotes these) and
+// held to the stated bound.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "core/weights.h"
 #include "cpu/network.h"
 #include "gpu_test_support.h"
+#include "../unit/network_test_weights.h"
 
 #ifdef SWINUP_HAVE_CUDA
 #include "cuda/cuda_tools.h"
@@ -52,7 +54,21 @@ struct Case {
     Variant variant;
     swinup_precision precision;
     uint64_t frame;
+    bool head_mlp = false;
 };
+
+// The seeded initial weights (the bounds below were measured with them), with the head MLP's
+// tensors random (test::make_random_weights) when asked: weights_make_initial's fc3 is zero, which
+// would leave the MLP's products unseen.
+std::shared_ptr<const Weights> network_weights(Variant variant, bool head_mlp) {
+    auto weights = std::make_shared<Weights>(weights_make_initial(variant, 1, head_mlp));
+    if (head_mlp) {
+        const auto random = test::make_random_weights(variant, 5, true);
+        for (const auto& [name, t] : random->tensors)
+            if (name.rfind("head_mlp.", 0) == 0) weights->tensors.at(name) = t;
+    }
+    return weights;
+}
 
 // Bounds on ||gpu - cpu|| / ||cpu|| per layer. Exact mode differs from the CPU only in the f32
 // summation order of the tensor cores (then amplified by e4m3 rounding flips downstream); fast
@@ -63,7 +79,7 @@ constexpr double kFastBound = 5e-2;
 void compare_network(const Case& c) {
 #ifdef SWINUP_HAVE_CUDA
     const int w = 64, h = 64;  // level 3 is 8 x 8 tokens: every window of a shifted block is masked
-    auto weights = std::make_shared<const Weights>(weights_make_initial(c.variant, 1));
+    const std::shared_ptr<const Weights> weights = network_weights(c.variant, c.head_mlp);
     const std::vector<float> staged = make_staged(w, h, 3);
 
     std::map<std::string, std::vector<float>> cpu_layers;
@@ -84,7 +100,7 @@ void compare_network(const Case& c) {
         });
 
     const double bound = c.precision == SWINUP_PRECISION_EXACT ? kExactBound : kFastBound;
-    std::printf("[ measured ] %s %s frame %d:", variant_name(c.variant),
+    std::printf("[ measured ] %s%s %s frame %d:", variant_name(c.variant), c.head_mlp ? " head_mlp" : "",
                 c.precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", int(c.frame));
     ASSERT_EQ(order.size(), cpu_layers.size()) << "the GPU reports a different set of layers";
     for (const std::string& name : order) {
@@ -97,8 +113,9 @@ void compare_network(const Case& c) {
         EXPECT_LE(err, bound) << "layer " << name;
         for (float v : g) ASSERT_TRUE(std::isfinite(v)) << name;
     }
-    std::printf("\n");
-    EXPECT_LE(gpu_test::relative_rms(gpu_head, cpu_head), bound);
+    const double head_err = gpu_test::relative_rms(gpu_head, cpu_head);
+    std::printf(" (head outputs %.2e)\n", head_err);
+    EXPECT_LE(head_err, bound);
 #else
     (void)c;
 #endif
@@ -110,6 +127,14 @@ TEST(CudaNetwork, FullExactMatchesCpuEvenFrame) { SWINUP_REQUIRE_GPU(); compare_
 TEST(CudaNetwork, FullExactMatchesCpuOddFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_EXACT, 1}); }
 TEST(CudaNetwork, LiteFastWithinBound) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_FAST, 1}); }
 TEST(CudaNetwork, FullFastWithinBound) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_FAST, 0}); }
+
+// With the head MLP: lite's runs in its fused tail, full's in the layer-by-layer launches.
+TEST(CudaNetwork, LiteHeadMlpExactMatchesCpuEvenFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_EXACT, 0, true}); }
+TEST(CudaNetwork, LiteHeadMlpExactMatchesCpuOddFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_EXACT, 1, true}); }
+TEST(CudaNetwork, FullHeadMlpExactMatchesCpuEvenFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_EXACT, 0, true}); }
+TEST(CudaNetwork, FullHeadMlpExactMatchesCpuOddFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_EXACT, 1, true}); }
+TEST(CudaNetwork, LiteHeadMlpFastWithinBound) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_FAST, 1, true}); }
+TEST(CudaNetwork, FullHeadMlpFastWithinBound) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_FAST, 0, true}); }
 
 // The same input twice gives the same bits (no atomics, no order that depends on scheduling).
 TEST(CudaNetwork, RepeatedRunsAreByteIdentical) {

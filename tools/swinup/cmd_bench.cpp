@@ -127,11 +127,13 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (cls == "norm1" || cls == "norm2") cls = "norm";
                 if (cls == "output_prepass") cls = "output";
                 if (cls == "qkv" || cls == "proj" || cls == "fc1" || cls == "fc2" || cls == "linear" ||
+                    cls == "fc3" ||                              // the head MLP's last layer
                     cls == "norm1+qkv" || cls == "norm2+fc1" ||  // the fused norm + GEMM kernels
                     cls == "norm+linear" ||
                     cls == "norm2+mlp" ||                        // the fused MLP
                     cls == "norm1+qkv+attention+proj" ||         // the fused attention half
-                    cls == "expand0+skip0+head")                 // and lite's fused tail
+                    cls == "expand0+skip0+head" ||               // and lite's fused tail,
+                    cls == "expand0+skip0+head+head_mlp")        // with the head MLP
                     cls = "gemm";
                 auto& k = classes[cls];
                 k.median_ms += s.median_ms;
