@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/model_spec.h"
+#include "core/weights.h"
 #include "swinup/swinup.h"
 
 namespace {
@@ -105,10 +106,16 @@ void BM_cpu_frame(benchmark::State& state, Case c) {
     swinup_context_destroy(ctx);
     if (frame_index == 0) return;
 
+    // The embedded network's own config: it says whether the head MLP is there (lite's is).
+    std::string error;
+    const auto weights = swinup::weights_load_embedded(
+        c.variant == SWINUP_VARIANT_LITE ? swinup::Variant::lite : swinup::Variant::full, &error);
+    if (!weights) {
+        state.SkipWithError(("embedded weights: " + error).c_str());
+        return;
+    }
     const swinup::ModelCost cost = swinup::model_cost(
-        swinup::ModelConfig::make(c.variant == SWINUP_VARIANT_LITE ? swinup::Variant::lite
-                                                                   : swinup::Variant::full),
-        swinup::pad_to_grid(int(c.render_w)), swinup::pad_to_grid(int(c.render_h)));
+        weights->config, swinup::pad_to_grid(int(c.render_w)), swinup::pad_to_grid(int(c.render_h)));
     const double flops_per_frame = 2.0 * (cost.linear_macs + cost.attention_macs);
     state.counters["GFLOP/frame"] = flops_per_frame * 1e-9;
     state.counters["GFLOP/s"] = flops_per_frame * frame_index / dispatch_seconds * 1e-9;
