@@ -15,7 +15,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from swinup.agreement import MAX_MEAN_DIFFERENCE, MAX_SHARE_APART, head_difference, staged_procedural_frame  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
