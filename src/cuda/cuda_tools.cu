@@ -202,9 +202,12 @@ BenchResult bench(const BenchConfig& c) {
     desc.flags = SWINUP_FLAG_HDR;
     desc.output_format = SWINUP_FORMAT_RGBA16F;
     std::string error;
-    std::shared_ptr<const Weights> weights =
-        weights_load_embedded(c.variant == SWINUP_VARIANT_LITE ? Variant::lite : Variant::full, &error);
+    const Variant variant = c.variant == SWINUP_VARIANT_LITE ? Variant::lite : Variant::full;
+    std::shared_ptr<const Weights> weights = c.weights ? c.weights : weights_load_embedded(variant, &error);
     if (!weights) throw std::runtime_error("bench: " + error);
+    if (weights->config.variant != variant)
+        throw std::invalid_argument(std::string("bench: the weights are for ") + variant_name(weights->config.variant) +
+                                    ", not " + variant_name(variant));
     cuda::CudaBackend backend(desc, weights);
     backend.network().set_fusions(c.fusions);  // before the first dispatch captures the graphs
     r.device = backend.device_name();

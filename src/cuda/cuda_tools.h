@@ -59,6 +59,8 @@ struct BenchConfig {
     int warmup = 20;
     int iterations = 200;  // timed evaluations (medians are of these)
     cuda::NetworkFusions fusions;  // CudaNetwork::set_fusions
+    // The network's weights (their config's variant must be `variant`); null: the embedded ones.
+    std::shared_ptr<const Weights> weights;
 };
 struct BenchStage {
     std::string layer, op;

@@ -58,58 +58,106 @@ template <bool kHeadMlp>
 constexpr int kSmemBytes = kCtaBytes + (kHeadMlp ? kMlpBytes : 0) + kWarps * kWarpBytes;
 static_assert(kSmemBytes<false> == 219136 && kSmemBytes<true> == 231744, "the layouts stated above");
 
-// One hidden layer of the head MLP on a warp's 16 rows: A fragments a (K = 64: two chunks) times
-// W (kMlpN rows in shared memory) in 16-column steps, the GEMM's relu_e4m3 epilogue (scale_bias,
-// relu, e4m3x2 of each column pair) by each fragment's owner into the e4m3 rows h_s.
-__device__ __forceinline__ void head_mlp_hidden(const uint32_t (&a)[2][4], const uint8_t* w_s, const float4* sb_s,
-                                                uint8_t* h_s, const FragmentRows& f, int g, int t) {
+// e4m3x2 of two ReLU outputs: device_math.cuh's e4m3x2 without its NaN fix-ups, which cannot
+// fire here (relu's `y > 0 ? y : 0` is never NaN), so the same bytes in half the instructions of
+// the hidden layers' epilogues (the MLP's issue slots are most of its time).
+__device__ __forceinline__ uint16_t relu_e4m3x2(float lo, float hi) {
+    return static_cast<uint16_t>(
+        __nv_cvt_float2_to_fp8x2(make_float2(relu(lo), relu(hi)), __NV_SATFINITE, __NV_E4M3));
+}
+
+// The head MLP's hidden layers on a warp's 16 rows, A fragments a (K = 64: two chunks) times W
+// (kMlpN rows in shared memory), in two parts so that the mma latencies overlap: head_mlp_mma
+// issues all 16 mma.sync of the layer (4 column steps x 2 n8 tiles x 2 K chunks; each accumulator
+// takes its chunks in increasing order, the chunk loop being the outer one, so an accumulator's
+// two mma are 8 apart) before head_mlp_epilogue reads any result: the GEMM's relu_e4m3 epilogue
+// (scale_bias, relu, e4m3 of each column pair) into the e4m3 rows h_s. Before, each 16-column
+// step's epilogue waited on that step's two dependent mma. Together with relu_e4m3x2, fc3's one
+// n8 tile and the head linear issued late (lite_tail_kernel), the tail took 0.1576 -> 0.1351 ms
+// (H200, 1280x720 render; 85 -> 116 registers, no spills; 1 CTA of 16 warps per SM either way).
+__device__ __forceinline__ void head_mlp_mma(float (&acc)[kMlpN / 16][2][4], const uint32_t (&a)[2][4],
+                                             const uint8_t* w_s, const FragmentRows& f) {
 #pragma unroll
-    for (int s = 0; s < kMlpN / 16; ++s) {
-        float acc[2][4];
-        mma_step16<2>(acc, a, w_s, kMlpStride, s * 16, f);
+    for (int s = 0; s < kMlpN / 16; ++s)
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[s][nt][j] = 0.0f;
+#pragma unroll
+    for (int kc = 0; kc < 2; ++kc) {  // K chunks in increasing order
+#pragma unroll
+        for (int s = 0; s < kMlpN / 16; ++s) {
+            uint32_t b[4];
+            ldmatrix_x4(b, w_s + (s * 16 + f.w_row) * kMlpStride + kc * 32 + f.w_col);
+            mma_m16n8k32_e4m3(acc[s][0], a[kc], b[0], b[1]);
+            mma_m16n8k32_e4m3(acc[s][1], a[kc], b[2], b[3]);
+        }
+    }
+}
+__device__ __forceinline__ void head_mlp_epilogue(const float (&acc)[kMlpN / 16][2][4], const float4* sb_s,
+                                                  uint8_t* h_s, int g, int t) {
+#pragma unroll
+    for (int s = 0; s < kMlpN / 16; ++s)
 #pragma unroll
         for (int nt = 0; nt < 2; ++nt) {
             const int c = s * 16 + nt * 8 + 2 * t;
             const float4 sb = sb_s[c / 2];
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
-                const float y0 = relu(scale_bias(acc[nt][2 * half], sb.x, sb.z));
-                const float y1 = relu(scale_bias(acc[nt][2 * half + 1], sb.y, sb.w));
-                *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * kHStride + c) = e4m3x2(y0, y1);
+                const float y0 = scale_bias(acc[s][nt][2 * half], sb.x, sb.z);
+                const float y1 = scale_bias(acc[s][nt][2 * half + 1], sb.y, sb.w);
+                *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * kHStride + c) = relu_e4m3x2(y0, y1);
+            }
+        }
+}
+
+// fc3 of the 16 rows (A = the h2 fragments a): only its first n8 tile (the 8 outputs; the second
+// is the layer-by-layer GEMM's zero N padding, whose mma the fused kernel skips). y3: this lane's
+// outputs at the head accumulator's first n8 tile's positions (rows g, g + 8, columns 2t, 2t + 1).
+__device__ __forceinline__ void head_mlp_fc3(const uint32_t (&a)[2][4], const uint8_t* w3_s, const float4* sb3_s,
+                                             const FragmentRows& f, int t, float (&y3)[4]) {
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+    for (int kc = 0; kc < 2; ++kc) {  // K chunks in increasing order
+        uint32_t b[4];
+        ldmatrix_x4(b, w3_s + f.w_row * kMlpStride + kc * 32 + f.w_col);
+        mma_m16n8k32_e4m3(acc, a[kc], b[0], b[1]);
+    }
+    const float4 sb = sb3_s[t];
+    y3[0] = scale_bias(acc[0], sb.x, sb.z);
+    y3[1] = scale_bias(acc[1], sb.y, sb.w);
+    y3[2] = scale_bias(acc[2], sb.x, sb.z);
+    y3[3] = scale_bias(acc[3], sb.y, sb.w);
+}
+
+// skip0 + expand0 of quadrant q's 16 pixels (as: their staged rows' fragment; ae: expand0's norm)
+// -> this lane's d0 words (the expand_add_f16 epilogue with the f32 skip), word [s][nt][half] at
+// row g + 8 half, columns c, c + 1 with c = s * 16 + nt * 8 + 2t: the MLP instantiation's form of
+// the non-MLP loop's inline code (the same operations on the same values).
+__device__ __forceinline__ void quadrant_d0(uint32_t (&w)[kC0 / 16][2][2], const uint32_t (&as)[1][4],
+                                            const uint32_t (&ae)[kC1 / 32][4], const uint8_t* ws_s,
+                                            const uint8_t* we_s, const float4* sbs_s, const float4* sbe_s, int q,
+                                            const FragmentRows& f, int t) {
+#pragma unroll
+    for (int s = 0; s < kC0 / 16; ++s) {
+        float acc_skip[2][4], acc_exp[2][4];
+        mma_step16<1>(acc_skip, as, ws_s, kWsStride, s * 16, f);
+        mma_step16<kC1 / 32>(acc_exp, ae, we_s, kWeStride, q * kC0 + s * 16, f);
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt) {
+            const int c = s * 16 + nt * 8 + 2 * t;
+            const float4 sbs = sbs_s[c / 2];
+            const float4 sbe = sbe_s[(q * kC0 + c) / 2];
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const float ys0 = scale_bias(acc_skip[nt][2 * half], sbs.x, sbs.z);
+                const float ys1 = scale_bias(acc_skip[nt][2 * half + 1], sbs.y, sbs.w);
+                const float ye0 = scale_bias(acc_exp[nt][2 * half], sbe.x, sbe.z);
+                const float ye1 = scale_bias(acc_exp[nt][2 * half + 1], sbe.y, sbe.w);
+                w[s][nt][half] = f16x2(exact::add(ye0, ys0), exact::add(ye1, ys1));
             }
         }
     }
-}
-
-// The head MLP of a quadrant's 16 pixels: fc1 (A = the head norm's fragment ah ++ the staged
-// rows' as) -> h1 rows -> fc2 -> h2 rows -> fc3, f32. y3 gets this lane's fc3 outputs, at the head
-// accumulator's first n8 tile's positions: rows g, g + 8, columns 2t, 2t + 1 ({0,1} row g, {2,3}
-// row g + 8). h_s: the warp's free 16 rows; the caller's __syncwarp orders the last reads of h_s
-// before its next writes.
-__device__ __forceinline__ void head_mlp_tile16(const uint32_t (&ah)[1][4], const uint32_t (&as)[1][4],
-                                                const uint8_t* w1_s, const uint8_t* w2_s, const uint8_t* w3_s,
-                                                const float4* sb1_s, const float4* sb2_s, const float4* sb3_s,
-                                                uint8_t* h_s, const FragmentRows& f, int g, int t, float (&y3)[4]) {
-    uint32_t a[2][4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        a[0][j] = ah[0][j];  // K 0-31: the 32 normalised head inputs
-        a[1][j] = as[0][j];  // K 32-63: the 16 slots, then 16 zero bytes
-    }
-    head_mlp_hidden(a, w1_s, sb1_s, h_s, f, g, t);
-    __syncwarp();
-    load_a_fragments<2>(a, h_s, kHStride, f);
-    __syncwarp();  // h1 is read before h2 overwrites it
-    head_mlp_hidden(a, w2_s, sb2_s, h_s, f, g, t);
-    __syncwarp();
-    load_a_fragments<2>(a, h_s, kHStride, f);
-    float acc[2][4];
-    mma_step16<2>(acc, a, w3_s, kMlpStride, 0, f);  // the second n8 tile is the zero padding's
-    const float4 sb = sb3_s[t];
-    y3[0] = scale_bias(acc[0][0], sb.x, sb.z);
-    y3[1] = scale_bias(acc[0][1], sb.y, sb.w);
-    y3[2] = scale_bias(acc[0][2], sb.x, sb.z);
-    y3[3] = scale_bias(acc[0][3], sb.y, sb.w);
 }
 
 // Issues the copies of tile `tile` (level-1 tokens 16 tile .. 16 tile + 15, one grid row since
@@ -134,7 +182,14 @@ __device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8
 // computes the current one): expand0's norm -> A fragments in registers; then per quadrant, skip0
 // and that quadrant's 32 expand0 columns side by side (the same fragment positions, so each lane
 // holds both terms of its d0 elements), d0 -> the head norm -> the head linear -> f32 outputs.
-// kHeadMlp: also the head MLP per quadrant, added to head outputs 0-7 (head_mlp_tile16).
+// kHeadMlp: also the head MLP per quadrant, added to head outputs 0-7 (head_mlp_mma and
+// head_mlp_epilogue for fc1 and fc2, head_mlp_fc3), in a loop of its own so that the non-MLP
+// instantiation's code (and PTX) stays the previous kernel's. Tried and measured slower
+// (2026-12-02): software-pipelining the quadrants, i.e. computing quadrant q + 1's skip0 + expand0
+// into registers during quadrant q's MLP (its d0 words stored at the top of the next iteration):
+// 0.142 ms against 0.135 ms without, since the next quadrant's accumulators push the kernel to the
+// 128-register cap (4 to 24 bytes of spills, by where the work is put) and the `q < 3` branch cuts
+// the basic block that ptxas would interleave.
 template <bool kHeadMlp>
 __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailArgs p) {
     extern __shared__ uint4 smem_words[];
@@ -218,67 +273,131 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
         load_a_fragments<kC1 / 32>(ae, a_s, kAStride, f);
         __syncwarp();  // the norm rows are read before d0 rows overwrite them
 
+        if constexpr (!kHeadMlp) {
 #pragma unroll 1
-        for (int q = 0; q < 4; ++q) {
-            // Pixel of row r in this quadrant.
-            auto pixel_of = [&](int r) {
-                return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
-            };
-            uint32_t as[1][4];
-            load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
+            for (int q = 0; q < 4; ++q) {
+                // Pixel of row r in this quadrant.
+                auto pixel_of = [&](int r) {
+                    return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
+                };
+                uint32_t as[1][4];
+                load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
 #pragma unroll
-            for (int s = 0; s < kC0 / 16; ++s) {
-                float acc_skip[2][4], acc_exp[2][4];
-                mma_step16<1>(acc_skip, as, ws_s, kWsStride, s * 16, f);
-                mma_step16<kC1 / 32>(acc_exp, ae, we_s, kWeStride, q * kC0 + s * 16, f);
+                for (int s = 0; s < kC0 / 16; ++s) {
+                    float acc_skip[2][4], acc_exp[2][4];
+                    mma_step16<1>(acc_skip, as, ws_s, kWsStride, s * 16, f);
+                    mma_step16<kC1 / 32>(acc_exp, ae, we_s, kWeStride, q * kC0 + s * 16, f);
+#pragma unroll
+                    for (int nt = 0; nt < 2; ++nt) {
+                        const int c = s * 16 + nt * 8 + 2 * t;
+                        const float4 sbs = sbs_s[c / 2];
+                        const float4 sbe = sbe_s[(q * kC0 + c) / 2];
+#pragma unroll
+                        for (int half = 0; half < 2; ++half) {
+                            const int r = g + 8 * half;
+                            const float ys0 = scale_bias(acc_skip[nt][2 * half], sbs.x, sbs.z);
+                            const float ys1 = scale_bias(acc_skip[nt][2 * half + 1], sbs.y, sbs.w);
+                            const float ye0 = scale_bias(acc_exp[nt][2 * half], sbe.x, sbe.z);
+                            const float ye1 = scale_bias(acc_exp[nt][2 * half + 1], sbe.y, sbe.w);
+                            const uint32_t word = f16x2(exact::add(ye0, ys0), exact::add(ye1, ys1));
+                            *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = word;
+                            if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = word;
+                        }
+                    }
+                }
+                __syncwarp();  // the quadrant's d0 rows complete
+
+                // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
+                rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
+                __syncwarp();
+                uint32_t ah[1][4];
+                load_a_fragments<1>(ah, hn_s, kHnStride, f);
+                float acc_h[2][4];
+                mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
 #pragma unroll
                 for (int nt = 0; nt < 2; ++nt) {
-                    const int c = s * 16 + nt * 8 + 2 * t;
-                    const float4 sbs = sbs_s[c / 2];
-                    const float4 sbe = sbe_s[(q * kC0 + c) / 2];
+                    const int n = nt * 8 + 2 * t;
+                    const float4 sbh = sbh_s[n / 2];
 #pragma unroll
                     for (int half = 0; half < 2; ++half) {
                         const int r = g + 8 * half;
-                        const float ys0 = scale_bias(acc_skip[nt][2 * half], sbs.x, sbs.z);
-                        const float ys1 = scale_bias(acc_skip[nt][2 * half + 1], sbs.y, sbs.w);
-                        const float ye0 = scale_bias(acc_exp[nt][2 * half], sbe.x, sbe.z);
-                        const float ye1 = scale_bias(acc_exp[nt][2 * half + 1], sbe.y, sbe.w);
-                        const uint32_t word = f16x2(exact::add(ye0, ys0), exact::add(ye1, ys1));
-                        *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = word;
-                        if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = word;
+                        const float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
+                        const float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
+                        *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
                     }
                 }
+                __syncwarp();  // d0 and head-norm rows are read before the next quadrant rewrites them
             }
-            __syncwarp();  // the quadrant's d0 rows complete
+        } else {
+#pragma unroll 1
+            for (int q = 0; q < 4; ++q) {
+                // Pixel of row r in this quadrant.
+                auto pixel_of = [&](int r) {
+                    return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
+                };
+                uint32_t as[1][4], d0w[kC0 / 16][2][2];
+                load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
+                quadrant_d0(d0w, as, ae, ws_s, we_s, sbs_s, sbe_s, q, f, t);
+#pragma unroll
+                for (int s = 0; s < kC0 / 16; ++s)
+#pragma unroll
+                    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+                        for (int half = 0; half < 2; ++half) {
+                            const int r = g + 8 * half, c = s * 16 + nt * 8 + 2 * t;
+                            *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = d0w[s][nt][half];
+                            if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = d0w[s][nt][half];
+                        }
+                __syncwarp();  // the quadrant's d0 rows complete
 
-            // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
-            rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
-            __syncwarp();
-            uint32_t ah[1][4];
-            load_a_fragments<1>(ah, hn_s, kHnStride, f);
-            float acc_h[2][4];
-            mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
-            // The head MLP's outputs for head outputs 0-7 (the first n8 tile). The d0 rows in a_s
-            // were last read by the head norm, before the __syncwarp above: a_s takes the hidden rows.
-            float y3[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            if constexpr (kHeadMlp) head_mlp_tile16(ah, as, w1_s, w2_s, w3_s, sb1_s, sb2_s, sb3_s, a_s, f, g, t, y3);
+                // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
+                rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
+                __syncwarp();
+                uint32_t ah[1][4];
+                load_a_fragments<1>(ah, hn_s, kHnStride, f);
+
+                // The head MLP -> head outputs 0-7 (the first n8 tile). fc1's A: the head norm's
+                // fragment (K 0-31: the 32 normalised head inputs) and the staged rows' (K 32-63: the 16
+                // slots, then 16 zero bytes). The d0 rows in a_s were last read by the head norm,
+                // before the __syncwarp above: a_s takes the hidden rows h1, then h2.
+                uint32_t a[2][4];
 #pragma unroll
-            for (int nt = 0; nt < 2; ++nt) {
-                const int n = nt * 8 + 2 * t;
-                const float4 sbh = sbh_s[n / 2];
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const int r = g + 8 * half;
-                    float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
-                    float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
-                    if (kHeadMlp && nt == 0) {  // head_mlp_add's one add; outputs 8-15 untouched
-                        h0 = exact::add(h0, y3[2 * half]);
-                        h1 = exact::add(h1, y3[2 * half + 1]);
-                    }
-                    *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
+                for (int j = 0; j < 4; ++j) {
+                    a[0][j] = ah[0][j];
+                    a[1][j] = as[0][j];
                 }
+                float acc[kMlpN / 16][2][4];
+                head_mlp_mma(acc, a, w1_s, f);
+                head_mlp_epilogue(acc, sb1_s, a_s, g, t);
+                __syncwarp();
+                load_a_fragments<2>(a, a_s, kHStride, f);
+                head_mlp_mma(acc, a, w2_s, f);
+                __syncwarp();  // every lane's h1 fragments are read before h2 overwrites the rows
+                head_mlp_epilogue(acc, sb2_s, a_s, g, t);
+                __syncwarp();
+                load_a_fragments<2>(a, a_s, kHStride, f);
+                float acc_h[2][4];  // the head linear, issued here to keep its accumulators' registers free
+                mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
+                float y3[4];
+                head_mlp_fc3(a, w3_s, sb3_s, f, t, y3);
+#pragma unroll
+                for (int nt = 0; nt < 2; ++nt) {
+                    const int n = nt * 8 + 2 * t;
+                    const float4 sbh = sbh_s[n / 2];
+#pragma unroll
+                    for (int half = 0; half < 2; ++half) {
+                        const int r = g + 8 * half;
+                        float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
+                        float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
+                        if (nt == 0) {  // head_mlp_add's one add; outputs 8-15 untouched
+                            h0 = exact::add(h0, y3[2 * half]);
+                            h1 = exact::add(h1, y3[2 * half + 1]);
+                        }
+                        *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
+                    }
+                }
+                __syncwarp();  // the head-norm and h2 rows are read before the next quadrant rewrites them
             }
-            __syncwarp();  // d0, head-norm (and hidden) rows are read before the next quadrant rewrites them
         }
     }
     cp_async_wait<0>();  // no copy is left in flight at exit

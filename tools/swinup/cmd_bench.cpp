@@ -6,12 +6,16 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "commands.h"
 #include "core/backend.h"
+#include "core/model_spec.h"
+#include "core/weights.h"
 #include "options.h"
 
 #ifdef SWINUP_HAVE_CUDA
@@ -28,7 +32,26 @@ struct BenchOptions {
     int iterations = 200;
     bool detail = false;
     std::vector<std::string> unfused;  // fused kernels to replace by layer-by-layer launches
+    std::string weights;               // a .safetensors file instead of the embedded weights
 };
+
+// --weights: the file loaded and validated once for all sizes, its variant the one --variant
+// names (a file holds one network, so "both" is refused). Null without the option.
+std::shared_ptr<const Weights> load_bench_weights(const BenchOptions& o) {
+    if (o.weights.empty()) return nullptr;
+    std::string error;
+    std::shared_ptr<const Weights> w = weights_load_file(o.weights, &error);
+    if (!w) throw std::runtime_error("bench: cannot load --weights '" + o.weights + "': " + error);
+    const std::string file_variant = variant_name(w->config.variant);
+    if (o.variant != file_variant)
+        throw std::invalid_argument("bench: --weights '" + o.weights + "' holds a " + file_variant +
+                                    " network but --variant is " + o.variant + " (give --variant " + file_variant +
+                                    ")");
+    return w;
+}
+
+// " (weights FILE)" for the table header; empty for the embedded weights.
+std::string weights_label(const BenchOptions& o) { return o.weights.empty() ? "" : " (weights " + o.weights + ")"; }
 
 #ifdef SWINUP_HAVE_CUDA
 // " (unfused MLP, attention)" for the table header: the run's configuration is in its output.
@@ -79,6 +102,7 @@ void print_row(const std::string& name, double ms, double flops, double bytes, d
 }
 
 void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
+    const std::shared_ptr<const Weights> weights = load_bench_weights(o);
     for (const SizePair& sp : sizes) {
         for (swinup_variant v : variants_of(o.variant)) {
             cuda_tools::BenchConfig c;
@@ -89,6 +113,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             c.display_width = int(sp.display.width);
             c.display_height = int(sp.display.height);
             c.iterations = std::max(100, o.iterations);
+            c.weights = weights;
             for (const std::string& kind : o.unfused) {
                 const bool all = kind == "all";
                 if (all || kind == "norms") c.fusions.norms = false;
@@ -97,10 +122,10 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (all || kind == "tail") c.fusions.lite_tail = false;
             }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
-            std::printf("\n## %s %s, %s -> %s on %s%s\n", variant_label(v), precision_label(c.precision),
+            std::printf("\n## %s %s, %s -> %s on %s%s%s\n", variant_label(v), precision_label(c.precision),
                         size_text(sp.render.width, sp.render.height).c_str(),
                         size_text(sp.display.width, sp.display.height).c_str(), r.device.c_str(),
-                        unfused_label(c.fusions).c_str());
+                        unfused_label(c.fusions).c_str(), weights_label(o).c_str());
             std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
                         "stages launched one by one sum to %.3f ms\n",
                         c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
@@ -156,6 +181,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
 // CPU: whole frames through the C API (no per-stage breakdown), a few runs each.
 void bench_cpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
     std::printf("no usable CUDA GPU: timing whole frames on the CPU backend\n");
+    load_bench_weights(o);  // the same checks and messages as on the GPU; the context loads it again
     for (const SizePair& sp : sizes) {
         for (swinup_variant v : variants_of(o.variant)) {
             swinup_context_desc desc;
@@ -168,6 +194,10 @@ void bench_cpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             desc.display_width = sp.display.width;
             desc.display_height = sp.display.height;
             desc.flags = SWINUP_FLAG_HDR;
+            if (!o.weights.empty()) {
+                desc.weights_source = SWINUP_WEIGHTS_PATH;
+                desc.weights_path = o.weights.c_str();
+            }
             swinup_context* ctx = nullptr;
             if (swinup_context_create(&desc, &ctx) != SWINUP_STATUS_OK)
                 throw std::runtime_error(std::string("bench: ") + swinup_last_error(nullptr));
@@ -205,9 +235,10 @@ void bench_cpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             }
             swinup_context_destroy(ctx);
             std::sort(ms.begin(), ms.end());
-            std::printf("%s %s %s -> %s: median %.1f ms per frame (%zu runs after one warm-up)\n", variant_label(v),
+            std::printf("%s %s %s -> %s%s: median %.1f ms per frame (%zu runs after one warm-up)\n", variant_label(v),
                         precision_label(desc.precision), size_text(sp.render.width, sp.render.height).c_str(),
-                        size_text(sp.display.width, sp.display.height).c_str(), ms[ms.size() / 2], ms.size());
+                        size_text(sp.display.width, sp.display.height).c_str(), weights_label(o).c_str(),
+                        ms[ms.size() / 2], ms.size());
         }
     }
 }
@@ -231,6 +262,10 @@ void register_bench(CLI::App& app) {
                     "tail: lite's expand0 + skip0 -> head; all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
         ->delimiter(',')
         ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "all"}));
+    cmd->add_option("--weights", options->weights,
+                    "a .safetensors weights file instead of the embedded weights (its variant must be the one "
+                    "--variant names), e.g. to compare two files' times")
+        ->check(CLI::ExistingFile);
     cmd->callback([options] {
         std::vector<SizePair> sizes;
         if (!options->render.empty() || !options->display.empty()) {
