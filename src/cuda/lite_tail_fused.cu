@@ -132,8 +132,7 @@ __device__ __forceinline__ void head_mlp_fc3(const uint32_t (&a)[2][4], const ui
 
 // skip0 + expand0 of quadrant q's 16 pixels (as: their staged rows' fragment; ae: expand0's norm)
 // -> this lane's d0 words (the expand_add_f16 epilogue with the f32 skip), word [s][nt][half] at
-// row g + 8 half, columns c, c + 1 with c = s * 16 + nt * 8 + 2t: the MLP instantiation's form of
-// the non-MLP loop's inline code (the same operations on the same values).
+// row g + 8 half, columns c, c + 1 with c = s * 16 + nt * 8 + 2t (both instantiations).
 __device__ __forceinline__ void quadrant_d0(uint32_t (&w)[kC0 / 16][2][2], const uint32_t (&as)[1][4],
                                             const uint32_t (&ae)[kC1 / 32][4], const uint8_t* ws_s,
                                             const uint8_t* we_s, const float4* sbs_s, const float4* sbe_s, int q,
@@ -183,8 +182,10 @@ __device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8
 // and that quadrant's 32 expand0 columns side by side (the same fragment positions, so each lane
 // holds both terms of its d0 elements), d0 -> the head norm -> the head linear -> f32 outputs.
 // kHeadMlp: also the head MLP per quadrant, added to head outputs 0-7 (head_mlp_mma and
-// head_mlp_epilogue for fc1 and fc2, head_mlp_fc3), in a loop of its own so that the non-MLP
-// instantiation's code (and PTX) stays the previous kernel's. Tried and measured slower
+// head_mlp_epilogue for fc1 and fc2, head_mlp_fc3) between the head norm and the head's store.
+// One quadrant loop serves both instantiations; the non-MLP one then holds a quadrant's d0 words
+// in registers until they are stored (102 registers instead of 85, still one CTA per SM, which
+// the shared memory decides). Tried and measured slower
 // (2026-12-02): software-pipelining the quadrants, i.e. computing quadrant q + 1's skip0 + expand0
 // into registers during quadrant q's MLP (its d0 words stored at the top of the next iteration):
 // 0.142 ms against 0.135 ms without, since the next quadrant's accumulators push the kernel to the
@@ -273,92 +274,38 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
         load_a_fragments<kC1 / 32>(ae, a_s, kAStride, f);
         __syncwarp();  // the norm rows are read before d0 rows overwrite them
 
-        if constexpr (!kHeadMlp) {
 #pragma unroll 1
-            for (int q = 0; q < 4; ++q) {
-                // Pixel of row r in this quadrant.
-                auto pixel_of = [&](int r) {
-                    return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
-                };
-                uint32_t as[1][4];
-                load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
+        for (int q = 0; q < 4; ++q) {
+            // Pixel of row r in this quadrant.
+            auto pixel_of = [&](int r) {
+                return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
+            };
+            uint32_t as[1][4], d0w[kC0 / 16][2][2];
+            load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
+            quadrant_d0(d0w, as, ae, ws_s, we_s, sbs_s, sbe_s, q, f, t);
 #pragma unroll
-                for (int s = 0; s < kC0 / 16; ++s) {
-                    float acc_skip[2][4], acc_exp[2][4];
-                    mma_step16<1>(acc_skip, as, ws_s, kWsStride, s * 16, f);
-                    mma_step16<kC1 / 32>(acc_exp, ae, we_s, kWeStride, q * kC0 + s * 16, f);
+            for (int s = 0; s < kC0 / 16; ++s)
 #pragma unroll
-                    for (int nt = 0; nt < 2; ++nt) {
-                        const int c = s * 16 + nt * 8 + 2 * t;
-                        const float4 sbs = sbs_s[c / 2];
-                        const float4 sbe = sbe_s[(q * kC0 + c) / 2];
-#pragma unroll
-                        for (int half = 0; half < 2; ++half) {
-                            const int r = g + 8 * half;
-                            const float ys0 = scale_bias(acc_skip[nt][2 * half], sbs.x, sbs.z);
-                            const float ys1 = scale_bias(acc_skip[nt][2 * half + 1], sbs.y, sbs.w);
-                            const float ye0 = scale_bias(acc_exp[nt][2 * half], sbe.x, sbe.z);
-                            const float ye1 = scale_bias(acc_exp[nt][2 * half + 1], sbe.y, sbe.w);
-                            const uint32_t word = f16x2(exact::add(ye0, ys0), exact::add(ye1, ys1));
-                            *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = word;
-                            if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = word;
-                        }
-                    }
-                }
-                __syncwarp();  // the quadrant's d0 rows complete
-
-                // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
-                rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
-                __syncwarp();
-                uint32_t ah[1][4];
-                load_a_fragments<1>(ah, hn_s, kHnStride, f);
-                float acc_h[2][4];
-                mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const int n = nt * 8 + 2 * t;
-                    const float4 sbh = sbh_s[n / 2];
+                for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
                     for (int half = 0; half < 2; ++half) {
-                        const int r = g + 8 * half;
-                        const float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
-                        const float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
-                        *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
+                        const int r = g + 8 * half, c = s * 16 + nt * 8 + 2 * t;
+                        *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = d0w[s][nt][half];
+                        if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = d0w[s][nt][half];
                     }
-                }
-                __syncwarp();  // d0 and head-norm rows are read before the next quadrant rewrites them
-            }
-        } else {
-#pragma unroll 1
-            for (int q = 0; q < 4; ++q) {
-                // Pixel of row r in this quadrant.
-                auto pixel_of = [&](int r) {
-                    return static_cast<size_t>(2 * y + (q >> 1)) * fine_width + 2 * (x0 + r) + (q & 1);
-                };
-                uint32_t as[1][4], d0w[kC0 / 16][2][2];
-                load_a_fragments<1>(as, st_s + q * 16 * kStStride, kStStride, f);
-                quadrant_d0(d0w, as, ae, ws_s, we_s, sbs_s, sbe_s, q, f, t);
-#pragma unroll
-                for (int s = 0; s < kC0 / 16; ++s)
-#pragma unroll
-                    for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-                        for (int half = 0; half < 2; ++half) {
-                            const int r = g + 8 * half, c = s * 16 + nt * 8 + 2 * t;
-                            *reinterpret_cast<uint32_t*>(a_s + r * kD0Stride + c * 2) = d0w[s][nt][half];
-                            if (p.d0) *reinterpret_cast<uint32_t*>(p.d0 + pixel_of(r) * kC0 + c) = d0w[s][nt][half];
-                        }
-                __syncwarp();  // the quadrant's d0 rows complete
+            __syncwarp();  // the quadrant's d0 rows complete
 
-                // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
-                rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
-                __syncwarp();
-                uint32_t ah[1][4];
-                load_a_fragments<1>(ah, hn_s, kHnStride, f);
-
+            // head: norm -> e4m3 rows -> linear 32 -> 16 -> f32.
+            rms_normalise_tile16<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
+            __syncwarp();
+            uint32_t ah[1][4];
+            load_a_fragments<1>(ah, hn_s, kHnStride, f);
+            float acc_h[2][4];
+            float y3[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // the head MLP's outputs 0-7 of this lane
+            if constexpr (kHeadMlp) {
                 // The head MLP -> head outputs 0-7 (the first n8 tile). fc1's A: the head norm's
-                // fragment (K 0-31: the 32 normalised head inputs) and the staged rows' (K 32-63: the 16
-                // slots, then 16 zero bytes). The d0 rows in a_s were last read by the head norm,
+                // fragment (K 0-31: the 32 normalised head inputs) and the staged rows' (K 32-63: the
+                // 16 slots, then 16 zero bytes). The d0 rows in a_s were last read by the head norm,
                 // before the __syncwarp above: a_s takes the hidden rows h1, then h2.
                 uint32_t a[2][4];
 #pragma unroll
@@ -376,28 +323,30 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
                 head_mlp_epilogue(acc, sb2_s, a_s, g, t);
                 __syncwarp();
                 load_a_fragments<2>(a, a_s, kHStride, f);
-                float acc_h[2][4];  // the head linear, issued here to keep its accumulators' registers free
+                // The head linear, issued here to keep its accumulators' registers free through
+                // fc1 and fc2.
                 mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
-                float y3[4];
                 head_mlp_fc3(a, w3_s, sb3_s, f, t, y3);
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const int n = nt * 8 + 2 * t;
-                    const float4 sbh = sbh_s[n / 2];
-#pragma unroll
-                    for (int half = 0; half < 2; ++half) {
-                        const int r = g + 8 * half;
-                        float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
-                        float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
-                        if (nt == 0) {  // head_mlp_add's one add; outputs 8-15 untouched
-                            h0 = exact::add(h0, y3[2 * half]);
-                            h1 = exact::add(h1, y3[2 * half + 1]);
-                        }
-                        *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
-                    }
-                }
-                __syncwarp();  // the head-norm and h2 rows are read before the next quadrant rewrites them
+            } else {
+                mma_step16<1>(acc_h, ah, wh_s, kWhStride, 0, f);
             }
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt) {
+                const int n = nt * 8 + 2 * t;
+                const float4 sbh = sbh_s[n / 2];
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const int r = g + 8 * half;
+                    float h0 = scale_bias(acc_h[nt][2 * half], sbh.x, sbh.z);
+                    float h1 = scale_bias(acc_h[nt][2 * half + 1], sbh.y, sbh.w);
+                    if (kHeadMlp && nt == 0) {  // head_mlp_add's one add; outputs 8-15 untouched
+                        h0 = exact::add(h0, y3[2 * half]);
+                        h1 = exact::add(h1, y3[2 * half + 1]);
+                    }
+                    *reinterpret_cast<float2*>(p.head + pixel_of(r) * kHeadN + n) = make_float2(h0, h1);
+                }
+            }
+            __syncwarp();  // the head-norm (and h2) rows are read before the next quadrant rewrites them
         }
     }
     cp_async_wait<0>();  // no copy is left in flight at exit
