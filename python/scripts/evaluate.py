@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.data import SequenceFolder  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.train import checkpoint_config, load_checkpoint, t_space, unroll  # noqa: E402
+from swinup.train import checkpoint_config, load_checkpoint, read_checkpoint, t_space, unroll  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 
@@ -39,8 +39,9 @@ def main():
     args = ap.parse_args()
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if args.checkpoint:
-        model = SwinUp(checkpoint_config(args.checkpoint), exact=args.exact)
-        load_checkpoint(args.checkpoint, model)
+        record = read_checkpoint(args.checkpoint, args.variant)
+        model = SwinUp(checkpoint_config(record), exact=args.exact)
+        load_checkpoint(args.checkpoint, model, record)
     else:
         cfg, tensors, _ = read_weights(args.weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors"))
         model = SwinUp(cfg, exact=args.exact)

@@ -37,8 +37,8 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from swinup.data import batch_from_folders, load_sequence_folders  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.quant import pow2_scale_for, E4M3_MAX  # noqa: E402
-from swinup.train import (HELD_OUT_SCENE, ROOT, checkpoint_config, holds_held_out_scene, load_checkpoint,  # noqa: E402
-                          save_checkpoint, unroll)
+from swinup.train import (HELD_OUT_SCENE, ROOT, checkpoint_config, holds_held_out_scene,  # noqa: E402
+                          load_checkpoint, read_checkpoint, save_checkpoint, unroll)
 
 NO_HISTORY_SLOT = 7  # staging's "history outside the screen / none" flag (docs/model-spec.md)
 SLOTS = 16
@@ -100,10 +100,12 @@ def main():
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     # The checkpoint's network (with the head MLP when it has one; its fc1 reads slot 7 too, and
     # stays as it is: the fit moves only the columns no_history_columns names).
-    model = SwinUp(checkpoint_config(ckpt), exact=False)
-    if model.cfg.variant != args.variant:
-        ap.error(f"{ckpt}: not a {args.variant} checkpoint")
-    step, history = load_checkpoint(ckpt, model)
+    try:
+        record = read_checkpoint(ckpt, args.variant)
+    except ValueError as e:
+        ap.error(str(e))
+    model = SwinUp(checkpoint_config(record), exact=False)
+    step, history = load_checkpoint(ckpt, model, record)
     model.requires_grad_(False)
     columns = no_history_columns(args.variant, args.embed)
     start = {name: model.params[name].detach().clone() for name in columns}

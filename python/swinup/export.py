@@ -5,7 +5,7 @@ import argparse
 import os
 
 from .model import SwinUp
-from .train import ROOT, checkpoint_config, describe_training, keep_reserved_zero, load_checkpoint
+from .train import ROOT, checkpoint_config, describe_training, keep_reserved_zero, load_checkpoint, read_checkpoint
 from .weights_io import write_weights
 
 
@@ -18,11 +18,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     try:
-        cfg = checkpoint_config(ckpt)  # the variant's network, with the head MLP when it has one
-        if cfg.variant != args.variant:
-            raise ValueError(f"{ckpt}: not a {args.variant} training checkpoint")
-        model = SwinUp(cfg)
-        step, history = load_checkpoint(ckpt, model)
+        record = read_checkpoint(ckpt, args.variant)
+        model = SwinUp(checkpoint_config(record))  # with the head MLP when the checkpoint has it
+        step, history = load_checkpoint(ckpt, model, record)
     except ValueError as e:  # another variant's, another version's, or the display refinement's
         ap.error(str(e))
     keep_reserved_zero(model)

@@ -259,28 +259,32 @@ def read_checkpoint(path, variant=None):
     return ck
 
 
-def checkpoint_config(path):
-    """The ModelConfig of the network a checkpoint holds (its variant, with or without the head MLP)."""
-    ck = read_checkpoint(path)
-    return ModelConfig.make(ck["variant"], head_mlp=ck["head_mlp"])
+def checkpoint_config(record):
+    """The ModelConfig of the network a checkpoint record (read_checkpoint) holds: its variant,
+    with or without the head MLP."""
+    return ModelConfig.make(record["variant"], head_mlp=record["head_mlp"])
 
 
 def model_for_checkpoint(path, exact=False):
     """The network a checkpoint holds, built to its config (the head MLP when it has one) with the
     experiments it holds attached, loaded, frozen, on the CPU."""
-    model = SwinUp(checkpoint_config(path), exact=exact)
-    for name in experiments.held(torch.load(path, map_location="cpu")):
+    ck = read_checkpoint(path)
+    model = SwinUp(checkpoint_config(ck), exact=exact)
+    for name in experiments.held(ck):
         experiments.attach(model, name)
-    load_checkpoint(path, model)
+    load_checkpoint(path, model, ck)
     model.requires_grad_(False)
     return model
 
 
-def load_checkpoint(path, model):
-    """Loads a checkpoint into the model. A model with the head MLP loads a checkpoint without one
-    (its MLP keeps its initialisation, fc3 zero: it starts as the network without it); a model
-    without the head MLP refuses a checkpoint that has one (its parameters would be dropped)."""
-    ck = read_checkpoint(path, model.cfg.variant)
+def load_checkpoint(path, model, record=None):
+    """Loads a checkpoint into the model (record: what read_checkpoint(path) returned, when the
+    caller has read it already). A model with the head MLP loads a checkpoint without one (its MLP
+    keeps its initialisation, fc3 zero: it starts as the network without it); a model without the
+    head MLP refuses a checkpoint that has one (its parameters would be dropped)."""
+    ck = record if record is not None else read_checkpoint(path)
+    if ck["variant"] != model.cfg.variant:
+        raise ValueError(f"{path}: not a {model.cfg.variant} training checkpoint")
     if ck["head_mlp"] and not model.cfg.head_mlp:
         raise ValueError(f"{path}: holds a network with the head MLP; build the model with "
                          "ModelConfig.make(variant, head_mlp=True) (train.py --head-mlp, "
@@ -625,8 +629,10 @@ def main(argv=None):
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     # The network with the head MLP when asked for or when the checkpoint already has it.
     init = args.init_weights or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
-    head_mlp = args.head_mlp or (read_checkpoint(ckpt, args.variant)["head_mlp"] if os.path.exists(ckpt)
-                                 else read_weights(init)[0].head_mlp)
+    # The checkpoint (or, without one, the weights file) is read once, here.
+    record = read_checkpoint(ckpt, args.variant) if os.path.exists(ckpt) else None
+    init_weights = read_weights(init) if record is None else None
+    head_mlp = args.head_mlp or (record["head_mlp"] if record is not None else init_weights[0].head_mlp)
     cfg = ModelConfig.make(args.variant, head_mlp=head_mlp)
     model = SwinUp(cfg, exact=args.exact)
     if head_mlp:
@@ -637,11 +643,11 @@ def main(argv=None):
     if args.optimizer_state and os.path.abspath(args.optimizer_state) == os.path.abspath(ckpt):
         ap.error("--optimizer-state must not be the checkpoint: the side file would overwrite it")
     step, history = 0, []
-    if os.path.exists(ckpt):
-        step, history = load_checkpoint(ckpt, model)
+    if record is not None:
+        step, history = load_checkpoint(ckpt, model, record)
         origin = f"checkpoint {ckpt} at step {step}"
     else:
-        _, tensors, desc = read_weights(init)
+        _, tensors, desc = init_weights
         model.load_tensors(tensors, fix_scales=False)
         origin = f"{init} ({desc})"
     keep_reserved_zero(model)
