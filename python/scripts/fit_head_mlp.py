@@ -22,6 +22,8 @@ Record on training sequences, never on the evaluation's: the fit is then scored 
 Usage: python3 python/scripts/fit_head_mlp.py record SEQ --out F.pt [--variant lite] [--frames 8]
        python3 python/scripts/fit_head_mlp.py fit F1.pt F2.pt ... --checkpoint python/checkpoints/lite.pt --out X.pt
            [--steps 3000] [--history-logit-shift S]
+       python3 python/scripts/fit_head_mlp.py shift FITTED.pt --by S --out Y.pt   (the same fit, its
+           history-weight logit raised by S more)
 (device_head_fit.sh runs both on the GPU machine over 24 training-like sequences.)
 """
 import argparse
@@ -133,6 +135,21 @@ def fit(args):
                       "seconds": round(time.time() - t0, 1)}), flush=True)
 
 
+def shift(args):
+    """A copy of a fitted checkpoint with its history-weight logit raised by args.by (the fit's
+    --history-logit-shift, applied again): one fit, several shifts to score."""
+    ck = read_checkpoint(args.checkpoint)
+    if not ck.get("head_mlp"):
+        raise SystemExit(f"shift: {args.checkpoint} has no head MLP; the shift belongs to a head MLP fit")
+    ck["params"] = dict(ck["params"])
+    ck["params"]["head__linear__bias"] = ck["params"]["head__linear__bias"].clone()
+    ck["params"]["head__linear__bias"][ALPHA_LOGIT] += args.by
+    ck["history"] = list(ck.get("history", [])) + [{"note": "history-weight logit raised after the head MLP fit",
+                                                    "history_logit_shift": args.by}]
+    write_checkpoint(args.out, ck)
+    print(json.dumps({"out": args.out, "history_logit_shift": args.by}), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -150,8 +167,12 @@ def main():
     f.add_argument("--batch", type=int, default=16384)
     f.add_argument("--history-logit-shift", type=float, default=0.0,
                    help="added to the head's bias of the history weight's logit (output ALPHA_LOGIT)")
+    h = sub.add_parser("shift", help="a fitted checkpoint's history-weight logit raised")
+    h.add_argument("checkpoint")
+    h.add_argument("--by", type=float, required=True)
+    h.add_argument("--out", required=True)
     args = ap.parse_args()
-    record(args) if args.command == "record" else fit(args)
+    {"record": record, "fit": fit, "shift": shift}[args.command](args)
 
 
 if __name__ == "__main__":
