@@ -12,11 +12,11 @@
 // (`t = acc * scale; y = t + bias`; d0 = f16(y_expand + y_skip)).
 //
 // With the head MLP (weights format 3, `w_fc1` set; docs/model-spec.md, "The head MLP") the same
-// warp also runs it per 16-pixel quadrant: fc1's A fragments are the head norm's (K chunk 0, the
-// fragment head.linear reads) and the staged rows' (K chunk 1: slots in bytes 0-15, zeros in
-// 16-31, as fc1's zero-filled K 48..63 in the layer-by-layer GEMM), fc1 and fc2 -> ReLU -> e4m3
-// rows in shared memory, fc3 -> f32 added to head outputs 0-7 before they are stored (one IEEE
-// add, as head_mlp_add). The equality with the launches (head_mlp.cuh + three GEMMs) is the same
+// warp also runs it on two 16-pixel quadrants at a time: fc1's A fragments are the head norm's (K
+// chunk 0, the fragment head.linear reads) and the staged rows' (K chunk 1: slots in bytes 0-15,
+// zeros in 16-31, as fc1's zero-filled K 48..63 in the layer-by-layer GEMM), fc1 and fc2 -> ReLU
+// -> e4m3 rows in shared memory, fc3 -> f32 added to head outputs 0-7 before they are stored (one
+// IEEE add, as head_mlp_add). The equality with the launches (head_mlp.cuh + three GEMMs) is the same
 // argument: each output one accumulator from +0 over the same chunks in increasing order, the
 // same epilogue operations (device_math.cuh's scale_bias, relu, e4m3x2).
 #pragma once
@@ -60,8 +60,8 @@ struct LiteTailArgs {
     uint16_t* d0 = nullptr;              // optional (tests' layer hook): f16 [2 h1][2 w1][32]
 };
 
-// Whether this device's per-block shared memory holds the kernel's 16 warps (214 KiB; with the
-// head MLP's weights 226.3 KiB: sm_90 yes (227 KiB), sm_89 no; the network then keeps the
+// Whether this device's per-block shared memory holds the kernel's 16 warps (202 KiB; with the
+// head MLP's weights 214.3 KiB: sm_90 yes (227 KiB), sm_89 no; the network then keeps the
 // layer-by-layer launches).
 bool lite_tail_fused_supported(bool head_mlp);
 

@@ -79,4 +79,23 @@ __device__ __forceinline__ void rms_normalise_tile16(const uint8_t* x_s, int x_s
     }
 }
 
+// The same for a 32-row tile (two 16-row tiles, one after the other), one row per lane: each lane
+// computes its row's sum and inverse once and scales all of the row's channels. The same pieces on
+// the same bytes, so the same e4m3 rows as rms_normalise_tile16 on each half; in half the sums.
+template <int kC>
+__device__ __forceinline__ void rms_normalise_tile32(const uint8_t* x_s, int x_stride, const float* gain_s,
+                                                     uint8_t* a_s, int a_stride, swinup_precision precision,
+                                                     int lane) {
+    static_assert(kC % 16 == 0, "a whole number of 16-channel steps");
+    const uint8_t* xr = x_s + lane * x_stride;
+    const float inv = rms_inverse(rms_sum_of_squares(xr, kC), kC, precision);
+    uint8_t* ar = a_s + lane * a_stride;
+#pragma unroll
+    for (int c = 0; c < kC; c += 16) {
+        const uint2 lo = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
+        const uint2 hi = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2 + 16), inv, gain_s + c + 8);
+        *reinterpret_cast<uint4*>(ar + c) = make_uint4(lo.x, lo.y, hi.x, hi.y);
+    }
+}
+
 }  // namespace swinup::cuda

@@ -149,7 +149,7 @@ TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
 #endif
 }
 
-// The same for lite's tail with the head MLP (its warps walk several tiles, the MLP per quadrant).
+// The same for lite's tail with the head MLP (its warps walk several tiles, the MLP per quadrant pair).
 TEST(CudaFusionLarge, LiteHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
