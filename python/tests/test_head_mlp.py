@@ -120,6 +120,31 @@ class HeadMlpTest(unittest.TestCase):
             for name, a in tensors.items():
                 self.assertTrue((exported[name] == a).all(), name)  # the file round-trips code for code
 
+    def test_a_shift_raises_only_the_history_logit_of_a_fitted_checkpoint(self):
+        sys.path.insert(0, os.path.join(ROOT, "python", "scripts"))
+        import fit_head_mlp
+        from swinup.output_pass import ALPHA_LOGIT
+        with tempfile.TemporaryDirectory() as d:
+            fitted, plain, out = (os.path.join(d, n) for n in ("fitted.pt", "plain.pt", "shifted.pt"))
+            train.save_checkpoint(fitted, committed("lite", False, True), 5, [])
+            train.save_checkpoint(plain, committed("lite", False, False), 5, [])
+            args = type("Args", (), {"checkpoint": fitted, "by": 0.25, "out": out})
+            fit_head_mlp.shift(args)
+            a, b = train.read_checkpoint(fitted), train.read_checkpoint(out)
+            self.assertTrue(b["head_mlp"])
+            self.assertEqual(b["history"][-1]["history_logit_shift"], 0.25)
+            for k, p in a["params"].items():
+                q = b["params"][k]
+                if k == "head__linear__bias":
+                    d_bias = q - p
+                    self.assertAlmostEqual(float(d_bias[ALPHA_LOGIT]), 0.25, places=6)
+                    d_bias[ALPHA_LOGIT] = 0.0
+                    self.assertEqual(float(d_bias.abs().max()), 0.0)
+                else:
+                    self.assertTrue(torch.equal(p, q), k)
+            with self.assertRaisesRegex(SystemExit, "no head MLP"):
+                fit_head_mlp.shift(type("Args", (), {"checkpoint": plain, "by": 0.25, "out": out}))
+
     def test_a_network_with_it_starts_from_a_checkpoint_without_it(self):
         plain = committed("lite", False, False)
         with tempfile.TemporaryDirectory() as d:
