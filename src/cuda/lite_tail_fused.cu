@@ -42,7 +42,7 @@ constexpr int kCtaBytes = 4 * kC0 * kWeStride + kC0 * kWsStride + kHeadN * kWhSt
                           (4 * kC0 / 2 + kC0 / 2 + kHeadN / 2) * 16 + (kC1 + kC0) * 4;
 constexpr int kXBufBytes = 16 * kXStride, kStBufBytes = 4 * 16 * kStStride;
 constexpr int kWarpBytes = 2 * kXBufBytes + 2 * kStBufBytes + 16 * kAStride + 32 * kAStride + 32 * kHnStride;
-static_assert(kAStride == kD0Stride, "a quadrant's d0 rows reuse the norm rows' space");
+static_assert(kAStride == kD0Stride, "the pair's d0 rows fill the a_s rows (32 x kAStride bytes)");
 static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
 
 // With the head MLP (the kernel's kHeadMlp instantiation; the other keeps the layout above), after
@@ -59,10 +59,12 @@ constexpr int kSmemBytes = kCtaBytes + (kHeadMlp ? kMlpBytes : 0) + kWarps * kWa
 static_assert(kSmemBytes<false> == 206848 && kSmemBytes<true> == 219456, "the layouts stated above");
 
 // e4m3x2 of two ReLU outputs in one instruction: cvt's .relu clamps negative results to +0, as
-// relu's `y > 0 ? y : 0` does before the conversion. The operands are never NaN or -0 (y =
-// acc * scale + bias with acc a finite sum from +0 and scale > 0: -0 would need both terms -0), so
-// device_math.cuh's e4m3x2(relu, relu) and this give the same bytes, without the NaN fix-ups and
-// the two max (the MLP's issue slots are most of its time).
+// relu's `y > 0 ? y : 0` does before the conversion. The operands are never NaN or -0: y = t +
+// bias with t = acc * scale, acc a finite sum from +0 of e4m3 products (so +0 or at least 2^-18 in
+// magnitude) and scale a positive normal power of two (src/core/weights.cpp checks it), so t is
+// +0 or at least 2^-144 in magnitude (no flush to zero in this build), never -0, and y = -0 would
+// need t = -0. So device_math.cuh's e4m3x2(relu, relu) and this give the same bytes, without the NaN
+// fix-ups and the two max (the MLP's issue slots are most of its time).
 __device__ __forceinline__ uint16_t relu_e4m3x2(float lo, float hi) {
     uint16_t r;
     asm("cvt.rn.satfinite.relu.e4m3x2.f32 %0, %2, %1;\n" : "=h"(r) : "f"(lo), "f"(hi));
@@ -234,7 +236,7 @@ __device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8
 // head_mlp_fc3), added to head outputs 0-7 before the head's store. A pair rather than one
 // quadrant at a time (twenty-third session): the kernel is bound by instruction issue (ncu, H200:
 // 70% of issue slots busy, 2 of 4 warps per scheduler eligible), and the pair halves the head
-// norm's sums (lanes 16-31 duplicated lanes 0-15's rows), reads each MLP, head and skip0 weight
+// norm's sums (lanes 16-31 duplicated lanes 0-15's rows), reads each MLP and head-linear weight
 // fragment once for two tiles and synchronises the warp half as often. Tried and measured slower
 // (2026-12-02): software-pipelining the quadrants, i.e. computing quadrant q + 1's skip0 + expand0
 // into registers during quadrant q's MLP: 0.142 ms against 0.135 ms without (the 128-register cap,
