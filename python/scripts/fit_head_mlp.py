@@ -123,7 +123,7 @@ def fit(args):
     ck["head_mlp"] = True
     # The fit buys sharpness with some stability; a higher history weight buys it back
     # (docs/quality.md, "The head MLP fitted to the oracle").
-    ck["params"]["head__linear__bias"][ALPHA_LOGIT] += args.history_logit_shift
+    raise_history_logit(ck, args.history_logit_shift)
     ck["history"] = list(ck.get("history", [])) + [{"note": "head_mlp fitted to the output-pass oracle",
                                                     "head_mlp_fit": {"sequences": [d["sequence"] for d in data],
                                                                      "pixels": int(x.shape[0]),
@@ -135,15 +135,22 @@ def fit(args):
                       "seconds": round(time.time() - t0, 1)}), flush=True)
 
 
+def raise_history_logit(ck, by):
+    """Adds `by` to the head's bias of the history weight's logit (output ALPHA_LOGIT) in a
+    checkpoint record, on a copy of that tensor (the record's other tensors are shared)."""
+    ck["params"] = dict(ck["params"])
+    bias = ck["params"]["head__linear__bias"].clone()
+    bias[ALPHA_LOGIT] += by
+    ck["params"]["head__linear__bias"] = bias
+
+
 def shift(args):
     """A copy of a fitted checkpoint with its history-weight logit raised by args.by (the fit's
     --history-logit-shift, applied again): one fit, several shifts to score."""
     ck = read_checkpoint(args.checkpoint)
     if not ck.get("head_mlp"):
         raise SystemExit(f"shift: {args.checkpoint} has no head MLP; the shift belongs to a head MLP fit")
-    ck["params"] = dict(ck["params"])
-    ck["params"]["head__linear__bias"] = ck["params"]["head__linear__bias"].clone()
-    ck["params"]["head__linear__bias"][ALPHA_LOGIT] += args.by
+    raise_history_logit(ck, args.by)
     ck["history"] = list(ck.get("history", [])) + [{"note": "history-weight logit raised after the head MLP fit",
                                                     "history_logit_shift": args.by}]
     write_checkpoint(args.out, ck)
