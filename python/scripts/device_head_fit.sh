@@ -11,6 +11,7 @@
 #   PARALLEL: oracles sharing the GPU at once (default 6).
 #   STEPS: the fit's Adam steps (default 6000); SHIFT: fit_head_mlp.py --history-logit-shift
 #   (default 0.15, the twenty-first session's choice). Feature files stay in $REC (/tmp/rec);
+#   EXTRAS=1: the records also hold feature_value_check.py's candidate features (record --extras).
 #   LIMIT=N: only the first N sequences (a quick check of the script; RENDER_DEVICE=cpu without a GPU).
 #   VARIANT=full: the oracle of full (default lite); WEIGHTS: the network to record (default
 #   weights/<variant>.safetensors), which must not have the head MLP (the fit replaces it).
@@ -71,7 +72,7 @@ for spec in "${SPECS[@]:0:${LIMIT:-${#SPECS[@]}}}"; do
   features+=("$REC/$name.feat.pt")
   [ -f "$REC/$name.feat.pt" ] && continue
   (cd "$ROOT/python" && "$PYTHON" scripts/fit_head_mlp.py record "$REC/$name" --out "$REC/$name.feat.pt" \
-     --variant "${VARIANT:-lite}" ${WEIGHTS:+--weights "$WEIGHTS"} > "$REC/$name.record.log" 2>&1) &
+     --variant "${VARIANT:-lite}" ${WEIGHTS:+--weights "$WEIGHTS"} $([ "${EXTRAS:-0}" = 1 ] && echo --extras) > "$REC/$name.record.log" 2>&1) &
   running=$((running + 1))
   if ((running == ${PARALLEL:-6})); then wait; running=0; fi  # oracles sharing the GPU
 done

@@ -27,6 +27,7 @@ Usage: python3 python/scripts/fit_head_mlp.py record SEQ --out F.pt [--variant l
 (device_head_fit.sh runs both on the GPU machine over 24 training-like sequences.)
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -37,6 +38,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
+from feature_value_check import StateTap, extra_features  # noqa: E402
 from oracle_head_fit import oracle_features  # noqa: E402
 from oracle_output_pass import (OUTPUT_PASS_CHANNELS, TEMPORAL, add_network_arguments, head_recorder,  # noqa: E402
                                 load_network, whole_sequence)
@@ -61,10 +63,16 @@ def record(args):
     network_heads = []
     with torch.no_grad(), model.weight_cache():
         unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
-    x, y, own, score, _ = oracle_features(model, args.variant, seq, clip, network_heads, args.iters,
-                                          args.lr, t0)
-    torch.save({"sequence": args.sequence, "variant": args.variant, "x": x.cpu(), "add": (y - own).cpu(),
-                "oracle": score}, args.out)
+    extra = []  # --extras: feature_value_check.py's candidate features along the same trajectory
+    with StateTap() if args.extras else contextlib.nullcontext() as tap:
+        x, y, own, score, _ = oracle_features(
+            model, args.variant, seq, clip, network_heads, args.iters, args.lr, t0,
+            extras=(lambda st: extra.append(extra_features(tap, st, seq.w, seq.h))) if args.extras else None)
+    record = {"sequence": args.sequence, "variant": args.variant, "x": x.cpu(), "add": (y - own).cpu(),
+              "oracle": score}
+    if extra:
+        record["extra"] = torch.cat(extra).cpu()
+    torch.save(record, args.out)
     print(json.dumps({"sequence": args.sequence, "pixels": x.shape[0], "oracle": score,
                       "seconds": round(time.time() - t0, 1)}), flush=True)
 
@@ -166,6 +174,8 @@ def main():
     r.add_argument("--frames", type=int, default=8)
     r.add_argument("--iters", type=int, default=30, help="the oracle's Adam steps")
     r.add_argument("--lr", type=float, default=0.1, help="the oracle's learning rate")
+    r.add_argument("--extras", action="store_true",
+                   help="also record feature_value_check.py's candidate features (key 'extra')")
     f = sub.add_parser("fit", help="the head MLP fitted to recorded additions")
     f.add_argument("features", nargs="+")
     f.add_argument("--checkpoint", required=True, help="the training checkpoint whose network gets the fit")

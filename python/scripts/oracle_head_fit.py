@@ -130,10 +130,12 @@ def scored(out, temporal, clip, seq):
     return [round(pooled_psnr(out, clip["gt"], seq.hdr), 3), round(float(temporal), 5)]
 
 
-def oracle_features(model, variant, seq, clip, network_heads, iters, lr, t0=None):
+def oracle_features(model, variant, seq, clip, network_heads, iters, lr, t0=None, extras=None):
     """Runs the oracle (optimise_output_pass) and, along its own trajectory, records every render
     pixel's features (what the head reads, head_features) with the oracle's channels 4-7 and the
-    network's own head's channels 4-7 on the same features.
+    network's own head's channels 4-7 on the same features. extras(staged frame), when given, is
+    called on each frame of that trajectory after its features are recorded (feature_value_check.py
+    records its candidate features so).
     -> (x [N, 48], y [N, 4], own [N, 4], the oracle's [PSNR, temporal error], its PSNR curve)."""
     oracle, _, history = optimise_output_pass(clip, seq, network_heads, iters, lr, t0=t0)
     xs, ys, own = [], [], []
@@ -144,6 +146,8 @@ def oracle_features(model, variant, seq, clip, network_heads, iters, lr, t0=None
         xs.append(x)
         ys.append(h[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4))
         own.append(head[..., OUTPUT_PASS_CHANNELS].reshape(-1, 4))  # the network's head on them
+        if extras is not None:
+            extras(st)
         return h
     with torch.no_grad(), model.weight_cache():
         out, _, temporal = unroll(None, clip, exact=False, heads=along_the_oracle, **TEMPORAL)
