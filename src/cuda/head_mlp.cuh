@@ -5,8 +5,9 @@
 //   head_mlp_add:   head[p][k] = head[p][k] + y3[p][k] for k = 0..7, one IEEE f32 add each
 //                   (__fadd_rn, never contracted); head outputs 8..15 are not touched, so they
 //                   stay head.linear's values bit for bit (-0 stays -0).
-// lite's fused tail (lite_tail_fused.cuh) computes the same values in registers; these launches
-// are the reference it equals, and the full variant's head MLP.
+// lite's fused tail (lite_tail_fused.cuh) and full's fused head (head_fused.cuh) compute the same
+// values in registers (head_tile.cuh); these launches are the reference they equal, and run where
+// those fusions are off or do not fit.
 #pragma once
 
 #include <cuda_runtime.h>

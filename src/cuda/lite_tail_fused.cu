@@ -9,6 +9,7 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
+#include "cuda/head_tile.cuh"
 #include "cuda/rms_norm_row.cuh"
 #include "cuda/warp_tile_mma.cuh"
 
@@ -17,16 +18,9 @@ namespace {
 
 constexpr int kWarps = 16;
 constexpr int kC1 = 64;      // dec1 channels
-constexpr int kC0 = 32;      // render-resolution channels (expand0's output, the head's input)
-constexpr int kSlots = 16;   // staged slots per render pixel (skip0's K, zero-padded to 32)
-constexpr int kHeadN = 16;   // head outputs per render pixel
-constexpr int kRowPad = 16;  // as in the other fused kernels: odd multiples of 16 bytes per row
-constexpr int kMlpK = 64;    // the head MLP's K: fc1's 48 inputs padded to 64, fc2's and fc3's 64
-constexpr int kMlpN = kHeadMlpHidden;  // fc1's and fc2's outputs
-constexpr int kMlpN3 = 16;   // fc3's rows in shared memory: its 8 outputs and the 8 zero rows of the
-                             // GEMM's N padding (one ldmatrix.x4 reads 16 rows)
-static_assert(kHeadMlpInputs == kC0 + kSlots && kMlpK == 2 * 32, "fc1's K chunks: the head norm, the slots");
-static_assert(kHeadMlpHidden == kMlpK && kHeadMlpOutputs == 8, "fc3's outputs are the head's first n8 tile");
+constexpr int kC0 = kHeadC;  // render-resolution channels (expand0's output, the head's input)
+constexpr int kRowPad = kHeadRowPad;
+// The head's shapes, strides and MLP pieces: head_tile.cuh.
 
 // Shared memory. Per CTA: W_expand [128][64 + 16], W_skip [32][32 + 16], W_head [16][32 + 16],
 // (scale, scale, bias, bias) per column pair of each, the two norms' gains. Per warp: two buffers
@@ -35,9 +29,12 @@ static_assert(kHeadMlpHidden == kMlpK && kHeadMlpOutputs == 8, "fc3's outputs ar
 // conflict-free for ldmatrix, eight rows being 128 contiguous bytes), the e4m3 rows of expand0's
 // norm [16][64 + 16] (each quadrant reads its A fragments), a quadrant pair's d0 rows, f16
 // [32][32 * 2 + 16], and the head norm's e4m3 rows of the pair [32][32 + 16].
-constexpr int kWeStride = kC1 + kRowPad, kWsStride = 32 + kRowPad, kWhStride = kC0 + kRowPad;
-constexpr int kXStride = 2 * kC1 + kRowPad, kStStride = kSlots, kAStride = kC1 + kRowPad;
-constexpr int kD0Stride = 2 * kC0 + kRowPad, kHnStride = kC0 + kRowPad;
+constexpr int kWeStride = kC1 + kRowPad, kWsStride = 32 + kRowPad, kWhStride = kHeadWStride;
+constexpr int kXStride = 2 * kC1 + kRowPad, kStStride = kHeadStStride, kAStride = kC1 + kRowPad;
+constexpr int kD0Stride = kHeadD0Stride, kHnStride = kHeadHnStride;
+static_assert(kWhStride == kC0 + kRowPad && kStStride == kSlots && kD0Stride == 2 * kC0 + kRowPad &&
+                  kHnStride == kC0 + kRowPad,
+              "head_tile.cuh's rows");
 constexpr int kCtaBytes = 4 * kC0 * kWeStride + kC0 * kWsStride + kHeadN * kWhStride +
                           (4 * kC0 / 2 + kC0 / 2 + kHeadN / 2) * 16 + (kC1 + kC0) * 4;
 constexpr int kXBufBytes = 16 * kXStride, kStBufBytes = 4 * 16 * kStStride;
@@ -46,139 +43,14 @@ static_assert(kAStride == kD0Stride, "the pair's d0 rows fill the a_s rows (32 x
 static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
 
 // With the head MLP (the kernel's kHeadMlp instantiation; the other keeps the layout above), after
-// the CTA's region: W1 [64][64 + 16], W2 [64][64 + 16], W3 [16][64 + 16] and the scale/bias pairs
-// of fc1's and fc2's 64 columns and fc3's 8. Nothing per warp: a quadrant's hidden rows (e4m3
-// [16][64 + 16] per quadrant of the pair) take the d0 rows' space, dead once the head norm has
-// read them. 12,608 bytes: 219,456 in all, within the H200's 232,448 per block.
-constexpr int kMlpStride = kMlpK + kRowPad, kHStride = kMlpN + kRowPad;
+// the CTA's region: head_tile.cuh's head-MLP region (W1, W2, W3, their scale/bias pairs). Nothing
+// per warp: a quadrant pair's hidden rows (e4m3 [32][64 + 16]) take the d0 rows' space, dead once
+// the head norm has read them. 12,608 bytes: 219,456 in all, within the H200's 232,448 per block.
 static_assert(kHStride == kAStride, "a quadrant's hidden rows reuse the d0 rows' space");
-constexpr int kMlpBytes = (2 * kMlpN + kMlpN3) * kMlpStride + (2 * kMlpN / 2 + kHeadMlpOutputs / 2) * 16;
-static_assert(kMlpBytes % 16 == 0, "16-byte aligned regions");
+constexpr int kMlpBytes = kHeadMlpBytes;
 template <bool kHeadMlp>
 constexpr int kSmemBytes = kCtaBytes + (kHeadMlp ? kMlpBytes : 0) + kWarps * kWarpBytes;
 static_assert(kSmemBytes<false> == 206848 && kSmemBytes<true> == 219456, "the layouts stated above");
-
-// e4m3x2 of two ReLU outputs in one instruction: cvt's .relu clamps negative results to +0, as
-// relu's `y > 0 ? y : 0` does before the conversion. The operands are never NaN or -0: y = t +
-// bias with t = acc * scale, acc a finite sum from +0 of e4m3 products (so +0 or at least 2^-18 in
-// magnitude) and scale a positive normal power of two (src/core/weights.cpp checks it), so t is
-// +0 or at least 2^-144 in magnitude (no flush to zero in this build), never -0, and y = -0 would
-// need t = -0. So device_math.cuh's e4m3x2(relu, relu) and this give the same bytes, without the NaN
-// fix-ups and the two max (the MLP's issue slots are most of its time).
-__device__ __forceinline__ uint16_t relu_e4m3x2(float lo, float hi) {
-    uint16_t r;
-    asm("cvt.rn.satfinite.relu.e4m3x2.f32 %0, %2, %1;\n" : "=h"(r) : "f"(lo), "f"(hi));
-    return r;
-}
-
-// One hidden layer of the head MLP on a quadrant pair's 32 rows (two 16-row tiles, A fragments
-// a[tile][K chunk], K = 64) times W (kMlpN rows in shared memory), with the GEMM's relu_e4m3
-// epilogue (scale_bias, relu, e4m3 of each column pair) into the pair's e4m3 rows h_s (tile i's
-// rows at 16 i). In two halves of 32 columns: each half issues its 16 mma.sync (2 K chunks x 2
-// column steps x 2 tiles x 2 n8 tiles; each accumulator takes its chunks in increasing order from
-// +0) before its epilogue reads a result, and each W fragment serves both tiles, so the pair reads
-// W from shared memory once where one quadrant at a time read it twice. `overwrite`: h_s holds the
-// rows a was read from (fc2), so the warp synchronises before the first store.
-__device__ __forceinline__ void head_mlp_layer(const uint32_t (&a)[2][2][4], const uint8_t* w_s, const float4* sb_s,
-                                               uint8_t* h_s, const FragmentRows& f, int g, int t, bool overwrite) {
-#pragma unroll
-    for (int half_n = 0; half_n < 2; ++half_n) {
-        float acc[2][2][2][4];  // [tile][column step][n8 tile][element]
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int s = 0; s < 2; ++s)
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) acc[i][s][nt][j] = 0.0f;
-#pragma unroll
-        for (int kc = 0; kc < 2; ++kc) {  // K chunks in increasing order
-#pragma unroll
-            for (int s = 0; s < 2; ++s) {
-                uint32_t b[4];
-                ldmatrix_x4(b, w_s + ((half_n * 2 + s) * 16 + f.w_row) * kMlpStride + kc * 32 + f.w_col);
-#pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    mma_m16n8k32_e4m3(acc[i][s][0], a[i][kc], b[0], b[1]);
-                    mma_m16n8k32_e4m3(acc[i][s][1], a[i][kc], b[2], b[3]);
-                }
-            }
-        }
-        if (overwrite && half_n == 0) __syncwarp();  // every lane's fragments of h_s are read
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int s = 0; s < 2; ++s)
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const int c = (half_n * 2 + s) * 16 + nt * 8 + 2 * t;
-                    const float4 sb = sb_s[c / 2];
-#pragma unroll
-                    for (int half = 0; half < 2; ++half) {
-                        const float y0 = scale_bias(acc[i][s][nt][2 * half], sb.x, sb.z);
-                        const float y1 = scale_bias(acc[i][s][nt][2 * half + 1], sb.y, sb.w);
-                        *reinterpret_cast<uint16_t*>(h_s + (16 * i + g + 8 * half) * kHStride + c) =
-                            relu_e4m3x2(y0, y1);
-                    }
-                }
-    }
-}
-
-// fc3 of the pair's 32 rows (A = the h2 fragments a[tile]): only its first n8 tile (the 8
-// outputs; the second is the layer-by-layer GEMM's zero N padding, whose mma the fused kernel
-// skips), each W fragment serving both tiles. y3[tile]: this lane's outputs at the head
-// accumulator's first n8 tile's positions (rows g, g + 8, columns 2t, 2t + 1).
-__device__ __forceinline__ void head_mlp_fc3(const uint32_t (&a)[2][2][4], const uint8_t* w3_s, const float4* sb3_s,
-                                             const FragmentRows& f, int t, float (&y3)[2][4]) {
-    float acc[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
-#pragma unroll
-    for (int kc = 0; kc < 2; ++kc) {  // K chunks in increasing order
-        uint32_t b[4];
-        ldmatrix_x4(b, w3_s + f.w_row * kMlpStride + kc * 32 + f.w_col);
-#pragma unroll
-        for (int i = 0; i < 2; ++i) mma_m16n8k32_e4m3(acc[i], a[i][kc], b[0], b[1]);
-    }
-    const float4 sb = sb3_s[t];
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-        y3[i][0] = scale_bias(acc[i][0], sb.x, sb.z);
-        y3[i][1] = scale_bias(acc[i][1], sb.y, sb.w);
-        y3[i][2] = scale_bias(acc[i][2], sb.x, sb.z);
-        y3[i][3] = scale_bias(acc[i][3], sb.y, sb.w);
-    }
-}
-
-// The head linear (32 -> 16) of the pair's two tiles (A: the head norm's fragments ah[tile]), each
-// W fragment serving both: mma_step16<1>'s sums.
-__device__ __forceinline__ void head_linear_pair(float (&acc)[2][2][4], const uint32_t (&ah)[2][4],
-                                                 const uint8_t* wh_s, const FragmentRows& f) {
-#pragma unroll
-    for (int i = 0; i < 2; ++i)
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) acc[i][nt][j] = 0.0f;
-    uint32_t b[4];
-    ldmatrix_x4(b, wh_s + f.w_row * kWhStride + f.w_col);
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-        mma_m16n8k32_e4m3(acc[i][0], ah[i], b[0], b[1]);
-        mma_m16n8k32_e4m3(acc[i][1], ah[i], b[2], b[3]);
-    }
-}
-
-// The staged rows' A fragment of a quadrant (K chunk of 32: the 16 slots, then zeros, as the
-// layer-by-layer GEMM's A holds skip0's K padding): rows 0-15's 16 bytes by ldmatrix.x2 (lanes
-// 0-15 give the row addresses), bytes 16-31 two zero registers.
-__device__ __forceinline__ void load_staged_fragment(uint32_t (&a)[1][4], const uint8_t* st_s, int lane) {
-    uint32_t lo[2];
-    ldmatrix_x2(lo, st_s + (lane & 15) * kStStride);
-    a[0][0] = lo[0];
-    a[0][1] = lo[1];
-    a[0][2] = 0u;
-    a[0][3] = 0u;
-}
 
 // skip0 + expand0 of quadrant q's 16 pixels (as: their staged rows' fragment; ae: expand0's norm)
 // -> this lane's d0 words (the expand_add_f16 epilogue with the f32 skip), word [s][nt][half] at
@@ -253,12 +125,7 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
     float4* sbh_s = sbs_s + kC0 / 2;
     float* gain_e = reinterpret_cast<float*>(sbh_s + kHeadN / 2);
     float* gain_h = gain_e + kC1;
-    uint8_t* w1_s = smem + kCtaBytes;  // kHeadMlp only
-    uint8_t* w2_s = w1_s + kMlpN * kMlpStride;
-    uint8_t* w3_s = w2_s + kMlpN * kMlpStride;
-    float4* sb1_s = reinterpret_cast<float4*>(w3_s + kMlpN3 * kMlpStride);
-    float4* sb2_s = sb1_s + kMlpN / 2;
-    float4* sb3_s = sb2_s + kMlpN / 2;
+    const HeadMlpSmem mlp = head_mlp_smem(smem + kCtaBytes);  // kHeadMlp only
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     uint8_t* x_base = smem + kCtaBytes + (kHeadMlp ? kMlpBytes : 0) + warp * kWarpBytes;  // 2 dec1 row buffers
     uint8_t* st_base = x_base + 2 * kXBufBytes;              // 2 staged row buffers
@@ -269,23 +136,15 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
     cp_async_matrix(we_s, kWeStride, p.w_expand, 4 * kC0, kC1);
     cp_async_matrix(ws_s, kWsStride, p.w_skip, kC0, 32);
     cp_async_matrix(wh_s, kWhStride, p.w_head, kHeadN, kC0);
-    auto pairs = [](float4* dst, const float* scale, const float* bias, int n) {
-        for (int i = threadIdx.x; i < n / 2; i += blockDim.x)
-            dst[i] = make_float4(scale[2 * i], scale[2 * i + 1], bias[2 * i], bias[2 * i + 1]);
-    };
-    pairs(sbe_s, p.scale_expand, p.bias_expand, 4 * kC0);
-    pairs(sbs_s, p.scale_skip, p.bias_skip, kC0);
-    pairs(sbh_s, p.scale_head, p.bias_head, kHeadN);
+    stage_scale_bias_pairs(sbe_s, p.scale_expand, p.bias_expand, 4 * kC0);
+    stage_scale_bias_pairs(sbs_s, p.scale_skip, p.bias_skip, kC0);
+    stage_scale_bias_pairs(sbh_s, p.scale_head, p.bias_head, kHeadN);
     for (int i = threadIdx.x; i < kC1; i += blockDim.x) gain_e[i] = p.expand_gain[i];
     for (int i = threadIdx.x; i < kC0; i += blockDim.x) gain_h[i] = p.head_gain[i];
-    if constexpr (kHeadMlp) {
-        cp_async_matrix(w1_s, kMlpStride, p.w_fc1, kMlpN, kMlpK);
-        cp_async_matrix(w2_s, kMlpStride, p.w_fc2, kMlpN, kMlpK);
-        cp_async_matrix(w3_s, kMlpStride, p.w_fc3, kMlpN3, kMlpK);
-        pairs(sb1_s, p.scale_fc1, p.bias_fc1, kMlpN);
-        pairs(sb2_s, p.scale_fc2, p.bias_fc2, kMlpN);
-        pairs(sb3_s, p.scale_fc3, p.bias_fc3, kHeadMlpOutputs);
-    }
+    if constexpr (kHeadMlp)
+        stage_head_mlp(mlp, p.w_fc1, p.scale_fc1, p.bias_fc1, p.w_fc2, p.scale_fc2, p.bias_fc2, p.w_fc3, p.scale_fc3,
+                       p.bias_fc3);
+    const HeadSmem head_w{wh_s, sbh_s, gain_h, mlp.w1_s, mlp.w2_s, mlp.w3_s, mlp.sb1_s, mlp.sb2_s, mlp.sb3_s};
     const int tiles = p.width1 * p.height1 / 16;
     const int tile_step = static_cast<int>(gridDim.x) * kWarps;
     int tile = static_cast<int>(blockIdx.x) * kWarps + warp;
@@ -345,67 +204,10 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
             }
             __syncwarp();  // the pair's d0 rows complete
 
-            // head: norm (one row per lane) -> e4m3 rows -> linear 32 -> 16 -> f32.
-            rms_normalise_tile32<kC0>(a_s, kD0Stride, gain_h, hn_s, kHnStride, p.precision, lane);
-            __syncwarp();
-            uint32_t ah[2][4];
-#pragma unroll
-            for (int i = 0; i < 2; ++i) ldmatrix_x4(ah[i], hn_s + (16 * i + f.a_row) * kHnStride + f.a_col);
-            float acc_h[2][2][4];
-            float y3[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};  // MLP outputs 0-7 (kHeadMlp)
-            if constexpr (kHeadMlp) {
-                // The head MLP -> head outputs 0-7 (the first n8 tile). fc1's A per tile: the head
-                // norm's fragment (K 0-31: the 32 normalised head inputs) and the staged one (K 32-63:
-                // the 16 slots, then 16 zero bytes; read again from the tile's staged rows rather
-                // than held through the norm). The d0 rows in a_s were last read by the head norm,
-                // before the __syncwarp above: a_s takes the hidden rows h1, then h2.
-                uint32_t a[2][2][4];
-#pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    uint32_t as[1][4];
-                    load_staged_fragment(as, st_s + (2 * pair + i) * 16 * kStStride, lane);
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        a[i][0][j] = ah[i][j];
-                        a[i][1][j] = as[0][j];
-                    }
-                }
-                head_mlp_layer(a, w1_s, sb1_s, a_s, f, g, t, false);
-                __syncwarp();
-#pragma unroll
-                for (int i = 0; i < 2; ++i) load_a_fragments<2>(a[i], a_s + 16 * i * kHStride, kHStride, f);
-                head_mlp_layer(a, w2_s, sb2_s, a_s, f, g, t, true);
-                __syncwarp();
-#pragma unroll
-                for (int i = 0; i < 2; ++i) load_a_fragments<2>(a[i], a_s + 16 * i * kHStride, kHStride, f);
-                // The head linear, issued here to keep its accumulators' registers free through
-                // fc1 and fc2; its A fragments read again from the head-norm rows (which the MLP
-                // leaves alone) rather than held through them.
-#pragma unroll
-                for (int i = 0; i < 2; ++i) ldmatrix_x4(ah[i], hn_s + (16 * i + f.a_row) * kHnStride + f.a_col);
-                head_linear_pair(acc_h, ah, wh_s, f);
-                head_mlp_fc3(a, w3_s, sb3_s, f, t, y3);
-            } else {
-                head_linear_pair(acc_h, ah, wh_s, f);
-            }
-#pragma unroll
-            for (int i = 0; i < 2; ++i)
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const int n = nt * 8 + 2 * t;
-                    const float4 sbh = sbh_s[n / 2];
-#pragma unroll
-                    for (int half = 0; half < 2; ++half) {
-                        const int r = g + 8 * half;
-                        float h0 = scale_bias(acc_h[i][nt][2 * half], sbh.x, sbh.z);
-                        float h1 = scale_bias(acc_h[i][nt][2 * half + 1], sbh.y, sbh.w);
-                        if (kHeadMlp && nt == 0) {  // head_mlp_add's one add; outputs 8-15 untouched
-                            h0 = exact::add(h0, y3[i][2 * half]);
-                            h1 = exact::add(h1, y3[i][2 * half + 1]);
-                        }
-                        *reinterpret_cast<float2*>(p.head + pixel_of(i, r) * kHeadN + n) = make_float2(h0, h1);
-                    }
-                }
+            // The head of the pair's 32 pixels (head_tile.cuh): norm -> linear (-> the MLP, its
+            // hidden rows in a_s) -> f32 outputs.
+            head_pair<kHeadMlp>(a_s, st_s + 2 * pair * 16 * kStStride, hn_s, head_w, p.precision, p.head, pixel_of, f,
+                                lane, g, t);
             __syncwarp();  // the head-norm (and h2) rows are read before the next pair rewrites them
         }
     }

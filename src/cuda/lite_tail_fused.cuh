@@ -18,7 +18,9 @@
 // -> e4m3 rows in shared memory, fc3 -> f32 added to head outputs 0-7 before they are stored (one
 // IEEE add, as head_mlp_add). The equality with the launches (head_mlp.cuh + three GEMMs) is the same
 // argument: each output one accumulator from +0 over the same chunks in increasing order, the
-// same epilogue operations (device_math.cuh's scale_bias, relu, e4m3x2).
+// same epilogue operations (device_math.cuh's scale_bias, relu, e4m3x2). The head part (head norm,
+// head linear, the head MLP, the f32 stores) is head_tile.cuh's head_pair, which full's fused head
+// (head_fused.cuh) runs too.
 #pragma once
 
 #include <cuda_runtime.h>

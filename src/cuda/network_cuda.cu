@@ -10,6 +10,7 @@
 #include "cuda/attention_fused.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/gemm_e4m3.cuh"
+#include "cuda/head_fused.cuh"
 #include "cuda/head_mlp.cuh"
 #include "cuda/lite_tail_fused.cuh"
 #include "cuda/mlp_fused.cuh"
@@ -359,6 +360,47 @@ struct CudaNetwork::Impl {
         mark(s, false);
     }
 
+    // full's head norm -> head linear (-> the head MLP) as one kernel (head_fused.cuh: the same
+    // bytes as the norm, linear and head_mlp_unfused launches below), per 32 consecutive pixels.
+    void head_fused_stage(const uint8_t* staged, const uint16_t* d0p, int pixels, float* head_out) {
+        HeadArgs a;
+        a.d0 = d0p;
+        a.pixels = pixels;
+        a.head_gain = head.gain.get<float>();
+        a.w_head = head.linear.w.get<uint8_t>();
+        a.scale_head = head.linear.scale.get<float>();
+        a.bias_head = head.linear.bias.get<float>();
+        if (config.head_mlp) {  // the kernel's head-MLP instantiation (the weights' K padded to 64)
+            a.staged = staged;
+            a.w_fc1 = head_fc1.w.get<uint8_t>();
+            a.scale_fc1 = head_fc1.scale.get<float>();
+            a.bias_fc1 = head_fc1.bias.get<float>();
+            a.w_fc2 = head_fc2.w.get<uint8_t>();
+            a.scale_fc2 = head_fc2.scale.get<float>();
+            a.bias_fc2 = head_fc2.bias.get<float>();
+            a.w_fc3 = head_fc3.w.get<uint8_t>();
+            a.scale_fc3 = head_fc3.scale.get<float>();
+            a.bias_fc3 = head_fc3.bias.get<float>();
+        }
+        a.precision = precision;
+        a.head = head_out;
+        // head (32 -> 16), the head MLP (48 -> 64 -> 64 -> 8); bytes: d0's f16 rows (and with the
+        // MLP the staged slots) in, the f32 head outputs out, the weights. The norm's few flops
+        // are not counted (as in lite's tail).
+        const double mlp_macs =
+            config.head_mlp ? double(kHeadMlpInputs * kHeadMlpHidden + kHeadMlpHidden * kHeadMlpHidden +
+                                     kHeadMlpHidden * kHeadMlpOutputs)
+                            : 0.0;
+        const double p = pixels;
+        const StageInfo s{"head", config.head_mlp ? "norm+linear+head_mlp" : "norm+linear",
+                          2.0 * p * (32 * kHeadOutputs + mlp_macs),
+                          p * 32 * 2 + (config.head_mlp ? p * kSlots : 0.0) + p * kHeadOutputs * 4 +
+                              kHeadOutputs * 32 + mlp_macs};
+        mark(s, true);
+        head_fused(a, stream);
+        mark(s, false);
+    }
+
     // The head MLP layer by layer, after head.linear has written head_out (docs/model-spec.md, "The
     // head MLP"): fc1's A rows are the head norm's rows (still in `normed`) followed by the staged
     // slots; fc1 -> ReLU -> e4m3, fc2 likewise, fc3 -> f32 (16 columns, 8..15 the zero padding),
@@ -569,6 +611,13 @@ void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame,
     } else {
         expand("expand0", expand0, d1p, w1, h1, ch[1], e0p, false, d0p);
         block(block_index("dec0"), d0p, w, h, frame);
+    }
+    // full's head as one kernel (lite's fused tail, above, already contains the head; where it is
+    // off or does not fit, lite keeps the launches below).
+    if (!lite && fusions.head && head_fused_supported(config.head_mlp)) {
+        head_fused_stage(staged, d0p, w * h, head_out);
+        report_f32("head", head_out, w, h, kHeadOutputs);
+        return;
     }
     norm("head", "norm", head.gain, d0p, ch[0], NormGather::rows, w * h, w, normed.get<uint8_t>());
     linear("head", "linear", head.linear, normed.get<uint8_t>(), ch[0], GemmGather::rows, w * h, w,

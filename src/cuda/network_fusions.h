@@ -15,9 +15,12 @@ struct NetworkFusions {
     // norm1 -> qkv -> window attention -> proj + residual as one kernel per block, a warp per
     // window (attention_fused.cuh; every level).
     bool attention = true;
-    // lite: expand0 (+ skip0 of the staged slots) -> head norm -> head linear as one kernel, per
-    // level-1 token and its 2x2 render pixels (lite_tail_fused.cuh).
+    // lite: expand0 (+ skip0 of the staged slots) -> head norm -> head linear (-> head MLP) as one
+    // kernel, per level-1 token and its 2x2 render pixels (lite_tail_fused.cuh).
     bool lite_tail = true;
+    // full: head norm -> head linear (-> head MLP) as one kernel per 32-pixel tile
+    // (head_fused.cuh; lite's tail already holds its head).
+    bool head = true;
 };
 
 }  // namespace swinup::cuda

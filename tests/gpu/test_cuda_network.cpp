@@ -128,7 +128,7 @@ TEST(CudaNetwork, FullExactMatchesCpuOddFrame) { SWINUP_REQUIRE_GPU(); compare_n
 TEST(CudaNetwork, LiteFastWithinBound) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_FAST, 1}); }
 TEST(CudaNetwork, FullFastWithinBound) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_FAST, 0}); }
 
-// With the head MLP: lite's runs in its fused tail, full's in the layer-by-layer launches.
+// With the head MLP: lite's runs in its fused tail, full's in its fused head (head_fused.cuh).
 TEST(CudaNetwork, LiteHeadMlpExactMatchesCpuEvenFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_EXACT, 0, true}); }
 TEST(CudaNetwork, LiteHeadMlpExactMatchesCpuOddFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::lite, SWINUP_PRECISION_EXACT, 1, true}); }
 TEST(CudaNetwork, FullHeadMlpExactMatchesCpuEvenFrame) { SWINUP_REQUIRE_GPU(); compare_network({Variant::full, SWINUP_PRECISION_EXACT, 0, true}); }
