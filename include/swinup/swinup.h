@@ -7,7 +7,8 @@
  * names the field that was wrong.
  *
  * Threading: a context is not thread-safe (one thread dispatches to it at a time); two contexts
- * are fully independent. The context owns the temporal state (history, recurrent features).
+ * are fully independent, also when two threads dispatch to them at once and when they are on
+ * different CUDA devices. The context owns the temporal state (history, recurrent features).
  */
 #ifndef SWINUP_SWINUP_H
 #define SWINUP_SWINUP_H

@@ -9,6 +9,7 @@
 #include "core/window_map.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/rms_norm_row.cuh"
@@ -224,11 +225,7 @@ void launch(const AttentionBlockArgs& p, cudaStream_t stream) {
     require(warps >= kMinWarps, "the weights do not fit in shared memory");
     const int smem = L::kCtaBytes + warps * L::kWarpBytes;
     auto kernel = attention_fused_kernel<kC, kHeads>;
-    static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
-    if (smem > configured_smem) {
-        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        configured_smem = smem;
-    }
+    raise_dynamic_smem(kernel, smem);
     int per_sm = 0;
     SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * 32, smem));
     require(per_sm > 0, "no CTA fits on an SM");

@@ -175,6 +175,15 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     return download<float>(linear, display * 3);
 }
 
+int device_count() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();  // no driver or no device: not an error for the caller
+        return 0;
+    }
+    return count;
+}
+
 void* device_alloc(size_t bytes) {
     void* p = nullptr;
     SWINUP_CUDA_CHECK(cudaMalloc(&p, bytes));

@@ -44,6 +44,9 @@ struct OutputPassCase {
 };
 std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision);
 
+// How many CUDA devices this process sees (0 when none or no driver): the multi-device tests.
+int device_count();
+
 // Device memory for tests of the C API's SWINUP_MEMORY_CUDA path (device 0).
 void* device_alloc(size_t bytes);
 void device_free(void* p);

@@ -7,6 +7,7 @@
 #include "core/exact_math.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/mma.cuh"
@@ -372,12 +373,7 @@ void launch(const GemmArgs& p, int n_slice, int sms, cudaStream_t stream) {
     constexpr int kBlockM = kWarps * kMTiles * 16;
     const size_t smem = smem_bytes(p, n_slice, kBlockM, kWarps);
     auto kernel = gemm_e4m3_kernel<kWarps, kMTiles, kNorm, kPrefetch>;
-    static int configured_smem = 0;  // raise the opt-in limit once per instantiation and size
-    if (static_cast<int>(smem) > configured_smem) {
-        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(smem)));
-        configured_smem = static_cast<int>(smem);
-    }
+    raise_dynamic_smem(kernel, smem);
     int per_sm = 0;
     SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
     require(per_sm > 0, "the weight matrix does not fit in shared memory");

@@ -6,6 +6,7 @@
 
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/head_tile.cuh"
 #include "cuda/warp_tile_mma.cuh"
@@ -69,12 +70,7 @@ __global__ void __launch_bounds__(kWarps * 32, kMinBlocks) head_fused_kernel(con
     uint8_t* hn_s = d0_base + 2 * kD0BufBytes;  // the tile's head-norm rows
     uint8_t* st_base = hn_s + kTile * kHeadHnStride;  // kHeadMlp: 2 staged row buffers
 
-    cp_async_matrix(wh_s, kHeadWStride, p.w_head, kHeadN, kHeadC);
-    stage_scale_bias_pairs(sbh_s, p.scale_head, p.bias_head, kHeadN);
-    for (int i = threadIdx.x; i < kHeadC; i += blockDim.x) gain_h[i] = p.head_gain[i];
-    if constexpr (kHeadMlp)
-        stage_head_mlp(mlp, p.w_fc1, p.scale_fc1, p.bias_fc1, p.w_fc2, p.scale_fc2, p.bias_fc2, p.w_fc3, p.scale_fc3,
-                       p.bias_fc3);
+    stage_head<kHeadMlp>(p.head_w, wh_s, sbh_s, gain_h, mlp);
     const HeadSmem head_w{wh_s, sbh_s, gain_h, mlp.w1_s, mlp.w2_s, mlp.w3_s, mlp.sb1_s, mlp.sb2_s, mlp.sb3_s};
     const int tiles = p.pixels / kTile;
     const int tile_step = static_cast<int>(gridDim.x) * kWarps;
@@ -115,12 +111,7 @@ void require(bool ok, const char* what) {
 template <bool kHeadMlp>
 void launch(const HeadArgs& p, cudaStream_t stream) {
     constexpr int smem = kSmemBytes<kHeadMlp>;
-    static bool configured = false;  // once per instantiation
-    if (!configured) {
-        SWINUP_CUDA_CHECK(
-            cudaFuncSetAttribute(head_fused_kernel<kHeadMlp>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        configured = true;
-    }
+    raise_dynamic_smem(head_fused_kernel<kHeadMlp>, smem);
     int per_sm = 0;
     SWINUP_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, head_fused_kernel<kHeadMlp>, kWarps * 32, smem));
@@ -138,16 +129,11 @@ bool head_fused_supported(bool head_mlp) {
 }
 
 void head_fused(const HeadArgs& p, cudaStream_t stream) {
-    require(p.d0 && p.head_gain && p.w_head && p.scale_head && p.bias_head && p.head, "null operand");
-    const bool head_mlp = p.w_fc1 != nullptr;
-    if (head_mlp)
-        require(p.staged && p.scale_fc1 && p.bias_fc1 && p.w_fc2 && p.scale_fc2 && p.bias_fc2 && p.w_fc3 &&
-                    p.scale_fc3 && p.bias_fc3,
-                "null head-MLP operand");
+    if (const char* problem = p.head_w.problem()) require(false, problem);
+    const bool head_mlp = p.head_w.has_mlp();
+    require(p.d0 && p.head && (!head_mlp || p.staged), "null operand");
     require(p.pixels > 0 && p.pixels % kTile == 0, "the pixel count must be a positive multiple of 32");
     for (const void* a : {static_cast<const void*>(p.d0), static_cast<const void*>(p.staged),
-                          static_cast<const void*>(p.w_head), static_cast<const void*>(p.w_fc1),
-                          static_cast<const void*>(p.w_fc2), static_cast<const void*>(p.w_fc3),
                           static_cast<const void*>(p.head)})
         require(reinterpret_cast<uintptr_t>(a) % 16 == 0, "operands must be 16-byte aligned");
     require(head_fused_supported(head_mlp), "the kernel's shared memory does not fit on this device");

@@ -23,6 +23,7 @@
 #include "core/model_spec.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/device_math.cuh"
+#include "cuda/head_weights.h"
 #include "cuda/mma.cuh"
 #include "cuda/rms_norm_row.cuh"
 #include "cuda/warp_tile_mma.cuh"
@@ -112,6 +113,20 @@ __device__ __forceinline__ void stage_head_mlp(const HeadMlpSmem& m, const uint8
     stage_scale_bias_pairs(m.sb1_s, scale_fc1, bias_fc1, kMlpN);
     stage_scale_bias_pairs(m.sb2_s, scale_fc2, bias_fc2, kMlpN);
     stage_scale_bias_pairs(m.sb3_s, scale_fc3, bias_fc3, kHeadMlpOutputs);
+}
+
+// The CTA's copies of the head's weights (cp.async, as stage_head_mlp): W_head [16][32] at wh_s
+// (row stride kHeadWStride), head.linear's (scale, scale, bias, bias) pairs, the norm's gains and,
+// kHeadMlp, the head MLP's region.
+template <bool kHeadMlp>
+__device__ __forceinline__ void stage_head(const HeadWeights& w, uint8_t* wh_s, float4* sbh_s, float* gain_s,
+                                           const HeadMlpSmem& mlp) {
+    cp_async_matrix(wh_s, kHeadWStride, w.w, kHeadN, kHeadC);
+    stage_scale_bias_pairs(sbh_s, w.scale, w.bias, kHeadN);
+    for (int i = threadIdx.x; i < kHeadC; i += blockDim.x) gain_s[i] = w.gain[i];
+    if constexpr (kHeadMlp)
+        stage_head_mlp(mlp, w.w_fc1, w.scale_fc1, w.bias_fc1, w.w_fc2, w.scale_fc2, w.bias_fc2, w.w_fc3, w.scale_fc3,
+                       w.bias_fc3);
 }
 
 // ---- the pieces --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "core/exact_math.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/head_tile.cuh"
@@ -135,15 +136,10 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
 
     cp_async_matrix(we_s, kWeStride, p.w_expand, 4 * kC0, kC1);
     cp_async_matrix(ws_s, kWsStride, p.w_skip, kC0, 32);
-    cp_async_matrix(wh_s, kWhStride, p.w_head, kHeadN, kC0);
     stage_scale_bias_pairs(sbe_s, p.scale_expand, p.bias_expand, 4 * kC0);
     stage_scale_bias_pairs(sbs_s, p.scale_skip, p.bias_skip, kC0);
-    stage_scale_bias_pairs(sbh_s, p.scale_head, p.bias_head, kHeadN);
     for (int i = threadIdx.x; i < kC1; i += blockDim.x) gain_e[i] = p.expand_gain[i];
-    for (int i = threadIdx.x; i < kC0; i += blockDim.x) gain_h[i] = p.head_gain[i];
-    if constexpr (kHeadMlp)
-        stage_head_mlp(mlp, p.w_fc1, p.scale_fc1, p.bias_fc1, p.w_fc2, p.scale_fc2, p.bias_fc2, p.w_fc3, p.scale_fc3,
-                       p.bias_fc3);
+    stage_head<kHeadMlp>(p.head_w, wh_s, sbh_s, gain_h, mlp);
     const HeadSmem head_w{wh_s, sbh_s, gain_h, mlp.w1_s, mlp.w2_s, mlp.w3_s, mlp.sb1_s, mlp.sb2_s, mlp.sb3_s};
     const int tiles = p.width1 * p.height1 / 16;
     const int tile_step = static_cast<int>(gridDim.x) * kWarps;
@@ -221,12 +217,7 @@ void require(bool ok, const char* what) {
 template <bool kHeadMlp>
 void launch(const LiteTailArgs& p, cudaStream_t stream) {
     constexpr int smem = kSmemBytes<kHeadMlp>;
-    static bool configured = false;  // once per instantiation
-    if (!configured) {
-        SWINUP_CUDA_CHECK(
-            cudaFuncSetAttribute(lite_tail_kernel<kHeadMlp>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        configured = true;
-    }
+    raise_dynamic_smem(lite_tail_kernel<kHeadMlp>, smem);
     int per_sm = 0;
     SWINUP_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lite_tail_kernel<kHeadMlp>, kWarps * 32, smem));
@@ -245,18 +236,13 @@ bool lite_tail_fused_supported(bool head_mlp) {
 
 void lite_tail_fused(const LiteTailArgs& p, cudaStream_t stream) {
     require(p.d1 && p.staged && p.expand_gain && p.w_expand && p.scale_expand && p.bias_expand && p.w_skip &&
-                p.scale_skip && p.bias_skip && p.head_gain && p.w_head && p.scale_head && p.bias_head && p.head,
+                p.scale_skip && p.bias_skip && p.head,
             "null operand");
-    const bool head_mlp = p.w_fc1 != nullptr;
-    if (head_mlp)
-        require(p.scale_fc1 && p.bias_fc1 && p.w_fc2 && p.scale_fc2 && p.bias_fc2 && p.w_fc3 && p.scale_fc3 &&
-                    p.bias_fc3,
-                "null head-MLP operand");
+    if (const char* problem = p.head_w.problem()) require(false, problem);
+    const bool head_mlp = p.head_w.has_mlp();
     require(p.width1 > 0 && p.height1 > 0 && p.width1 % 16 == 0, "the level-1 grid width must be a multiple of 16");
     for (const void* a : {static_cast<const void*>(p.d1), static_cast<const void*>(p.staged),
-                          static_cast<const void*>(p.w_expand), static_cast<const void*>(p.w_skip),
-                          static_cast<const void*>(p.w_head), static_cast<const void*>(p.w_fc1),
-                          static_cast<const void*>(p.w_fc2), static_cast<const void*>(p.w_fc3)})
+                          static_cast<const void*>(p.w_expand), static_cast<const void*>(p.w_skip)})
         require(reinterpret_cast<uintptr_t>(a) % 16 == 0, "operands must be 16-byte aligned");
     require(lite_tail_fused_supported(head_mlp), "the kernel's shared memory does not fit on this device");
     if (head_mlp) launch<true>(p, stream);

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 
+#include "cuda/head_weights.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cuda {
@@ -42,21 +43,7 @@ struct LiteTailArgs {
     const uint8_t* w_skip = nullptr;     // e4m3 [32, 32] (K zero-padded from 16)
     const float* scale_skip = nullptr;
     const float* bias_skip = nullptr;
-    const float* head_gain = nullptr;    // head's norm [32]
-    const uint8_t* w_head = nullptr;     // e4m3 [16, 32]
-    const float* scale_head = nullptr;
-    const float* bias_head = nullptr;
-    // The head MLP (all null without it): fc1 e4m3 [64, 64] (K zero-padded from 48), fc2 [64, 64],
-    // fc3 [16, 64] (rows 8-15 zero: the layer-by-layer GEMM's N padding; only 8 scale/bias read).
-    const uint8_t* w_fc1 = nullptr;
-    const float* scale_fc1 = nullptr;
-    const float* bias_fc1 = nullptr;
-    const uint8_t* w_fc2 = nullptr;
-    const float* scale_fc2 = nullptr;
-    const float* bias_fc2 = nullptr;
-    const uint8_t* w_fc3 = nullptr;
-    const float* scale_fc3 = nullptr;
-    const float* bias_fc3 = nullptr;
+    HeadWeights head_w;                  // the head norm, head.linear (and the head MLP)
     swinup_precision precision = SWINUP_PRECISION_EXACT;
     float* head = nullptr;               // f32 [2 h1][2 w1][16]
     uint16_t* d0 = nullptr;              // optional (tests' layer hook): f16 [2 h1][2 w1][32]

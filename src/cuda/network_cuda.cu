@@ -311,6 +311,28 @@ struct CudaNetwork::Impl {
         report(name, fine, 2 * w, 2 * h, e.linear.out / 4);
     }
 
+    // The head's weights for the fused kernels that compute it (head_weights.h); the head MLP's
+    // only when the weights have it (the kernels' head-MLP instantiation; fc1's K padded to 64).
+    HeadWeights head_weights() const {
+        HeadWeights h;
+        h.gain = head.gain.get<float>();
+        h.w = head.linear.w.get<uint8_t>();
+        h.scale = head.linear.scale.get<float>();
+        h.bias = head.linear.bias.get<float>();
+        if (config.head_mlp) {
+            h.w_fc1 = head_fc1.w.get<uint8_t>();
+            h.scale_fc1 = head_fc1.scale.get<float>();
+            h.bias_fc1 = head_fc1.bias.get<float>();
+            h.w_fc2 = head_fc2.w.get<uint8_t>();
+            h.scale_fc2 = head_fc2.scale.get<float>();
+            h.bias_fc2 = head_fc2.bias.get<float>();
+            h.w_fc3 = head_fc3.w.get<uint8_t>();
+            h.scale_fc3 = head_fc3.scale.get<float>();
+            h.bias_fc3 = head_fc3.bias.get<float>();
+        }
+        return h;
+    }
+
     // lite's expand0 + skip0 -> head as one kernel (lite_tail_fused.cuh: the same bytes as the
     // skip0, expand0 and head launches). d0 (expand0's output) is only written for the layer hook.
     void lite_tail(const uint8_t* staged, const uint16_t* d1p, int w1, int h1, uint16_t* d0p, float* head_out) {
@@ -326,21 +348,7 @@ struct CudaNetwork::Impl {
         a.w_skip = skip0.w.get<uint8_t>();
         a.scale_skip = skip0.scale.get<float>();
         a.bias_skip = skip0.bias.get<float>();
-        a.head_gain = head.gain.get<float>();
-        a.w_head = head.linear.w.get<uint8_t>();
-        a.scale_head = head.linear.scale.get<float>();
-        a.bias_head = head.linear.bias.get<float>();
-        if (config.head_mlp) {  // the kernel's head-MLP instantiation (the weights' K padded to 64)
-            a.w_fc1 = head_fc1.w.get<uint8_t>();
-            a.scale_fc1 = head_fc1.scale.get<float>();
-            a.bias_fc1 = head_fc1.bias.get<float>();
-            a.w_fc2 = head_fc2.w.get<uint8_t>();
-            a.scale_fc2 = head_fc2.scale.get<float>();
-            a.bias_fc2 = head_fc2.bias.get<float>();
-            a.w_fc3 = head_fc3.w.get<uint8_t>();
-            a.scale_fc3 = head_fc3.scale.get<float>();
-            a.bias_fc3 = head_fc3.bias.get<float>();
-        }
+        a.head_w = head_weights();
         a.precision = precision;
         a.head = head_out;
         a.d0 = d0p;
@@ -366,22 +374,8 @@ struct CudaNetwork::Impl {
         HeadArgs a;
         a.d0 = d0p;
         a.pixels = pixels;
-        a.head_gain = head.gain.get<float>();
-        a.w_head = head.linear.w.get<uint8_t>();
-        a.scale_head = head.linear.scale.get<float>();
-        a.bias_head = head.linear.bias.get<float>();
-        if (config.head_mlp) {  // the kernel's head-MLP instantiation (the weights' K padded to 64)
-            a.staged = staged;
-            a.w_fc1 = head_fc1.w.get<uint8_t>();
-            a.scale_fc1 = head_fc1.scale.get<float>();
-            a.bias_fc1 = head_fc1.bias.get<float>();
-            a.w_fc2 = head_fc2.w.get<uint8_t>();
-            a.scale_fc2 = head_fc2.scale.get<float>();
-            a.bias_fc2 = head_fc2.bias.get<float>();
-            a.w_fc3 = head_fc3.w.get<uint8_t>();
-            a.scale_fc3 = head_fc3.scale.get<float>();
-            a.bias_fc3 = head_fc3.bias.get<float>();
-        }
+        a.head_w = head_weights();
+        if (config.head_mlp) a.staged = staged;  // fc1's second K chunk (nothing else reads the slots)
         a.precision = precision;
         a.head = head_out;
         // head (32 -> 16), the head MLP (48 -> 64 -> 64 -> 8); bytes: d0's f16 rows (and with the

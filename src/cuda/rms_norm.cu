@@ -6,6 +6,7 @@
 #include "core/exact_math.h"
 #include "core/model_spec.h"
 #include "cuda/cuda_check.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_math.cuh"
 #include "cuda/rms_norm_row.cuh"
 
@@ -81,12 +82,7 @@ void rms_norm_e4m3(const RmsNormArgs& p, cudaStream_t stream) {
         require(p.grid_width > 0 && p.tokens % p.grid_width == 0, "space_to_depth needs the grid width");
     const int c_out = p.gather == NormGather::rows ? p.channels : 4 * p.channels;
     const size_t smem = norm_smem_bytes(c_out);
-    static size_t configured_smem = 48 * 1024;  // above 48 KiB a kernel must opt in
-    if (smem > configured_smem) {
-        SWINUP_CUDA_CHECK(cudaFuncSetAttribute(rms_norm_e4m3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(smem)));
-        configured_smem = smem;
-    }
+    raise_dynamic_smem(rms_norm_e4m3_kernel, smem);
     rms_norm_e4m3_kernel<<<(p.tokens + kTokensPerBlock - 1) / kTokensPerBlock, kTokensPerBlock, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }

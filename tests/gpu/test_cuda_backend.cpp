@@ -1,12 +1,14 @@
 // Whole frames through the C API: the CUDA backend against the CPU backend over 16-frame
 // sequences (history, recurrent state and shift parity all in play), in every output format and
-// both precision modes; repeated runs byte-identical; device pointers equal to host pointers.
+// both precision modes; repeated runs byte-identical; device pointers equal to host pointers; two
+// contexts in two threads, and on two GPUs where there are two, equal to one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "core/half.h"
@@ -59,10 +61,11 @@ size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ?
 // Runs the sequence on one backend; returns every frame's output bytes.
 std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_variant variant,
                                                swinup_precision precision, swinup_format format,
-                                               [[maybe_unused]] bool device_pointers = false) {
+                                               [[maybe_unused]] bool device_pointers = false, int device_index = 0) {
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
     desc.backend = backend;
+    desc.device_index = device_index;
     desc.variant = variant;
     desc.precision = precision;
     desc.max_render_width = kRenderW;
@@ -190,6 +193,63 @@ TEST(CudaBackend, DevicePointersEqualHostPointers) {
         run_sequence(SWINUP_BACKEND_CUDA, SWINUP_VARIANT_FULL, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F, true);
     ASSERT_EQ(host.size(), device.size());
     for (size_t f = 0; f < host.size(); ++f) EXPECT_TRUE(host[f] == device[f]) << "frame " << f;
+}
+
+void expect_same_frames(const std::vector<std::vector<uint8_t>>& a, const std::vector<std::vector<uint8_t>>& b,
+                        const char* what) {
+    ASSERT_EQ(a.size(), b.size()) << what;
+    ASSERT_EQ(a.size(), size_t(kFrames)) << what;
+    for (size_t f = 0; f < a.size(); ++f) EXPECT_TRUE(a[f] == b[f]) << what << ": frame " << f;
+}
+
+// Two contexts dispatching at once from two host threads (an engine's two views, or a tool's
+// parallel jobs) give the frames one context gives alone: the contexts share no state but the
+// kernels' launch configuration, which is recorded under a lock (dynamic_smem.cuh). Both variants,
+// so that every fused kernel is first launched while the other thread launches too.
+TEST(CudaBackend, TwoThreadsTwoContextsGiveTheFramesOfOne) {
+    SWINUP_REQUIRE_GPU();
+    for (const swinup_variant variant : {SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL}) {
+        const auto alone = run_sequence(SWINUP_BACKEND_CUDA, variant, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
+        std::vector<std::vector<uint8_t>> together[2];
+        std::thread threads[2];
+        for (int i = 0; i < 2; ++i)
+            threads[i] = std::thread([&, i] {
+                together[i] = run_sequence(SWINUP_BACKEND_CUDA, variant, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
+            });
+        for (std::thread& t : threads) t.join();
+        const char* name = variant == SWINUP_VARIANT_LITE ? "lite" : "full";
+        expect_same_frames(alone, together[0], name);
+        expect_same_frames(alone, together[1], name);
+    }
+}
+
+// A context on the second GPU after one on the first, then both at once from two threads: the
+// same frames as on the first (the kernels' shared-memory opt-in and the launch shapes are per
+// device; a process-wide flag raised the opt-in on the first device only, and the second
+// device's first fused launch failed). Skipped, visibly, on machines with one GPU.
+TEST(CudaBackend, SecondDeviceGivesTheFramesOfTheFirst) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const int devices = cuda_tools::device_count();
+    if (devices < 2) GTEST_SKIP() << "GPU test skipped: needs two CUDA devices, this machine has " << devices;
+    for (const swinup_variant variant : {SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL}) {
+        const char* name = variant == SWINUP_VARIANT_LITE ? "lite" : "full";
+        const auto first = run_sequence(SWINUP_BACKEND_CUDA, variant, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F,
+                                        false, 0);
+        const auto second = run_sequence(SWINUP_BACKEND_CUDA, variant, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F,
+                                         false, 1);
+        expect_same_frames(first, second, name);
+        std::vector<std::vector<uint8_t>> together[2];
+        std::thread threads[2];
+        for (int i = 0; i < 2; ++i)
+            threads[i] = std::thread([&, i] {
+                together[i] = run_sequence(SWINUP_BACKEND_CUDA, variant, SWINUP_PRECISION_EXACT, SWINUP_FORMAT_RGBA16F,
+                                           false, i);
+            });
+        for (std::thread& t : threads) t.join();
+        expect_same_frames(together[0], together[1], name);
+    }
+#endif
 }
 
 }  // namespace
