@@ -7,9 +7,9 @@
 #include "core/exact_math.h"
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
-#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/mma.cuh"
 #include "cuda/rms_norm_row.cuh"
 

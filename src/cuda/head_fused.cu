@@ -6,8 +6,8 @@
 
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
-#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_limits.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/head_tile.cuh"
 #include "cuda/warp_tile_mma.cuh"
 

@@ -6,8 +6,8 @@
 #include "core/exact_math.h"
 #include "core/model_spec.h"
 #include "cuda/cuda_check.cuh"
-#include "cuda/dynamic_smem.cuh"
 #include "cuda/device_math.cuh"
+#include "cuda/dynamic_smem.cuh"
 #include "cuda/rms_norm_row.cuh"
 
 namespace swinup::cuda {
