@@ -84,7 +84,11 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
         planes_.out_kernel = out_kernel_.get<float4>();
         planes_.out_motion = out_motion_.get<float2>();
     }
-    SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
+    // The memsets above and the weight uploads ran on the legacy stream; wait for that stream
+    // only. A device-wide synchronisation here failed, and invalidated the capture, when another
+    // context on this device was capturing its frame graph from another thread
+    // (cudaErrorStreamCaptureUnsupported; test_cuda_backend's two-thread test).
+    SWINUP_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 CudaBackend::~CudaBackend() {
