@@ -3,7 +3,7 @@
 // attribute belongs to the kernel in the current device's context: a process with contexts on
 // two GPUs (swinup_context_desc.device_index) must raise it on each. Until the twenty-fifth
 // session every launcher kept one static flag per kernel, so only the first device was raised and
-// a second device's first fused launch failed (cudaErrorInvalidValue). Recorded per (kernel,
+// a second device's first fused launch would fail (no opt-in there). Recorded per (kernel,
 // device), under a lock: contexts may launch from several host threads at once.
 #pragma once
 

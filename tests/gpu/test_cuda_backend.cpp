@@ -204,8 +204,10 @@ void expect_same_frames(const std::vector<std::vector<uint8_t>>& a, const std::v
 
 // Two contexts dispatching at once from two host threads (an engine's two views, or a tool's
 // parallel jobs) give the frames one context gives alone: the contexts share no state but the
-// kernels' launch configuration, which is recorded under a lock (dynamic_smem.cuh). Both variants,
-// so that every fused kernel is first launched while the other thread launches too.
+// kernels' launch configuration, which is recorded under a lock (dynamic_smem.cuh), and neither
+// may synchronise the whole device while the other captures its frame graph (context creation
+// did, and failed here on the H200 until it waited for the legacy stream only). Both variants, so
+// that every fused kernel is first launched while the other thread launches too.
 TEST(CudaBackend, TwoThreadsTwoContextsGiveTheFramesOfOne) {
     SWINUP_REQUIRE_GPU();
     for (const swinup_variant variant : {SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL}) {
@@ -225,8 +227,8 @@ TEST(CudaBackend, TwoThreadsTwoContextsGiveTheFramesOfOne) {
 
 // A context on the second GPU after one on the first, then both at once from two threads: the
 // same frames as on the first (the kernels' shared-memory opt-in and the launch shapes are per
-// device; a process-wide flag raised the opt-in on the first device only, and the second
-// device's first fused launch failed). Skipped, visibly, on machines with one GPU.
+// device; a process-wide flag raised the opt-in on the first device only, so the second
+// device's first fused launch would fail). Skipped, visibly, on machines with one GPU.
 TEST(CudaBackend, SecondDeviceGivesTheFramesOfTheFirst) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
