@@ -6,6 +6,7 @@ load one too, since its parameters would otherwise be dropped without a word."""
 from .display_refine import DisplayRefine
 from .history_clip import HistoryClip
 from .pixel_mlp import PixelMLP
+from .sample_residual import SampleResidual
 
 EXPERIMENTS = {  # name: (module, what it is, the train.py option that attaches it)
     "display_refine": (DisplayRefine, "the display refinement experiment (display_refine.py)",
@@ -13,6 +14,8 @@ EXPERIMENTS = {  # name: (module, what it is, the train.py option that attaches 
     "pixel_mlp": (PixelMLP, "the pixel-level MLP experiment (pixel_mlp.py)", "--pixel-mlp"),
     "history_clip": (HistoryClip, "the learned history clip experiment (history_clip.py)",
                      "--history-clip"),
+    "sample_residual": (SampleResidual, "the sample residual experiment (sample_residual.py)",
+                        "--sample-residual"),
 }
 
 

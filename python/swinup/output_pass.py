@@ -128,15 +128,19 @@ def history_position(ox, oy, nx, ny, motion: torch.Tensor, scale_x: float, scale
 
 def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
                 history, display_w: int, display_h: int, scale_x: float, scale_y: float,
-                history_valid: bool, exact: bool, refine=None, clip=None):
+                history_valid: bool, exact: bool, refine=None, clip=None, residual=None):
     """head: [B, H, W, 16] raw outputs at the real render size; tc: [B, H, W, 3] t(colour);
     motion: [B, H, W, 2] dilated; jitter [B, 2]; history [B, Hd, Wd, 3] (f16 values) or None.
     refine: a display_refine.DisplayRefine (an experiment no backend runs) or None.
     clip: a history_clip.HistoryClip (an experiment no backend runs), any callable of the same
     signature (head rows at each display pixel -> clip strength), or None.
+    residual: a sample_residual.SampleResidual (an experiment no backend runs), any callable
+    (head, tc) -> corrected tc, or None: the output pass then gathers the corrected samples.
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
+    if residual is not None:
+        tc = residual(head, tc)
     ox, oy, rx, ry, nx, ny = display_grid(b, display_w, display_h, w, h, scale_x, scale_y, dev)
     hn = gather(head, nx, ny)  # [B, Hd, Wd, 16]
     s_major = kernel_sigma(hn[..., 4], exact)

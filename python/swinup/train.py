@@ -64,6 +64,7 @@ from .data import ProceduralScenes, batch_from_folders, load_sequence_folders, r
 from .model import HEAD_MLP_PREFIX, SwinUp
 from .display_refine import FEATURE_ROWS
 from .history_clip import ROW as CLIP_ROW
+from .sample_residual import ROWS as RESIDUAL_ROWS
 from .output_pass import output_pass
 from .spec import ModelConfig
 from .staging import FrameInput, TemporalState, stage
@@ -204,6 +205,8 @@ def _advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
     extra = {}  # only when attached, so that scripts' stand-ins for output_pass need not know it
     if getattr(model, "history_clip", None) is not None:
         extra["clip"] = model.history_clip
+    if getattr(model, "sample_residual", None) is not None:
+        extra["residual"] = model.sample_residual
     out, hist, rec = output_pass(head[:, :h, :w], st.tc, st.motion, frame.jitter,
                                  state.history if valid else None, dw, dh, st.scale_x,
                                  st.scale_y, valid, exact,
@@ -473,12 +476,14 @@ def average_gradients(params, world):
 def keep_reserved_zero(model):
     """Head outputs 8..15 are reserved: zero weights and biases in v1 (model.md). The experiments
     that read some of them train those rows: the display refinement (display_refine.py) rows 8-11,
-    the history clip (history_clip.py) its ROW."""
+    the history clip (history_clip.py) its ROW, the sample residual (sample_residual.py) its ROWS."""
     trained = set()
     if getattr(model, "display_refine", None) is not None:
         trained.update(range(*FEATURE_ROWS))
     if getattr(model, "history_clip", None) is not None:
         trained.add(CLIP_ROW)
+    if getattr(model, "sample_residual", None) is not None:
+        trained.update(range(*RESIDUAL_ROWS))
     with torch.no_grad():
         for row in range(8, 16):
             if row not in trained:
@@ -578,6 +583,10 @@ def main(argv=None):
                     help="an experiment no backend runs: move the reprojected history toward the range "
                          "of this frame's 3x3 samples by a learned per-render-pixel strength "
                          "(history_clip.py); the checkpoint then holds its parameters")
+    ap.add_argument("--sample-residual", action="store_true",
+                    help="an experiment no backend runs: add a learned t-space correction (head rows "
+                         "13-15) to each render sample before the output pass gathers it "
+                         "(sample_residual.py); the checkpoint then holds its parameters")
     ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
                     help="learning rate of the attached experiments' and the head MLP's parameters, as a "
                          "multiple of --lr: "
