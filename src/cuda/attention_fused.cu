@@ -11,7 +11,7 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
-#include "cuda/dynamic_smem.cuh"
+#include "cuda/persistent_grid.cuh"
 #include "cuda/rms_norm_row.cuh"
 #include "cuda/warp_tile_mma.cuh"
 #include "cuda/window_attention_head.cuh"
@@ -225,12 +225,7 @@ void launch(const AttentionBlockArgs& p, cudaStream_t stream) {
     require(warps >= kMinWarps, "the weights do not fit in shared memory");
     const int smem = L::kCtaBytes + warps * L::kWarpBytes;
     auto kernel = attention_fused_kernel<kC, kHeads>;
-    raise_dynamic_smem(kernel, smem);
-    int per_sm = 0;
-    SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * 32, smem));
-    require(per_sm > 0, "no CTA fits on an SM");
-    const int windows = window_count(p.width, p.height);
-    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (windows + warps - 1) / warps));
+    const int blocks = persistent_blocks(kernel, warps, smem, window_count(p.width, p.height), "attention_fused");
     kernel<<<blocks, warps * 32, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }

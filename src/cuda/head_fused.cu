@@ -1,13 +1,12 @@
 #include "cuda/head_fused.cuh"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "cuda/cp_async.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_limits.cuh"
-#include "cuda/dynamic_smem.cuh"
+#include "cuda/persistent_grid.cuh"
 #include "cuda/head_tile.cuh"
 #include "cuda/warp_tile_mma.cuh"
 
@@ -111,13 +110,7 @@ void require(bool ok, const char* what) {
 template <bool kHeadMlp>
 void launch(const HeadArgs& p, cudaStream_t stream) {
     constexpr int smem = kSmemBytes<kHeadMlp>;
-    raise_dynamic_smem(head_fused_kernel<kHeadMlp>, smem);
-    int per_sm = 0;
-    SWINUP_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, head_fused_kernel<kHeadMlp>, kWarps * 32, smem));
-    require(per_sm > 0, "no CTA fits on an SM");
-    const int tiles = p.pixels / kTile;
-    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + kWarps - 1) / kWarps));
+    const int blocks = persistent_blocks(head_fused_kernel<kHeadMlp>, kWarps, smem, p.pixels / kTile, "head_fused");
     head_fused_kernel<kHeadMlp><<<blocks, kWarps * 32, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }

@@ -1,6 +1,5 @@
 #include "cuda/lite_tail_fused.cuh"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,7 +8,7 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
-#include "cuda/dynamic_smem.cuh"
+#include "cuda/persistent_grid.cuh"
 #include "cuda/head_tile.cuh"
 #include "cuda/rms_norm_row.cuh"
 #include "cuda/warp_tile_mma.cuh"
@@ -217,13 +216,8 @@ void require(bool ok, const char* what) {
 template <bool kHeadMlp>
 void launch(const LiteTailArgs& p, cudaStream_t stream) {
     constexpr int smem = kSmemBytes<kHeadMlp>;
-    raise_dynamic_smem(lite_tail_kernel<kHeadMlp>, smem);
-    int per_sm = 0;
-    SWINUP_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lite_tail_kernel<kHeadMlp>, kWarps * 32, smem));
-    require(per_sm > 0, "no CTA fits on an SM");
     const int tiles = p.width1 * p.height1 / 16;
-    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + kWarps - 1) / kWarps));
+    const int blocks = persistent_blocks(lite_tail_kernel<kHeadMlp>, kWarps, smem, tiles, "lite_tail_fused");
     lite_tail_kernel<kHeadMlp><<<blocks, kWarps * 32, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }

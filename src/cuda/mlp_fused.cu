@@ -9,7 +9,7 @@
 #include "cuda/cuda_check.cuh"
 #include "cuda/device_limits.cuh"
 #include "cuda/device_math.cuh"
-#include "cuda/dynamic_smem.cuh"
+#include "cuda/persistent_grid.cuh"
 #include "cuda/rms_norm_row.cuh"
 #include "cuda/warp_tile_mma.cuh"
 
@@ -232,12 +232,7 @@ void launch(const MlpArgs& p, cudaStream_t stream) {
     require(warps >= kMinWarps, "the weights do not fit in shared memory");
     const int smem = L::kCtaBytes + warps * L::kWarpBytes;
     auto kernel = mlp_fused_kernel<kC>;
-    raise_dynamic_smem(kernel, smem);
-    int per_sm = 0;
-    SWINUP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * 32, smem));
-    require(per_sm > 0, "no CTA fits on an SM");
-    const int tiles = (p.m + 15) / 16;
-    const int blocks = std::max(1, std::min(device_limits().sms * per_sm, (tiles + warps - 1) / warps));
+    const int blocks = persistent_blocks(kernel, warps, smem, (p.m + 15) / 16, "mlp_fused");  // 16-row tiles
     kernel<<<blocks, warps * 32, smem, stream>>>(p);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
