@@ -20,6 +20,9 @@
 #   An arm whose CHECKPOINT is a weights file (.safetensors) is scored only, as it is.
 #   PROCEDURAL=1: score on the procedural sequences too (default 0, breakfast_room only).
 #   SCORE=0: train (and render the evaluation sequences) but do not score the trained arms.
+#   PYTHON_SCORE=1: score the trained arms with score_python.py (PyTorch fast mode) instead of
+#   `swinup eval`: what an arm with an experiment needs, since export refuses its checkpoint.
+#   Scores: arms/NAME/score_python.jsonl, one JSON line per sequence.
 # COMMON: options given to every arm before its own. Scores: arms/NAME/eval/SEQUENCE/{summary.txt,VARIANT.json}.
 # Fixed arms are scored FIXED_AT_ONCE at a time (default 6; fewer leave the GPU to the training), the
 # first one with the baselines (the margins' reference), the others without. They are scored while
@@ -175,15 +178,25 @@ stamp "trained ${#trained[@]} arms"
 wait "$scored_fixed"
 if [ "${SCORE:-1}" = 0 ]; then stamp "SCORE=0: the trained arms are not scored"; exit 0; fi
 pids=()
-for name in "${trained[@]}"; do score "$name" & pids+=($!); done
+score_python() {  # name: score_python.py on every rendered evaluation sequence
+  local dir="$WORK/$1" seqs=()
+  for s in "${SEQ_DIR:-/tmp/swinup_eval}"/*/; do [ -f "$s/sequence.json" ] && seqs+=(--seq "$s"); done
+  (cd "$ROOT/python" && "$PYTHON" scripts/score_python.py --variant "$(cat "$dir/variant")" \
+    "$dir/$(cat "$dir/variant").pt" "${seqs[@]}") > "$dir/score_python.jsonl" 2> "$dir/score_python.log"
+}
+for name in "${trained[@]}"; do
+  if [ "${PYTHON_SCORE:-0}" = 1 ]; then score_python "$name" & else score "$name" & fi
+  pids+=($!)
+done
 for p in "${pids[@]}"; do wait "$p"; done
 for name in "${names[@]}"; do
   dir="$WORK/$name"
   echo "== arm $name ($(cat "$dir/variant")): $(grep -E "^step" "$dir/train.log" 2>/dev/null | tail -1)"
-  cat "$dir"/eval/*/summary.txt 2>/dev/null
+  cat "$dir"/eval/*/summary.txt "$dir"/score_python.jsonl 2>/dev/null
 done
 stamp "scored"
 
 # 4. The scores in one archive (the tool returns at most 8 files).
-(cd "$WORK" && tar czf "$OUT/scores.tgz" "${names[@]/%//eval}" "${names[@]/%//eval.log}" 2>/dev/null)
+(cd "$WORK" && tar czf "$OUT/scores.tgz" --ignore-failed-read "${names[@]/%//eval}" "${names[@]/%//eval.log}" \
+  "${names[@]/%//score_python.jsonl}" "${names[@]/%//score_python.log}" 2>/dev/null)
 stamp "packed $(ls "$OUT")"
