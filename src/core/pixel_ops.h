@@ -101,15 +101,6 @@ SWINUP_HD float stage_motion(float raw, float mv_scale, float divide_by, bool* r
     return *replaced ? 0.0f : m;
 }
 
-// Dilation: index (0..8, row-major over the 3x3 neighbourhood) of the nearest depth, i.e. the
-// largest reverse-Z; ties keep the first in row-major order.
-SWINUP_HD int dilation_pick(const float z[9]) {
-    int best = 0;
-    for (int i = 1; i < 9; ++i)
-        if (z[i] > z[best]) best = i;
-    return best;
-}
-
 // The disocclusion cue: clamp((z_prev - z) / max(z_prev, z, 1e-6), -1, 1).
 SWINUP_HD float disocclusion_cue(float z_prev, float z) {
     const float denominator = maxf(maxf(z_prev, z), 1e-6f);

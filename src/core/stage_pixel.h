@@ -67,19 +67,23 @@ struct HalfFeatureFetch {
 
 // Dilated motion of render pixel (x, y): the motion of the nearest-depth pixel (largest reverse-Z)
 // of the 3x3 neighbourhood, reads clamped to the image, ties to the first in row-major order.
+// The running best is kept in scalars, not picked afterwards from arrays of the nine: on the GPU
+// an array read at a run-time index lives in local memory (the staging kernel spilled there).
 SWINUP_HD void stage_dilated_motion(const StageCurrent& cur, int x, int y, float mv[2]) {
-    float z[9];
-    int index[9];
+    int best = 0;
+    float best_z = 0.0f;
     for (int dy = -1; dy <= 1; ++dy) {
         for (int dx = -1; dx <= 1; ++dx) {
             const int qx = px::clampi(x + dx, 0, cur.width - 1);
             const int qy = px::clampi(y + dy, 0, cur.height - 1);
-            const int k = (dy + 1) * 3 + (dx + 1);
-            index[k] = qy * cur.width + qx;
-            z[k] = cur.z[index[k]];
+            const int index = qy * cur.width + qx;
+            const float z = cur.z[index];
+            if ((dy == -1 && dx == -1) || z > best_z) {  // strictly nearer: ties keep the first
+                best = index;
+                best_z = z;
+            }
         }
     }
-    const int best = index[px::dilation_pick(z)];
     mv[0] = cur.motion[best * 2 + 0];
     mv[1] = cur.motion[best * 2 + 1];
 }
@@ -89,8 +93,24 @@ SWINUP_HD float sample_display_position(int x, float jitter, float scale) {
     return exact::mul(exact::add(static_cast<float>(x) + 0.5f, jitter), scale);
 }
 
-// The 16 slots of render pixel (x, y) (each clamped to +-448 and rounded to e4m3), given its
-// dilated motion `mv`. `tc` receives t(colour) in f32 (before e4m3): the output pass's samples.
+// Who rounds the slots to e4m3. The CPU keeps them as floats, so stage_slots rounds them itself
+// (px::slot_value). The GPU stores e4m3 codes through the hardware encoder
+// (cvt.rn.satfinite.e4m3x2: round to nearest even, the same function as f32_to_e4m3, checked by
+// tests/gpu/test_cuda_kernels.cpp), so it asks for the slots clamped to +-448 but not yet
+// rounded: the encoder's rounding gives the same codes, and the software rounding (about 30
+// integer instructions a slot, 16 slots a pixel) was a large part of the staging kernel.
+enum class SlotRounding { kHere, kByEncoder };
+
+template <SlotRounding kRounding>
+SWINUP_HD float staged_slot(float v) {
+    if constexpr (kRounding == SlotRounding::kHere) return px::slot_value(v);
+    return px::clampf(v, -kE4m3Max, kE4m3Max);
+}
+
+// The 16 slots of render pixel (x, y) (each clamped to +-448 and rounded to e4m3, the rounding
+// left to the caller's encoder with SlotRounding::kByEncoder), given its dilated motion `mv`.
+// `tc` receives t(colour) in f32 (before e4m3): the output pass's samples.
+template <SlotRounding kRounding = SlotRounding::kHere>
 SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, int x, int y,
                            const float mv[2], float slots[16], float tc[3]) {
     const int64_t i = static_cast<int64_t>(y) * cur.width + x;
@@ -98,7 +118,7 @@ SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, i
     // 0-2: the current colour, compressed.
     for (int c = 0; c < 3; ++c) {
         tc[c] = px::t_of(cur.color[i * 3 + c]);
-        slots[c] = px::slot_value(tc[c]);
+        slots[c] = staged_slot<kRounding>(tc[c]);
     }
 
     // 3-5 and 7: the display history at the sample's display position plus its motion, as its
@@ -116,7 +136,7 @@ SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, i
         float h[3];
         px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
                                cur.display_height, hx, hy, h);
-        for (int c = 0; c < 3; ++c) slots[3 + c] = px::slot_value(exact::sub(px::t_of(h[c]), tc[c]));
+        for (int c = 0; c < 3; ++c) slots[3 + c] = staged_slot<kRounding>(exact::sub(px::t_of(h[c]), tc[c]));
     } else {
         slots[3] = slots[4] = slots[5] = 0.0f;
     }
@@ -134,23 +154,23 @@ SWINUP_HD void stage_slots(const StageCurrent& cur, const StagePrevious& prev, i
         const int nx = px::clampi(px::floor_to_int(rx), 0, prev.width - 1);
         const int ny = px::clampi(px::floor_to_int(ry), 0, prev.height - 1);
         const float z_prev = prev.z[static_cast<int64_t>(ny) * prev.width + nx];
-        slots[6] = px::slot_value(px::disocclusion_cue(z_prev, cur.z[i]));
+        slots[6] = staged_slot<kRounding>(px::disocclusion_cue(z_prev, cur.z[i]));
         float features[4];
         px::bilinear_sample(HalfFeatureFetch{prev.recurrent, prev.width}, prev.width, prev.height, 4,
                             rx, ry, features);
-        for (int k = 0; k < 4; ++k) slots[12 + k] = px::slot_value(features[k]);
+        for (int k = 0; k < 4; ++k) slots[12 + k] = staged_slot<kRounding>(features[k]);
     } else {
         slots[6] = 0.0f;
         slots[12] = slots[13] = slots[14] = slots[15] = 0.0f;
     }
 
     // 8-9: where the sample falls inside its display pixel, in [-0.5, 0.5).
-    slots[8] = px::slot_value(exact::sub(exact::sub(dpx, static_cast<float>(px::floor_to_int(dpx))), 0.5f));
-    slots[9] = px::slot_value(exact::sub(exact::sub(dpy, static_cast<float>(px::floor_to_int(dpy))), 0.5f));
+    slots[8] = staged_slot<kRounding>(exact::sub(exact::sub(dpx, static_cast<float>(px::floor_to_int(dpx))), 0.5f));
+    slots[9] = staged_slot<kRounding>(exact::sub(exact::sub(dpy, static_cast<float>(px::floor_to_int(dpy))), 0.5f));
 
     // 10-11: how fast the pixel moves, render pixels / 32 clamped to [-1, 1].
-    slots[10] = px::slot_value(px::clampf(exact::mul(mv[0], 0.03125f), -1.0f, 1.0f));
-    slots[11] = px::slot_value(px::clampf(exact::mul(mv[1], 0.03125f), -1.0f, 1.0f));
+    slots[10] = staged_slot<kRounding>(px::clampf(exact::mul(mv[0], 0.03125f), -1.0f, 1.0f));
+    slots[11] = staged_slot<kRounding>(px::clampf(exact::mul(mv[1], 0.03125f), -1.0f, 1.0f));
 }
 
 }  // namespace swinup

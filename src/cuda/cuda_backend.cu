@@ -80,9 +80,11 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
         out_color_ = DeviceBuffer(render * sizeof(float4));
         out_kernel_ = DeviceBuffer(render * sizeof(float4));
         out_motion_ = DeviceBuffer(render * sizeof(float2));
+        out_axes_ = DeviceBuffer((size_t(desc.display_width) + desc.display_height) * sizeof(OutputAxis));
         planes_.out_color = out_color_.get<float4>();
         planes_.out_kernel = out_kernel_.get<float4>();
         planes_.out_motion = out_motion_.get<float2>();
+        planes_.out_axes = out_axes_.get<OutputAxis>();
     }
     // The memsets above and the weight uploads ran on the legacy stream; wait for that stream
     // only. A device-wide synchronisation here failed, and invalidated the capture, when another

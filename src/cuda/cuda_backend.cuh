@@ -65,7 +65,7 @@ private:
 
     // Frame scratch and the host-pointer staging buffers.
     DeviceBuffer color_, motion_, dilated_, tc_, staged_, head_, row_sums_, exposure_, params_;
-    DeviceBuffer out_color_, out_kernel_, out_motion_;  // fast mode only
+    DeviceBuffer out_color_, out_kernel_, out_motion_, out_axes_;  // fast mode only
     DeviceBuffer host_color_, host_depth_, host_motion_, host_output_;
     FramePlanes planes_;
 };

@@ -151,7 +151,8 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     DeviceBuffer history_out(display * 8), output(display * 8), linear(display * 3 * sizeof(float));
     DeviceBuffer exposure = upload(std::vector<float>{1.0f});
     DeviceBuffer out_color(render * sizeof(float4)), out_kernel(render * sizeof(float4)),
-        out_motion(render * sizeof(float2));
+        out_motion(render * sizeof(float2)),
+        out_axes((size_t(c.display_width) + c.display_height) * sizeof(cuda::OutputAxis));
     p.history_valid = c.history.empty() ? 0 : 1;
     p.history_in = history_in.get<uint16_t>();
     p.history_out = history_out.get<uint16_t>();
@@ -168,6 +169,7 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     planes.out_color = out_color.get<float4>();
     planes.out_kernel = out_kernel.get<float4>();
     planes.out_motion = out_motion.get<float2>();
+    planes.out_axes = out_axes.get<cuda::OutputAxis>();
     planes.linear_out = linear.get<float>();
     cuda::launch_output_prepass(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);

@@ -106,8 +106,9 @@ __global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
     const int sy = y < p.height ? y : p.height - 1;
     float mv[2], slots[kSlots], tc[3];
     stage_dilated_motion(cur, sx, sy, mv);
-    stage_slots(cur, prev, sx, sy, mv, slots, tc);
-    // The hardware encoder, two slots at a time (the same function as f32_to_e4m3: test_cuda_kernels).
+    stage_slots<SlotRounding::kByEncoder>(cur, prev, sx, sy, mv, slots, tc);
+    // The hardware encoder, two slots at a time (the same function as f32_to_e4m3: test_cuda_kernels);
+    // it also does the slots' rounding, which stage_slots left to it.
     uint32_t words[4];
     for (int w = 0; w < 4; ++w)
         words[w] = static_cast<uint32_t>(e4m3x2(slots[w * 4], slots[w * 4 + 1])) |
@@ -208,10 +209,30 @@ static_assert(kHeadSigmaMinor == kHeadSigmaMajor + 1 && kHeadAngle == kHeadSigma
                   kHeadAlpha == kHeadSigmaMajor + 3 && kHeadSigmaMajor % 4 == 0,
               "the output pass reads head outputs 4..7 as one float4");
 
+__device__ __forceinline__ OutputAxis output_axis(int o, float scale, int size, float jitter) {
+    OutputAxis a;
+    a.c = output_position(o, scale);
+    a.n = nearest_render_pixel(a.c, size);
+    for (int k = 0; k < 3; ++k) {
+        a.q[k] = px::clampi(a.n - 1 + k, 0, size - 1);
+        a.d[k] = exact::sub(render_sample_position(a.q[k], jitter), a.c);
+    }
+    return a;
+}
+
 __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= p.width) return;
+    // The display axes (OutputAxis), spread over the render pixels: entry e is a column for
+    // e < display_width, else row e - display_width. A grid stride, since a tiny render image can
+    // have fewer pixels than the display has columns and rows.
+    const int render_pixels = p.width * p.height;
+    for (int e = y * p.width + x; e < p.display_width + p.display_height; e += render_pixels) {
+        planes.out_axes[e] = e < p.display_width
+                                 ? output_axis(e, p.scale_x, p.width, p.jitter_x)
+                                 : output_axis(e - p.display_width, p.scale_y, p.height, p.jitter_y);
+    }
     const size_t i = static_cast<size_t>(y) * p.width + x;
     const float* head = planes.head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs;
     if (p.recurrent_out) store_recurrent(p, x, y, *reinterpret_cast<const float4*>(head));
@@ -273,26 +294,22 @@ __device__ __forceinline__ void catmull_rom_fast(const uint16_t* history, int wi
 __device__ __forceinline__ float fast_t(float x) { return fast_log2(1.0f + (x > 0.0f ? x : 0.0f)); }
 __device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) - 1.0f; }
 
-// Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets and
-// history position (the same shared functions); the history's Catmull-Rom taps summed by FMAs
-// (catmull_rom_fast); the tap weights from n's precomputed kernel by ex2.approx, the
-// normalisation by rcp.approx, t and t^-1 approximated.
+// Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets (the
+// pre-pass's OutputAxis tables, made by the same shared functions) and history position; the
+// history's Catmull-Rom taps summed by FMAs (catmull_rom_fast); the tap weights from n's
+// precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
 __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= p.display_width) return;
-    const int w = p.width, h = p.height;
-    const float cx = output_position(x, p.scale_x), cy = output_position(y, p.scale_y);
-    const int nx = nearest_render_pixel(cx, w), ny = nearest_render_pixel(cy, h);
-    int qx[3], qy[3];
-    float dx[3], dy[3];  // sample position - output position, per column and per row of taps
-#pragma unroll
-    for (int k = 0; k < 3; ++k) {
-        qx[k] = px::clampi(nx - 1 + k, 0, w - 1);
-        qy[k] = px::clampi(ny - 1 + k, 0, h - 1);
-        dx[k] = exact::sub(render_sample_position(qx[k], p.jitter_x), cx);
-        dy[k] = exact::sub(render_sample_position(qy[k], p.jitter_y), cy);
-    }
+    const int w = p.width;
+    const OutputAxis column = planes.out_axes[x];
+    const OutputAxis row = planes.out_axes[p.display_width + y];
+    const int nx = column.n, ny = row.n;
+    const int* qx = column.q;
+    const int* qy = row.q;
+    const float* dx = column.d;  // sample position - output position, per column and per row of taps
+    const float* dy = row.d;
     const size_t n = static_cast<size_t>(ny) * w + nx;
     const float4 kernel = planes.out_kernel[n];  // (x, y): scaled 1 / sigma; (z, w): sin, cos of theta
     // (u, v) = d rotated by -theta, divided by the sigmas (times sqrt(log2e / 2)), is linear in the
@@ -396,7 +413,7 @@ void launch_output(const FrameParams& host, const FrameParams* params, const Fra
         SWINUP_CUDA_CHECK_LAUNCH();
         return;
     }
-    if (!planes.out_color || !planes.out_kernel || !planes.out_motion)
+    if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
         throw std::invalid_argument("launch_output: fast mode needs the per-render-pixel planes");
     output_fast_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
@@ -405,7 +422,7 @@ void launch_output(const FrameParams& host, const FrameParams* params, const Fra
 void launch_output_prepass(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                            swinup_precision precision, cudaStream_t stream) {
     if (precision == SWINUP_PRECISION_EXACT) return;  // exact mode evaluates everything per display pixel
-    if (!planes.out_color || !planes.out_kernel || !planes.out_motion)
+    if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
         throw std::invalid_argument("launch_output_prepass: fast mode needs the per-render-pixel planes");
     output_render_pixels_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();

@@ -19,6 +19,19 @@
 
 namespace swinup::cuda {
 
+// Fast mode's output pass: what a display pixel's taps depend on along one axis alone (its column
+// x, or its row y), computed once a frame by the pre-pass with the exact mode's functions
+// (output_pixel.h): the continuous position, the nearest render pixel, the three tap pixels around
+// it (clamped) and their samples' offsets from the position. Read from a table instead of
+// recomputed per display pixel, whose share of this was about 60 of the pass's 900 instructions
+// (two IEEE divisions among them). The values are the same bits either way.
+struct alignas(16) OutputAxis {
+    float c;     // output_position(o, s): r + 0.5 in render pixels
+    int n;       // nearest_render_pixel(c, size)
+    int q[3];    // n - 1, n, n + 1, clamped to the image
+    float d[3];  // render_sample_position(q[k], jitter) - c
+};
+static_assert(sizeof(OutputAxis) == 32, "two 16-byte loads");
 struct FramePlanes {      // device scratch of one frame, sized for the maximum render size
     float* color = nullptr;    // w * h * 3
     float* motion = nullptr;   // w * h * 2, undilated
@@ -32,6 +45,7 @@ struct FramePlanes {      // device scratch of one frame, sized for the maximum 
     float4* out_color = nullptr;   // t(colour) rgb, and the blend alpha sigmoid(head 7) in .w
     float4* out_kernel = nullptr;  // sqrt(log2e / 2) / sigma_major, .. / sigma_minor, sin, cos
     float2* out_motion = nullptr;  // dilated motion * s: the history offset in display pixels
+    OutputAxis* out_axes = nullptr;  // display w + h: the columns' axes, then the rows'
     float* linear_out = nullptr;   // tests: display w * h * 3, the output before encoding; or null
 };
 

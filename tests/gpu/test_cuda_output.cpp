@@ -148,5 +148,14 @@ TEST(CudaOutputPass, Scale2WithoutHistory) {
 #endif
 }
 
+// Fewer render pixels (12) than display columns and rows together (21): the fast pre-pass, which
+// spreads the display axes' table over the render pixels, must still fill every entry.
+TEST(CudaOutputPass, TinyRenderImageWithHistory) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    check(4, 3, 12, 9, true, 4);
+#endif
+}
+
 }  // namespace
 }  // namespace swinup
