@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """The markdown table of docs/quality.md ("The trained network") from device_eval.sh's results.
 
-Usage: python3 python/scripts/quality_table.py eval.tgz [full_eval.tgz]   (or unpacked eval/ folders)
+Usage: python3 python/scripts/quality_table.py eval.tgz [full_eval.tgz] [--by-frames]
+       (or unpacked eval/ folders)
+
+--by-frames prints instead each variant's margin over TAAU pooled over parts of the sequence
+(frames 0-7, 8-15, 16 to the end, and all of them; docs/quality.md, twenty-seventh session): where
+in the sequence a margin is lost. It reads the per-frame PSNRs `swinup eval --json` writes.
 
 With a second archive, the full columns come from it (the shipped variants from different
 training chunks, each evaluated in its own run; bilinear and TAAU score the same in every run).
@@ -11,6 +16,7 @@ full) and prints the table, then one line with breakfast_room's margins over TAA
 so it runs wherever the archive lands, without the training environment.
 """
 import json
+import math
 import sys
 import tarfile
 from pathlib import Path
@@ -109,16 +115,50 @@ def room_summary(results):
             f"temporal error / TAAU's: {spread}")
 
 
+def pooled_psnr(frame_psnrs):
+    """The PSNR of the frames' pooled squared error, as `swinup eval` pools a sequence: each frame's
+    mean squared error is 10^(-psnr / 10) on the display-encoded [0, 1] scale."""
+    mse = [10.0 ** (-p / 10.0) for p in frame_psnrs]
+    return -10.0 * math.log10(sum(mse) / len(mse))
+
+
+FRAME_PARTS = ((0, 8), (8, 16), (16, None))  # warm-up, settling, the rest
+
+
+def frame_margin(m, taau, first, end):
+    """m's pooled PSNR minus TAAU's over frames first..end-1 (end None: to the last)."""
+    return pooled_psnr(m["frame_psnr_db"][first:end]) - pooled_psnr(taau["frame_psnr_db"][first:end])
+
+
+def frames_table(results):
+    parts = [f"frames {a}-{b - 1}" if b else f"frames {a}-" for a, b in FRAME_PARTS]
+    lines = ["| sequence | variant | all frames | " + " | ".join(parts) + " |",
+             "| --- | --- | ---: |" + " ---: |" * len(parts)]
+    for name, _, m in rows(results):
+        variants = [v for v in ("lite", "full") if m[v] and m["taau"]]
+        if not variants:
+            continue
+        cells = []
+        for first, end in ((0, None),) + FRAME_PARTS:
+            cells.append(" / ".join(f"{frame_margin(m[v], m['taau'], first, end):+.2f}" for v in variants))
+        lines.append(f"| {name} | {' / '.join(variants)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) not in (2, 3):
+    args = [a for a in sys.argv[1:] if a != "--by-frames"]
+    if len(args) not in (1, 2):
         sys.exit(__doc__)
-    results = load_results(sys.argv[1])
+    results = load_results(args[0])
     if not results:
-        sys.exit(f"no <sequence>/lite.json or full.json in {sys.argv[1]}")
-    if len(sys.argv) == 3:
-        full_results = load_results(sys.argv[2])
+        sys.exit(f"no <sequence>/lite.json or full.json in {args[0]}")
+    if len(args) == 2:
+        full_results = load_results(args[1])
         for sequence, by_variant in results.items():
             by_variant["full"] = full_results.get(sequence, {}).get("full")
-    print(table(results))
-    print()
-    print(room_summary(results))
+    if "--by-frames" in sys.argv[1:]:
+        print(frames_table(results))
+    else:
+        print(table(results))
+        print()
+        print(room_summary(results))
