@@ -68,7 +68,8 @@ struct HalfFeatureFetch {
 // Dilated motion of render pixel (x, y): the motion of the nearest-depth pixel (largest reverse-Z)
 // of the 3x3 neighbourhood, reads clamped to the image, ties to the first in row-major order.
 // The running best is kept in scalars, not picked afterwards from arrays of the nine: on the GPU
-// an array read at a run-time index lives in local memory (the staging kernel spilled there).
+// an array read at a run-time index lives in local memory (it was the staging kernel's 72-byte
+// stack frame).
 SWINUP_HD void stage_dilated_motion(const StageCurrent& cur, int x, int y, float mv[2]) {
     int best = 0;
     float best_z = 0.0f;
@@ -97,8 +98,8 @@ SWINUP_HD float sample_display_position(int x, float jitter, float scale) {
 // (px::slot_value). The GPU stores e4m3 codes through the hardware encoder
 // (cvt.rn.satfinite.e4m3x2: round to nearest even, the same function as f32_to_e4m3, checked by
 // tests/gpu/test_cuda_kernels.cpp), so it asks for the slots clamped to +-448 but not yet
-// rounded: the encoder's rounding gives the same codes, and the software rounding (about 30
-// integer instructions a slot, 16 slots a pixel) was a large part of the staging kernel.
+// rounded: the encoder's rounding gives the same codes, and the software rounding (about 85 PTX
+// instructions a slot, 16 slots a pixel) was half of the staging kernel.
 enum class SlotRounding { kHere, kByEncoder };
 
 template <SlotRounding kRounding>

@@ -23,8 +23,8 @@ namespace swinup::cuda {
 // x, or its row y), computed once a frame by the pre-pass with the exact mode's functions
 // (output_pixel.h): the continuous position, the nearest render pixel, the three tap pixels around
 // it (clamped) and their samples' offsets from the position. Read from a table instead of
-// recomputed per display pixel, whose share of this was about 60 of the pass's 900 instructions
-// (two IEEE divisions among them). The values are the same bits either way.
+// recomputed per display pixel: that work was about 60 of the display kernel's 855 PTX
+// instructions, two IEEE divisions among them. The values are the same bits either way.
 struct alignas(16) OutputAxis {
     float c;     // output_position(o, s): r + 0.5 in render pixels
     int n;       // nearest_render_pixel(c, size)
@@ -32,6 +32,7 @@ struct alignas(16) OutputAxis {
     float d[3];  // render_sample_position(q[k], jitter) - c
 };
 static_assert(sizeof(OutputAxis) == 32, "two 16-byte loads");
+
 struct FramePlanes {      // device scratch of one frame, sized for the maximum render size
     float* color = nullptr;    // w * h * 3
     float* motion = nullptr;   // w * h * 2, undilated
