@@ -9,7 +9,8 @@
 # machine). Without BIN_DIR the script
 # builds them in build-device (needs nvcc and the Debian packages of scripts/setup.sh).
 # The 2026-11-30 run used binaries built on the development machine (build-cuda, sm_89 + sm_90)
-# copied with their non-glibc shared libraries (ldd) into an ignored folder .devrun/{.,lib}.
+# copied with their non-glibc shared libraries (ldd) into an ignored folder .devrun/{.,lib};
+# scripts/pack_device_build.sh does that (configure the build with -DSWINUP_NATIVE=OFF).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/device}
