@@ -61,22 +61,70 @@ SWINUP_HD float current_share(float alpha, float weight_sum) {
     return exact::mul(exact::sub(1.0f, alpha), weight_sum < 1.0f ? weight_sum : 1.0f);
 }
 
+// What a display pixel reads of its nearest render pixel's head outputs 4-7: the reconstruction
+// kernel's sigmas and angle and the history weight, by the functions above.
+struct PixelKernel {
+    float sigma_major, sigma_minor, sin_theta, cos_theta, alpha;
+};
+
+// Head outputs 4-7 of render pixel (nx, ny), evaluated where output_pixel_with() asks for them
+// (the definition; the GPU's exact output kernel reads them this way).
+struct KernelFromHead {
+    const OutputCurrent& cur;
+    SWINUP_HD const float* head_of(int nx, int ny) const {
+        return cur.head + (static_cast<int64_t>(ny) * cur.head_stride + nx) * 16;
+    }
+    SWINUP_HD void shape(int nx, int ny, float* sigma_major, float* sigma_minor, float* sin_theta,
+                         float* cos_theta) const {
+        const float* h = head_of(nx, ny);
+        *sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
+        *sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
+        px::kernel_sincos(h[kHeadAngle], sin_theta, cos_theta);
+    }
+    SWINUP_HD float alpha(int nx, int ny) const { return blend_alpha(head_of(nx, ny)[kHeadAlpha]); }
+};
+
+// The same values of every render pixel, computed once (pixel_kernel) into a table of width
+// per row: at scale s each render pixel is the nearest of about s^2 display pixels, which would
+// otherwise each evaluate its two exp2, its sincos and its sigmoid again (the CPU's output pass).
+SWINUP_HD PixelKernel pixel_kernel(const float* h) {
+    PixelKernel k;
+    k.sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
+    k.sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
+    px::kernel_sincos(h[kHeadAngle], &k.sin_theta, &k.cos_theta);
+    k.alpha = blend_alpha(h[kHeadAlpha]);
+    return k;
+}
+
+struct KernelFromTable {
+    const PixelKernel* kernels;
+    int width;
+    SWINUP_HD void shape(int nx, int ny, float* sigma_major, float* sigma_minor, float* sin_theta,
+                         float* cos_theta) const {
+        const PixelKernel& k = kernels[static_cast<int64_t>(ny) * width + nx];
+        *sigma_major = k.sigma_major;
+        *sigma_minor = k.sigma_minor;
+        *sin_theta = k.sin_theta;
+        *cos_theta = k.cos_theta;
+    }
+    SWINUP_HD float alpha(int nx, int ny) const { return kernels[static_cast<int64_t>(ny) * width + nx].alpha; }
+};
+
 // The output colour of display pixel (ox, oy), linear in the exposed units of staging (before
-// f16 rounding and before the output format's encoding).
-SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
-                            float out[3]) {
+// f16 rounding and before the output format's encoding). `kernel` supplies n's kernel and history
+// weight: KernelFromHead or KernelFromTable, the same values.
+template <class Kernel>
+SWINUP_HD void output_pixel_with(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
+                                 const Kernel& kernel, float out[3]) {
     // Position in render pixels and the nearest render pixel n.
     const float cx = output_position(ox, cur.scale_x);  // r + 0.5: continuous coordinates
     const float cy = output_position(oy, cur.scale_y);
     const int nx = nearest_render_pixel(cx, cur.width);
     const int ny = nearest_render_pixel(cy, cur.height);
-    const float* h = cur.head + (static_cast<int64_t>(ny) * cur.head_stride + nx) * 16;
 
     // The kernel of n over the 3x3 samples around it.
-    const float sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
-    const float sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
-    float sin_theta, cos_theta;
-    px::kernel_sincos(h[kHeadAngle], &sin_theta, &cos_theta);
+    float sigma_major, sigma_minor, sin_theta, cos_theta;
+    kernel.shape(nx, ny, &sigma_major, &sigma_minor, &sin_theta, &cos_theta);
     float sum[3] = {0.0f, 0.0f, 0.0f};
     float weight_sum = 0.0f;
     for (int dy = -1; dy <= 1; ++dy) {
@@ -110,11 +158,17 @@ SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev
     float history[3];
     px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
                            cur.display_height, hx, hy, history);
-    const float share = current_share(blend_alpha(h[kHeadAlpha]), weight_sum);
+    const float share = current_share(kernel.alpha(nx, ny), weight_sum);
     for (int c = 0; c < 3; ++c) {
         const float th = px::t_of(history[c]);
         out[c] = px::t_inverse(exact::add(th, exact::mul(share, exact::sub(current[c], th))));
     }
+}
+
+// output_pixel_with() reading n's head outputs directly.
+SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
+                            float out[3]) {
+    output_pixel_with(cur, prev, ox, oy, KernelFromHead{cur}, out);
 }
 
 // The value kept as history (and the f16 the next frame reads): finite, in [0, 65504].

@@ -68,6 +68,7 @@ CpuBackend::CpuBackend(const swinup_context_desc& desc, std::shared_ptr<const We
     planes_.tc.assign(render * 3, 0.0f);
     planes_.staged.assign(padded * kSlots, 0.0f);
     planes_.head.assign(padded * kHeadOutputs, 0.0f);
+    planes_.kernels.assign(render, PixelKernel{});
     planes_.row_counts.assign(static_cast<size_t>(desc.max_render_height) * 3, 0);
     planes_.row_sums.assign(desc.max_render_height, 0.0);
     if (!network_fn_) network_ = std::make_unique<Network>(weights_, desc.precision);
@@ -181,7 +182,8 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     target.resource = &d.output;
     target.exposure = exposure;
     target.pre_exposure = pre_exposure;
-    output_frame(out, out_prev, state_.history[next].data(), target);
+    pixel_kernels(planes_.head.data(), padded_width, width, height, planes_.kernels.data());
+    output_frame(out, out_prev, planes_.kernels.data(), state_.history[next].data(), target);
     keep_recurrent_features(planes_.head.data(), padded_width, width, height,
                             state_.recurrent[next].data());
 

@@ -37,17 +37,29 @@ void encode_output_pixel(swinup_format format, const float out[3], float exposur
     }
 }
 
-void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, uint16_t* new_history,
-                  const OutputTarget& target) {
+void pixel_kernels(const float* head, int head_stride, int width, int height, PixelKernel* kernels) {
+    tbb::parallel_for(tbb::blocked_range<int>(0, height), [&](const tbb::blocked_range<int>& rows) {
+        for (int y = rows.begin(); y != rows.end(); ++y) {
+            for (int x = 0; x < width; ++x) {
+                const float* h = head + (static_cast<size_t>(y) * static_cast<size_t>(head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
+                kernels[static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)] = pixel_kernel(h);
+            }
+        }
+    });
+}
+
+void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, const PixelKernel* kernels,
+                  uint16_t* new_history, const OutputTarget& target) {
     const swinup_resource& res = *target.resource;
     const size_t pixel_bytes = format_pixel_bytes(res.format);
+    const KernelFromTable kernel{kernels, cur.width};
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
             uint8_t* dst = output_row(res, y);
             uint16_t* history_row = new_history + static_cast<size_t>(y) * static_cast<size_t>(cur.display_width) * 4;
             for (int x = 0; x < cur.display_width; ++x) {
                 float out[3];
-                output_pixel(cur, prev, x, y, out);
+                output_pixel_with(cur, prev, x, y, kernel, out);
                 uint16_t* h = history_row + static_cast<size_t>(x) * 4;
                 for (int c = 0; c < 3; ++c) h[c] = history_value(out[c]);
                 h[3] = 0;
