@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "core/e4m3.h"
@@ -15,6 +16,7 @@
 #include "core/stage_pixel.h"
 #include "core/weights.h"
 #include "cpu/cpu_backend.h"
+#include "cpu/output_pass.h"
 #include "cpu/staging.h"
 #include "pipeline_fixture.h"
 
@@ -522,6 +524,60 @@ TEST(PipelineCpu, StaticJitteredSceneSettles) {
     EXPECT_GT(without_history, 0.01) << "the scene must flicker without history for the test to mean anything";
     // An exponential blend with weight 0.12 on the new frame leaves a fraction of the flicker.
     EXPECT_LT(with_history, 0.35 * without_history) << with_history << " vs " << without_history;
+}
+
+// The CPU's output pass reads each render pixel's kernel from a table (cpu::pixel_kernels) that
+// the GPU's exact kernel evaluates from the head instead (output_pixel): every display pixel must
+// be the same bits either way, on random head outputs over and beyond their clamp ranges, NaN
+// included, with a padded head stride, at a non-integer scale, with and without history.
+TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
+    constexpr int w = 13, h = 7, stride = 16, dw = 23, dh = 12;
+    std::mt19937 rng(11);
+    auto uniform = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+    std::vector<float> tc(w * h * 3), motion(w * h * 2), head(stride * h * kHeadOutputs, 0.0f);
+    for (float& t : tc) t = uniform(0.0f, 3.0f);
+    for (float& m : motion) m = uniform(-3.0f, 3.0f);
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            float* o = &head[(size_t(y) * stride + x) * kHeadOutputs];
+            o[kHeadSigmaMajor] = uniform(-6.0f, 4.0f);
+            o[kHeadSigmaMinor] = uniform(-6.0f, 4.0f);
+            o[kHeadAngle] = uniform(-2000.0f, 2000.0f);
+            o[kHeadAlpha] = uniform(-8.0f, 8.0f);
+            if (rng() % 8 == 0) o[kHeadSigmaMajor + rng() % 4] = std::nanf("");
+        }
+    }
+    std::vector<uint16_t> history(size_t(dw) * dh * 4);
+    for (uint16_t& v : history) v = f32_to_f16_bits(uniform(0.0f, 4.0f));
+    OutputCurrent cur;
+    cur.width = w;
+    cur.height = h;
+    cur.display_width = dw;
+    cur.display_height = dh;
+    cur.scale_x = float(dw) / float(w);
+    cur.scale_y = float(dh) / float(h);
+    cur.jitter_x = 0.21f;
+    cur.jitter_y = -0.37f;
+    cur.tc = tc.data();
+    cur.motion = motion.data();
+    cur.head = head.data();
+    cur.head_stride = stride;
+    std::vector<PixelKernel> kernels(w * h);
+    cpu::pixel_kernels(head.data(), stride, w, h, kernels.data());
+    for (bool valid : {false, true}) {
+        OutputPrevious prev;
+        prev.valid = valid;
+        prev.history = history.data();
+        for (int oy = 0; oy < dh; ++oy) {
+            for (int ox = 0; ox < dw; ++ox) {
+                float from_head[3], from_table[3];
+                output_pixel(cur, prev, ox, oy, from_head);
+                output_pixel_with(cur, prev, ox, oy, KernelFromTable{kernels.data(), w}, from_table);
+                EXPECT_EQ(std::memcmp(from_head, from_table, sizeof from_head), 0)
+                    << ox << "," << oy << (valid ? " with history" : "");
+            }
+        }
+    }
 }
 
 }  // namespace
