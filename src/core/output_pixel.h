@@ -61,11 +61,13 @@ SWINUP_HD float current_share(float alpha, float weight_sum) {
     return exact::mul(exact::sub(1.0f, alpha), weight_sum < 1.0f ? weight_sum : 1.0f);
 }
 
-// What a display pixel reads of its nearest render pixel's head outputs 4-7: the reconstruction
-// kernel's sigmas and angle and the history weight, by the functions above.
-struct PixelKernel {
-    float sigma_major, sigma_minor, sin_theta, cos_theta, alpha;
-};
+// The reconstruction kernel of one render pixel's head outputs 4-6: its two sigmas and its angle.
+SWINUP_HD void kernel_shape(const float* h, float* sigma_major, float* sigma_minor, float* sin_theta,
+                            float* cos_theta) {
+    *sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
+    *sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
+    px::kernel_sincos(h[kHeadAngle], sin_theta, cos_theta);
+}
 
 // Head outputs 4-7 of render pixel (nx, ny), evaluated where output_pixel_with() asks for them
 // (the definition; the GPU's exact output kernel reads them this way).
@@ -76,26 +78,27 @@ struct KernelFromHead {
     }
     SWINUP_HD void shape(int nx, int ny, float* sigma_major, float* sigma_minor, float* sin_theta,
                          float* cos_theta) const {
-        const float* h = head_of(nx, ny);
-        *sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
-        *sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
-        px::kernel_sincos(h[kHeadAngle], sin_theta, cos_theta);
+        kernel_shape(head_of(nx, ny), sigma_major, sigma_minor, sin_theta, cos_theta);
     }
     SWINUP_HD float alpha(int nx, int ny) const { return blend_alpha(head_of(nx, ny)[kHeadAlpha]); }
 };
 
-// The same values of every render pixel, computed once (pixel_kernel) into a table of width
-// per row: at scale s each render pixel is the nearest of about s^2 display pixels, which would
-// otherwise each evaluate its two exp2, its sincos and its sigmoid again (the CPU's output pass).
+// What a display pixel reads of its nearest render pixel's head outputs 4-7, computed once per
+// render pixel (pixel_kernel) into a table: at scale s each render pixel is the nearest of about
+// s^2 display pixels, which would otherwise each evaluate its two exp2, its sincos and its sigmoid
+// again (the CPU's output pass).
+struct PixelKernel {
+    float sigma_major, sigma_minor, sin_theta, cos_theta, alpha;
+};
+
 SWINUP_HD PixelKernel pixel_kernel(const float* h) {
     PixelKernel k;
-    k.sigma_major = px::kernel_sigma(h[kHeadSigmaMajor]);
-    k.sigma_minor = px::kernel_sigma(h[kHeadSigmaMinor]);
-    px::kernel_sincos(h[kHeadAngle], &k.sin_theta, &k.cos_theta);
+    kernel_shape(h, &k.sigma_major, &k.sigma_minor, &k.sin_theta, &k.cos_theta);
     k.alpha = blend_alpha(h[kHeadAlpha]);
     return k;
 }
 
+// n's kernel and history weight read from such a table (width entries per row).
 struct KernelFromTable {
     const PixelKernel* kernels;
     int width;
