@@ -182,7 +182,6 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     target.resource = &d.output;
     target.exposure = exposure;
     target.pre_exposure = pre_exposure;
-    pixel_kernels(planes_.head.data(), padded_width, width, height, planes_.kernels.data());
     output_frame(out, out_prev, planes_.kernels.data(), state_.history[next].data(), target);
     keep_recurrent_features(planes_.head.data(), padded_width, width, height,
                             state_.recurrent[next].data());

@@ -31,7 +31,7 @@ struct FramePlanes {
     std::vector<float> tc;      // w * h * 3: t(colour), the output pass's samples
     std::vector<float> staged;  // padded w * h * 16: the network's input slots
     std::vector<float> head;    // padded w * h * 16: the network's raw outputs
-    std::vector<PixelKernel> kernels;  // w * h: each render pixel's output kernel and history weight
+    std::vector<PixelKernel> kernels;  // w * h: output_frame's table of each render pixel's kernel
     std::vector<uint32_t> row_counts;  // per-row replaced-value counts (3 per row)
     std::vector<double> row_sums;      // per-row sums for auto exposure
 };

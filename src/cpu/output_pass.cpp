@@ -48,11 +48,12 @@ void pixel_kernels(const float* head, int head_stride, int width, int height, Pi
     });
 }
 
-void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, const PixelKernel* kernels,
+void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, PixelKernel* kernel_scratch,
                   uint16_t* new_history, const OutputTarget& target) {
     const swinup_resource& res = *target.resource;
     const size_t pixel_bytes = format_pixel_bytes(res.format);
-    const KernelFromTable kernel{kernels, cur.width};
+    pixel_kernels(cur.head, cur.head_stride, cur.width, cur.height, kernel_scratch);
+    const KernelFromTable kernel{kernel_scratch, cur.width};
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
             uint8_t* dst = output_row(res, y);

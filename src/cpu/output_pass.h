@@ -21,9 +21,10 @@ struct OutputTarget {
 void pixel_kernels(const float* head, int head_stride, int width, int height, PixelKernel* kernels);
 
 // Computes every display pixel, writes `new_history` (display w * h * 4 f16) and the output.
-// `kernels`: pixel_kernels() of current.head, so that each render pixel's kernel is evaluated once
-// rather than once for each display pixel that reads it; the output is the same bits.
-void output_frame(const OutputCurrent& current, const OutputPrevious& previous, const PixelKernel* kernels,
+// `kernel_scratch` (at least current.width * current.height entries) receives pixel_kernels() of
+// current.head first, so that each render pixel's kernel is evaluated once rather than once for
+// each display pixel that reads it; the output is the same bits as output_pixel()'s.
+void output_frame(const OutputCurrent& current, const OutputPrevious& previous, PixelKernel* kernel_scratch,
                   uint16_t* new_history, const OutputTarget& target);
 
 // tanh() of head outputs 0..3 of every real render pixel as f16 (width * height * 4).
