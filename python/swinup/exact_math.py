@@ -162,3 +162,31 @@ def fn(name: str, x: torch.Tensor, exact: bool) -> torch.Tensor:
     if not x.requires_grad:
         return EXACT[name](x)
     return _ExactForwardSmoothGrad.apply(x, name)
+
+
+_SIN = [f32c(v) for v in (2.75573192239858906e-6, -1.98412698412698413e-4,
+                          8.33333333333333322e-3, -1.66666666666666657e-1)]
+_COS = [f32c(v) for v in (2.48015873015873016e-5, -1.38888888888888894e-3,
+                          4.16666666666666644e-2, -0.5, 1.0)]
+
+
+def kernel_sincos_exact(theta: torch.Tensor):
+    """px::kernel_sincos (pixel_ops.h): Cody-Waite reduction by pi/2 and Taylor polynomials, fma
+    emulated as above. The output pass's kernel angle and the Lanczos-3 history weights use it."""
+    theta = torch.where(torch.isnan(theta), torch.zeros_like(theta), theta)
+    theta = torch.clamp(theta, -1024.0, 1024.0)
+    k = torch.round(theta * f32c(0.636619772367581343))
+    f = fma(-k, f32c(1.57079625129699707031), theta)
+    f = fma(-k, f32c(7.54978995489188216e-8), f)
+    f2 = f * f
+    s = torch.full_like(f, _SIN[0])
+    for c in _SIN[1:]:
+        s = fma(s, f2, c)
+    s = fma(s * f2, f, f)
+    c = torch.full_like(f, _COS[0])
+    for v in _COS[1:]:
+        c = fma(c, f2, v)
+    q = k.to(torch.int64) & 3
+    sin = torch.where(q == 0, s, torch.where(q == 1, c, torch.where(q == 2, -s, -c)))
+    cos = torch.where(q == 0, c, torch.where(q == 1, -s, torch.where(q == 2, -c, s)))
+    return sin, cos

@@ -6,43 +6,15 @@ outputs, the samples and the history (straight-through rounding).
 import torch
 
 from . import exact_math as xm
-from .exact_math import f32c, fma
+from .exact_math import kernel_sincos_exact
 from .display_refine import refine_inputs
 from .history_clip import clip_toward_range, sample_range
 from .quant import round_f16, round_f16_ste
-from .sampling import catmull_rom_sample, gather, gather_taps, on_screen
+from .sampling import gather, gather_taps, lanczos3_sample, on_screen
 
 F32 = torch.float32
 HALF_MAX = 65504.0
 ALPHA_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
-
-_SIN = [f32c(v) for v in (2.75573192239858906e-6, -1.98412698412698413e-4,
-                          8.33333333333333322e-3, -1.66666666666666657e-1)]
-_COS = [f32c(v) for v in (2.48015873015873016e-5, -1.38888888888888894e-3,
-                          4.16666666666666644e-2, -0.5, 1.0)]
-
-
-def kernel_sincos_exact(theta: torch.Tensor):
-    """px::kernel_sincos: Cody-Waite reduction by pi/2 and Taylor polynomials (fma emulated as
-    in exact_math.py)."""
-    theta = torch.where(torch.isnan(theta), torch.zeros_like(theta), theta)
-    theta = torch.clamp(theta, -1024.0, 1024.0)
-    k = torch.round(theta * f32c(0.636619772367581343))
-    f = fma(-k, f32c(1.57079625129699707031), theta)
-    f = fma(-k, f32c(7.54978995489188216e-8), f)
-    f2 = f * f
-    s = torch.full_like(f, _SIN[0])
-    for c in _SIN[1:]:
-        s = fma(s, f2, c)
-    s = fma(s * f2, f, f)
-    c = torch.full_like(f, _COS[0])
-    for v in _COS[1:]:
-        c = fma(c, f2, v)
-    q = k.to(torch.int64) & 3
-    sin = torch.where(q == 0, s, torch.where(q == 1, c, torch.where(q == 2, -s, -c)))
-    cos = torch.where(q == 0, c, torch.where(q == 1, -s, torch.where(q == 2, -c, s)))
-    return sin, cos
-
 
 def kernel_sincos(theta: torch.Tensor, exact: bool):
     if not exact:
@@ -173,7 +145,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     if history_valid and history is not None:
         hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
-        th = xm.fn("tonemap_t", catmull_rom_sample(history, hx, hy, exact), exact)
+        th = xm.fn("tonemap_t", lanczos3_sample(history, hx, hy, exact), exact)
         if clip is not None:
             lo, hi = sample_range(tc)
             th = clip_toward_range(th, gather(lo, nx, ny), gather(hi, nx, ny), clip(hn))

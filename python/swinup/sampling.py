@@ -6,6 +6,8 @@ tensors. Positions far off the image are clamped before indexing (callers mask t
 """
 import torch
 
+from .exact_math import f32c, kernel_sincos_exact
+
 F32 = torch.float32
 
 
@@ -95,6 +97,72 @@ def _catmull_rom_sample_batched(img: torch.Tensor, px: torch.Tensor, py: torch.T
     total = (wgt * taps).sum(dim=(1, 2))
     central = taps[:, 1:3, 1:3].reshape(b, 4, *ix.shape[1:], c)
     return torch.minimum(torch.maximum(total, central.amin(1)), central.amax(1))
+
+
+LANCZOS_SNAP = 2.0 ** -20  # pixel_ops.h kLanczosSnap
+_PI_THIRD = 1.04719755119659774615
+_HALF_SQRT3 = 0.866025403784438646764
+
+
+def lanczos3_weights(f: torch.Tensor):
+    """pixel_ops.h's lanczos3_weights, operation by operation: the six normalised Lanczos-3
+    weights of taps -2 .. +3 for fractions f in [0, 1) (a list of six tensors shaped like f).
+    The positions hold no gradient, so neither do the weights."""
+    with torch.no_grad():
+        f = f.to(F32)
+        g = 1.0 - f
+        sin_a, cos_a = kernel_sincos_exact(f * f32c(_PI_THIRD))
+        sin_b, _ = kernel_sincos_exact(f32c(_PI_THIRD) * g)
+        sin_a_third = 0.5 * sin_a + f32c(_HALF_SQRT3) * cos_a
+        f1, f2, g1, g2 = 1.0 + f, 2.0 + f, 1.0 + g, 2.0 + g
+        raw = [sin_b / (f2 * f2), -(sin_a_third / (f1 * f1)), sin_a / (f * f),
+               sin_b / (g * g), -(sin_a_third / (g1 * g1)), sin_a / (g2 * g2)]
+        total = raw[0]
+        for r in raw[1:]:
+            total = total + r
+        inverse = 1.0 / total
+        snap = f < LANCZOS_SNAP
+        return [torch.where(snap, torch.full_like(f, 1.0 if k == 2 else 0.0), raw[k] * inverse)
+                for k in range(6)]
+
+
+def lanczos3_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
+                    exact: bool = True) -> torch.Tensor:
+    """Lanczos-3 sample of img [B, H, W, 3] at (px, py): 6x6 taps clamped to the edges, the result
+    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then
+    the rows in order (pixel_ops.h lanczos3_sample). exact=False (training): the same weights and
+    value up to float summation order, the 36 taps in one gather and one weighted sum."""
+    b, h, w, c = img.shape
+    ix, iy, fx, fy = _sample_cell(px, py, w, h)
+    wx = lanczos3_weights(fx)
+    wy = lanczos3_weights(fy)
+    if not exact:
+        k = torch.arange(6, device=img.device).view(1, 6, 1, 1) - 2
+        xs = torch.clamp(ix[:, None] + k, 0, w - 1)  # [B, 6, h, w]
+        ys = torch.clamp(iy[:, None] + k, 0, h - 1)
+        tx = xs[:, None].expand(b, 6, 6, *ix.shape[1:]).reshape(b, 36, *ix.shape[1:])
+        ty = ys[:, :, None].expand(b, 6, 6, *ix.shape[1:]).reshape(b, 36, *ix.shape[1:])
+        taps = gather_taps(img, tx, ty).view(b, 6, 6, *ix.shape[1:], c)  # tap (j, i)
+        wgt = (torch.stack(wy, 1)[:, :, None] * torch.stack(wx, 1)[:, None])[..., None]
+        total = (wgt * taps).sum(dim=(1, 2))
+        central = taps[:, 2:4, 2:4].reshape(b, 4, *ix.shape[1:], c)
+        return torch.minimum(torch.maximum(total, central.amin(1)), central.amax(1))
+    total = None
+    lo = hi = None
+    for j in range(6):
+        y = torch.clamp(iy - 2 + j, 0, h - 1)
+        row = None
+        for i in range(6):
+            x = torch.clamp(ix - 2 + i, 0, w - 1)
+            tap = gather(img, x, y)
+            term = wx[i][..., None] * tap
+            row = (torch.zeros_like(term) + term) if row is None else row + term
+            if i in (2, 3) and j in (2, 3):
+                lo = tap if lo is None else torch.minimum(lo, tap)
+                hi = tap if hi is None else torch.maximum(hi, tap)
+        term = wy[j][..., None] * row
+        total = (torch.zeros_like(term) + term) if total is None else total + term
+    return torch.minimum(torch.maximum(total, lo), hi)
 
 
 def bilinear_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:

@@ -22,6 +22,21 @@ class BatchedTaps(unittest.TestCase):
         batched = sm.catmull_rom_sample(img, px, py, exact=False)
         self.assertLess(float((ordered - batched).abs().max()), 1e-5)
 
+    def test_lanczos3_batched_equals_ordered(self):
+        g = torch.Generator().manual_seed(2)
+        img = torch.rand(2, 20, 30, 3, generator=g) * 4
+        px = torch.rand(2, 17, 23, generator=g) * 40 - 5
+        py = torch.rand(2, 17, 23, generator=g) * 30 - 5
+        px[0, 0, :4] = torch.tensor([3.5, 0.5, 7.5000005, 12.4999995])  # fractions 0 and near 0, 1
+        ordered = sm.lanczos3_sample(img, px, py, exact=True)
+        batched = sm.lanczos3_sample(img, px, py, exact=False)
+        self.assertLess(float((ordered - batched).abs().max()), 1e-5)
+        self.assertTrue(bool(torch.isfinite(ordered).all()))
+        # A history with gradient: the sample is differentiable with respect to the image.
+        img.requires_grad_(True)
+        sm.lanczos3_sample(img, px, py, exact=False).sum().backward()
+        self.assertGreater(float(img.grad.abs().sum()), 0.0)
+
     def test_output_pass_fast_taps_equal_ordered_sums(self):
         g = torch.Generator().manual_seed(1)
         b, h, w, dw, dh = 2, 12, 16, 36, 27

@@ -159,8 +159,8 @@ SWINUP_HD void output_pixel_with(const OutputCurrent& cur, const OutputPrevious&
         return;
     }
     float history[3];
-    px::catmull_rom_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
-                           cur.display_height, hx, hy, history);
+    px::lanczos3_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
+                        cur.display_height, hx, hy, history);
     const float share = current_share(kernel.alpha(nx, ny), weight_sum);
     for (int c = 0; c < 3; ++c) {
         const float th = px::t_of(history[c]);

@@ -221,6 +221,83 @@ SWINUP_HD void kernel_sincos(float theta, float* sin_out, float* cos_out) {
     }
 }
 
+// ---- Lanczos-3 history sampling (the output pass) ---------------------------------------------
+
+// Below this fraction a Lanczos-3 sample is its centre tap (the tap's own weight would be ~1/f^2
+// with f^2 near the float range's end); the error is O(f), under f16 history's resolution.
+constexpr float kLanczosSnap = 9.5367431640625e-7f;  // 2^-20
+
+// The six Lanczos-3 weights of taps -2 .. +3 for a fraction f in [0, 1), normalised to sum 1.
+// Lanczos-3 weighs the tap at distance d = f - k by sinc(d) sinc(d / 3). With a = pi f / 3 and
+// b = pi (1 - f) / 3, sin(pi d) is +-sin(pi f) for every tap and sin(pi d / 3) is one of sin a,
+// sin b and sin(a + pi/3), so the common factor sin(pi f) drops out of the normalised weights and
+// each axis needs two sincos and no cancellation-prone differences (docs/model-spec.md, "Output
+// pass"). Why Lanczos-3 and not Catmull-Rom: docs/quality.md, "The history's resampling filter".
+SWINUP_HD void lanczos3_weights(float f, float w[6]) {
+    if (f < kLanczosSnap) {
+        for (int k = 0; k < 6; ++k) w[k] = k == 2 ? 1.0f : 0.0f;
+        return;
+    }
+    constexpr float kPiThird = 1.04719755119659774615f;
+    constexpr float kHalfSqrt3 = 0.866025403784438646764f;  // sin(pi / 3)
+    const float g = exact::sub(1.0f, f);
+    float sin_a, cos_a, sin_b, cos_b;
+    kernel_sincos(exact::mul(kPiThird, f), &sin_a, &cos_a);
+    kernel_sincos(exact::mul(kPiThird, g), &sin_b, &cos_b);
+    const float sin_a_third = exact::add(exact::mul(0.5f, sin_a), exact::mul(kHalfSqrt3, cos_a));  // sin(a + pi/3)
+    const float f1 = exact::add(1.0f, f), f2 = exact::add(2.0f, f);
+    const float g1 = exact::add(1.0f, g), g2 = exact::add(2.0f, g);
+    float raw[6];
+    raw[0] = exact::div(sin_b, exact::mul(f2, f2));         // d = f + 2
+    raw[1] = -exact::div(sin_a_third, exact::mul(f1, f1));  // d = f + 1
+    raw[2] = exact::div(sin_a, exact::mul(f, f));           // d = f
+    raw[3] = exact::div(sin_b, exact::mul(g, g));           // d = f - 1
+    raw[4] = -exact::div(sin_a_third, exact::mul(g1, g1));  // d = f - 2
+    raw[5] = exact::div(sin_a, exact::mul(g2, g2));         // d = f - 3
+    float sum = 0.0f;
+    for (int k = 0; k < 6; ++k) sum = exact::add(sum, raw[k]);
+    const float inverse = exact::div(1.0f, sum);
+    for (int k = 0; k < 6; ++k) w[k] = exact::mul(raw[k], inverse);
+}
+
+// Lanczos-3 sample of an RGB image at the continuous position (px, py) (pixel i's centre at
+// i + 0.5): 6 x 6 taps clamped to the edges, the result clamped per channel to the min/max of the
+// 4 central taps, as catmull_rom_sample. `fetch(x, y, rgb)` reads one in-range pixel; the caller
+// checks that the position is on screen. Sums in a fixed order: columns within a row, then rows.
+template <class Fetch>
+SWINUP_HD void lanczos3_sample(const Fetch& fetch, int width, int height, float px, float py,
+                               float out[3]) {
+    const float ux = exact::sub(px, 0.5f);
+    const float uy = exact::sub(py, 0.5f);
+    const int ix = floor_to_int(ux);
+    const int iy = floor_to_int(uy);
+    float wx[6], wy[6];
+    lanczos3_weights(exact::sub(ux, static_cast<float>(ix)), wx);
+    lanczos3_weights(exact::sub(uy, static_cast<float>(iy)), wy);
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
+    float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
+    for (int j = 0; j < 6; ++j) {
+        const int y = clampi(iy - 2 + j, 0, height - 1);
+        float row[3] = {0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < 6; ++i) {
+            const int x = clampi(ix - 2 + i, 0, width - 1);
+            float tap[3];
+            fetch(x, y, tap);
+            const bool central = (i == 2 || i == 3) && (j == 2 || j == 3);
+            for (int c = 0; c < 3; ++c) {
+                row[c] = exact::add(row[c], exact::mul(wx[i], tap[c]));
+                if (central) {
+                    lo[c] = minf(lo[c], tap[c]);
+                    hi[c] = maxf(hi[c], tap[c]);
+                }
+            }
+        }
+        for (int c = 0; c < 3; ++c) sum[c] = exact::add(sum[c], exact::mul(wy[j], row[c]));
+    }
+    for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
+}
+
 // sigma of the kernel from a raw head output: exp2(clamp(h, -4, 2)) render pixels.
 SWINUP_HD float kernel_sigma(float h) { return exact::exp2(clampf(h == h ? h : 0.0f, -4.0f, 2.0f)); }
 

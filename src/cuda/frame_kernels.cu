@@ -247,37 +247,37 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
                                        exact::mul(planes.dilated[i * 2 + 1], p.scale_y));
 }
 
-// Fast mode's history sample: the exact mode's Catmull-Rom (px::catmull_rom_sample: the same
-// taps, weights, order and central-tap clamp), with each tap's product and sum as one FMA instead
-// of two roundings, and the edge clamps of the 4 columns computed once for the 4 rows. The tap
-// sums are most of the fast output pass's instructions at 4K; the difference to exact is a few
-// f32 ulps, far inside the pass's 2^-13 bound in t-space (tests/gpu/test_cuda_output.cpp).
-__device__ __forceinline__ void catmull_rom_fast(const uint16_t* history, int width, int height, float hx,
-                                                 float hy, float out[3]) {
+// Fast mode's history sample: the exact mode's Lanczos-3 (px::lanczos3_sample: the same taps,
+// weights, order and central-tap clamp), with each tap's product and sum as one FMA instead of two
+// roundings, and the edge clamps of the 6 columns computed once for the 6 rows. The tap sums are
+// most of the fast output pass's instructions at 4K; the difference to exact is a few f32 ulps,
+// far inside the pass's 2^-13 bound in t-space (tests/gpu/test_cuda_output.cpp).
+__device__ __forceinline__ void lanczos3_fast(const uint16_t* history, int width, int height, float hx,
+                                              float hy, float out[3]) {
     const float ux = hx - 0.5f, uy = hy - 0.5f;
     const int ix = px::floor_to_int(ux), iy = px::floor_to_int(uy);
-    float wx[4], wy[4];
-    px::catmull_rom_weights(ux - static_cast<float>(ix), wx);
-    px::catmull_rom_weights(uy - static_cast<float>(iy), wy);
-    int xs[4];
+    float wx[6], wy[6];
+    px::lanczos3_weights(ux - static_cast<float>(ix), wx);
+    px::lanczos3_weights(uy - static_cast<float>(iy), wy);
+    int xs[6];
 #pragma unroll
-    for (int i = 0; i < 4; ++i) xs[i] = px::clampi(ix - 1 + i, 0, width - 1);
+    for (int i = 0; i < 6; ++i) xs[i] = px::clampi(ix - 2 + i, 0, width - 1);
     float sum[3] = {0.0f, 0.0f, 0.0f};
     float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
     float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < 6; ++j) {
         const uint2* row = reinterpret_cast<const uint2*>(history) +
-                           static_cast<size_t>(px::clampi(iy - 1 + j, 0, height - 1)) * width;
+                           static_cast<size_t>(px::clampi(iy - 2 + j, 0, height - 1)) * width;
         float r[3] = {0.0f, 0.0f, 0.0f};
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < 6; ++i) {
             const uint2 v = row[xs[i]];  // f16 R, G, B, unused: one 8-byte load
             const float tap[3] = {f16_lo(v.x), f16_hi(v.x), f16_lo(v.y)};
 #pragma unroll
             for (int c = 0; c < 3; ++c) {
                 r[c] = __fmaf_rn(wx[i], tap[c], r[c]);
-                if ((i == 1 || i == 2) && (j == 1 || j == 2)) {
+                if ((i == 2 || i == 3) && (j == 2 || j == 3)) {
                     lo[c] = px::minf(lo[c], tap[c]);
                     hi[c] = px::maxf(hi[c], tap[c]);
                 }
@@ -296,7 +296,7 @@ __device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) -
 
 // Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets (the
 // pre-pass's OutputAxis tables, made by the same shared functions) and history position; the
-// history's Catmull-Rom taps summed by FMAs (catmull_rom_fast); the tap weights from n's
+// history's Lanczos-3 taps summed by FMAs (lanczos3_fast); the tap weights from n's
 // precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
 __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
@@ -357,7 +357,7 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     float out[3];
     if (history_valid) {
         float history[3];
-        catmull_rom_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
+        lanczos3_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
         const float share = current_share(centre.w, weight_sum);  // the fast weight sum's share
         for (int c = 0; c < 3; ++c) {
             const float th = fast_t(history[c]);

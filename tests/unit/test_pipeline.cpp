@@ -429,6 +429,72 @@ TEST(OutputPass, PixelsTheSamplesMissKeepTheirHistory) {
     for (int c = 0; c < 3; ++c) EXPECT_NEAR(out[c], current[c], 2e-6 * (1.0 + current[c])) << c;
 }
 
+// Lanczos-3 of the definition, in double: sinc(d) sinc(d / 3), normalised over the six taps.
+void reference_lanczos3(double f, double w[6]) {
+    auto sinc = [](double x) { return x == 0.0 ? 1.0 : std::sin(M_PI * x) / (M_PI * x); };
+    double sum = 0.0;
+    for (int k = 0; k < 6; ++k) sum += w[k] = sinc(f - (k - 2)) * sinc((f - (k - 2)) / 3.0);
+    for (int k = 0; k < 6; ++k) w[k] /= sum;
+}
+
+TEST(PixelOps, Lanczos3WeightsMatchTheDefinition) {
+    float w[6];
+    px::lanczos3_weights(0.0f, w);
+    for (int k = 0; k < 6; ++k) EXPECT_EQ(w[k], k == 2 ? 1.0f : 0.0f) << k;
+    for (double f : {1e-6, 1e-4, 0.013, 0.25, 0.5, 0.61, 0.75, 0.999, 0.99999994}) {
+        px::lanczos3_weights(float(f), w);
+        double expected[6];
+        reference_lanczos3(double(float(f)), expected);
+        for (int k = 0; k < 6; ++k) EXPECT_NEAR(w[k], expected[k], 2e-6) << f << " tap " << k;
+    }
+    // Mirror symmetry: the weights of f are those of 1 - f in reverse.
+    float m[6];
+    px::lanczos3_weights(0.3f, w);
+    px::lanczos3_weights(0.7f, m);
+    for (int k = 0; k < 6; ++k) EXPECT_NEAR(w[k], m[5 - k], 1e-6) << k;
+}
+
+TEST(OutputPass, HistoryIsLanczos3ClampedToTheCentralTaps) {
+    TinyOutput o;
+    o.set_kernel(0.0f, 0.0f, 0.0f, 40.0f);  // sigmoid(40) == 1.0f: the output is the history sample
+    o.prev.valid = true;
+    for (int i = 0; i < 36; ++i)
+        for (int c = 0; c < 3; ++c) o.history[i * 4 + c] = f32_to_f16_bits(float((i * 7 + c * 3) % 11) / 8.0f);
+    for (int i = 0; i < 16; ++i) {
+        o.motion[i * 2 + 0] = 0.3f;  // display offset +0.45, -0.3: fractional in both axes
+        o.motion[i * 2 + 1] = -0.2f;
+    }
+    int clamped = 0, inside = 0;
+    for (int oy = 0; oy < 6; ++oy) {
+        for (int ox = 0; ox < 6; ++ox) {
+            const double hx = ox + 0.5 + 0.3f * 1.5f, hy = oy + 0.5 - 0.2f * 1.5f;
+            if (hy < 0.0) continue;  // off screen: no history (another test)
+            const int ix = int(std::floor(hx - 0.5)), iy = int(std::floor(hy - 0.5));
+            double wx[6], wy[6];
+            reference_lanczos3(hx - 0.5 - ix, wx);
+            reference_lanczos3(hy - 0.5 - iy, wy);
+            float out[3];
+            output_pixel(o.cur, o.prev, ox, oy, out);
+            for (int c = 0; c < 3; ++c) {
+                double sum = 0.0, lo = 1e30, hi = -1e30;
+                for (int j = 0; j < 6; ++j) {
+                    for (int i = 0; i < 6; ++i) {
+                        const int x = std::clamp(ix - 2 + i, 0, 5), y = std::clamp(iy - 2 + j, 0, 5);
+                        const double tap = f16_bits_to_f32(o.history[(y * 6 + x) * 4 + c]);
+                        sum += wx[i] * wy[j] * tap;
+                        if ((i == 2 || i == 3) && (j == 2 || j == 3)) lo = std::min(lo, tap), hi = std::max(hi, tap);
+                    }
+                }
+                const double expected = std::clamp(sum, lo, hi);
+                (expected == sum ? inside : clamped) += 1;
+                EXPECT_NEAR(out[c], expected, 4e-6 * (1.0 + expected)) << ox << "," << oy << " c" << c;
+            }
+        }
+    }
+    EXPECT_GT(inside, 20);  // both sides of the clamp were exercised
+    EXPECT_GT(clamped, 5);
+}
+
 TEST(PixelOps, SinCosMatchTheLibm) {
     for (double theta = -30.0; theta <= 30.0; theta += 0.0137) {
         float s, c;
