@@ -172,7 +172,7 @@ _COS = [f32c(v) for v in (2.48015873015873016e-5, -1.38888888888888894e-3,
 
 def kernel_sincos_exact(theta: torch.Tensor):
     """px::kernel_sincos (pixel_ops.h): Cody-Waite reduction by pi/2 and Taylor polynomials, fma
-    emulated as above. The output pass's kernel angle and the Lanczos-3 history weights use it."""
+    emulated as above. The output pass's kernel angle uses it."""
     theta = torch.where(torch.isnan(theta), torch.zeros_like(theta), theta)
     theta = torch.clamp(theta, -1024.0, 1024.0)
     k = torch.round(theta * f32c(0.636619772367581343))

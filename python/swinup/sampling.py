@@ -6,7 +6,7 @@ tensors. Positions far off the image are clamped before indexing (callers mask t
 """
 import torch
 
-from .exact_math import f32c, kernel_sincos_exact
+from .exact_math import f32c
 
 F32 = torch.float32
 
@@ -99,31 +99,36 @@ def _catmull_rom_sample_batched(img: torch.Tensor, px: torch.Tensor, py: torch.T
     return torch.minimum(torch.maximum(total, central.amin(1)), central.amax(1))
 
 
-LANCZOS_SNAP = 2.0 ** -20  # pixel_ops.h kLanczosSnap
-_PI_THIRD = 1.04719755119659774615
-_HALF_SQRT3 = 0.866025403784438646764
+# pixel_ops.h kLanczos3Poly (python/scripts/fit_lanczos3_weights.py): coefficients of u^7 .. u^0.
+LANCZOS3_POLY = [[f32c(v) for v in row] for row in (
+    (4.804119840e-02, 2.341418900e-02, -9.706742316e-02, -7.223858684e-02, 2.170617282e-01,
+     3.880305216e-02, -2.556954920e-01, 9.782616794e-02),
+    (-1.197173223e-01, 3.557077795e-02, 2.286744565e-01, -1.961341314e-02, -4.672587812e-01,
+     1.091381162e-01, 7.246325016e-01, -5.434781313e-01),
+    (2.345926762e-01, -5.915982649e-02, -4.555668831e-01, 9.189238399e-02, 7.939566374e-01,
+     -1.479432732e-01, -1.346677065e+00, 4.456519783e-01))]
 
 
 def lanczos3_weights(f: torch.Tensor):
-    """pixel_ops.h's lanczos3_weights, operation by operation: the six normalised Lanczos-3
-    weights of taps -2 .. +3 for fractions f in [0, 1) (a list of six tensors shaped like f).
-    The positions hold no gradient, so neither do the weights."""
+    """pixel_ops.h's lanczos3_weights, operation by operation: the six Lanczos-3 weights of taps
+    -2 .. +3 for fractions f in [0, 1) (a list of six tensors shaped like f), from the fitted
+    polynomials in u = f - 1/2. The positions hold no gradient, so neither do the weights."""
     with torch.no_grad():
-        f = f.to(F32)
-        g = 1.0 - f
-        sin_a, cos_a = kernel_sincos_exact(f * f32c(_PI_THIRD))
-        sin_b, _ = kernel_sincos_exact(f32c(_PI_THIRD) * g)
-        sin_a_third = 0.5 * sin_a + f32c(_HALF_SQRT3) * cos_a
-        f1, f2, g1, g2 = 1.0 + f, 2.0 + f, 1.0 + g, 2.0 + g
-        raw = [sin_b / (f2 * f2), -(sin_a_third / (f1 * f1)), sin_a / (f * f),
-               sin_b / (g * g), -(sin_a_third / (g1 * g1)), sin_a / (g2 * g2)]
-        total = raw[0]
-        for r in raw[1:]:
-            total = total + r
-        inverse = 1.0 / total
-        snap = f < LANCZOS_SNAP
-        return [torch.where(snap, torch.full_like(f, 1.0 if k == 2 else 0.0), raw[k] * inverse)
-                for k in range(6)]
+        u = f.to(F32) - 0.5
+        u2 = u * u
+        h = 0.25 - u2
+        at_u, at_minus_u = [], []
+        for c in LANCZOS3_POLY:
+            even = torch.full_like(u, c[1])
+            odd = torch.full_like(u, c[0])
+            for i in range(1, 4):
+                even = even * u2 + c[2 * i + 1]
+                odd = odd * u2 + c[2 * i]
+            u_odd = u * odd
+            at_u.append(even + u_odd)
+            at_minus_u.append(even - u_odd)
+        return [h * at_u[0], h * at_u[1], (0.5 - u) + h * at_u[2],
+                (0.5 + u) + h * at_minus_u[2], h * at_minus_u[1], h * at_minus_u[0]]
 
 
 def lanczos3_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,

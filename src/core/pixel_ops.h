@@ -110,7 +110,7 @@ SWINUP_HD float disocclusion_cue(float z_prev, float z) {
 // A slot value as the network reads it: clamped to +-448, rounded to e4m3 (kept as a float).
 SWINUP_HD float slot_value(float x) { return round_to_e4m3(clampf(x, -kE4m3Max, kE4m3Max)); }
 
-// ---- Catmull-Rom history sampling ------------------------------------------------------------
+// ---- Catmull-Rom history sampling (staging) ---------------------------------------------------
 
 // The four Catmull-Rom (a = -0.5) weights of taps -1, 0, +1, +2 for a fraction f in [0, 1).
 SWINUP_HD void catmull_rom_weights(float f, float w[4]) {
@@ -149,6 +149,89 @@ SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, flo
             float tap[3];
             fetch(x, y, tap);
             const bool central = (i == 1 || i == 2) && (j == 1 || j == 2);
+            for (int c = 0; c < 3; ++c) {
+                row[c] = exact::add(row[c], exact::mul(wx[i], tap[c]));
+                if (central) {
+                    lo[c] = minf(lo[c], tap[c]);
+                    hi[c] = maxf(hi[c], tap[c]);
+                }
+            }
+        }
+        for (int c = 0; c < 3; ++c) sum[c] = exact::add(sum[c], exact::mul(wy[j], row[c]));
+    }
+    for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
+}
+
+// ---- Lanczos-3 history sampling (the output pass) ---------------------------------------------
+
+// Lanczos-3 weighs the history tap at distance d by sinc(d) sinc(d / 3), the six taps of a
+// fraction normalised to sum 1. Evaluated as such, that is two sincos and seven divisions per axis,
+// more GPU instructions than the 36 taps' sums; so the normalised weights are defined by three
+// degree-7 polynomials fitted to them (python/scripts/fit_lanczos3_weights.py; largest error of
+// a weight 1.9e-7, of their sum 1.1e-7), in u = f - 1/2 and h = f (1 - f) = 1/4 - u^2:
+//   w(-2) = h q0(u), w(-1) = h q1(u), w(0) = (1/2 - u) + h q2(u),
+//   w(+1) = (1/2 + u) + h q2(-u), w(+2) = h q1(-u), w(+3) = h q0(-u).
+// The mirror symmetry of the taps makes three polynomials enough, each evaluated at +-u from its
+// even and odd parts; the factor h makes the weights exactly (0, 0, 1, 0, 0, 0) at f = 0.
+
+// q(u) and q(-u) of a degree-7 polynomial with coefficients c7 .. c0 (of u^7 .. u^0), from its
+// even and odd parts in u2 = u^2 (plain products and sums: every backend rounds alike).
+SWINUP_HD void lanczos3_poly(float u, float u2, float c7, float c6, float c5, float c4, float c3,
+                             float c2, float c1, float c0, float* at_u, float* at_minus_u) {
+    const float even = exact::add(exact::mul(exact::add(exact::mul(exact::add(exact::mul(c6, u2), c4), u2), c2), u2), c0);
+    const float odd = exact::add(exact::mul(exact::add(exact::mul(exact::add(exact::mul(c7, u2), c5), u2), c3), u2), c1);
+    const float u_odd = exact::mul(u, odd);
+    *at_u = exact::add(even, u_odd);
+    *at_minus_u = exact::sub(even, u_odd);
+}
+
+// The six Lanczos-3 weights of taps -2 .. +3 for a fraction f in [0, 1) (docs/model-spec.md,
+// "Output pass"). Why Lanczos-3 and not Catmull-Rom: docs/quality.md, "The history's resampling
+// filter".
+SWINUP_HD void lanczos3_weights(float f, float w[6]) {
+    const float u = exact::sub(f, 0.5f);
+    const float u2 = exact::mul(u, u);
+    const float h = exact::sub(0.25f, u2);
+    float q0, q0m, q1, q1m, q2, q2m;  // q(u), q(-u)
+    lanczos3_poly(u, u2, 4.804119840e-02f, 2.341418900e-02f, -9.706742316e-02f, -7.223858684e-02f,
+                  2.170617282e-01f, 3.880305216e-02f, -2.556954920e-01f, 9.782616794e-02f, &q0, &q0m);
+    lanczos3_poly(u, u2, -1.197173223e-01f, 3.557077795e-02f, 2.286744565e-01f, -1.961341314e-02f,
+                  -4.672587812e-01f, 1.091381162e-01f, 7.246325016e-01f, -5.434781313e-01f, &q1, &q1m);
+    lanczos3_poly(u, u2, 2.345926762e-01f, -5.915982649e-02f, -4.555668831e-01f, 9.189238399e-02f,
+                  7.939566374e-01f, -1.479432732e-01f, -1.346677065e+00f, 4.456519783e-01f, &q2, &q2m);
+    w[0] = exact::mul(h, q0);
+    w[1] = exact::mul(h, q1);
+    w[2] = exact::add(exact::sub(0.5f, u), exact::mul(h, q2));
+    w[3] = exact::add(exact::add(0.5f, u), exact::mul(h, q2m));
+    w[4] = exact::mul(h, q1m);
+    w[5] = exact::mul(h, q0m);
+}
+
+// Lanczos-3 sample of an RGB image at the continuous position (px, py) (pixel i's centre at
+// i + 0.5): 6 x 6 taps clamped to the edges, the result clamped per channel to the min/max of the
+// 4 central taps, as catmull_rom_sample. `fetch(x, y, rgb)` reads one in-range pixel; the caller
+// checks that the position is on screen. Sums in a fixed order: columns within a row, then rows.
+template <class Fetch>
+SWINUP_HD void lanczos3_sample(const Fetch& fetch, int width, int height, float px, float py,
+                               float out[3]) {
+    const float ux = exact::sub(px, 0.5f);
+    const float uy = exact::sub(py, 0.5f);
+    const int ix = floor_to_int(ux);
+    const int iy = floor_to_int(uy);
+    float wx[6], wy[6];
+    lanczos3_weights(exact::sub(ux, static_cast<float>(ix)), wx);
+    lanczos3_weights(exact::sub(uy, static_cast<float>(iy)), wy);
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
+    float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
+    for (int j = 0; j < 6; ++j) {
+        const int y = clampi(iy - 2 + j, 0, height - 1);
+        float row[3] = {0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < 6; ++i) {
+            const int x = clampi(ix - 2 + i, 0, width - 1);
+            float tap[3];
+            fetch(x, y, tap);
+            const bool central = (i == 2 || i == 3) && (j == 2 || j == 3);
             for (int c = 0; c < 3; ++c) {
                 row[c] = exact::add(row[c], exact::mul(wx[i], tap[c]));
                 if (central) {
@@ -219,83 +302,6 @@ SWINUP_HD void kernel_sincos(float theta, float* sin_out, float* cos_out) {
         case 2: *sin_out = -s; *cos_out = -c; break;
         default: *sin_out = -c; *cos_out = s; break;
     }
-}
-
-// ---- Lanczos-3 history sampling (the output pass) ---------------------------------------------
-
-// Below this fraction a Lanczos-3 sample is its centre tap (the tap's own weight would be ~1/f^2
-// with f^2 near the float range's end); the error is O(f), under f16 history's resolution.
-constexpr float kLanczosSnap = 9.5367431640625e-7f;  // 2^-20
-
-// The six Lanczos-3 weights of taps -2 .. +3 for a fraction f in [0, 1), normalised to sum 1.
-// Lanczos-3 weighs the tap at distance d = f - k by sinc(d) sinc(d / 3). With a = pi f / 3 and
-// b = pi (1 - f) / 3, sin(pi d) is +-sin(pi f) for every tap and sin(pi d / 3) is one of sin a,
-// sin b and sin(a + pi/3), so the common factor sin(pi f) drops out of the normalised weights and
-// each axis needs two sincos and no cancellation-prone differences (docs/model-spec.md, "Output
-// pass"). Why Lanczos-3 and not Catmull-Rom: docs/quality.md, "The history's resampling filter".
-SWINUP_HD void lanczos3_weights(float f, float w[6]) {
-    if (f < kLanczosSnap) {
-        for (int k = 0; k < 6; ++k) w[k] = k == 2 ? 1.0f : 0.0f;
-        return;
-    }
-    constexpr float kPiThird = 1.04719755119659774615f;
-    constexpr float kHalfSqrt3 = 0.866025403784438646764f;  // sin(pi / 3)
-    const float g = exact::sub(1.0f, f);
-    float sin_a, cos_a, sin_b, cos_b;
-    kernel_sincos(exact::mul(kPiThird, f), &sin_a, &cos_a);
-    kernel_sincos(exact::mul(kPiThird, g), &sin_b, &cos_b);
-    const float sin_a_third = exact::add(exact::mul(0.5f, sin_a), exact::mul(kHalfSqrt3, cos_a));  // sin(a + pi/3)
-    const float f1 = exact::add(1.0f, f), f2 = exact::add(2.0f, f);
-    const float g1 = exact::add(1.0f, g), g2 = exact::add(2.0f, g);
-    float raw[6];
-    raw[0] = exact::div(sin_b, exact::mul(f2, f2));         // d = f + 2
-    raw[1] = -exact::div(sin_a_third, exact::mul(f1, f1));  // d = f + 1
-    raw[2] = exact::div(sin_a, exact::mul(f, f));           // d = f
-    raw[3] = exact::div(sin_b, exact::mul(g, g));           // d = f - 1
-    raw[4] = -exact::div(sin_a_third, exact::mul(g1, g1));  // d = f - 2
-    raw[5] = exact::div(sin_a, exact::mul(g2, g2));         // d = f - 3
-    float sum = 0.0f;
-    for (int k = 0; k < 6; ++k) sum = exact::add(sum, raw[k]);
-    const float inverse = exact::div(1.0f, sum);
-    for (int k = 0; k < 6; ++k) w[k] = exact::mul(raw[k], inverse);
-}
-
-// Lanczos-3 sample of an RGB image at the continuous position (px, py) (pixel i's centre at
-// i + 0.5): 6 x 6 taps clamped to the edges, the result clamped per channel to the min/max of the
-// 4 central taps, as catmull_rom_sample. `fetch(x, y, rgb)` reads one in-range pixel; the caller
-// checks that the position is on screen. Sums in a fixed order: columns within a row, then rows.
-template <class Fetch>
-SWINUP_HD void lanczos3_sample(const Fetch& fetch, int width, int height, float px, float py,
-                               float out[3]) {
-    const float ux = exact::sub(px, 0.5f);
-    const float uy = exact::sub(py, 0.5f);
-    const int ix = floor_to_int(ux);
-    const int iy = floor_to_int(uy);
-    float wx[6], wy[6];
-    lanczos3_weights(exact::sub(ux, static_cast<float>(ix)), wx);
-    lanczos3_weights(exact::sub(uy, static_cast<float>(iy)), wy);
-    float sum[3] = {0.0f, 0.0f, 0.0f};
-    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
-    float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
-    for (int j = 0; j < 6; ++j) {
-        const int y = clampi(iy - 2 + j, 0, height - 1);
-        float row[3] = {0.0f, 0.0f, 0.0f};
-        for (int i = 0; i < 6; ++i) {
-            const int x = clampi(ix - 2 + i, 0, width - 1);
-            float tap[3];
-            fetch(x, y, tap);
-            const bool central = (i == 2 || i == 3) && (j == 2 || j == 3);
-            for (int c = 0; c < 3; ++c) {
-                row[c] = exact::add(row[c], exact::mul(wx[i], tap[c]));
-                if (central) {
-                    lo[c] = minf(lo[c], tap[c]);
-                    hi[c] = maxf(hi[c], tap[c]);
-                }
-            }
-        }
-        for (int c = 0; c < 3; ++c) sum[c] = exact::add(sum[c], exact::mul(wy[j], row[c]));
-    }
-    for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
 }
 
 // sigma of the kernel from a raw head output: exp2(clamp(h, -4, 2)) render pixels.
