@@ -1,29 +1,32 @@
 #!/usr/bin/env python3
-"""Is the history resampling what holds the procedural rows back? Each frame the output pass reads
-the previous output with a Catmull-Rom filter clamped to its four central taps (model.md, "Output
-pass"). Under a moving camera that is one resampling per frame, and its loss of detail compounds
-along the recurrence. This replays a sequence with the shipped weights, the network unchanged, and
-swaps the output pass's history filter (the staging's history slots keep the specified one, except
-in the modes ending in "+stage", which swap both):
+"""Is the history resampling what holds the quality back? Each frame the output pass reads the
+previous output at a fractional position under a moving camera, one resampling per frame, so a
+filter's loss of detail compounds along the recurrence. This replays a sequence through trained
+weights, the network unchanged, and swaps the output pass's history filter (the staging's history
+slots keep their Catmull-Rom, except in the modes ending in "+stage", which swap both):
 
-  spec          Catmull-Rom (Keys a = -0.5), clamped to the central 2x2 taps' min/max
+  spec          as specified: Lanczos-3 from the fitted weight polynomials (since the
+                twenty-eighth session, which chose it with this script; docs/quality.md, "The
+                history's resampling filter")
+  catmull-rom   Catmull-Rom (Keys a = -0.5), clamped to the central 2x2 taps' min/max: the
+                specified filter until then
   noclamp       Catmull-Rom without the clamp (only clamped at zero)
   keys75        Keys a = -0.75 (sharper), clamped
   keys75-free   Keys a = -0.75, not clamped
   keys100       Keys a = -1 (sharper still), clamped
   lanczos2      Lanczos-2 (4x4 taps, as many as Catmull-Rom), clamped
-  lanczos3      Lanczos-3 (6x6 taps), clamped to the central 2x2
+  lanczos3      Lanczos-3 evaluated as sinc(d) sinc(d / 3) (6x6 taps), clamped to the central 2x2
   lanczos3-free Lanczos-3, not clamped
   lanczos4      Lanczos-4 (8x8 taps), clamped
   keys75+stage, lanczos3+stage
 
 It prints the pooled and per-frame PSNR of each mode (display-encoded, as `swinup eval` pools it;
-PyTorch fast mode) and score_python.py's temporal error; on the GPU when there is one. The
-network never saw the other filters, so a gain here is a lower bound on what a network trained
-with them could do, and a loss says little.
+PyTorch fast mode) and score_python.py's temporal error; on the GPU when there is one. A network
+trained with another filter than the one replayed never saw it: a gain here is a lower bound on
+what training with it could do, and a loss says little.
 
 Usage: python3 python/scripts/history_filter_replay.py SEQ [--modes spec,keys75] [--frames 0]
-(CPU: about 2 minutes a mode for 16 frames at 960x540.)
+(H200: a few seconds a mode for 32 frames at 960x540; the CPU takes about 20 s a frame.)
 """
 import argparse
 import json
@@ -43,7 +46,9 @@ from swinup.display_encode import display_encode  # noqa: E402
 from swinup.sampling import _sample_cell, gather_taps  # noqa: E402
 from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
 
-specified_sample = op.catmull_rom_sample
+from swinup.sampling import catmull_rom_sample  # noqa: E402
+
+specified_sample = op.lanczos3_sample
 
 
 def keys_weights(f, a, radius):
@@ -82,8 +87,9 @@ def filtered_sample(img, px, py, a, radius, clamp):
     return torch.clamp(total, min=0.0)
 
 
-MODES = {  # (Keys a, radius, clamp to the central taps)
+MODES = {  # (Keys a, radius, clamp to the central taps); a = 0: Lanczos
     "spec": None,
+    "catmull-rom": "catmull-rom",
     "noclamp": (-0.5, 2, False),
     "keys75": (-0.75, 2, True),
     "keys75-free": (-0.75, 2, False),
@@ -100,10 +106,12 @@ MODES = {  # (Keys a, radius, clamp to the central taps)
 def replay(model, clip, mode):
     """-> (outputs [B, T, Hd, Wd, 3], temporal error) with the output pass's history read by
     `mode`'s filter."""
-    if MODES[mode] is not None:
+    if MODES[mode] == "catmull-rom":
+        op.lanczos3_sample = catmull_rom_sample
+    elif MODES[mode] is not None:
         a, radius, clamp = MODES[mode]
         swapped = lambda img, px, py, exact=True: filtered_sample(img, px, py, a, radius, clamp)  # noqa: E731
-        op.catmull_rom_sample = swapped
+        op.lanczos3_sample = swapped
         if mode.endswith("+stage"):
             staging.catmull_rom_sample = swapped
     try:
@@ -111,8 +119,8 @@ def replay(model, clip, mode):
             out, _, temporal = train.unroll(model, clip, exact=False, temporal_norm="rms",
                                              temporal_space="display")
     finally:
-        op.catmull_rom_sample = specified_sample
-        staging.catmull_rom_sample = specified_sample
+        op.lanczos3_sample = specified_sample
+        staging.catmull_rom_sample = catmull_rom_sample
     return out, float(temporal)
 
 
