@@ -1,5 +1,5 @@
 // The CPU backend's output pass alone (cpu::output_frame: each render pixel's kernel into a
-// table, then every display pixel's kernel over the 3x3 samples, the history's Catmull-Rom sample
+// table, then every display pixel's kernel over the 3x3 samples, the history's Lanczos-3 sample
 // and blend, the f16 history and RGBA16F output), at 960x540 -> 1920x1080 (2x) and 640x360 ->
 // 1920x1080 (3x), with history. The planes are random but in the ranges a trained head produces,
 // so the exact functions take their usual paths. It is about a third of a lite frame on the CPU
