@@ -50,30 +50,44 @@ def gather_taps(img: torch.Tensor, ix: torch.Tensor, iy: torch.Tensor) -> torch.
     return gather(img, ix.reshape(b, t * hh, ww), iy.reshape(b, t * hh, ww)).view(b, t, hh, ww, -1)
 
 
-def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
-                       exact: bool = True) -> torch.Tensor:
-    """Catmull-Rom sample of img [B, H, W, 3] at (px, py), taps clamped to the edges, the result
-    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then
-    the rows in order (pixel_ops.h catmull_rom_sample). exact=False (training): the same value
-    up to float summation order, all 16 taps in one gather and one weighted sum (about 20 kernels
-    instead of 130: training is bound by kernel launches)."""
-    if not exact:
-        return _catmull_rom_sample_batched(img, px, py)
+def clamped_separable_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor, weights, taps: int,
+                             exact: bool = True) -> torch.Tensor:
+    """pixel_ops.h's clamped_separable_sample: img [B, H, W, 3] sampled at (px, py) with `taps`
+    taps per axis (1 - taps/2 .. taps/2 from the pixel at or left of / above the position), weighted
+    by weights(fraction) -> a list of `taps` tensors per axis, taps clamped to the edges, the result
+    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then the
+    rows in order. exact=False (training): the same value up to float summation order, all taps in
+    one gather and one weighted sum (about 20 kernels instead of 130 for Catmull-Rom: training is
+    bound by kernel launches)."""
     b, h, w, c = img.shape
     ix, iy, fx, fy = _sample_cell(px, py, w, h)
-    wx = catmull_rom_weights(fx)
-    wy = catmull_rom_weights(fy)
+    wx = weights(fx)
+    wy = weights(fy)
+    first = 1 - taps // 2
+    central = (taps // 2 - 1, taps // 2)
+    if not exact:
+        k = torch.arange(taps, device=img.device).view(1, taps, 1, 1) + first
+        xs = torch.clamp(ix[:, None] + k, 0, w - 1)  # [B, taps, h, w]
+        ys = torch.clamp(iy[:, None] + k, 0, h - 1)
+        # Tap (j, i) at index taps * j + i.
+        tx = xs[:, None].expand(b, taps, taps, *ix.shape[1:]).reshape(b, taps * taps, *ix.shape[1:])
+        ty = ys[:, :, None].expand(b, taps, taps, *ix.shape[1:]).reshape(b, taps * taps, *ix.shape[1:])
+        tap = gather_taps(img, tx, ty).view(b, taps, taps, *ix.shape[1:], c)
+        wgt = (torch.stack(wy, 1)[:, :, None] * torch.stack(wx, 1)[:, None])[..., None]  # [B, taps, taps, h, w, 1]
+        total = (wgt * tap).sum(dim=(1, 2))
+        middle = tap[:, central[0]:central[1] + 1, central[0]:central[1] + 1].reshape(b, 4, *ix.shape[1:], c)
+        return torch.minimum(torch.maximum(total, middle.amin(1)), middle.amax(1))
     total = None
     lo = hi = None
-    for j in range(4):
-        y = torch.clamp(iy - 1 + j, 0, h - 1)
+    for j in range(taps):
+        y = torch.clamp(iy + first + j, 0, h - 1)
         row = None
-        for i in range(4):
-            x = torch.clamp(ix - 1 + i, 0, w - 1)
+        for i in range(taps):
+            x = torch.clamp(ix + first + i, 0, w - 1)
             tap = gather(img, x, y)
             term = wx[i][..., None] * tap
             row = (torch.zeros_like(term) + term) if row is None else row + term
-            if i in (1, 2) and j in (1, 2):
+            if i in central and j in central:
                 lo = tap if lo is None else torch.minimum(lo, tap)
                 hi = tap if hi is None else torch.maximum(hi, tap)
         term = wy[j][..., None] * row
@@ -81,22 +95,11 @@ def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
     return torch.minimum(torch.maximum(total, lo), hi)
 
 
-def _catmull_rom_sample_batched(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:
-    b, h, w, c = img.shape
-    ix, iy, fx, fy = _sample_cell(px, py, w, h)
-    wx = torch.stack(catmull_rom_weights(fx), 1)  # [B, 4, h, w], tap column i
-    wy = torch.stack(catmull_rom_weights(fy), 1)  # [B, 4, h, w], tap row j
-    k = torch.arange(4, device=img.device).view(1, 4, 1, 1) - 1
-    xs = torch.clamp(ix[:, None] + k, 0, w - 1)                # [B, 4, h, w]
-    ys = torch.clamp(iy[:, None] + k, 0, h - 1)
-    # Tap (j, i) at index 4j + i.
-    tx = xs[:, None].expand(b, 4, 4, *ix.shape[1:]).reshape(b, 16, *ix.shape[1:])
-    ty = ys[:, :, None].expand(b, 4, 4, *ix.shape[1:]).reshape(b, 16, *ix.shape[1:])
-    taps = gather_taps(img, tx, ty).view(b, 4, 4, *ix.shape[1:], c)
-    wgt = (wy[:, :, None] * wx[:, None])[..., None]             # [B, 4, 4, h, w, 1]
-    total = (wgt * taps).sum(dim=(1, 2))
-    central = taps[:, 1:3, 1:3].reshape(b, 4, *ix.shape[1:], c)
-    return torch.minimum(torch.maximum(total, central.amin(1)), central.amax(1))
+def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
+                       exact: bool = True) -> torch.Tensor:
+    """Catmull-Rom sample (4 x 4 taps) clamped to its central taps: staging's history slots
+    (pixel_ops.h catmull_rom_sample)."""
+    return clamped_separable_sample(img, px, py, catmull_rom_weights, 4, exact)
 
 
 # pixel_ops.h kLanczos3Poly (python/scripts/fit_lanczos3_weights.py): coefficients of u^7 .. u^0.
@@ -133,41 +136,9 @@ def lanczos3_weights(f: torch.Tensor):
 
 def lanczos3_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
                     exact: bool = True) -> torch.Tensor:
-    """Lanczos-3 sample of img [B, H, W, 3] at (px, py): 6x6 taps clamped to the edges, the result
-    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then
-    the rows in order (pixel_ops.h lanczos3_sample). exact=False (training): the same weights and
-    value up to float summation order, the 36 taps in one gather and one weighted sum."""
-    b, h, w, c = img.shape
-    ix, iy, fx, fy = _sample_cell(px, py, w, h)
-    wx = lanczos3_weights(fx)
-    wy = lanczos3_weights(fy)
-    if not exact:
-        k = torch.arange(6, device=img.device).view(1, 6, 1, 1) - 2
-        xs = torch.clamp(ix[:, None] + k, 0, w - 1)  # [B, 6, h, w]
-        ys = torch.clamp(iy[:, None] + k, 0, h - 1)
-        tx = xs[:, None].expand(b, 6, 6, *ix.shape[1:]).reshape(b, 36, *ix.shape[1:])
-        ty = ys[:, :, None].expand(b, 6, 6, *ix.shape[1:]).reshape(b, 36, *ix.shape[1:])
-        taps = gather_taps(img, tx, ty).view(b, 6, 6, *ix.shape[1:], c)  # tap (j, i)
-        wgt = (torch.stack(wy, 1)[:, :, None] * torch.stack(wx, 1)[:, None])[..., None]
-        total = (wgt * taps).sum(dim=(1, 2))
-        central = taps[:, 2:4, 2:4].reshape(b, 4, *ix.shape[1:], c)
-        return torch.minimum(torch.maximum(total, central.amin(1)), central.amax(1))
-    total = None
-    lo = hi = None
-    for j in range(6):
-        y = torch.clamp(iy - 2 + j, 0, h - 1)
-        row = None
-        for i in range(6):
-            x = torch.clamp(ix - 2 + i, 0, w - 1)
-            tap = gather(img, x, y)
-            term = wx[i][..., None] * tap
-            row = (torch.zeros_like(term) + term) if row is None else row + term
-            if i in (2, 3) and j in (2, 3):
-                lo = tap if lo is None else torch.minimum(lo, tap)
-                hi = tap if hi is None else torch.maximum(hi, tap)
-        term = wy[j][..., None] * row
-        total = (torch.zeros_like(term) + term) if total is None else total + term
-    return torch.minimum(torch.maximum(total, lo), hi)
+    """Lanczos-3 sample (6 x 6 taps) clamped to its central 2 x 2 taps: the output pass's history
+    (pixel_ops.h lanczos3_sample)."""
+    return clamped_separable_sample(img, px, py, lanczos3_weights, 6, exact)
 
 
 def bilinear_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor) -> torch.Tensor:

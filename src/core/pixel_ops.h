@@ -123,32 +123,36 @@ SWINUP_HD void catmull_rom_weights(float f, float w[4]) {
     w[3] = exact::add(exact::mul(-0.5f, f2), exact::mul(0.5f, f3));
 }
 
-// Catmull-Rom sample of an RGB image of width x height at the continuous position (px, py)
-// (pixel i's centre is at i + 0.5), taps clamped to the edges, the result clamped per channel to
-// the min/max of the 4 central taps (which kills the filter's ringing). `fetch(x, y, rgb)` reads
-// one in-range pixel. The caller checks that the position is on screen. Sums run in a fixed order
-// (columns within a row, then rows) so that every backend rounds alike.
-template <class Fetch>
-SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, float px, float py,
-                                  float out[3]) {
+// A separable sample of an RGB image of width x height at the continuous position (px, py)
+// (pixel i's centre is at i + 0.5) with kTaps taps per axis (1 - kTaps/2 .. kTaps/2 from the pixel
+// at or left of / above the position), weighted by `Weights::of(fraction, w)` per axis, taps clamped
+// to the edges, the result clamped per channel to the min/max of the 4 central taps (which kills
+// the filter's ringing). `fetch(x, y, rgb)` reads one in-range pixel. The caller checks that the
+// position is on screen. Sums run in a fixed order (columns within a row, then rows) so that every
+// backend rounds alike. The history samplers below: Catmull-Rom (staging), Lanczos-3 (output pass).
+template <int kTaps, class Weights, class Fetch>
+SWINUP_HD void clamped_separable_sample(const Fetch& fetch, int width, int height, float px, float py,
+                                        float out[3]) {
+    constexpr int kFirst = 1 - kTaps / 2;    // the first tap's offset: -1 of 4, -2 of 6
+    constexpr int kCentral = kTaps / 2 - 1;  // the central taps: kCentral and kCentral + 1
     const float ux = exact::sub(px, 0.5f);
     const float uy = exact::sub(py, 0.5f);
     const int ix = floor_to_int(ux);
     const int iy = floor_to_int(uy);
-    float wx[4], wy[4];
-    catmull_rom_weights(exact::sub(ux, static_cast<float>(ix)), wx);
-    catmull_rom_weights(exact::sub(uy, static_cast<float>(iy)), wy);
+    float wx[kTaps], wy[kTaps];
+    Weights::of(exact::sub(ux, static_cast<float>(ix)), wx);
+    Weights::of(exact::sub(uy, static_cast<float>(iy)), wy);
     float sum[3] = {0.0f, 0.0f, 0.0f};
     float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
     float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
-    for (int j = 0; j < 4; ++j) {
-        const int y = clampi(iy - 1 + j, 0, height - 1);
+    for (int j = 0; j < kTaps; ++j) {
+        const int y = clampi(iy + kFirst + j, 0, height - 1);
         float row[3] = {0.0f, 0.0f, 0.0f};
-        for (int i = 0; i < 4; ++i) {
-            const int x = clampi(ix - 1 + i, 0, width - 1);
+        for (int i = 0; i < kTaps; ++i) {
+            const int x = clampi(ix + kFirst + i, 0, width - 1);
             float tap[3];
             fetch(x, y, tap);
-            const bool central = (i == 1 || i == 2) && (j == 1 || j == 2);
+            const bool central = (i == kCentral || i == kCentral + 1) && (j == kCentral || j == kCentral + 1);
             for (int c = 0; c < 3; ++c) {
                 row[c] = exact::add(row[c], exact::mul(wx[i], tap[c]));
                 if (central) {
@@ -160,6 +164,17 @@ SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, flo
         for (int c = 0; c < 3; ++c) sum[c] = exact::add(sum[c], exact::mul(wy[j], row[c]));
     }
     for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
+}
+
+struct CatmullRomWeights {
+    SWINUP_HD static void of(float f, float w[4]) { catmull_rom_weights(f, w); }
+};
+
+// Catmull-Rom sample (4 x 4 taps), clamped to its central taps: staging's history slots.
+template <class Fetch>
+SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, float px, float py,
+                                  float out[3]) {
+    clamped_separable_sample<4, CatmullRomWeights>(fetch, width, height, px, py, out);
 }
 
 // ---- Lanczos-3 history sampling (the output pass) ---------------------------------------------
@@ -207,42 +222,16 @@ SWINUP_HD void lanczos3_weights(float f, float w[6]) {
     w[5] = exact::mul(h, q0m);
 }
 
-// Lanczos-3 sample of an RGB image at the continuous position (px, py) (pixel i's centre at
-// i + 0.5): 6 x 6 taps clamped to the edges, the result clamped per channel to the min/max of the
-// 4 central taps, as catmull_rom_sample. `fetch(x, y, rgb)` reads one in-range pixel; the caller
-// checks that the position is on screen. Sums in a fixed order: columns within a row, then rows.
+struct Lanczos3Weights {
+    SWINUP_HD static void of(float f, float w[6]) { lanczos3_weights(f, w); }
+};
+
+// Lanczos-3 sample (6 x 6 taps), clamped to its central 2 x 2 taps as Catmull-Rom: the output
+// pass's history.
 template <class Fetch>
 SWINUP_HD void lanczos3_sample(const Fetch& fetch, int width, int height, float px, float py,
                                float out[3]) {
-    const float ux = exact::sub(px, 0.5f);
-    const float uy = exact::sub(py, 0.5f);
-    const int ix = floor_to_int(ux);
-    const int iy = floor_to_int(uy);
-    float wx[6], wy[6];
-    lanczos3_weights(exact::sub(ux, static_cast<float>(ix)), wx);
-    lanczos3_weights(exact::sub(uy, static_cast<float>(iy)), wy);
-    float sum[3] = {0.0f, 0.0f, 0.0f};
-    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
-    float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
-    for (int j = 0; j < 6; ++j) {
-        const int y = clampi(iy - 2 + j, 0, height - 1);
-        float row[3] = {0.0f, 0.0f, 0.0f};
-        for (int i = 0; i < 6; ++i) {
-            const int x = clampi(ix - 2 + i, 0, width - 1);
-            float tap[3];
-            fetch(x, y, tap);
-            const bool central = (i == 2 || i == 3) && (j == 2 || j == 3);
-            for (int c = 0; c < 3; ++c) {
-                row[c] = exact::add(row[c], exact::mul(wx[i], tap[c]));
-                if (central) {
-                    lo[c] = minf(lo[c], tap[c]);
-                    hi[c] = maxf(hi[c], tap[c]);
-                }
-            }
-        }
-        for (int c = 0; c < 3; ++c) sum[c] = exact::add(sum[c], exact::mul(wy[j], row[c]));
-    }
-    for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
+    clamped_separable_sample<6, Lanczos3Weights>(fetch, width, height, px, py, out);
 }
 
 // Bilinear sample of `channels` (<= 4) interleaved channels at the continuous position (px, py),
