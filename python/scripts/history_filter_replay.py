@@ -43,10 +43,8 @@ import swinup.output_pass as op  # noqa: E402
 import swinup.staging as staging  # noqa: E402
 import swinup.train as train  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
-from swinup.sampling import _sample_cell, gather_taps  # noqa: E402
+from swinup.sampling import catmull_rom_sample, separable_taps_batched  # noqa: E402
 from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
-
-from swinup.sampling import catmull_rom_sample  # noqa: E402
 
 specified_sample = op.lanczos3_sample
 
@@ -69,22 +67,10 @@ def keys_weights(f, a, radius):
 
 
 def filtered_sample(img, px, py, a, radius, clamp):
-    b, h, w, c = img.shape
-    ix, iy, fx, fy = _sample_cell(px, py, w, h)
-    n = 2 * radius
-    wx = torch.stack(keys_weights(fx, a, radius), 1)
-    wy = torch.stack(keys_weights(fy, a, radius), 1)
-    k = torch.arange(n, device=img.device).view(1, n, 1, 1) - (radius - 1)
-    xs = torch.clamp(ix[:, None] + k, 0, w - 1)
-    ys = torch.clamp(iy[:, None] + k, 0, h - 1)
-    tx = xs[:, None].expand(b, n, n, *ix.shape[1:]).reshape(b, n * n, *ix.shape[1:])
-    ty = ys[:, :, None].expand(b, n, n, *ix.shape[1:]).reshape(b, n * n, *ix.shape[1:])
-    taps = gather_taps(img, tx, ty).view(b, n, n, *ix.shape[1:], c)
-    total = ((wy[:, :, None] * wx[:, None])[..., None] * taps).sum(dim=(1, 2))
-    if clamp:
-        central = taps[:, radius - 1:radius + 1, radius - 1:radius + 1].reshape(b, 4, *ix.shape[1:], c)
-        return torch.minimum(torch.maximum(total, central.amin(1)), central.amax(1))
-    return torch.clamp(total, min=0.0)
+    """The history sampled with `keys_weights` (2 * radius taps per axis), clamped to the central
+    taps' range or, unclamped, at zero; the training's batched sums (sampling.py)."""
+    total, lo, hi = separable_taps_batched(img, px, py, lambda f: keys_weights(f, a, radius), 2 * radius)
+    return torch.minimum(torch.maximum(total, lo), hi) if clamp else torch.clamp(total, min=0.0)
 
 
 MODES = {  # (Keys a, radius, clamp to the central taps); a = 0: Lanczos

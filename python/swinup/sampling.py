@@ -50,33 +50,46 @@ def gather_taps(img: torch.Tensor, ix: torch.Tensor, iy: torch.Tensor) -> torch.
     return gather(img, ix.reshape(b, t * hh, ww), iy.reshape(b, t * hh, ww)).view(b, t, hh, ww, -1)
 
 
-def clamped_separable_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor, weights, taps: int,
-                             exact: bool = True) -> torch.Tensor:
-    """pixel_ops.h's clamped_separable_sample: img [B, H, W, 3] sampled at (px, py) with `taps`
-    taps per axis (1 - taps/2 .. taps/2 from the pixel at or left of / above the position), weighted
-    by weights(fraction) -> a list of `taps` tensors per axis, taps clamped to the edges, the result
-    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then the
-    rows in order. exact=False (training): the same value up to float summation order, all taps in
-    one gather and one weighted sum (about 20 kernels instead of 130 for Catmull-Rom: training is
-    bound by kernel launches)."""
+def separable_taps_batched(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor, weights, taps: int):
+    """The unclamped separable sum of clamped_separable_sample's fast mode and the range of its 4
+    central taps: (total, lo, hi), each [B, h, w, C]. All taps in one gather and one weighted sum
+    (about 20 kernels instead of 130 for Catmull-Rom: training is bound by kernel launches)."""
     b, h, w, c = img.shape
     ix, iy, fx, fy = _sample_cell(px, py, w, h)
     wx = weights(fx)
     wy = weights(fy)
     first = 1 - taps // 2
     central = (taps // 2 - 1, taps // 2)
+    k = torch.arange(taps, device=img.device).view(1, taps, 1, 1) + first
+    xs = torch.clamp(ix[:, None] + k, 0, w - 1)  # [B, taps, h, w]
+    ys = torch.clamp(iy[:, None] + k, 0, h - 1)
+    # Tap (j, i) at index taps * j + i.
+    tx = xs[:, None].expand(b, taps, taps, *ix.shape[1:]).reshape(b, taps * taps, *ix.shape[1:])
+    ty = ys[:, :, None].expand(b, taps, taps, *ix.shape[1:]).reshape(b, taps * taps, *ix.shape[1:])
+    tap = gather_taps(img, tx, ty).view(b, taps, taps, *ix.shape[1:], c)
+    wgt = (torch.stack(wy, 1)[:, :, None] * torch.stack(wx, 1)[:, None])[..., None]  # [B, taps, taps, h, w, 1]
+    total = (wgt * tap).sum(dim=(1, 2))
+    middle = tap[:, central[0]:central[1] + 1, central[0]:central[1] + 1].reshape(b, 4, *ix.shape[1:], c)
+    return total, middle.amin(1), middle.amax(1)
+
+
+def clamped_separable_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor, weights, taps: int,
+                             exact: bool = True) -> torch.Tensor:
+    """pixel_ops.h's clamped_separable_sample: img [B, H, W, 3] sampled at (px, py) with `taps`
+    taps per axis (1 - taps/2 .. taps/2 from the pixel at or left of / above the position), weighted
+    by weights(fraction) -> a list of `taps` tensors per axis, taps clamped to the edges, the result
+    clamped per channel to the min/max of the 4 central taps; rows summed in column order, then the
+    rows in order. exact=False (training): the same value up to float summation order
+    (separable_taps_batched)."""
     if not exact:
-        k = torch.arange(taps, device=img.device).view(1, taps, 1, 1) + first
-        xs = torch.clamp(ix[:, None] + k, 0, w - 1)  # [B, taps, h, w]
-        ys = torch.clamp(iy[:, None] + k, 0, h - 1)
-        # Tap (j, i) at index taps * j + i.
-        tx = xs[:, None].expand(b, taps, taps, *ix.shape[1:]).reshape(b, taps * taps, *ix.shape[1:])
-        ty = ys[:, :, None].expand(b, taps, taps, *ix.shape[1:]).reshape(b, taps * taps, *ix.shape[1:])
-        tap = gather_taps(img, tx, ty).view(b, taps, taps, *ix.shape[1:], c)
-        wgt = (torch.stack(wy, 1)[:, :, None] * torch.stack(wx, 1)[:, None])[..., None]  # [B, taps, taps, h, w, 1]
-        total = (wgt * tap).sum(dim=(1, 2))
-        middle = tap[:, central[0]:central[1] + 1, central[0]:central[1] + 1].reshape(b, 4, *ix.shape[1:], c)
-        return torch.minimum(torch.maximum(total, middle.amin(1)), middle.amax(1))
+        total, lo, hi = separable_taps_batched(img, px, py, weights, taps)
+        return torch.minimum(torch.maximum(total, lo), hi)
+    b, h, w, c = img.shape
+    ix, iy, fx, fy = _sample_cell(px, py, w, h)
+    wx = weights(fx)
+    wy = weights(fy)
+    first = 1 - taps // 2
+    central = (taps // 2 - 1, taps // 2)
     total = None
     lo = hi = None
     for j in range(taps):
