@@ -46,7 +46,6 @@ from swinup.display_encode import display_encode  # noqa: E402
 from swinup.sampling import catmull_rom_sample, separable_taps_batched  # noqa: E402
 from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
 
-specified_sample = op.lanczos3_sample
 
 
 def keys_weights(f, a, radius):
@@ -93,11 +92,11 @@ def replay(model, clip, mode):
     """-> (outputs [B, T, Hd, Wd, 3], temporal error) with the output pass's history read by
     `mode`'s filter."""
     if MODES[mode] == "catmull-rom":
-        op.lanczos3_sample = catmull_rom_sample
+        op.use_history_filter("catmull-rom")
     elif MODES[mode] is not None:
         a, radius, clamp = MODES[mode]
         swapped = lambda img, px, py, exact=True: filtered_sample(img, px, py, a, radius, clamp)  # noqa: E731
-        op.lanczos3_sample = swapped
+        op.history_sample = swapped
         if mode.endswith("+stage"):
             staging.catmull_rom_sample = swapped
     try:
@@ -105,7 +104,7 @@ def replay(model, clip, mode):
             out, _, temporal = train.unroll(model, clip, exact=False, temporal_norm="rms",
                                              temporal_space="display")
     finally:
-        op.lanczos3_sample = specified_sample
+        op.use_history_filter("lanczos3")
         staging.catmull_rom_sample = catmull_rom_sample
     return out, float(temporal)
 

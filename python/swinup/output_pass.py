@@ -10,11 +10,26 @@ from .exact_math import kernel_sincos_exact
 from .display_refine import refine_inputs
 from .history_clip import clip_toward_range, sample_range
 from .quant import round_f16, round_f16_ste
-from .sampling import gather, gather_taps, lanczos3_sample, on_screen
+from .sampling import catmull_rom_sample, gather, gather_taps, lanczos3_sample, on_screen
 
 F32 = torch.float32
 HALF_MAX = 65504.0
 ALPHA_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
+
+# The filters the output pass can read its history with: Lanczos-3 is the network's
+# (docs/model-spec.md, "Output pass"); Catmull-Rom is the one every checkpoint before the
+# twenty-eighth session was trained with, kept so that a training arm can be its control
+# (train.py --experiment-history-filter) and a replay can compare the two.
+HISTORY_FILTERS = {"lanczos3": lanczos3_sample, "catmull-rom": catmull_rom_sample}
+history_sample = HISTORY_FILTERS["lanczos3"]
+
+
+def use_history_filter(name: str):
+    """Makes the output pass read its history with HISTORY_FILTERS[name] (an experiment: only
+    "lanczos3" matches the backends)."""
+    global history_sample
+    history_sample = HISTORY_FILTERS[name]
+
 
 def kernel_sincos(theta: torch.Tensor, exact: bool):
     if not exact:
@@ -145,7 +160,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     if history_valid and history is not None:
         hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
-        th = xm.fn("tonemap_t", lanczos3_sample(history, hx, hy, exact), exact)
+        th = xm.fn("tonemap_t", history_sample(history, hx, hy, exact), exact)
         if clip is not None:
             lo, hi = sample_range(tc)
             th = clip_toward_range(th, gather(lo, nx, ny), gather(hi, nx, ny), clip(hn))

@@ -65,7 +65,7 @@ from .model import HEAD_MLP_PREFIX, SwinUp
 from .display_refine import FEATURE_ROWS
 from .history_clip import ROW as CLIP_ROW
 from .sample_residual import ROWS as RESIDUAL_ROWS
-from .output_pass import output_pass
+from .output_pass import HISTORY_FILTERS, output_pass, use_history_filter
 from .spec import ModelConfig
 from .staging import FrameInput, TemporalState, stage
 from .temporal_loss import motion_compensated_change_error
@@ -593,6 +593,11 @@ def main(argv=None):
                          "a zero-initialised module continued from trained weights needs many steps at "
                          "the network's rate before it contributes; 0 holds them fixed (a fitted start, "
                          "scripts/fit_head_mlp.py, which training at the recipe's rate undoes)")
+    ap.add_argument("--experiment-history-filter", choices=sorted(HISTORY_FILTERS), default="lanczos3",
+                    help="the filter the output pass reads its history with while training: lanczos3, "
+                         "the network's; catmull-rom, the one every checkpoint before the twenty-eighth "
+                         "session was trained with (a control arm: the backends read with Lanczos-3, "
+                         "so its export is scored with the filter it was not trained with)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact", action="store_true", help="exact-mode forward (slower)")
     ap.add_argument("--compile", action="store_true",
@@ -619,6 +624,8 @@ def main(argv=None):
         ap.error("--pixel-mlp is lite's (its skip0); full's pixel level is embed0 and enc0/dec0")
     if holds_held_out_scene(args.data):
         ap.error(f"{HELD_OUT_SCENE} is the held-out check: do not train on it")
+
+    use_history_filter(args.experiment_history_filter)
 
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))
@@ -712,6 +719,8 @@ def main(argv=None):
         chunk["reset_share"] = args.reset_share
     if args.experiment_lr_scale != 1.0:
         chunk["experiment_lr_scale"] = args.experiment_lr_scale
+    if args.experiment_history_filter != "lanczos3":
+        chunk["history_filter"] = args.experiment_history_filter
     if args.first_frame_weight != 1.0:
         chunk["first_frame_weight"] = args.first_frame_weight
     if args.compile:
