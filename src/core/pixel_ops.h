@@ -189,35 +189,45 @@ SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, flo
 // The mirror symmetry of the taps makes three polynomials enough, each evaluated at +-u from its
 // even and odd parts; the factor h makes the weights exactly (0, 0, 1, 0, 0, 0) at f = 0.
 
+// a * b + c: in exact mode a product and a sum, each rounded (every backend rounds alike); with
+// kFused one FMA (fast mode on the GPU, held to its bound against exact).
+template <bool kFused>
+SWINUP_HD float lanczos3_mul_add(float a, float b, float c) {
+    return kFused ? exact::fma(a, b, c) : exact::add(exact::mul(a, b), c);
+}
+
 // q(u) and q(-u) of a degree-7 polynomial with coefficients c7 .. c0 (of u^7 .. u^0), from its
-// even and odd parts in u2 = u^2 (plain products and sums: every backend rounds alike).
+// even and odd parts in u2 = u^2.
+template <bool kFused>
 SWINUP_HD void lanczos3_poly(float u, float u2, float c7, float c6, float c5, float c4, float c3,
                              float c2, float c1, float c0, float* at_u, float* at_minus_u) {
-    const float even = exact::add(exact::mul(exact::add(exact::mul(exact::add(exact::mul(c6, u2), c4), u2), c2), u2), c0);
-    const float odd = exact::add(exact::mul(exact::add(exact::mul(exact::add(exact::mul(c7, u2), c5), u2), c3), u2), c1);
-    const float u_odd = exact::mul(u, odd);
-    *at_u = exact::add(even, u_odd);
-    *at_minus_u = exact::sub(even, u_odd);
+    const float even = lanczos3_mul_add<kFused>(
+        lanczos3_mul_add<kFused>(lanczos3_mul_add<kFused>(c6, u2, c4), u2, c2), u2, c0);
+    const float odd = lanczos3_mul_add<kFused>(
+        lanczos3_mul_add<kFused>(lanczos3_mul_add<kFused>(c7, u2, c5), u2, c3), u2, c1);
+    *at_u = lanczos3_mul_add<kFused>(u, odd, even);
+    *at_minus_u = lanczos3_mul_add<kFused>(-u, odd, even);
 }
 
 // The six Lanczos-3 weights of taps -2 .. +3 for a fraction f in [0, 1) (docs/model-spec.md,
 // "Output pass"). Why Lanczos-3 and not Catmull-Rom: docs/quality.md, "The history's resampling
-// filter".
+// filter". kFused: fast mode's variant, each product and sum one FMA.
+template <bool kFused = false>
 SWINUP_HD void lanczos3_weights(float f, float w[6]) {
     const float u = exact::sub(f, 0.5f);
     const float u2 = exact::mul(u, u);
     const float h = exact::sub(0.25f, u2);
     float q0, q0m, q1, q1m, q2, q2m;  // q(u), q(-u)
-    lanczos3_poly(u, u2, 4.804119840e-02f, 2.341418900e-02f, -9.706742316e-02f, -7.223858684e-02f,
+    lanczos3_poly<kFused>(u, u2, 4.804119840e-02f, 2.341418900e-02f, -9.706742316e-02f, -7.223858684e-02f,
                   2.170617282e-01f, 3.880305216e-02f, -2.556954920e-01f, 9.782616794e-02f, &q0, &q0m);
-    lanczos3_poly(u, u2, -1.197173223e-01f, 3.557077795e-02f, 2.286744565e-01f, -1.961341314e-02f,
+    lanczos3_poly<kFused>(u, u2, -1.197173223e-01f, 3.557077795e-02f, 2.286744565e-01f, -1.961341314e-02f,
                   -4.672587812e-01f, 1.091381162e-01f, 7.246325016e-01f, -5.434781313e-01f, &q1, &q1m);
-    lanczos3_poly(u, u2, 2.345926762e-01f, -5.915982649e-02f, -4.555668831e-01f, 9.189238399e-02f,
+    lanczos3_poly<kFused>(u, u2, 2.345926762e-01f, -5.915982649e-02f, -4.555668831e-01f, 9.189238399e-02f,
                   7.939566374e-01f, -1.479432732e-01f, -1.346677065e+00f, 4.456519783e-01f, &q2, &q2m);
     w[0] = exact::mul(h, q0);
     w[1] = exact::mul(h, q1);
-    w[2] = exact::add(exact::sub(0.5f, u), exact::mul(h, q2));
-    w[3] = exact::add(exact::add(0.5f, u), exact::mul(h, q2m));
+    w[2] = lanczos3_mul_add<kFused>(h, q2, exact::sub(0.5f, u));
+    w[3] = lanczos3_mul_add<kFused>(h, q2m, exact::add(0.5f, u));
     w[4] = exact::mul(h, q1m);
     w[5] = exact::mul(h, q0m);
 }

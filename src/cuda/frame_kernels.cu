@@ -248,38 +248,36 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
 }
 
 // Fast mode's history sample: the exact mode's Lanczos-3 (px::lanczos3_sample: the same taps,
-// weights, order and central-tap clamp), with each tap's product and sum as one FMA instead of two
-// roundings, and the edge clamps of the 6 columns computed once for the 6 rows. The tap sums are
-// most of the fast output pass's instructions at 4K; the difference to exact is a few f32 ulps,
-// far inside the pass's 2^-13 bound in t-space (tests/gpu/test_cuda_output.cpp).
-__device__ __forceinline__ void lanczos3_fast(const uint16_t* history, int width, int height, float hx,
-                                              float hy, float out[3]) {
-    const float ux = hx - 0.5f, uy = hy - 0.5f;
-    const int ix = px::floor_to_int(ux), iy = px::floor_to_int(uy);
-    float wx[6], wy[6];
-    px::lanczos3_weights(ux - static_cast<float>(ix), wx);
-    px::lanczos3_weights(uy - static_cast<float>(iy), wy);
-    int xs[6];
-#pragma unroll
-    for (int i = 0; i < 6; ++i) xs[i] = px::clampi(ix - 2 + i, 0, width - 1);
+// order and central-tap clamp), with the weights' polynomials and each tap's product and sum as
+// FMAs instead of two roundings. The difference to exact is a few f32 ulps, far inside the pass's
+// 2^-13 bound in t-space (tests/gpu/test_cuda_output.cpp).
+//
+// The pass is bound by instruction issue (ncu, docs/performance.md: 78% of issue slots, about
+// 1,000 instructions a display pixel, 36 taps of them), so the taps' addressing is what this
+// saves: where all 36 taps are inside the image (every pixel but a 3-pixel border), they are read
+// from one row pointer per row at constant offsets, with no edge clamps; only the border takes
+// the clamped columns and rows. Both read the same values, so they give the same bits. The
+// history is never NaN (every backend stores finite f16), so the central range can use the
+// min/max instructions.
+template <class TapAt>
+__device__ __forceinline__ void lanczos3_fast_taps(const TapAt& tap_at, const float wx[6], const float wy[6],
+                                                   float out[3]) {
     float sum[3] = {0.0f, 0.0f, 0.0f};
     float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
     float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
 #pragma unroll
     for (int j = 0; j < 6; ++j) {
-        const uint2* row = reinterpret_cast<const uint2*>(history) +
-                           static_cast<size_t>(px::clampi(iy - 2 + j, 0, height - 1)) * width;
         float r[3] = {0.0f, 0.0f, 0.0f};
 #pragma unroll
         for (int i = 0; i < 6; ++i) {
-            const uint2 v = row[xs[i]];  // f16 R, G, B, unused: one 8-byte load
+            const uint2 v = tap_at(i, j);  // f16 R, G, B, unused: one 8-byte load
             const float tap[3] = {f16_lo(v.x), f16_hi(v.x), f16_lo(v.y)};
 #pragma unroll
             for (int c = 0; c < 3; ++c) {
                 r[c] = __fmaf_rn(wx[i], tap[c], r[c]);
                 if ((i == 2 || i == 3) && (j == 2 || j == 3)) {
-                    lo[c] = px::minf(lo[c], tap[c]);
-                    hi[c] = px::maxf(hi[c], tap[c]);
+                    lo[c] = fminf(lo[c], tap[c]);
+                    hi[c] = fmaxf(hi[c], tap[c]);
                 }
             }
         }
@@ -287,7 +285,31 @@ __device__ __forceinline__ void lanczos3_fast(const uint16_t* history, int width
         for (int c = 0; c < 3; ++c) sum[c] = __fmaf_rn(wy[j], r[c], sum[c]);
     }
 #pragma unroll
-    for (int c = 0; c < 3; ++c) out[c] = px::clampf(sum[c], lo[c], hi[c]);
+    for (int c = 0; c < 3; ++c) out[c] = fminf(fmaxf(sum[c], lo[c]), hi[c]);
+}
+
+__device__ __forceinline__ void lanczos3_fast(const uint16_t* history, int width, int height, float hx,
+                                              float hy, float out[3]) {
+    const float ux = hx - 0.5f, uy = hy - 0.5f;
+    const int ix = px::floor_to_int(ux), iy = px::floor_to_int(uy);
+    float wx[6], wy[6];
+    px::lanczos3_weights<true>(ux - static_cast<float>(ix), wx);
+    px::lanczos3_weights<true>(uy - static_cast<float>(iy), wy);
+    const uint2* pixels = reinterpret_cast<const uint2*>(history);
+    if (ix >= 2 && ix + 3 < width && iy >= 2 && iy + 3 < height) {
+        const uint2* first = pixels + static_cast<size_t>(iy - 2) * width + (ix - 2);  // tap (-2, -2)
+        lanczos3_fast_taps([&](int i, int j) { return __ldg(first + static_cast<size_t>(j) * width + i); }, wx,
+                           wy, out);
+    } else {
+        int xs[6], ys[6];
+#pragma unroll
+        for (int k = 0; k < 6; ++k) {
+            xs[k] = px::clampi(ix - 2 + k, 0, width - 1);
+            ys[k] = px::clampi(iy - 2 + k, 0, height - 1);
+        }
+        lanczos3_fast_taps([&](int i, int j) { return __ldg(pixels + static_cast<size_t>(ys[j]) * width + xs[i]); },
+                           wx, wy, out);
+    }
 }
 
 // t(x) = log2(1 + x) and its inverse on the MUFU units (lg2.approx, ex2.approx).

@@ -94,8 +94,13 @@ double t_space(float x) { return std::log2(1.0 + std::max(double(x), 0.0)); }
 constexpr double kFastOutputBoundT = 1.0 / 8192.0;
 constexpr double kFastOutputPixelsBeyond = 1e-3;
 
-void check(int w, int h, int dw, int dh, bool history, uint32_t seed) {
-    const cuda_tools::OutputPassCase c = random_case(w, h, dw, dh, history, seed);
+// uniform_motion: every render pixel moves alike by less than a pixel, so every display pixel but
+// a 3-pixel border reads all its history taps inside the image (the fast pass's unclamped path)
+// and the border reads clamped ones; random motion reads mostly far apart and off the image.
+void check(int w, int h, int dw, int dh, bool history, uint32_t seed, bool uniform_motion = false) {
+    cuda_tools::OutputPassCase c = random_case(w, h, dw, dh, history, seed);
+    if (uniform_motion)
+        for (size_t i = 0; i < c.motion.size(); ++i) c.motion[i] = i % 2 == 0 ? 0.37f : -0.21f;
     const std::vector<float> cpu = cpu_output(c);
     const std::vector<float> exact = cuda_tools::output_pass(c, SWINUP_PRECISION_EXACT);
     const std::vector<float> fast = cuda_tools::output_pass(c, SWINUP_PRECISION_FAST);
@@ -120,9 +125,9 @@ void check(int w, int h, int dw, int dh, bool history, uint32_t seed) {
     EXPECT_EQ(mismatches, 0u);
     EXPECT_LE(double(outliers), kFastOutputPixelsBeyond * double(pixels))
         << outliers << " of " << pixels << " pixels beyond the fast bound (worst " << worst << ")";
-    std::printf("[ measured ] output pass %dx%d -> %dx%d%s: exact vs cpu %zu of %zu values differ; fast vs "
+    std::printf("[ measured ] output pass %dx%d -> %dx%d%s%s: exact vs cpu %zu of %zu values differ; fast vs "
                 "exact in t-space: max %.3e, rms %.3e, %zu of %zu pixels beyond 2^-13\n",
-                w, h, dw, dh, history ? " with history" : "", mismatches, cpu.size(), worst,
+                w, h, dw, dh, history ? " with history" : "", uniform_motion ? ", uniform motion" : "", mismatches, cpu.size(), worst,
                 std::sqrt(sum_sq / double(cpu.size())), outliers, pixels);
 }
 #endif
@@ -145,6 +150,16 @@ TEST(CudaOutputPass, Scale2WithoutHistory) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
     check(36, 20, 72, 40, false, 3);
+#endif
+}
+
+// Small uniform motion: the fast pass's interior and border history reads in one frame, at an odd
+// display width.
+TEST(CudaOutputPass, UniformMotionInteriorAndBorderTaps) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    check(30, 20, 45, 30, true, 5, true);
+    check(31, 20, 93, 60, true, 6, true);
 #endif
 }
 
