@@ -47,7 +47,6 @@ from swinup.sampling import catmull_rom_sample, separable_taps_batched  # noqa: 
 from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
 
 
-
 def keys_weights(f, a, radius):
     """The taps' weights at offsets 1 - radius .. radius from the cell start (f in [0, 1))."""
     out = []
@@ -96,7 +95,7 @@ def replay(model, clip, mode):
     elif MODES[mode] is not None:
         a, radius, clamp = MODES[mode]
         swapped = lambda img, px, py, exact=True: filtered_sample(img, px, py, a, radius, clamp)  # noqa: E731
-        op.history_sample = swapped
+        op.history_sample = swapped  # a filter of this script's own, not in HISTORY_FILTERS
         if mode.endswith("+stage"):
             staging.catmull_rom_sample = swapped
     try:

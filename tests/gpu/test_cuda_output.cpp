@@ -95,8 +95,8 @@ constexpr double kFastOutputBoundT = 1.0 / 8192.0;
 constexpr double kFastOutputPixelsBeyond = 1e-3;
 
 // uniform_motion: every render pixel moves alike by less than a pixel, so every display pixel but
-// a 3-pixel border reads all its history taps inside the image (the fast pass's unclamped path)
-// and the border reads clamped ones; random motion reads mostly far apart and off the image.
+// a border of 2-4 pixels reads all its history taps inside the image (the fast pass's unclamped
+// path) and the border reads clamped ones; random motion reads far apart and often off the image.
 void check(int w, int h, int dw, int dh, bool history, uint32_t seed, bool uniform_motion = false) {
     cuda_tools::OutputPassCase c = random_case(w, h, dw, dh, history, seed);
     if (uniform_motion)
