@@ -130,6 +130,17 @@ SWINUP_HD void catmull_rom_weights(float f, float w[4]) {
 // the filter's ringing). `fetch(x, y, rgb)` reads one in-range pixel. The caller checks that the
 // position is on screen. Sums run in a fixed order (columns within a row, then rows) so that every
 // backend rounds alike. The history samplers below: Catmull-Rom (staging), Lanczos-3 (output pass).
+//
+// On an F16C host, a fetch that can also read a pixel as four floats in one SSE register
+// (`fetch.rgba(x, y)`, the f16 history) has its three channels summed in that register: the same
+// IEEE products and sums in the same order per channel (SSE lanes round like scalar SSE, and
+// _mm_min_ps / _mm_max_ps choose exactly like minf / maxf), so the same bits with a third of the
+// arithmetic instructions. The fourth lane carries the unused channel and is dropped.
+#if !defined(__CUDA_ARCH__) && defined(__F16C__)
+template <class Fetch>
+concept RgbaVectorFetch = requires(const Fetch& f) { f.rgba(0, 0); };
+#endif
+
 template <int kTaps, class Weights, class Fetch>
 SWINUP_HD void clamped_separable_sample(const Fetch& fetch, int width, int height, float px, float py,
                                         float out[3]) {
@@ -142,6 +153,32 @@ SWINUP_HD void clamped_separable_sample(const Fetch& fetch, int width, int heigh
     float wx[kTaps], wy[kTaps];
     Weights::of(exact::sub(ux, static_cast<float>(ix)), wx);
     Weights::of(exact::sub(uy, static_cast<float>(iy)), wy);
+#if !defined(__CUDA_ARCH__) && defined(__F16C__)
+    if constexpr (RgbaVectorFetch<Fetch>) {
+        __m128 sum4 = _mm_setzero_ps();
+        __m128 lo4 = _mm_set1_ps(3.4e38f);
+        __m128 hi4 = _mm_set1_ps(-3.4e38f);
+        for (int j = 0; j < kTaps; ++j) {
+            const int y = clampi(iy + kFirst + j, 0, height - 1);
+            __m128 row4 = _mm_setzero_ps();
+            for (int i = 0; i < kTaps; ++i) {
+                const __m128 tap = fetch.rgba(clampi(ix + kFirst + i, 0, width - 1), y);
+                row4 = _mm_add_ps(row4, _mm_mul_ps(_mm_set1_ps(wx[i]), tap));
+                if ((i == kCentral || i == kCentral + 1) && (j == kCentral || j == kCentral + 1)) {
+                    lo4 = _mm_min_ps(lo4, tap);
+                    hi4 = _mm_max_ps(hi4, tap);
+                }
+            }
+            sum4 = _mm_add_ps(sum4, _mm_mul_ps(_mm_set1_ps(wy[j]), row4));
+        }
+        alignas(16) float sum[4], lo[4], hi[4];
+        _mm_store_ps(sum, sum4);
+        _mm_store_ps(lo, lo4);
+        _mm_store_ps(hi, hi4);
+        for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
+        return;
+    }
+#endif
     float sum[3] = {0.0f, 0.0f, 0.0f};
     float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
     float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};

@@ -54,6 +54,13 @@ struct HalfRgbFetch {
         rgb[2] = px::load_half(p[2]);
 #endif
     }
+#if !defined(__CUDA_ARCH__) && defined(__F16C__)
+    // The pixel as four floats in one register, for px::clamped_separable_sample's vector path.
+    __m128 rgba(int x, int y) const {
+        const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
+        return _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+    }
+#endif
 };
 
 // Reads the 4 recurrent features (f16) of a pixel for the bilinear sampler.
