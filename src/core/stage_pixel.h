@@ -40,14 +40,6 @@ struct HalfRgbFetch {
         rgb[0] = px::load_half(static_cast<uint16_t>(v.x));
         rgb[1] = px::load_half(static_cast<uint16_t>(v.x >> 16));
         rgb[2] = px::load_half(static_cast<uint16_t>(v.y));
-#elif defined(__F16C__)
-        // The pixel's four f16 in one conversion instruction instead of three (exact, like each
-        // f16 -> f32): the output pass's 36 history taps a display pixel are most of its loads.
-        alignas(16) float rgba[4];
-        _mm_store_ps(rgba, _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
-        rgb[0] = rgba[0];
-        rgb[1] = rgba[1];
-        rgb[2] = rgba[2];
 #else
         rgb[0] = px::load_half(p[0]);
         rgb[1] = px::load_half(p[1]);
@@ -55,7 +47,9 @@ struct HalfRgbFetch {
 #endif
     }
 #if !defined(__CUDA_ARCH__) && defined(__F16C__)
-    // The pixel as four floats in one register, for px::clamped_separable_sample's vector path.
+    // The pixel's four f16 as four floats in one register, by one conversion instruction (exact,
+    // like each f16 -> f32), for px::clamped_separable_sample's vector path: on such a host the
+    // samplers read the history only through it.
     __m128 rgba(int x, int y) const {
         const uint16_t* p = pixels + (static_cast<int64_t>(y) * width + x) * 4;
         return _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
