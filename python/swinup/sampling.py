@@ -50,16 +50,20 @@ def gather_taps(img: torch.Tensor, ix: torch.Tensor, iy: torch.Tensor) -> torch.
     return gather(img, ix.reshape(b, t * hh, ww), iy.reshape(b, t * hh, ww)).view(b, t, hh, ww, -1)
 
 
+def _separable_cell(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor, weights, taps: int):
+    """What both forms of clamped_separable_sample start from: the image's shape (B, H, W, C), the
+    pixel at or left of / above each position (ix, iy), the `taps` weights per axis (wx, wy), the
+    first tap's offset and the indices of the two central taps."""
+    b, h, w, c = img.shape
+    ix, iy, fx, fy = _sample_cell(px, py, w, h)
+    return (b, h, w, c), ix, iy, weights(fx), weights(fy), 1 - taps // 2, (taps // 2 - 1, taps // 2)
+
+
 def separable_taps_batched(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor, weights, taps: int):
     """The unclamped separable sum of clamped_separable_sample's fast mode and the range of its 4
     central taps: (total, lo, hi), each [B, h, w, C]. All taps in one gather and one weighted sum
     (about 20 kernels instead of 130 for Catmull-Rom: training is bound by kernel launches)."""
-    b, h, w, c = img.shape
-    ix, iy, fx, fy = _sample_cell(px, py, w, h)
-    wx = weights(fx)
-    wy = weights(fy)
-    first = 1 - taps // 2
-    central = (taps // 2 - 1, taps // 2)
+    (b, h, w, c), ix, iy, wx, wy, first, central = _separable_cell(img, px, py, weights, taps)
     k = torch.arange(taps, device=img.device).view(1, taps, 1, 1) + first
     xs = torch.clamp(ix[:, None] + k, 0, w - 1)  # [B, taps, h, w]
     ys = torch.clamp(iy[:, None] + k, 0, h - 1)
@@ -84,12 +88,7 @@ def clamped_separable_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tens
     if not exact:
         total, lo, hi = separable_taps_batched(img, px, py, weights, taps)
         return torch.minimum(torch.maximum(total, lo), hi)
-    b, h, w, c = img.shape
-    ix, iy, fx, fy = _sample_cell(px, py, w, h)
-    wx = weights(fx)
-    wy = weights(fy)
-    first = 1 - taps // 2
-    central = (taps // 2 - 1, taps // 2)
+    (b, h, w, c), ix, iy, wx, wy, first, central = _separable_cell(img, px, py, weights, taps)
     total = None
     lo = hi = None
     for j in range(taps):
