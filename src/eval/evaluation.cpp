@@ -64,15 +64,21 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
                                     std::to_string(info.frame_count - 1) + "], got " +
                                     std::to_string(options.skip_frames));
     }
+    // -1 is "the last frame"; any other frame outside the sequence is a mistake to report, not
+    // to replace silently by the last frame (the pictures would show a frame nobody asked for).
+    if (options.picture_frame < -1 || options.picture_frame >= info.frame_count) {
+        throw std::invalid_argument("picture frame must be in [0, " +
+                                    std::to_string(info.frame_count - 1) +
+                                    "] (or -1: the last), got " +
+                                    std::to_string(options.picture_frame));
+    }
     if (options.methods.empty()) throw std::invalid_argument("no method to evaluate");
 
     EvaluationResult result;
     result.sequence = source.description;
     result.info = info;
     result.skip_frames = options.skip_frames;
-    result.picture_frame = options.picture_frame < 0 || options.picture_frame >= info.frame_count
-                               ? info.frame_count - 1
-                               : options.picture_frame;
+    result.picture_frame = options.picture_frame < 0 ? info.frame_count - 1 : options.picture_frame;
 
     std::vector<MethodState> states;
     for (const std::string& name : options.methods) {

@@ -181,7 +181,19 @@ SequenceInfo render_sequence_to_dir(const RenderSettings& settings, const std::s
     const SequenceInfo info = render_frames(
         settings, progress,
         [&](int index, Frame&& frame, const SequenceInfo& i) { sequence_write_frame(dir, i, index, frame); }, true,
-        [&](const SequenceInfo& i) { std::filesystem::create_directories(dir); (void)i; });
+        [&](const SequenceInfo& i) {
+            std::filesystem::create_directories(dir);
+            // Rendering over an existing sequence: its sequence.json goes before the first frame
+            // is replaced, or a render that stops part-way would leave it describing a mix of new
+            // and old frames as a complete sequence.
+            std::error_code error;
+            std::filesystem::remove(std::filesystem::path(dir) / "sequence.json", error);
+            if (error) {
+                throw SequenceError(dir + "/sequence.json: cannot remove the previous one: " +
+                                    error.message());
+            }
+            (void)i;
+        });
     // sequence.json last: a folder whose render stopped part-way does not read as complete.
     sequence_write_info(dir, info);
     return info;

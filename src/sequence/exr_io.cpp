@@ -54,7 +54,8 @@ uint16_t to_half_saturating(float v) {
 
 }  // namespace
 
-Image exr_read(const std::string& path) {
+Image exr_read(const std::string& path,
+               const std::function<void(int width, int height, int channels)>& check_header) {
     if (!std::filesystem::exists(path)) throw SequenceError(path + ": file not found");
     try {
         Imf::InputFile file(path.c_str());
@@ -92,6 +93,7 @@ Image exr_read(const std::string& path) {
                                 std::to_string(kMaxSide) + " per side");
         }
         const int channels = static_cast<int>(names.size());
+        if (check_header) check_header(width, height, channels);
         Image image(width, height, channels);
 
         Imf::FrameBuffer frame_buffer;

@@ -6,6 +6,7 @@
 // names the file. Writers write to a temporary name and rename, so no half-written file remains.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,7 +66,11 @@ void sequence_write_frame(const std::string& dir, const SequenceInfo& info, int 
 // nearest even; finite values beyond +-65504 saturate) or FLOAT, losslessly compressed.
 // png_write takes 1 (grey), 3 or 4 (alpha ignored) channels, clamps to [0,1], applies the sRGB
 // encoding when encode_srgb (linear input) and writes 8-bit RGB. All writes are atomic.
-Image exr_read(const std::string& path);
+// `check_header`, when given, sees the width, height and channel count from the header before
+// any pixel memory is allocated, and throws to reject the file: a corrupt or hostile header that
+// claims a huge data window must not make the reader allocate (and zero) gigabytes first.
+Image exr_read(const std::string& path,
+               const std::function<void(int width, int height, int channels)>& check_header = {});
 void exr_write(const std::string& path, const Image& image, bool half_precision);
 void png_write(const std::string& path, const Image& rgb8_linear_or_srgb, bool encode_srgb);
 

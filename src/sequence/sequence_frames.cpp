@@ -54,20 +54,25 @@ void negate(Image* image) {
 
 Image read_checked(const std::string& dir, const SequenceInfo& info, int index, const FileKind& k) {
     const std::string path = (std::filesystem::path(dir) / frame_file(k.kind, index)).string();
-    Image image = exr_read(path);
+    // Channels and size are checked from the header, before the pixels are allocated and read:
+    // a header claiming 32768x32768 must not cost gigabytes before it is rejected.
+    const auto check_header = [&](int width, int height, int channels) {
+        const bool rgb_for_rgba = k.channel_count == 4 && channels == 3;
+        if (channels != k.channel_count && !rgb_for_rgba) {
+            static const char* kStoredSets[] = {"", "Z", "R,G", "R,G,B", "R,G,B,A"};
+            throw SequenceError(path + ": has channels " + kStoredSets[channels] + ", expected " +
+                                k.channels);
+        }
+        int w = 0, h = 0;
+        expected_size(k, info, &w, &h);
+        if (width != w || height != h) {
+            throw SequenceError(path + ": size " + size_text(width, height) +
+                                " does not match the " + size_name(k) + " size " +
+                                size_text(w, h) + " in sequence.json");
+        }
+    };
+    Image image = exr_read(path, check_header);
     if (k.channel_count == 4 && image.channels == 3) image = add_opaque_alpha(image);
-    if (image.channels != k.channel_count) {
-        static const char* kStoredSets[] = {"", "Z", "R,G", "R,G,B", "R,G,B,A"};
-        throw SequenceError(path + ": has channels " + kStoredSets[image.channels] +
-                            ", expected " + k.channels);
-    }
-    int w = 0, h = 0;
-    expected_size(k, info, &w, &h);
-    if (image.width != w || image.height != h) {
-        throw SequenceError(path + ": size " + size_text(image.width, image.height) +
-                            " does not match the " + size_name(k) + " size " + size_text(w, h) +
-                            " in sequence.json");
-    }
     return image;
 }
 

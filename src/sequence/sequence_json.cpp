@@ -67,6 +67,11 @@ public:
 
     int integer(const json& v, const std::string& key) {
         if (!v.is_number_integer()) fail(path(key), "an integer");
+        // Unsigned values above INT64_MAX would wrap to negative ones in get<int64_t>() (and be
+        // reported as, say, -1 when the file says 18446744073709551615).
+        if (v.is_number_unsigned() && v.get<uint64_t>() > (uint64_t(1) << 30)) {
+            fail(path(key), "a small integer");
+        }
         const auto i = v.get<int64_t>();
         if (i < -(int64_t(1) << 30) || i > (int64_t(1) << 30)) fail(path(key), "a small integer");
         return static_cast<int>(i);
@@ -222,8 +227,21 @@ std::string sequence_info_to_json(const SequenceInfo& info) {
 }
 
 SequenceInfo sequence_info_from_json(const std::string& text, const std::string& source) {
-    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) throw SequenceError(source + ": not valid JSON");
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // Where and why (e.g. "ill-formed UTF-8 byte"), without the parser's echo of the bytes
+        // it last read, which may be binary.
+        std::string why = e.what();
+        why = why.substr(0, why.find("; last read"));
+        const size_t tag_end = why.find("] ");  // after "[json.exception.parse_error.101] "
+        if (tag_end != std::string::npos) why = why.substr(tag_end + 2);
+        for (char& c : why) {
+            if (c < 0x20 || c > 0x7e) c = '?';
+        }
+        throw SequenceError(source + ": not valid JSON (" + why + ")");
+    }
 
     ObjectReader top(j, "", source);
     const std::string format = top.string(top.require("format"), "format");

@@ -168,6 +168,57 @@ TEST_F(CliUpscale, UnknownOptionValueIsRejected) {
     EXPECT_NE(run.err.find("rgb565"), std::string::npos) << run.err;
 }
 
+// "--scale nan" passes CLI::Range (every comparison with NaN is false) and was then silently
+// ignored; counts out of range named a 309-digit upper bound. Both are now plain errors.
+TEST_F(CliUpscale, NanScaleAndBadCountsAreRejectedReadably) {
+    const std::string common = "upscale " + seq() + " --backend cpu -o " + (root_ / "out").string();
+    const CliRun nan_scale = swinup(common + " --scale nan");
+    EXPECT_NE(nan_scale.exit_code, 0);
+    EXPECT_NE(nan_scale.err.find("--scale"), std::string::npos) << nan_scale.err;
+    EXPECT_NE(nan_scale.err.find("not a number"), std::string::npos) << nan_scale.err;
+    EXPECT_FALSE(fs::exists(root_ / "out" / "out.0000.exr"));
+    for (const char* option : {" --frames 0", " --threads -1"}) {
+        const CliRun run = swinup(common + option);
+        EXPECT_NE(run.exit_code, 0) << option;
+        EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+        EXPECT_NE(run.err.find("2147483647"), std::string::npos) << run.err;
+        EXPECT_LT(run.err.size(), 200u) << run.err;
+    }
+}
+
+// eval tries --json's and --pictures' destinations before it evaluates (which can take minutes),
+// so a folder that does not exist stops it at once, before the results table.
+TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {
+    const SequenceInfo without_gt = sequence_read_info(seq());
+    SequenceInfo info = without_gt;
+    info.has_ground_truth = true;
+    for (int i = 0; i < kFrames; ++i) {
+        Frame f = sequence_read_frame(seq(), without_gt, i);
+        f.gt = Image(kDisplayW, kDisplayH, 4, 0.5f);
+        sequence_write_frame(seq(), info, i, f);
+    }
+    sequence_write_info(seq(), info);
+    const std::string common = "eval " + seq() + " --methods bilinear";
+    const CliRun ok = swinup(common + " --json " + (root_ / "scores.json").string());
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    EXPECT_NE(ok.out.find("bilinear"), std::string::npos) << ok.out;
+    EXPECT_TRUE(fs::exists(root_ / "scores.json"));
+
+    const fs::path missing = root_ / "no_such_folder" / "scores.json";
+    const CliRun json = swinup(common + " --json " + missing.string());
+    EXPECT_NE(json.exit_code, 0);
+    EXPECT_EQ(json.err.rfind("swinup: error: --json ", 0), 0u) << json.err;
+    EXPECT_NE(json.err.find("no_such_folder"), std::string::npos) << json.err;
+    EXPECT_EQ(json.out.find("bilinear"), std::string::npos) << json.out;  // stopped before scoring
+    EXPECT_FALSE(fs::exists(missing.parent_path()));
+
+    std::ofstream(root_ / "a_file") << "not a folder";
+    const CliRun pictures = swinup(common + " --pictures " + (root_ / "a_file" / "pics").string());
+    EXPECT_NE(pictures.exit_code, 0);
+    EXPECT_EQ(pictures.err.rfind("swinup: error: --pictures ", 0), 0u) << pictures.err;
+    EXPECT_EQ(pictures.out.find("bilinear"), std::string::npos) << pictures.out;
+}
+
 TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     const CliRun run = swinup("info --backend cpu --display 1280x720");
     ASSERT_EQ(run.exit_code, 0) << run.err;

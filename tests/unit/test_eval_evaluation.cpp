@@ -113,6 +113,14 @@ TEST(EvalEvaluation, RejectsBadRequests) {
     EXPECT_THROW(ev::evaluate_sequence(still_sequence(3, false), options), swinup::SequenceError);
     options.skip_frames = 3;
     EXPECT_THROW(ev::evaluate_sequence(still_sequence(3, true), options), std::invalid_argument);
+    // A picture frame outside the sequence is an error, not silently the last frame.
+    options.skip_frames = 0;
+    options.picture_frame = 3;
+    EXPECT_THROW(ev::evaluate_sequence(still_sequence(3, true), options), std::invalid_argument);
+    options.picture_frame = -2;
+    EXPECT_THROW(ev::evaluate_sequence(still_sequence(3, true), options), std::invalid_argument);
+    options.picture_frame = -1;  // the last frame
+    EXPECT_EQ(ev::evaluate_sequence(still_sequence(3, true), options).picture_frame, 2);
     EXPECT_THROW(ev::parse_method_list("bicubic,magic"), std::invalid_argument);
     EXPECT_THROW(ev::parse_method_list(""), std::invalid_argument);
     EXPECT_EQ(ev::parse_method_list("taau,bicubic,taau"),

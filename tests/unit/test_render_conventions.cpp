@@ -13,6 +13,8 @@
 #include "render/geometry.h"
 #include "render/render_sequence.h"
 #include "render/scene.h"
+#include "sequence/sequence.h"
+#include "test_dir.h"
 
 using namespace swinup;
 using namespace swinup::render;
@@ -279,6 +281,29 @@ TEST(RenderSettingsCheck, BadSettingsNameTheField) {
     bad = s;
     bad.scene = "/nonexistent/scene.gltf";
     EXPECT_NE(message(bad).find("does not exist"), std::string::npos);
+}
+
+// Rendering over an existing sequence folder that fails part-way (here: frame 1's colour cannot
+// be written) must not leave the old sequence.json describing new frame 0 and old frame 1 as one
+// complete sequence.
+TEST(RenderSequenceToDir, FailedRenderOverASequenceDoesNotReadAsComplete) {
+    const std::filesystem::path dir = swinup::test::fresh_test_dir("render");
+    RenderSettings s;
+    s.scene = "spinner";
+    s.frames = 2;
+    s.render_width = 16;
+    s.render_height = 9;
+    s.display_width = 32;
+    s.display_height = 18;
+    s.ground_truth = false;
+    render_sequence_to_dir(s, dir.string(), {});
+    EXPECT_NO_THROW(sequence_read_info(dir.string()));
+    // A non-empty directory in the way of the temporary file makes frame 1's colour write fail.
+    std::filesystem::create_directories(dir / "color.0001.exr.tmp" / "blocker");
+    s.camera = "orbit";
+    EXPECT_THROW(render_sequence_to_dir(s, dir.string(), {}), SequenceError);
+    EXPECT_THROW(sequence_read_info(dir.string()), SequenceError);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(RenderDeterminism, SameSeedSameBytes) {

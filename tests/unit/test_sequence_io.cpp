@@ -266,6 +266,35 @@ TEST_F(SequenceIo, BadJsonIsNamed) {
     expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"sequence.json", "JSON"});
 }
 
+// Bytes that are not UTF-8 are named with their place in the file, not only "not valid JSON".
+TEST_F(SequenceIo, NonUtf8JsonNamesWhereAndWhy) {
+    write_sequence();
+    std::string text = read_text(dir_ / "sequence.json");
+    text.replace(text.find("test scene"), 4, "te\xff\xfe");
+    write_text(dir_ / "sequence.json", text);
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                          {"sequence.json", "not valid JSON", "line", "UTF-8"});
+}
+
+// An integer beyond int64 is reported as too large, not wrapped to a negative value.
+TEST_F(SequenceIo, HugeUnsignedIntegerIsNotWrapped) {
+    write_sequence();
+    std::string text = read_text(dir_ / "sequence.json");
+    const std::string count = "\"frame_count\": 3";
+    ASSERT_NE(text.find(count), std::string::npos);
+    text.replace(text.find(count), count.size(), "\"frame_count\": 18446744073709551615");
+    write_text(dir_ / "sequence.json", text);
+    try {
+        sequence_read_info(dir_.string());
+        FAIL() << "no SequenceError thrown";
+    } catch (const SequenceError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("'frame_count' must be a small integer"), std::string::npos)
+            << message;
+        EXPECT_EQ(message.find("-1"), std::string::npos) << message;
+    }
+}
+
 TEST_F(SequenceIo, WrongVersionIsRejected) {
     write_sequence();
     nlohmann::json j = info_json();
@@ -335,6 +364,20 @@ TEST_F(SequenceIo, TruncatedExrIsNamed) {
     write_text(path, bytes.substr(0, bytes.size() / 2));
     const SequenceInfo info = sequence_read_info(dir_.string());
     expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); }, {"mv.0001.exr"});
+}
+
+// A header that claims the wrong size is rejected from the header alone, before the pixels are
+// allocated or read: here the pixel data is cut short, so a reader that allocated and read first
+// would fail on the data instead (and a hostile 32768x32768 header would cost it gigabytes).
+TEST_F(SequenceIo, WrongSizeInHeaderIsRejectedBeforeThePixelsAreRead) {
+    write_sequence();
+    const fs::path path = dir_ / "depth.0001.exr";
+    exr_write(path.string(), Image(kRenderW, 4096, 1, 0.5f), false);
+    const std::string bytes = read_text(path);
+    write_text(path, bytes.substr(0, bytes.size() / 2));
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
+                          {"depth.0001.exr", "16x4096", "16x8"});
 }
 
 TEST_F(SequenceIo, GarbageExrIsNamed) {

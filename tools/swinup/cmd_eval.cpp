@@ -2,9 +2,15 @@
 // error per method as a table on stdout, optionally as JSON (--json) and side-by-side crops
 // (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h,
 // temporal_stability.h).
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "commands.h"
@@ -29,6 +35,32 @@ struct EvalCommandOptions {
     NetworkOptions net;
 };
 
+// The destinations of --json and --pictures are tried before the evaluation, which can take
+// minutes: a mistyped or read-only folder must stop the command at once, not throw the finished
+// scores away at the end. A probe file with the atomic writer's temporary name is created and
+// removed again; the pictures' folder is created as write_comparison_pictures would.
+void check_output_destinations(const EvalCommandOptions& opt) {
+    const auto probe = [](const std::string& option, const std::filesystem::path& file) {
+        const std::string tmp = temporary_path_for(file.string());
+        if (!std::ofstream(tmp, std::ios::binary | std::ios::trunc)) {
+            throw std::runtime_error(option + " " + file.string() + ": cannot write there (" +
+                                     std::strerror(errno) + ")");
+        }
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);
+    };
+    if (!opt.json.empty()) probe("--json", opt.json);
+    if (!opt.pictures.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(opt.pictures, error);
+        if (error) {
+            throw std::runtime_error("--pictures " + opt.pictures + ": cannot create the folder (" +
+                                     error.message() + ")");
+        }
+        probe("--pictures", std::filesystem::path(opt.pictures) / "compare_1.png");
+    }
+}
+
 void run_eval(const EvalCommandOptions& opt) {
     eval::EvaluationOptions options;
     options.methods = eval::parse_method_list(opt.methods);
@@ -40,6 +72,7 @@ void run_eval(const EvalCommandOptions& opt) {
     options.method_options.swinup.weights_path = opt.net.weights;
 
     const eval::SequenceSource source = eval::sequence_source_from_directory(opt.sequence);
+    check_output_destinations(opt);
     Progress progress("eval", source.info.frame_count);
     options.progress = [&progress, last = std::chrono::steady_clock::now()](int done, int) mutable {
         const auto now = std::chrono::steady_clock::now();
@@ -77,7 +110,7 @@ void register_eval(CLI::App& app) {
     cmd->add_option("--pictures", opt->pictures,
                     "write side-by-side crops (compare_N.png) of the last frame into this folder");
     cmd->add_option("--skip", opt->skip, "leave the first N frames out of the scores (warm-up)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()))
         ->capture_default_str();
     cmd->add_option("--picture-frame", opt->picture_frame, "frame of the pictures (default: last)");
     cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")

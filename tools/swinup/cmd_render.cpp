@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -104,7 +105,7 @@ void register_render(CLI::App& app) {
     cmd->add_option("--camera", opt->settings.camera,
                     "camera: a preset (static, dolly, pan, orbit, shake) or a .json path file (default: the scene's own)");
     cmd->add_option("--gltf-camera", opt->settings.gltf_camera, "which of a glTF file's cameras to start from")
-        ->check(CLI::NonNegativeNumber)->capture_default_str();
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()))->capture_default_str();
     cmd->add_option("--gt-spp", opt->settings.gt_spp, "ground-truth samples per display pixel (stratified)")
         ->check(CLI::Range(16, 4096))->capture_default_str();
     cmd->add_flag("--no-gt", opt->no_ground_truth, "skip the ground truth");
@@ -112,7 +113,7 @@ void register_render(CLI::App& app) {
     cmd->add_flag("--mv-display", opt->settings.mv_display, "also write display-resolution motion vectors");
     cmd->add_flag("--depth-inverted", opt->settings.depth_inverted, "reverse-Z depth (1 near, 0 far)");
     cmd->add_option("--seed", opt->settings.seed, "seed of the ground truth's sample positions")->capture_default_str();
-    cmd->add_option("--fps", opt->fps, "frames per second of the animation")->check(CLI::Range(1.0, 1000.0))->capture_default_str();
+    cmd->add_option("--fps", opt->fps, "frames per second of the animation")->check(number_range(1.0, 1000.0))->capture_default_str();
     cmd->add_option("--device", opt->device, "where to trace")->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
     cmd->add_flag("--png", opt->png, "also write PNG pictures of colour and ground truth (SEQ/png/)");
     cmd->callback([opt] { run_render(*opt); });

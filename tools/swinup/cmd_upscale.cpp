@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -183,11 +184,11 @@ void register_upscale(CLI::App& app) {
         ->check(CLI::IsMember(output_format_names()))->capture_default_str();
     cmd->add_option("--scale", opt->scale,
                     "display = render x SCALE (default: the sequence's display size)")
-        ->check(CLI::Range(1.0, 3.0));
+        ->check(number_range(1.0, 3.0));
     cmd->add_option("--frames", opt->frames, "upscale only the first N frames")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, std::numeric_limits<int>::max()));
     cmd->add_option("--threads", opt->threads, "CPU worker threads (0: all)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
     cmd->add_flag("--mv-display", opt->mv_display,
                   "use the display-resolution motion vectors (mv_display.NNNN.exr)");
     cmd->callback([opt] { run_upscale(*opt); });

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -69,6 +70,19 @@ Size2 parse_size(const std::string& text, const std::string& option) {
         fail();
     }
     return size;
+}
+
+CLI::Validator number_range(double min, double max) {
+    const CLI::Range range(min, max);
+    return CLI::Validator(
+        [range](std::string& text) -> std::string {
+            double value = 0.0;
+            if (CLI::detail::lexical_cast(text, value) && std::isnan(value)) {
+                return "Value " + text + " is not a number";
+            }
+            return range(text);
+        },
+        range.get_description());
 }
 
 std::string size_text(uint32_t width, uint32_t height) {

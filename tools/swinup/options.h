@@ -10,6 +10,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace swinup::cli {
@@ -23,6 +24,10 @@ struct Size2 {
 // (zero, negative, over 16384, trailing characters).
 Size2 parse_size(const std::string& text, const std::string& option);
 std::string size_text(uint32_t width, uint32_t height);
+
+// CLI::Range for floating-point options that also rejects "nan": CLI::Range lets NaN through
+// (every comparison with it is false), and the command would then run on a NaN setting.
+CLI::Validator number_range(double min, double max);
 
 // Accepted names, for CLI::IsMember checks and help texts.
 const std::vector<std::string>& variant_names();    // lite, full
