@@ -19,6 +19,13 @@ slots keep their Catmull-Rom, except in the modes ending in "+stage", which swap
   lanczos3-free Lanczos-3, not clamped
   lanczos4      Lanczos-4 (8x8 taps), clamped
   keys75+stage, lanczos3+stage
+  bfecc         Lanczos-3 with back-and-forth error compensation (thirtieth session): the
+                history is moved by the motion, moved back, and half the difference to itself
+                is added before the final move, which undoes part of each move's blur
+  linear-blend  the specified filter, but the output pass averages the samples and blends the
+                history in linear colour instead of t = log2(1 + x) (thirtieth session: t is
+                concave, so a t-space mean of a dark and a bright sample is darker than the
+                ground truth's box filter, which averages linear colour)
 
 It prints the pooled and per-frame PSNR of each mode (display-encoded, as `swinup eval` pools it;
 PyTorch fast mode) and score_python.py's temporal error; on the GPU when there is one. A network
@@ -39,11 +46,12 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
+import swinup.exact_math as xm  # noqa: E402
 import swinup.output_pass as op  # noqa: E402
 import swinup.staging as staging  # noqa: E402
 import swinup.train as train  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
-from swinup.sampling import catmull_rom_sample, separable_taps_batched  # noqa: E402
+from swinup.sampling import catmull_rom_sample, lanczos3_sample, separable_taps_batched  # noqa: E402
 from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
 
 
@@ -71,6 +79,35 @@ def filtered_sample(img, px, py, a, radius, clamp):
     return torch.minimum(torch.maximum(total, lo), hi) if clamp else torch.clamp(total, min=0.0)
 
 
+def bfecc_sample(img, px, py, exact=True):
+    """Back and forth error compensation (as in semi-Lagrangian advection): forward = the
+    specified Lanczos-3 sample at o + d, back = that image sampled at o - d, and the final sample
+    reads img + (img - back) / 2, so that the error of one move there and back, twice a move's
+    blur, is half taken out. The motion is the display pixel's own (d = position - pixel centre)."""
+    b, h, w, _ = img.shape
+    ox = (torch.arange(w, device=img.device, dtype=torch.float32) + 0.5).view(1, 1, w)
+    oy = (torch.arange(h, device=img.device, dtype=torch.float32) + 0.5).view(1, h, 1)
+    forward = lanczos3_sample(img, px, py, exact)
+    back = lanczos3_sample(forward, 2 * ox - px, 2 * oy - py, exact)
+    return lanczos3_sample(torch.clamp(img + 0.5 * (img - back), min=0.0), px, py, exact)
+
+
+class _LinearColour:
+    """exact_math for the output pass with t and its inverse as the identity: given linear
+    samples, it then averages and blends in linear colour (mode linear-blend)."""
+
+    def __getattr__(self, name):
+        return getattr(xm, name)
+
+    @staticmethod
+    def fn(name, x, exact):
+        return x if name in ("tonemap_t", "tonemap_t_inverse") else xm.fn(name, x, exact)
+
+
+def linear_blend_output_pass(head, tc, *args, **kwargs):
+    return op.output_pass(head, xm.fn("tonemap_t_inverse", tc, False), *args, **kwargs)
+
+
 MODES = {  # (Keys a, radius, clamp to the central taps); a = 0: Lanczos
     "spec": None,
     "catmull-rom": "catmull-rom",
@@ -84,6 +121,8 @@ MODES = {  # (Keys a, radius, clamp to the central taps); a = 0: Lanczos
     "lanczos4": (0.0, 4, True),
     "keys75+stage": (-0.75, 2, True),
     "lanczos3+stage": (0.0, 3, True),
+    "bfecc": "bfecc",
+    "linear-blend": "linear-blend",
 }
 
 
@@ -92,6 +131,11 @@ def replay(model, clip, mode):
     `mode`'s filter."""
     if MODES[mode] == "catmull-rom":
         op.use_history_filter("catmull-rom")
+    elif MODES[mode] == "bfecc":
+        op.history_sample = bfecc_sample
+    elif MODES[mode] == "linear-blend":
+        op.xm = _LinearColour()
+        train.output_pass = linear_blend_output_pass  # unroll() calls it through train's namespace
     elif MODES[mode] is not None:
         a, radius, clamp = MODES[mode]
         swapped = lambda img, px, py, exact=True: filtered_sample(img, px, py, a, radius, clamp)  # noqa: E731
@@ -105,6 +149,8 @@ def replay(model, clip, mode):
     finally:
         op.use_history_filter("lanczos3")
         staging.catmull_rom_sample = catmull_rom_sample
+        op.xm = xm
+        train.output_pass = op.output_pass
     return out, float(temporal)
 
 

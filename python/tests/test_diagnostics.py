@@ -1,6 +1,7 @@
-"""The arithmetic of three diagnostics: motion_choice_check.py's per-render-pixel sums (the display
-pixels that share a render pixel's head), history_age_replay.py's running-mean bound, and
-oracle_head_fit.py's fits and their explained share."""
+"""The arithmetic of four diagnostics: motion_choice_check.py's per-render-pixel sums (the display
+pixels that share a render pixel's head), history_age_replay.py's running-mean bound,
+oracle_head_fit.py's fits and their explained share, and two of history_filter_replay.py's modes
+(back-and-forth error compensation, the linear-colour blend)."""
 import math
 import os
 import sys
@@ -12,9 +13,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import history_age_replay  # noqa: E402
+import history_filter_replay  # noqa: E402
 import motion_choice_check  # noqa: E402
 import oracle_head_fit  # noqa: E402
+import swinup.exact_math as xm  # noqa: E402
 import swinup.output_pass as op  # noqa: E402
+from swinup.sampling import lanczos3_sample  # noqa: E402
 
 
 class RenderPixelSums(unittest.TestCase):
@@ -30,6 +34,45 @@ class RenderPixelSums(unittest.TestCase):
                     self.assertTrue(mask.any())
                     self.assertAlmostEqual(float(sums[i, y, x]), float(e[i][mask].sum()), places=12)
         self.assertAlmostEqual(float(sums.sum()), float(e.sum()), places=10)
+
+
+class HistoryReplayModes(unittest.TestCase):
+    def _positions(self, h, w, dx, dy):
+        ox = (torch.arange(w, dtype=torch.float32) + 0.5).view(1, 1, w).expand(1, h, w)
+        oy = (torch.arange(h, dtype=torch.float32) + 0.5).view(1, h, 1).expand(1, h, w)
+        return ox + dx, oy + dy
+
+    def test_bfecc_is_the_plain_sample_at_whole_pixel_moves(self):
+        # Lanczos-3 reads a whole-pixel position exactly, so the move back restores the image
+        # (away from the edges, where the taps clamp) and there is nothing to compensate.
+        torch.manual_seed(3)
+        img = torch.rand(1, 16, 20, 3)
+        px, py = self._positions(16, 20, 2.0, -1.0)
+        plain = lanczos3_sample(img, px, py, False)
+        bfecc = history_filter_replay.bfecc_sample(img, px, py, False)
+        inner = (slice(None), slice(4, 12), slice(4, 16))
+        self.assertTrue(torch.allclose(bfecc[inner], plain[inner], atol=1e-6))
+
+    def test_bfecc_keeps_more_contrast_at_half_pixel_moves(self):
+        # A horizontal sine of period 3 pixels, moved by half a pixel: each Lanczos-3 move damps
+        # it; the compensated sample keeps more of its amplitude.
+        x = torch.arange(24, dtype=torch.float32)
+        img = (0.5 + 0.3 * torch.sin(2 * math.pi * x / 3.0)).view(1, 1, 24, 1).expand(1, 12, 24, 3).contiguous()
+        px, py = self._positions(12, 24, 0.5, 0.0)
+        inner = (0, slice(4, 8), slice(6, 18), 0)
+        amplitude = lambda a: float(a[inner].max() - a[inner].min()) / 2  # noqa: E731
+        plain = amplitude(lanczos3_sample(img, px, py, False))
+        bfecc = amplitude(history_filter_replay.bfecc_sample(img, px, py, False))
+        self.assertLess(plain, 0.3 * 0.95)
+        self.assertGreater(bfecc, plain * 1.05)
+
+    def test_linear_colour_makes_t_the_identity_and_keeps_the_rest(self):
+        lin = history_filter_replay._LinearColour()
+        x = torch.tensor([0.0, 0.25, 1.0, 3.0])
+        self.assertTrue(torch.equal(lin.fn("tonemap_t", x, True), x))
+        self.assertTrue(torch.equal(lin.fn("tonemap_t_inverse", x, False), x))
+        self.assertTrue(torch.equal(lin.fn("sigmoid", x, True), xm.fn("sigmoid", x, True)))
+        self.assertIs(lin.LOG2E, xm.LOG2E)
 
 
 class RunningMeanBound(unittest.TestCase):
