@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "eval/display_encode.h"
@@ -157,7 +158,10 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     for (MethodState& s : states) {
         s.scores.psnr_db = psnr_from_mse(s.squared_error_sum / double(s.squared_error_frames));
         s.scores.ssim = s.ssim_sum / double(s.squared_error_frames);
-        s.scores.temporal_error = s.temporal.rms();
+        // No scored frame pair (one scored frame, or a reset before each): the temporal error is
+        // not measured, which is not the same as perfectly stable (0).
+        s.scores.temporal_error =
+            s.temporal.count == 0 ? std::numeric_limits<double>::quiet_NaN() : s.temporal.rms();
         s.scores.ms_per_frame = 1000.0 * s.seconds / double(info.frame_count);
         if (auto* network = dynamic_cast<SwinupUpscaler*>(s.method.get())) {
             s.scores.description = network->description();

@@ -43,7 +43,7 @@ struct MethodScores {
     std::string description;            // e.g. the backend and weights of "swinup"
     double psnr_db = 0.0;               // 10 log10(1 / MSE), MSE pooled over scored frames
     double ssim = 0.0;                  // mean over scored frames
-    double temporal_error = 0.0;        // RMS over stable pixels of scored frame pairs
+    double temporal_error = 0.0;        // RMS over stable pixels of scored frame pairs; NaN if none
     double ms_per_frame = 0.0;          // wall time of upscale() per frame
     std::vector<double> frame_psnr_db;  // per frame (all frames, scored or not)
     std::vector<double> frame_ssim;

@@ -14,7 +14,7 @@ namespace {
 
 std::string fixed(double value, int decimals) {
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    if (std::isnan(value)) return "nan";
+    if (std::isnan(value)) return "n/a";  // a score with nothing to measure (JSON: null)
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
     return buffer;

@@ -105,6 +105,20 @@ TEST(EvalEvaluation, SkippedFramesAreLeftOutOfTheScores) {
     const double mse = 0.5 * (std::pow(10.0, -f[4] / 10.0) + std::pow(10.0, -f[5] / 10.0));
     EXPECT_NEAR(r.methods[0].psnr_db, -10.0 * std::log10(mse), 1e-9);
     EXPECT_EQ(r.scored_frames, 2);
+    EXPECT_GT(r.methods[0].temporal_error, 0.0);  // the pair (4, 5) is scored
+}
+
+// With one scored frame there is no frame pair: the temporal error is not measured (n/a in the
+// table, null in JSON), not a perfect 0.
+TEST(EvalEvaluation, OneScoredFrameHasNoTemporalError) {
+    ev::EvaluationOptions options;
+    options.methods = {"nearest"};
+    options.skip_frames = 5;
+    const ev::EvaluationResult r = ev::evaluate_sequence(still_sequence(6, true), options);
+    EXPECT_TRUE(std::isnan(r.methods[0].temporal_error));
+    EXPECT_TRUE(std::isfinite(r.methods[0].psnr_db));
+    EXPECT_NE(ev::format_results_table(r).find("n/a"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(ev::results_json(r))["methods"][0]["temporal_error"].is_null());
 }
 
 TEST(EvalEvaluation, RejectsBadRequests) {
