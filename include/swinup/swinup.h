@@ -32,6 +32,9 @@ extern "C" {
 #define SWINUP_VERSION_MINOR 1
 #define SWINUP_VERSION_PATCH 0
 
+/* The most CPU worker threads a context may ask for (swinup_context_desc.num_threads). */
+#define SWINUP_MAX_THREADS 1024
+
 /* Result of every call. Zero is success; failures are negative (ggml's convention). */
 typedef enum swinup_status {
     SWINUP_STATUS_OK = 0,
@@ -134,7 +137,7 @@ typedef struct swinup_context_desc {
     const char* weights_path;        /* weights file (SWINUP_WEIGHTS_PATH) */
     const void* weights_data;        /* weights image (SWINUP_WEIGHTS_MEMORY), copied at create */
     size_t weights_size;             /* bytes at weights_data */
-    uint32_t num_threads;            /* CPU worker threads; 0 = all hardware threads */
+    uint32_t num_threads;            /* CPU worker threads, 0..SWINUP_MAX_THREADS; 0 = all hardware threads */
 } swinup_context_desc;
 
 typedef struct swinup_dispatch_desc {

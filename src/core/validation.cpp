@@ -202,6 +202,10 @@ Validation validate_context_desc(const swinup_context_desc& d) {
                        format_list({SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) +
                        ", got " + describe_format(d.output_format));
     }
+    if (d.num_threads > SWINUP_MAX_THREADS) {
+        return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
+                       " (0: all hardware threads), got " + number(uint64_t{d.num_threads}));
+    }
     switch (d.weights_source) {
         case SWINUP_WEIGHTS_EMBEDDED: break;
         case SWINUP_WEIGHTS_PATH:

@@ -20,7 +20,8 @@ namespace swinup::cpu {
 namespace {
 
 int arena_concurrency(uint32_t num_threads) {
-    return num_threads == 0 ? tbb::task_arena::automatic : static_cast<int>(std::min(num_threads, 4096u));
+    // validate_context_desc bounds num_threads by SWINUP_MAX_THREADS.
+    return num_threads == 0 ? tbb::task_arena::automatic : static_cast<int>(num_threads);
 }
 
 // "model name" of /proc/cpuinfo where there is one.

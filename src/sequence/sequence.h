@@ -50,8 +50,18 @@ struct Frame {
     Image gt;          // display res, 4 channels (empty when absent)
 };
 
-// Read and validate sequence.json (and that every frame's files exist).
-SequenceInfo sequence_read_info(const std::string& dir);
+// Which of the optional per-frame files a reader will read. sequence_read_info checks that every
+// frame's colour, depth and MV files exist, and these optional ones where the sequence lists them
+// and the reader needs them: an upscale reads no ground truth, so a folder without it is not an
+// error there, while an evaluation needs it.
+struct FilesNeeded {
+    bool mv_display = true;
+    bool ground_truth = true;
+};
+
+// Read and validate sequence.json, and check that the frames' files it lists (of those `needed`)
+// are regular files: the first one that is missing or not a file is named.
+SequenceInfo sequence_read_info(const std::string& dir, const FilesNeeded& needed = {});
 // Read frame i, validating each file's size and channels against the info.
 Frame sequence_read_frame(const std::string& dir, const SequenceInfo& info, int index);
 // Write sequence.json (creates dir).

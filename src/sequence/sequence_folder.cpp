@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "sequence/atomic_write.h"
 #include "sequence/sequence.h"
@@ -17,18 +19,28 @@ std::string join_path(const std::string& dir, const std::string& name) {
     return (std::filesystem::path(dir) / name).string();
 }
 
-// Every file the info promises must exist; the first one missing is named.
-void check_frame_files_exist(const std::string& dir, const SequenceInfo& info) {
+// Every file the info promises (of those needed) must be a regular file; the first one that is
+// not is named, with what is there instead.
+void check_frame_files_exist(const std::string& dir, const SequenceInfo& info,
+                             const FilesNeeded& needed) {
     std::vector<std::string> kinds = {"color", "depth", "mv"};
-    if (info.has_mv_display) kinds.push_back("mv_display");
-    if (info.has_ground_truth) kinds.push_back("gt");
+    if (info.has_mv_display && needed.mv_display) kinds.push_back("mv_display");
+    if (info.has_ground_truth && needed.ground_truth) kinds.push_back("gt");
     for (int i = 0; i < info.frame_count; ++i) {
         for (const std::string& kind : kinds) {
             const std::string path = join_path(dir, frame_file(kind, i));
-            if (!std::filesystem::is_regular_file(path)) {
-                throw SequenceError(path + ": missing (sequence.json lists " +
-                                    std::to_string(info.frame_count) + " frames)");
+            std::error_code error;
+            const auto status = std::filesystem::status(path, error);
+            if (std::filesystem::is_regular_file(status)) continue;
+            const std::string listed =
+                " (sequence.json lists " + std::to_string(info.frame_count) + " frames)";
+            if (std::filesystem::is_directory(status)) {
+                throw SequenceError(path + ": is a directory, not an EXR file" + listed);
             }
+            if (std::filesystem::exists(status)) {
+                throw SequenceError(path + ": is not a regular file" + listed);
+            }
+            throw SequenceError(path + ": missing" + listed);
         }
     }
 }
@@ -41,7 +53,7 @@ std::string frame_file(const std::string& kind, int index) {
     return kind + "." + number + ".exr";
 }
 
-SequenceInfo sequence_read_info(const std::string& dir) {
+SequenceInfo sequence_read_info(const std::string& dir, const FilesNeeded& needed) {
     const std::string path = join_path(dir, kInfoFile);
     if (!std::filesystem::is_directory(dir)) {
         throw SequenceError(dir + ": not a sequence folder (no such directory)");
@@ -52,7 +64,7 @@ SequenceInfo sequence_read_info(const std::string& dir) {
     text << in.rdbuf();
     if (in.bad()) throw SequenceError(path + ": read failed");
     SequenceInfo info = sequence_info_from_json(text.str(), path);
-    check_frame_files_exist(dir, info);
+    check_frame_files_exist(dir, info, needed);
     return info;
 }
 

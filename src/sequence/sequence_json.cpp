@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -83,6 +84,10 @@ public:
         if (std::fabs(d) > double(std::numeric_limits<float>::max())) {
             return d > 0 ? std::numeric_limits<float>::infinity()
                          : -std::numeric_limits<float>::infinity();
+        }
+        // A non-zero value that rounds to a float zero would be read (and reported) as 0.
+        if (d != 0.0 && static_cast<float>(d) == 0.0f) {
+            fail(path(key), "0 or a number a float can hold (this one rounds to 0)");
         }
         return static_cast<float>(d);
     }
@@ -179,9 +184,13 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
                      " is not a finite value in [-0.5, 0.5]");
             }
         }
-        if (!std::isfinite(info.exposure[i]) || !(info.exposure[i] > 0.0f)) {
+        // At least the smallest normal float: a subnormal exposure turns every colour into
+        // subnormals or zeros, and the scores of such a black sequence say nothing.
+        if (!std::isfinite(info.exposure[i]) ||
+            !(info.exposure[i] >= std::numeric_limits<float>::min())) {
             fail("exposure" + frame + " = " + number_text(info.exposure[i]) +
-                 " is not a finite value > 0");
+                 " is not a finite value >= " + number_text(std::numeric_limits<float>::min()) +
+                 " (the smallest normal float)");
         }
         if (info.reset[i] != 0 && info.reset[i] != 1) {
             fail("reset" + frame + " = " + std::to_string(info.reset[i]) + " is not 0 or 1");
@@ -227,9 +236,26 @@ std::string sequence_info_to_json(const SequenceInfo& info) {
 }
 
 SequenceInfo sequence_info_from_json(const std::string& text, const std::string& source) {
+    // nlohmann::json keeps the last of two equal keys in an object without a word; a file that
+    // says "exposure" twice is ambiguous, so the first repeated key is an error.
+    std::vector<std::set<std::string>> keys_of_open_objects;
+    std::string repeated_key;
+    const json::parser_callback_t find_repeated_keys = [&](int, json::parse_event_t event,
+                                                           json& parsed) {
+        if (event == json::parse_event_t::object_start) keys_of_open_objects.emplace_back();
+        if (event == json::parse_event_t::object_end) keys_of_open_objects.pop_back();
+        if (event == json::parse_event_t::key && repeated_key.empty() &&
+            !keys_of_open_objects.back().insert(parsed.get<std::string>()).second) {
+            repeated_key = parsed.get<std::string>();
+            for (char& c : repeated_key) {
+                if (c >= 0 && c < 0x20) c = '?';  // control characters stay out of messages
+            }
+        }
+        return true;
+    };
     json j;
     try {
-        j = json::parse(text);
+        j = json::parse(text, find_repeated_keys);
     } catch (const json::parse_error& e) {
         // Where and why (e.g. "ill-formed UTF-8 byte"), without the parser's echo of the bytes
         // it last read, which may be binary.
@@ -241,6 +267,10 @@ SequenceInfo sequence_info_from_json(const std::string& text, const std::string&
             if (c < 0x20 || c > 0x7e) c = '?';
         }
         throw SequenceError(source + ": not valid JSON (" + why + ")");
+    }
+    if (!repeated_key.empty()) {
+        throw SequenceError(source + ": key '" + repeated_key +
+                            "' appears twice in one object (which one is meant?)");
     }
 
     ObjectReader top(j, "", source);

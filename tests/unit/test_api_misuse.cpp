@@ -108,6 +108,15 @@ TEST(ApiCreate, Flags) {
     EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.flags");
 }
 
+TEST(ApiCreate, NumThreads) {
+    swinup_context_desc d = small_context_desc();
+    d.num_threads = SWINUP_MAX_THREADS + 1;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT,
+                        "context_desc.num_threads: must be 0..1024 (0: all hardware threads), got 1025");
+    d.num_threads = 100000;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "got 100000");
+}
+
 TEST(ApiCreate, OutputFormat) {
     swinup_context_desc d = small_context_desc();
     d.output_format = SWINUP_FORMAT_R32F;  // an input format

@@ -177,13 +177,64 @@ TEST_F(CliUpscale, NanScaleAndBadCountsAreRejectedReadably) {
     EXPECT_NE(nan_scale.err.find("--scale"), std::string::npos) << nan_scale.err;
     EXPECT_NE(nan_scale.err.find("not a number"), std::string::npos) << nan_scale.err;
     EXPECT_FALSE(fs::exists(root_ / "out" / "out.0000.exr"));
-    for (const char* option : {" --frames 0", " --threads -1"}) {
+    for (const auto& [option, bound] :
+         {std::pair{" --frames 0", "2147483647"}, std::pair{" --threads -1", "1024"},
+          std::pair{" --threads 100000", "1024"}}) {
         const CliRun run = swinup(common + option);
         EXPECT_NE(run.exit_code, 0) << option;
         EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
-        EXPECT_NE(run.err.find("2147483647"), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find(bound), std::string::npos) << run.err;
         EXPECT_LT(run.err.size(), 200u) << run.err;
     }
+}
+
+// CLI11 alone reads "--seed -1" into the unsigned seed as 2^64 - 1 and renders with it.
+TEST_F(CliUpscale, RenderRejectsASeedThatIsNotAnUnsignedNumber) {
+    for (const char* seed : {"-1", "18446744073709551616", "1e3"}) {
+        const CliRun run = swinup("render showcase -o " + (root_ / "r").string() +
+                                  " --frames 1 --render 16x16 --display 32x32 --seed " + seed);
+        EXPECT_NE(run.exit_code, 0) << seed;
+        EXPECT_EQ(run.err.rfind("swinup: error: --seed: Value ", 0), 0u) << run.err;
+        EXPECT_NE(run.err.find("not a whole number from 0 to 18446744073709551615"),
+                  std::string::npos) << run.err;
+        EXPECT_FALSE(fs::exists(root_ / "r")) << seed;
+    }
+    const CliRun largest = swinup("render showcase -o " + (root_ / "r").string() +
+                                  " --frames 1 --render 16x16 --display 32x32 --no-gt"
+                                  " --seed 18446744073709551615");
+    ASSERT_EQ(largest.exit_code, 0) << largest.err;
+    EXPECT_NE(read_text(root_ / "r" / "sequence.json").find("seed 18446744073709551615"),
+              std::string::npos);
+}
+
+// upscale reads no ground truth, so a sequence whose gt files are gone still upscales; eval, which
+// scores against them, names the first one missing.
+TEST_F(CliUpscale, UpscaleNeedsNoGroundTruthFiles) {
+    SequenceInfo info = sequence_read_info(seq());
+    info.has_ground_truth = true;  // listed, but no gt.NNNN.exr on disk
+    sequence_write_info(seq(), info);
+    const CliRun upscale = swinup("upscale " + seq() + " --backend cpu -o " + (root_ / "out").string());
+    ASSERT_EQ(upscale.exit_code, 0) << upscale.err;
+    EXPECT_TRUE(fs::exists(root_ / "out" / "out.0001.exr"));
+    const CliRun eval = swinup("eval " + seq() + " --methods bilinear");
+    EXPECT_NE(eval.exit_code, 0);
+    EXPECT_NE(eval.err.find("gt.0000.exr: missing"), std::string::npos) << eval.err;
+}
+
+// A shorter run into the folder of a longer one leaves exactly its own frames and metadata.
+TEST_F(CliUpscale, ShorterRunRemovesTheLongerRunsFrames) {
+    const std::string common = "upscale " + seq() + " --backend cpu -o " + (root_ / "out").string();
+    ASSERT_EQ(swinup(common).exit_code, 0);
+    ASSERT_TRUE(fs::exists(root_ / "out" / "out.0001.exr"));
+    std::ofstream(root_ / "out" / "notes.txt") << "the user's own file";
+    const CliRun shorter = swinup(common + " --frames 1");
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    EXPECT_NE(shorter.out.find("removed    1 out.NNNN.exr frames"), std::string::npos) << shorter.out;
+    EXPECT_TRUE(fs::exists(root_ / "out" / "out.0000.exr"));
+    EXPECT_FALSE(fs::exists(root_ / "out" / "out.0001.exr"));
+    EXPECT_TRUE(fs::exists(root_ / "out" / "notes.txt"));  // only names upscale writes are touched
+    const auto run = nlohmann::json::parse(read_text(root_ / "out" / "upscale.json"));
+    EXPECT_EQ(run["frame_count"], 1);
 }
 
 // eval tries --json's and --pictures' destinations before it evaluates (which can take minutes),

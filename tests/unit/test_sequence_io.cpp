@@ -323,6 +323,24 @@ TEST_F(SequenceIo, MissingGroundTruthFileIsNamed) {
     expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"gt.0002.exr"});
 }
 
+// A reader that needs no ground truth (an upscale) does not ask for its files; one that does
+// (an evaluation, the default) still names the first one missing.
+TEST_F(SequenceIo, GroundTruthFilesAreCheckedOnlyWhenNeeded) {
+    write_sequence();
+    for (int i = 0; i < kFrames; ++i) fs::remove(dir_ / frame_file("gt", i));
+    const SequenceInfo info = sequence_read_info(dir_.string(), FilesNeeded{true, false});
+    EXPECT_TRUE(info.has_ground_truth);  // the info still says what the sequence lists
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"gt.0000.exr", "missing"});
+}
+
+TEST_F(SequenceIo, FolderInPlaceOfAFrameIsNamedAsAFolder) {
+    write_sequence();
+    fs::remove(dir_ / "depth.0001.exr");
+    fs::create_directory(dir_ / "depth.0001.exr");
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                          {"depth.0001.exr", "is a directory, not an EXR file"});
+}
+
 TEST_F(SequenceIo, FrameOfWrongSizeNamesFileAndBothSizes) {
     write_sequence();
     exr_write((dir_ / "color.0001.exr").string(), Image(8, 8, 4, 0.5f), true);
@@ -399,6 +417,50 @@ TEST_F(SequenceIo, NonFiniteJitterIsRejected) {
     j["jitter_x"][1] = 1e39;  // finite as JSON, Inf as float
     set_info_json(j);
     expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"sequence.json", "jitter_x[1]"});
+}
+
+// An exposure that a float cannot hold is named with the file's value, not as the 0 it would
+// round to; a subnormal one (every colour times 1e-45 is black) is rejected as well.
+TEST_F(SequenceIo, VanishingExposureIsRejected) {
+    write_sequence();
+    nlohmann::json j = info_json();
+    j["exposure"][1] = 1e-46;
+    set_info_json(j);
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                          {"sequence.json", "'exposure[1]'", "rounds to 0"});
+    j["exposure"][1] = 1e-45;
+    set_info_json(j);
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                          {"exposure[1] = 1e-45", "smallest normal float"});
+    j["exposure"][1] = 1.2e-38;  // the smallest normal float is 1.1754944e-38
+    set_info_json(j);
+    EXPECT_FLOAT_EQ(sequence_read_info(dir_.string()).exposure[1], 1.2e-38f);
+}
+
+// nlohmann::json alone would keep the second of two equal keys without a word.
+TEST_F(SequenceIo, RepeatedKeyIsRejected) {
+    write_sequence();
+    std::string text = read_text(dir_ / "sequence.json");
+    const size_t at = text.find("\"exposure\"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at, "\"exposure\": [2, 2, 2],\n  ");
+    write_text(dir_ / "sequence.json", text);
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                          {"sequence.json", "key 'exposure' appears twice"});
+    // Each object has keys of its own: "mv_display" in conventions as well as in files is not a
+    // repeat (it is an unknown key of conventions, named as such).
+    write_sequence();
+    nlohmann::json j = info_json();
+    j["conventions"]["mv_display"] = false;
+    set_info_json(j);
+    try {
+        sequence_read_info(dir_.string());
+        FAIL() << "no SequenceError thrown";
+    } catch (const SequenceError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("unknown key 'conventions.mv_display'"), std::string::npos) << message;
+        EXPECT_EQ(message.find("twice"), std::string::npos) << message;
+    }
 }
 
 TEST_F(SequenceIo, JitterOutsideHalfPixelIsRejected) {

@@ -112,7 +112,9 @@ void register_render(CLI::App& app) {
     cmd->add_flag("--hdr", opt->settings.hdr, "HDR colour (linear radiance) instead of tonemapped LDR");
     cmd->add_flag("--mv-display", opt->settings.mv_display, "also write display-resolution motion vectors");
     cmd->add_flag("--depth-inverted", opt->settings.depth_inverted, "reverse-Z depth (1 near, 0 far)");
-    cmd->add_option("--seed", opt->settings.seed, "seed of the ground truth's sample positions")->capture_default_str();
+    cmd->add_option("--seed", opt->settings.seed, "seed of the ground truth's sample positions")
+        ->check(unsigned_64())
+        ->capture_default_str();
     cmd->add_option("--fps", opt->fps, "frames per second of the animation")->check(number_range(1.0, 1000.0))->capture_default_str();
     cmd->add_option("--device", opt->device, "where to trace")->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
     cmd->add_flag("--png", opt->png, "also write PNG pictures of colour and ground truth (SEQ/png/)");

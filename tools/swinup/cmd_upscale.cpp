@@ -55,8 +55,28 @@ double median_of(std::vector<double> values) {
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+// An earlier, longer run into the same folder left out.NNNN.exr frames past this run's last
+// one; they go, so that the folder holds exactly the frames upscale.json describes. Only names
+// this command writes are touched (out.NNNN.exr with N >= frames, as frame_file spells them).
+int remove_stale_frames(const std::string& dir, int frames) {
+    int removed = 0;
+    for (int i = frames;; ++i) {
+        const std::filesystem::path path = std::filesystem::path(dir) / frame_file("out", i);
+        std::error_code error;
+        if (!std::filesystem::is_regular_file(path, error)) break;
+        if (!std::filesystem::remove(path, error) || error) {
+            throw std::runtime_error(path.string() + ": cannot remove this frame of an earlier run: " +
+                                     error.message());
+        }
+        ++removed;
+    }
+    return removed;
+}
+
 void run_upscale(const UpscaleOptions& opt) {
-    const SequenceInfo info = sequence_read_info(opt.sequence);
+    // The upscaler reads no ground truth, and display-resolution MVs only when asked for.
+    const SequenceInfo info = sequence_read_info(
+        opt.sequence, FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false});
     const int frames = opt.frames > 0 ? std::min(opt.frames, info.frame_count) : info.frame_count;
     if (opt.mv_display && !info.has_mv_display) {
         throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
@@ -89,6 +109,14 @@ void run_upscale(const UpscaleOptions& opt) {
     std::filesystem::create_directories(opt.output, fs_error);
     if (fs_error) {
         throw std::runtime_error(opt.output + ": cannot create directory: " + fs_error.message());
+    }
+    // Upscaling over an earlier run: its upscale.json goes before the first frame is replaced, so
+    // a run that stops part-way does not leave it describing a mix of new and old frames.
+    const std::filesystem::path run_file = std::filesystem::path(opt.output) / "upscale.json";
+    std::filesystem::remove(run_file, fs_error);
+    if (fs_error) {
+        throw std::runtime_error(run_file.string() + ": cannot remove the earlier run's: " +
+                                 fs_error.message());
     }
 
     const int display_w = static_cast<int>(desc.display_width);
@@ -136,6 +164,7 @@ void run_upscale(const UpscaleOptions& opt) {
         progress.update(i + 1, dispatch_ms.back());
     }
     progress.finish();
+    const int stale_removed = remove_stale_frames(opt.output, frames);
 
     const double mean_ms =
         std::accumulate(dispatch_ms.begin(), dispatch_ms.end(), 0.0) / double(frames);
@@ -157,8 +186,7 @@ void run_upscale(const UpscaleOptions& opt) {
     run["weights"] = ctx_info.weights_description;
     run["dispatch_ms"] = {{"mean", mean_ms}, {"median", median_ms}, {"per_frame", dispatch_ms}};
     run["sequence"] = nlohmann::json::parse(sequence_info_to_json(info));
-    write_text_file_atomically((std::filesystem::path(opt.output) / "upscale.json").string(),
-                               run.dump(2) + "\n");
+    write_text_file_atomically(run_file.string(), run.dump(2) + "\n");
 
     std::printf("frames     %d (%s -> %s)\n", frames,
                 size_text(desc.max_render_width, desc.max_render_height).c_str(),
@@ -168,6 +196,9 @@ void run_upscale(const UpscaleOptions& opt) {
                 ctx_info.device_name, variant_label(ctx_info.variant),
                 precision_label(ctx_info.precision));
     std::printf("output     %s\n", opt.output.c_str());
+    if (stale_removed > 0) {
+        std::printf("removed    %d out.NNNN.exr frames of an earlier, longer run\n", stale_removed);
+    }
 }
 
 }  // namespace
@@ -188,7 +219,7 @@ void register_upscale(CLI::App& app) {
     cmd->add_option("--frames", opt->frames, "upscale only the first N frames")
         ->check(CLI::Range(1, std::numeric_limits<int>::max()));
     cmd->add_option("--threads", opt->threads, "CPU worker threads (0: all)")
-        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+        ->check(CLI::Range(0, SWINUP_MAX_THREADS));
     cmd->add_flag("--mv-display", opt->mv_display,
                   "use the display-resolution motion vectors (mv_display.NNNN.exr)");
     cmd->callback([opt] { run_upscale(*opt); });

@@ -4,7 +4,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 #include <utility>
 
 namespace swinup::cli {
@@ -83,6 +86,20 @@ CLI::Validator number_range(double min, double max) {
             return range(text);
         },
         range.get_description());
+}
+
+CLI::Validator unsigned_64() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (text.empty() || error != std::errc() || stop != end) {
+                return "Value " + text + " is not a whole number from 0 to 18446744073709551615";
+            }
+            return {};
+        },
+        "");
 }
 
 std::string size_text(uint32_t width, uint32_t height) {

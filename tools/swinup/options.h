@@ -29,6 +29,10 @@ std::string size_text(uint32_t width, uint32_t height);
 // (every comparison with it is false), and the command would then run on a NaN setting.
 CLI::Validator number_range(double min, double max);
 
+// A whole number that fits 64 unsigned bits, in decimal digits only: CLI11 itself reads "-1" into
+// an unsigned option as 2^64 - 1, and CLI::Range<uint64_t> checks that wrapped value.
+CLI::Validator unsigned_64();
+
 // Accepted names, for CLI::IsMember checks and help texts.
 const std::vector<std::string>& variant_names();    // lite, full
 const std::vector<std::string>& precision_names();  // exact, fast
