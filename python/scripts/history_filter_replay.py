@@ -26,6 +26,10 @@ slots keep their Catmull-Rom, except in the modes ending in "+stage", which swap
                 history in linear colour instead of t = log2(1 + x) (thirtieth session: t is
                 concave, so a t-space mean of a dark and a bright sample is darker than the
                 ground truth's box filter, which averages linear colour)
+  still+X       the specified pass with X added to the history-weight logit of every render
+                pixel whose dilated motion is exactly zero (thirty-first session): such a pixel's
+                history is read at whole-pixel offsets, so nothing is lost by resampling it, and a
+                still camera's image should settle as TAAU's running mean does; X = 0.5, 1, ...
 
 It prints the pooled and per-frame PSNR of each mode (display-encoded, as `swinup eval` pools it;
 PyTorch fast mode) and score_python.py's temporal error; on the GPU when there is one. A network
@@ -108,6 +112,29 @@ def linear_blend_output_pass(head, tc, *args, **kwargs):
     return op.output_pass(head, xm.fn("tonemap_t_inverse", tc, False), *args, **kwargs)
 
 
+class StillShift:
+    """The output pass with `shift` added to the history-weight logit (head output 7) of the
+    render pixels whose dilated motion is exactly zero (mode still+X); counts those pixels."""
+
+    def __init__(self, shift):
+        self.shift = shift
+        self.still = 0
+        self.pixels = 0
+
+    def __call__(self, head, tc, motion, *args, **kwargs):
+        still = (motion == 0).all(dim=-1)
+        self.still += int(still.sum())
+        self.pixels += still.numel()
+        head = head.clone()
+        head[..., op.ALPHA_LOGIT] = head[..., op.ALPHA_LOGIT] + self.shift * still.to(head.dtype)
+        return op.output_pass(head, tc, motion, *args, **kwargs)
+
+
+def still_shift_of(mode):
+    """still+X -> X; None for the other modes."""
+    return float(mode[len("still+"):]) if mode.startswith("still+") else None
+
+
 MODES = {  # (Keys a, radius, clamp to the central taps); a = 0: Lanczos
     "spec": None,
     "catmull-rom": "catmull-rom",
@@ -127,9 +154,13 @@ MODES = {  # (Keys a, radius, clamp to the central taps); a = 0: Lanczos
 
 
 def replay(model, clip, mode):
-    """-> (outputs [B, T, Hd, Wd, 3], temporal error) with the output pass's history read by
-    `mode`'s filter."""
-    if MODES[mode] == "catmull-rom":
+    """-> (outputs [B, T, Hd, Wd, 3], temporal error, share of still render pixels or None) with
+    the output pass's history read by `mode`'s filter (or, still+X, its history weight shifted)."""
+    still_shift = None
+    if still_shift_of(mode) is not None:
+        still_shift = StillShift(still_shift_of(mode))
+        train.output_pass = still_shift
+    elif MODES[mode] == "catmull-rom":
         op.use_history_filter("catmull-rom")
     elif MODES[mode] == "bfecc":
         op.history_sample = bfecc_sample
@@ -151,7 +182,8 @@ def replay(model, clip, mode):
         staging.catmull_rom_sample = catmull_rom_sample
         op.xm = xm
         train.output_pass = op.output_pass
-    return out, float(temporal)
+    still = still_shift.still / max(still_shift.pixels, 1) if still_shift is not None else None
+    return out, float(temporal), still
 
 
 def main():
@@ -161,19 +193,22 @@ def main():
     ap.add_argument("--frames", type=int, default=0, help="the first N frames (0: all)")
     args = ap.parse_args()
     modes = args.modes.split(",")
-    unknown = [m for m in modes if m not in MODES]
+    unknown = [m for m in modes if m not in MODES and still_shift_of(m) is None]
     if unknown:
         ap.error(f"--modes: unknown {unknown}; expected some of {list(MODES)}")
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = load_network(args.variant, args.weights).to(device)
     seq, clip = whole_sequence(args.sequence, args.frames, device)
     for mode in modes:
-        out, temporal = replay(model, clip, mode)
+        out, temporal, still = replay(model, clip, mode)
         mse = (display_encode(out, seq.hdr) - display_encode(clip["gt"], seq.hdr)).square().mean(dim=(0, 2, 3, 4))
-        print(json.dumps({"sequence": args.sequence, "mode": mode,
-                          "variant": args.variant, "pooled_psnr": round(10 * math.log10(1 / float(mse.mean())), 3),
-                          "temporal": round(temporal, 5),
-                          "frame_psnr": [round(10 * math.log10(1 / float(m)), 2) for m in mse]}), flush=True)
+        row = {"sequence": args.sequence, "mode": mode,
+               "variant": args.variant, "pooled_psnr": round(10 * math.log10(1 / float(mse.mean())), 3),
+               "temporal": round(temporal, 5),
+               "frame_psnr": [round(10 * math.log10(1 / float(m)), 2) for m in mse]}
+        if still is not None:
+            row["still_share"] = round(still, 4)
+        print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ of the display-encoded output (as `swinup eval` pools it) and a temporal error o
 construction as the evaluation's (RMS of the change error along the motion on stable pixels,
 display-encoded), except that it follows the network's dilated motion rather than the sequence's
 true motion. Compare checkpoints with each other on these numbers; `swinup eval` remains the
-product's measurement.
+product's measurement. A checkpoint is scored as it would be exported: with the shipped
+still-pixel shift (export.SHIPPED_STILL_HISTORY_SHIFT, weights format 4), which training does not
+see, unless --still-history-shift says otherwise.
 
 Usage: python3 python/scripts/score_python.py --variant lite CKPT [CKPT...] --seq SEQ [--seq SEQ...]
 """
@@ -22,13 +24,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from oracle_output_pass import pooled_psnr, whole_sequence  # noqa: E402
+from swinup.export import SHIPPED_STILL_HISTORY_SHIFT  # noqa: E402
 from swinup.train import model_for_checkpoint, unroll  # noqa: E402
 
 
-def load(variant, path, device):
+def load(variant, path, device, still_history_shift=None):
     model = model_for_checkpoint(path)
     if model.cfg.variant != variant:
         raise SystemExit(f"{path}: a {model.cfg.variant} checkpoint, not {variant}")
+    model.cfg.still_history_shift = (SHIPPED_STILL_HISTORY_SHIFT[variant] if still_history_shift is None
+                                     else still_history_shift)
     return model.to(device)
 
 
@@ -46,10 +51,12 @@ def main():
     ap.add_argument("--variant", default="lite", choices=["lite", "full"])
     ap.add_argument("--seq", action="append", required=True)
     ap.add_argument("--frames", type=int, default=0, help="only the first N frames of each sequence")
+    ap.add_argument("--still-history-shift", type=float, default=None,
+                    help="the still-pixel shift to score with (default: the shipped one)")
     args = ap.parse_args()
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     for path in args.checkpoints:
-        model = load(args.variant, path, device)
+        model = load(args.variant, path, device, args.still_history_shift)
         for s in args.seq:
             t0 = time.time()
             psnr, temporal = score(model, s, device, args.frames)

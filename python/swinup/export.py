@@ -2,11 +2,17 @@
 e4m3 codes with power-of-two per-channel scales, f32 biases and gains, f16 bias tables, in the
 layout src/core/weights.cpp loads (weights_io.py)."""
 import argparse
+import dataclasses
 import os
 
 from .model import SwinUp
 from .train import ROOT, checkpoint_config, describe_training, keep_reserved_zero, load_checkpoint, read_checkpoint
 from .weights_io import write_weights
+
+
+# The still-pixel shift of the shipped networks (docs/quality.md, "The history weight on still
+# pixels"): training never sees it, so an export adds it, and a re-export keeps it.
+SHIPPED_STILL_HISTORY_SHIFT = {"lite": 0.75, "full": 0.75}
 
 
 def main(argv=None):
@@ -15,6 +21,9 @@ def main(argv=None):
     ap.add_argument("--checkpoint", default=None)
     ap.add_argument("--out", default=None, help="default weights/<variant>.safetensors")
     ap.add_argument("--description", default=None)
+    ap.add_argument("--still-history-shift", type=float, default=None,
+                    help="added to the history weight's logit at still render pixels (weights format "
+                         "4; docs/model-spec.md); default: the shipped network's, SHIPPED_STILL_HISTORY_SHIFT")
     args = ap.parse_args(argv)
     ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
     try:
@@ -26,7 +35,9 @@ def main(argv=None):
     keep_reserved_zero(model)
     out = args.out or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
     desc = args.description or describe_training(args.variant, step, history)
-    write_weights(out, model.cfg, model.export_tensors(), desc)
+    shift = SHIPPED_STILL_HISTORY_SHIFT[args.variant] if args.still_history_shift is None else args.still_history_shift
+    cfg = dataclasses.replace(model.cfg, still_history_shift=float(shift))
+    write_weights(out, cfg, model.export_tensors(), desc)
     print(f"wrote {out} ({desc})")
 
 

@@ -115,7 +115,8 @@ def history_position(ox, oy, nx, ny, motion: torch.Tensor, scale_x: float, scale
 
 def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
                 history, display_w: int, display_h: int, scale_x: float, scale_y: float,
-                history_valid: bool, exact: bool, refine=None, clip=None, residual=None):
+                history_valid: bool, exact: bool, refine=None, clip=None, residual=None,
+                still_shift: float = 0.0):
     """head: [B, H, W, 16] raw outputs at the real render size; tc: [B, H, W, 3] t(colour);
     motion: [B, H, W, 2] dilated; jitter [B, 2]; history [B, Hd, Wd, 3] (f16 values) or None.
     refine: a display_refine.DisplayRefine (an experiment no backend runs) or None.
@@ -123,6 +124,8 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     signature (head rows at each display pixel -> clip strength), or None.
     residual: a sample_residual.SampleResidual (an experiment no backend runs), any callable
     (head, tc) -> corrected tc, or None: the output pass then gathers the corrected samples.
+    still_shift: the network's still_history_shift (ModelConfig): added to the history weight's
+    logit where n's dilated motion is exactly zero (src/core/output_pixel.h history_weight).
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
@@ -156,7 +159,11 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     ok = (den >= 1e-20)[..., None]
     current = torch.where(ok, num / torch.where(ok, den[..., None], torch.ones_like(den[..., None])), nearest)
 
-    alpha = xm.fn("sigmoid", hn[..., ALPHA_LOGIT], exact)
+    alpha_logit = hn[..., ALPHA_LOGIT]
+    if still_shift != 0.0:
+        still = (gather(motion, nx, ny) == 0).all(dim=-1)
+        alpha_logit = torch.where(still, alpha_logit + still_shift, alpha_logit)
+    alpha = xm.fn("sigmoid", alpha_logit, exact)
     if history_valid and history is not None:
         hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
         valid = on_screen(hx, display_w) & on_screen(hy, display_h)
@@ -168,7 +175,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
         # weights), so display pixels that no sample of this frame came near keep their history.
         coverage = torch.clamp(den, max=1.0)
         if refine is not None:
-            logit = hn[..., ALPHA_LOGIT] + refine(refine_inputs(th, current, coverage, rx - nx.to(F32),
+            logit = alpha_logit + refine(refine_inputs(th, current, coverage, rx - nx.to(F32),
                                                       ry - ny.to(F32), hn))
             alpha = xm.fn("sigmoid", logit, exact)
         share = ((1.0 - alpha) * coverage)[..., None]

@@ -12,9 +12,12 @@ PAD_MULTIPLE = 32
 RMS_EPS = 1.0 / 8192.0
 # 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour), jitter-aware blend; 3
 # (2026-12-02): the config says whether the network has the head MLP; a version-2 file is a network
-# without it (src/core/model_spec.h).
-FORMAT_VERSION = 3
+# without it (src/core/model_spec.h); 4 (2026-12-04): the config carries still_history_shift, added
+# to the history weight's logit where a render pixel's dilated motion is exactly zero (0 in older
+# files).
+FORMAT_VERSION = 4
 OLDEST_FORMAT_VERSION = 2
+MAX_STILL_HISTORY_SHIFT = 8.0  # src/core/model_spec.h kMaxStillHistoryShift
 # The head MLP (docs/model-spec.md, "The head MLP"): the head's 32 normalised channels and the 16
 # staged slots -> 64 -> 64 -> 8, added to head outputs 0-7.
 HEAD_MLP_INPUTS = 32 + SLOTS
@@ -37,6 +40,10 @@ class ModelConfig:
     channels: list = field(default_factory=lambda: [32, 64, 96, 128])
     heads: list = field(default_factory=lambda: [2, 2, 4, 4])
     head_mlp: bool = False
+    # Added to head output 7's logit at render pixels whose dilated motion is exactly zero
+    # (docs/model-spec.md, "Output pass"; weights format 4); an inference-time constant of the
+    # exported network, which training does not see (export.py sets it).
+    still_history_shift: float = 0.0
 
     def blocks(self):
         b = []
@@ -59,8 +66,12 @@ class ModelConfig:
         # Same keys and order as ModelConfig::to_json (nlohmann sorts keys alphabetically); format
         # 2 had no head_mlp key.
         d = {"channels": self.channels, "head_mlp": self.head_mlp, "head_outputs": HEAD_OUTPUTS, "heads": self.heads,
-             "slots": SLOTS, "tube_blocks": self.tube_blocks, "variant": self.variant,
-             "window": WINDOW}
+             "slots": SLOTS, "still_history_shift": float(self.still_history_shift),
+             "tube_blocks": self.tube_blocks, "variant": self.variant, "window": WINDOW}
+        if version < 4:
+            if self.still_history_shift != 0.0:
+                raise ValueError("weights formats 2 and 3 have no still-pixel history shift")
+            del d["still_history_shift"]
         if version < 3:
             if self.head_mlp:
                 raise ValueError("weights format 2 has no head MLP")
@@ -68,10 +79,10 @@ class ModelConfig:
         return json.dumps(d, separators=(",", ":"))
 
     @staticmethod
-    def make(variant: str, head_mlp: bool = False) -> "ModelConfig":
+    def make(variant: str, head_mlp: bool = False, still_history_shift: float = 0.0) -> "ModelConfig":
         if variant not in ("lite", "full"):
             raise ValueError(f"variant must be 'lite' or 'full', not {variant!r}")
-        return ModelConfig(variant=variant, head_mlp=bool(head_mlp))
+        return ModelConfig(variant=variant, head_mlp=bool(head_mlp), still_history_shift=float(still_history_shift))
 
 
 @dataclass

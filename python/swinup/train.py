@@ -211,6 +211,7 @@ def _advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
                                  state.history if valid else None, dw, dh, st.scale_x,
                                  st.scale_y, valid, exact,
                                  refine=refine if refine is not None else getattr(model, "display_refine", None),
+                                 still_shift=getattr(getattr(model, "cfg", None), "still_history_shift", 0.0),
                                  **extra)
     return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
 

@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 
-from .spec import FORMAT_VERSION, OLDEST_FORMAT_VERSION, ModelConfig, model_tensors
+from .spec import FORMAT_VERSION, MAX_STILL_HISTORY_SHIFT, OLDEST_FORMAT_VERSION, ModelConfig, model_tensors
 
 _NP = {"F8_E4M3": np.uint8, "F16": np.float16, "F32": np.float32}
 
@@ -44,12 +44,19 @@ def read_weights(path: str, version: int = FORMAT_VERSION):
         raise WeightsError(f"{path}: format_version {meta.get('format_version')!r}, expected "
                            f"{' or '.join(repr(v) for v in accepted)}{hint}")
     try:
-        head_mlp = json.loads(meta.get("config", "{}")).get("head_mlp", False)
+        config = json.loads(meta.get("config", "{}"))
+        head_mlp = config.get("head_mlp", False)
+        shift = config.get("still_history_shift", 0.0)
     except (json.JSONDecodeError, AttributeError):
         raise WeightsError(f"{path}: __metadata__.config is not a JSON object") from None
     if head_mlp not in (True, False) or (head_mlp and meta.get("format_version") == "2"):
         raise WeightsError(f"{path}: config 'head_mlp' is {head_mlp!r}, expected false (version 2) or a boolean")
-    cfg = ModelConfig.make(meta.get("variant"), head_mlp=head_mlp)
+    if (isinstance(shift, bool) or not isinstance(shift, (int, float)) or not abs(shift) <= MAX_STILL_HISTORY_SHIFT
+            or (shift != 0 and meta.get("format_version") in ("2", "3"))):
+        raise WeightsError(f"{path}: config 'still_history_shift' is {shift!r}, expected a number in "
+                           f"[-{MAX_STILL_HISTORY_SHIFT:g}, {MAX_STILL_HISTORY_SHIFT:g}] (0 before version 4)")
+    cfg = ModelConfig.make(meta.get("variant"), head_mlp=head_mlp,
+                           still_history_shift=float(np.float32(shift)))
     body = data[8 + n:]
     tensors = {}
     for spec in model_tensors(cfg):

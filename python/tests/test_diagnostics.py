@@ -74,6 +74,31 @@ class HistoryReplayModes(unittest.TestCase):
         self.assertTrue(torch.equal(lin.fn("sigmoid", x, True), xm.fn("sigmoid", x, True)))
         self.assertIs(lin.LOG2E, xm.LOG2E)
 
+    def test_still_shift_moves_only_the_history_logit_of_still_pixels(self):
+        torch.manual_seed(5)
+        head = torch.randn(1, 4, 5, 16)
+        motion = torch.zeros(1, 4, 5, 2)
+        motion[0, 1, 2, 0] = 0.25  # one pixel moves in x, one in y; the other 18 are still
+        motion[0, 3, 0, 1] = -1.0
+        seen = {}
+        real = history_filter_replay.op.output_pass
+        history_filter_replay.op.output_pass = lambda h, tc, mv, *a, **k: seen.setdefault("head", h)
+        try:
+            shift = history_filter_replay.StillShift(0.75)
+            shift(head, None, motion)
+        finally:
+            history_filter_replay.op.output_pass = real
+        got = seen["head"]
+        still = (motion == 0).all(-1)
+        logit = history_filter_replay.op.ALPHA_LOGIT
+        self.assertTrue(torch.equal(got[..., logit][still], head[..., logit][still] + 0.75))
+        self.assertTrue(torch.equal(got[..., logit][~still], head[..., logit][~still]))
+        others = [c for c in range(16) if c != logit]
+        self.assertTrue(torch.equal(got[..., others], head[..., others]))
+        self.assertEqual((shift.still, shift.pixels), (18, 20))
+        self.assertEqual(history_filter_replay.still_shift_of("still+1.5"), 1.5)
+        self.assertIsNone(history_filter_replay.still_shift_of("bfecc"))
+
 
 class RunningMeanBound(unittest.TestCase):
     def test_logit_is_the_running_mean_weight(self):

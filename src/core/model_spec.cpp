@@ -1,5 +1,7 @@
 #include "core/model_spec.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace swinup {
@@ -75,6 +77,7 @@ std::string ModelConfig::to_json() const {
     j["head_outputs"] = kHeadOutputs;
     j["window"] = kWindow;
     j["head_mlp"] = head_mlp;
+    j["still_history_shift"] = still_history_shift;
     return j.dump();
 }
 
@@ -126,8 +129,21 @@ bool ModelConfig::from_json(const std::string& text, ModelConfig* out, std::stri
         }
         head_mlp = j["head_mlp"].get<bool>();
     }
+    // Format 4 states the still-pixel shift; older configs have no such key and no shift.
+    float still_history_shift = 0.0f;
+    if (j.contains("still_history_shift")) {
+        const nlohmann::json& v = j["still_history_shift"];
+        if (!v.is_number() || !(std::fabs(v.get<double>()) <= double(kMaxStillHistoryShift))) {
+            *error = "model config: 'still_history_shift' must be a number in [-" +
+                     std::to_string(int(kMaxStillHistoryShift)) + ", " +
+                     std::to_string(int(kMaxStillHistoryShift)) + "]";
+            return false;
+        }
+        still_history_shift = v.get<float>();
+    }
     *out = expected;
     out->head_mlp = head_mlp;
+    out->still_history_shift = still_history_shift;
     return true;
 }
 

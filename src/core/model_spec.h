@@ -31,8 +31,15 @@ constexpr float kRmsEps = 1.0f / 8192.0f;  // 2^-13
 // 3 (2026-12-02): the config says whether the network has the head MLP (`head_mlp`, its tensors
 // `head_mlp.fc1..fc3`); a version-2 file reads as a network without it (the same function), an
 // older build refuses a version-3 file instead of dropping the MLP.
-constexpr int kFormatVersion = 3;
+// 4 (2026-12-04): the config carries `still_history_shift`, added to the history weight's logit
+// at render pixels whose dilated motion is exactly zero (docs/model-spec.md, "Output pass"); a
+// version-2 or -3 file reads as shift 0 (the same function), and an older build refuses a
+// version-4 file instead of running it without the shift.
+constexpr int kFormatVersion = 4;
 constexpr int kOldestFormatVersion = 2;  // the oldest version this build reads
+// A still-pixel shift beyond this moves the history weight to 0 or 1 for any head output the
+// network gives; a file that says more was not made for this network.
+constexpr float kMaxStillHistoryShift = 8.0f;
 
 // The head MLP (docs/model-spec.md, "The head MLP"): 32 normalised head inputs + 16 staged slots ->
 // 64 -> 64 -> 8, added to head outputs 0-7.
@@ -55,6 +62,10 @@ struct ModelConfig {
     int heads[4] = {2, 2, 4, 4};
     // Whether the head MLP adds to the head's outputs 0-7 (weights format 3; false in format 2).
     bool head_mlp = false;
+    // Added to head output 7 (the history weight's logit) where the render pixel's dilated motion
+    // is exactly zero: a still pixel's history is read at whole-pixel offsets, so nothing is lost
+    // in resampling it, and a still image can settle (weights format 4; 0 in formats 2 and 3).
+    float still_history_shift = 0.0f;
 
     static ModelConfig make(Variant v, bool head_mlp = false);
     // Swin blocks in execution order (block i is shifted when (i + frame) is odd).

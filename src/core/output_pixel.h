@@ -23,6 +23,7 @@ struct OutputCurrent : FrameGeometry {
     const float* motion = nullptr;  // width * height * 2: dilated motion, render pixels
     const float* head = nullptr;    // head_stride * rows * 16: raw head outputs (padded grid)
     int head_stride = 0;            // padded render width
+    float still_history_shift = 0.0f;  // the network's (ModelConfig): see history_weight()
 };
 
 struct OutputPrevious {
@@ -52,6 +53,16 @@ SWINUP_HD float render_sample_position(int q, float jitter) {
 // The history weight of a raw head output (before the validity test): sigmoid, NaN read as 0.
 SWINUP_HD float blend_alpha(float raw) { return exact::sigmoid(raw == raw ? raw : 0.0f); }
 
+// Render pixel n's history weight: blend_alpha of head output 7, its logit raised by the network's
+// still_history_shift where n's dilated motion `mv` is exactly zero (weights format 4). There the
+// history is read at whole-pixel offsets, where Lanczos-3 returns each pixel unchanged, so the
+// history loses nothing by being kept, and a still image can settle instead of taking a large
+// share of every new jittered sample (docs/model-spec.md, "Output pass").
+SWINUP_HD float history_weight(float raw, float mv_x, float mv_y, float still_history_shift) {
+    const bool still = mv_x == 0.0f && mv_y == 0.0f;
+    return blend_alpha(still && still_history_shift != 0.0f ? exact::add(raw, still_history_shift) : raw);
+}
+
 // The current frame's share of the blend where there is history: (1 - alpha) * min(1, sum of the
 // kernel's weights). A weight is 1 for a sample on the display pixel's centre and falls with its
 // distance in units of the kernel, so a pixel that this frame's jittered samples missed keeps its
@@ -80,7 +91,10 @@ struct KernelFromHead {
                          float* cos_theta) const {
         kernel_shape(head_of(nx, ny), sigma_major, sigma_minor, sin_theta, cos_theta);
     }
-    SWINUP_HD float alpha(int nx, int ny) const { return blend_alpha(head_of(nx, ny)[kHeadAlpha]); }
+    SWINUP_HD float alpha(int nx, int ny) const {
+        const float* mv = cur.motion + (static_cast<int64_t>(ny) * cur.width + nx) * 2;
+        return history_weight(head_of(nx, ny)[kHeadAlpha], mv[0], mv[1], cur.still_history_shift);
+    }
 };
 
 // What a display pixel reads of its nearest render pixel's head outputs 4-7, computed once per
@@ -91,10 +105,11 @@ struct PixelKernel {
     float sigma_major, sigma_minor, sin_theta, cos_theta, alpha;
 };
 
-SWINUP_HD PixelKernel pixel_kernel(const float* h) {
+// h: the render pixel's 16 head outputs; mv: its dilated motion (2 floats).
+SWINUP_HD PixelKernel pixel_kernel(const float* h, const float* mv, float still_history_shift) {
     PixelKernel k;
     kernel_shape(h, &k.sigma_major, &k.sigma_minor, &k.sin_theta, &k.cos_theta);
-    k.alpha = blend_alpha(h[kHeadAlpha]);
+    k.alpha = history_weight(h[kHeadAlpha], mv[0], mv[1], still_history_shift);
     return k;
 }
 

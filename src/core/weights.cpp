@@ -168,6 +168,9 @@ private:
         if (number < 3 && w.config.head_mlp)
             return fail("metadata field 'config' has the head MLP, which format_version " + version +
                         " does not have (it came with version 3)");
+        if (number < 4 && w.config.still_history_shift != 0.0f)
+            return fail("metadata field 'config' has a still_history_shift, which format_version " + version +
+                        " does not have (it came with version 4)");
         if (w.config.variant != v)
             return fail("metadata field 'variant' is '" + variant + "' but 'config' describes '" +
                         variant_name(w.config.variant) + "'");

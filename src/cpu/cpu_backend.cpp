@@ -176,6 +176,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     out.motion = planes_.dilated.data();
     out.head = planes_.head.data();
     out.head_stride = padded_width;
+    out.still_history_shift = weights_->config.still_history_shift;
     OutputPrevious out_prev;
     out_prev.valid = history_valid;
     out_prev.history = state_.history[state_.active].data();

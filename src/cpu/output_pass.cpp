@@ -37,12 +37,13 @@ void encode_output_pixel(swinup_format format, const float out[3], float exposur
     }
 }
 
-void pixel_kernels(const float* head, int head_stride, int width, int height, PixelKernel* kernels) {
-    tbb::parallel_for(tbb::blocked_range<int>(0, height), [&](const tbb::blocked_range<int>& rows) {
+void pixel_kernels(const OutputCurrent& cur, PixelKernel* kernels) {
+    tbb::parallel_for(tbb::blocked_range<int>(0, cur.height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
-            for (int x = 0; x < width; ++x) {
-                const float* h = head + (static_cast<size_t>(y) * static_cast<size_t>(head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
-                kernels[static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)] = pixel_kernel(h);
+            for (int x = 0; x < cur.width; ++x) {
+                const size_t i = static_cast<size_t>(y) * static_cast<size_t>(cur.width) + static_cast<size_t>(x);
+                const float* h = cur.head + (static_cast<size_t>(y) * static_cast<size_t>(cur.head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
+                kernels[i] = pixel_kernel(h, cur.motion + i * 2, cur.still_history_shift);
             }
         }
     });
@@ -52,7 +53,7 @@ void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, PixelKer
                   uint16_t* new_history, const OutputTarget& target) {
     const swinup_resource& res = *target.resource;
     const size_t pixel_bytes = format_pixel_bytes(res.format);
-    pixel_kernels(cur.head, cur.head_stride, cur.width, cur.height, kernel_scratch);
+    pixel_kernels(cur, kernel_scratch);
     const KernelFromTable kernel{kernel_scratch, cur.width};
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {

@@ -17,8 +17,9 @@ struct OutputTarget {
     float exposure = 1.0f, pre_exposure = 1.0f;
 };
 
-// Every real render pixel's PixelKernel (pixel_kernel() of its head outputs), width * height.
-void pixel_kernels(const float* head, int head_stride, int width, int height, PixelKernel* kernels);
+// Every real render pixel's PixelKernel (pixel_kernel() of its head outputs and dilated motion),
+// current.width * current.height.
+void pixel_kernels(const OutputCurrent& current, PixelKernel* kernels);
 
 // Computes every display pixel, writes `new_history` (display w * h * 4 f16) and the output.
 // `kernel_scratch` (at least current.width * current.height entries) receives pixel_kernels() of

@@ -158,6 +158,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     p.scale_y = exact::div(static_cast<float>(p.display_height), static_cast<float>(p.height));
     p.jitter_x = d.jitter_x;
     p.jitter_y = d.jitter_y;
+    p.still_history_shift = weights_->config.still_history_shift;
     const bool history_valid = valid_ && d.reset == 0;
     const int next = 1 - active_;
 

@@ -146,6 +146,7 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     p.scale_y = exact::div(static_cast<float>(c.display_height), static_cast<float>(c.height));
     p.jitter_x = c.jitter_x;
     p.jitter_y = c.jitter_y;
+    p.still_history_shift = c.still_history_shift;
     DeviceBuffer tc = upload(c.tc), motion = upload(c.motion), head = upload(c.head);
     DeviceBuffer history_in = c.history.empty() ? DeviceBuffer() : upload(c.history);
     DeviceBuffer history_out(display * 8), output(display * 8), linear(display * 3 * sizeof(float));

@@ -41,6 +41,7 @@ struct OutputPassCase {
     std::vector<float> motion;      // width * height * 2: dilated motion, render pixels
     std::vector<float> head;        // width * height * 16: raw head outputs, row stride width
     std::vector<uint16_t> history;  // display w * h * 4 f16 (the previous output), or empty: none
+    float still_history_shift = 0.0f;  // the network's (output_pixel.h history_weight)
 };
 std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision);
 

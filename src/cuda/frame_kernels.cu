@@ -190,6 +190,7 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     cur.motion = planes.dilated;
     cur.head = planes.head;
     cur.head_stride = p.padded_width;
+    cur.still_history_shift = p.still_history_shift;
     OutputPrevious prev;
     prev.valid = p.history_valid != 0;
     prev.history = p.history_in;
@@ -242,7 +243,8 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
     planes.out_kernel[i] = make_float4(exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.x)),
                                        exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.y)), sin_theta, cos_theta);
     planes.out_color[i] = make_float4(planes.tc[i * 3 + 0], planes.tc[i * 3 + 1], planes.tc[i * 3 + 2],
-                                      blend_alpha(h.w));
+                                      history_weight(h.w, planes.dilated[i * 2 + 0], planes.dilated[i * 2 + 1],
+                                                     p.still_history_shift));
     planes.out_motion[i] = make_float2(exact::mul(planes.dilated[i * 2 + 0], p.scale_x),
                                        exact::mul(planes.dilated[i * 2 + 1], p.scale_y));
 }

@@ -30,6 +30,7 @@ struct FrameParams : FrameGeometry {
     int ldr = 1, depth_inverted = 0, mv_display_res = 0;
     // Sizes (render, display, jitter, scale: the FrameGeometry base) and the network's grid.
     int padded_width = 0, padded_height = 0;
+    float still_history_shift = 0.0f;  // the network's (ModelConfig; output_pixel.h history_weight)
     // Temporal state (double-buffered by the backend).
     int history_valid = 0;
     int prev_width = 0, prev_height = 0;

@@ -76,6 +76,7 @@ std::vector<float> cpu_output(const cuda_tools::OutputPassCase& c) {
     cur.motion = c.motion.data();
     cur.head = c.head.data();
     cur.head_stride = c.width;
+    cur.still_history_shift = c.still_history_shift;
     OutputPrevious prev;
     prev.valid = !c.history.empty();
     prev.history = c.history.data();
@@ -97,10 +98,16 @@ constexpr double kFastOutputPixelsBeyond = 1e-3;
 // uniform_motion: every render pixel moves alike by less than a pixel, so every display pixel but
 // a border of 2-4 pixels reads all its history taps inside the image (the fast pass's unclamped
 // path) and the border reads clamped ones; random motion reads far apart and often off the image.
-void check(int w, int h, int dw, int dh, bool history, uint32_t seed, bool uniform_motion = false) {
+// still_shift: the network's still-pixel shift (weights format 4), with every third render pixel
+// still (zero motion) so that both kinds of pixel are read.
+void check(int w, int h, int dw, int dh, bool history, uint32_t seed, bool uniform_motion = false,
+           float still_shift = 0.0f) {
     cuda_tools::OutputPassCase c = random_case(w, h, dw, dh, history, seed);
     if (uniform_motion)
         for (size_t i = 0; i < c.motion.size(); ++i) c.motion[i] = i % 2 == 0 ? 0.37f : -0.21f;
+    c.still_history_shift = still_shift;
+    if (still_shift != 0.0f)
+        for (size_t i = 0; i < c.motion.size() / 2; i += 3) c.motion[i * 2] = c.motion[i * 2 + 1] = 0.0f;
     const std::vector<float> cpu = cpu_output(c);
     const std::vector<float> exact = cuda_tools::output_pass(c, SWINUP_PRECISION_EXACT);
     const std::vector<float> fast = cuda_tools::output_pass(c, SWINUP_PRECISION_FAST);
@@ -125,9 +132,10 @@ void check(int w, int h, int dw, int dh, bool history, uint32_t seed, bool unifo
     EXPECT_EQ(mismatches, 0u);
     EXPECT_LE(double(outliers), kFastOutputPixelsBeyond * double(pixels))
         << outliers << " of " << pixels << " pixels beyond the fast bound (worst " << worst << ")";
-    std::printf("[ measured ] output pass %dx%d -> %dx%d%s%s: exact vs cpu %zu of %zu values differ; fast vs "
+    std::printf("[ measured ] output pass %dx%d -> %dx%d%s%s%s: exact vs cpu %zu of %zu values differ; fast vs "
                 "exact in t-space: max %.3e, rms %.3e, %zu of %zu pixels beyond 2^-13\n",
-                w, h, dw, dh, history ? " with history" : "", uniform_motion ? ", uniform motion" : "", mismatches, cpu.size(), worst,
+                w, h, dw, dh, history ? " with history" : "", uniform_motion ? ", uniform motion" : "",
+                still_shift != 0.0f ? ", a third still, shifted" : "", mismatches, cpu.size(), worst,
                 std::sqrt(sum_sq / double(cpu.size())), outliers, pixels);
 }
 #endif
@@ -160,6 +168,16 @@ TEST(CudaOutputPass, UniformMotionInteriorAndBorderTaps) {
 #ifdef SWINUP_HAVE_CUDA
     check(30, 20, 45, 30, true, 5, true);
     check(31, 20, 93, 60, true, 6, true);
+#endif
+}
+
+// The still-pixel shift (weights format 4) in both modes: exact is still the CPU's bits, fast
+// within its bound; with uniform motion too, where the still pixels' history reads stay inside.
+TEST(CudaOutputPass, StillPixelsWithTheHistoryShift) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    check(40, 24, 80, 48, true, 7, false, 0.75f);
+    check(30, 20, 90, 60, true, 8, true, 0.75f);
 #endif
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/e4m3.h"
@@ -595,7 +596,8 @@ TEST(PipelineCpu, StaticJitteredSceneSettles) {
 // The CPU's output pass reads each render pixel's kernel from a table (cpu::pixel_kernels) that
 // the GPU's exact kernel evaluates from the head instead (output_pixel): every display pixel must
 // be the same bits either way, on random head outputs over and beyond their clamp ranges, NaN
-// included, with a padded head stride, at a non-integer scale, with and without history.
+// included, with a padded head stride, at a non-integer scale, with and without history, with
+// and without a still-pixel shift (a third of the pixels still).
 TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
     constexpr int w = 13, h = 7, stride = 16, dw = 23, dh = 12;
     std::mt19937 rng(11);
@@ -603,6 +605,7 @@ TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
     std::vector<float> tc(w * h * 3), motion(w * h * 2), head(stride * h * kHeadOutputs, 0.0f);
     for (float& t : tc) t = uniform(0.0f, 3.0f);
     for (float& m : motion) m = uniform(-3.0f, 3.0f);
+    for (int i = 0; i < w * h; i += 3) motion[i * 2] = motion[i * 2 + 1] = 0.0f;
     for (int y = 0; y < h; ++y) {
         for (int x = 0; x < w; ++x) {
             float* o = &head[(size_t(y) * stride + x) * kHeadOutputs];
@@ -628,9 +631,11 @@ TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
     cur.motion = motion.data();
     cur.head = head.data();
     cur.head_stride = stride;
-    std::vector<PixelKernel> kernels(w * h);
-    cpu::pixel_kernels(head.data(), stride, w, h, kernels.data());
+    for (float shift : {0.0f, 0.75f})
     for (bool valid : {false, true}) {
+        cur.still_history_shift = shift;
+        std::vector<PixelKernel> kernels(w * h);
+        cpu::pixel_kernels(cur, kernels.data());
         OutputPrevious prev;
         prev.valid = valid;
         prev.history = history.data();
@@ -640,10 +645,54 @@ TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
                 output_pixel(cur, prev, ox, oy, from_head);
                 output_pixel_with(cur, prev, ox, oy, KernelFromTable{kernels.data(), w}, from_table);
                 EXPECT_EQ(std::memcmp(from_head, from_table, sizeof from_head), 0)
-                    << ox << "," << oy << (valid ? " with history" : "");
+                    << ox << "," << oy << (valid ? " with history" : "") << ", shift " << shift;
             }
         }
     }
+}
+
+// The still-pixel shift (weights format 4) moves the history weight's logit only where the
+// dilated motion is exactly zero, by exactly the network's shift (one f32 addition); without a
+// shift, or where anything moves (-0.0 counts as still), the weight is blend_alpha's.
+TEST(OutputPass, StillPixelsTakeTheShiftedHistoryWeight) {
+    const float raw = -0.3f, shift = 0.75f;
+    EXPECT_EQ(history_weight(raw, 0.0f, 0.0f, shift), exact::sigmoid(raw + shift));
+    EXPECT_EQ(history_weight(raw, -0.0f, 0.0f, shift), exact::sigmoid(raw + shift));
+    EXPECT_GT(history_weight(raw, 0.0f, 0.0f, shift), blend_alpha(raw));
+    for (const auto& [mx, my] : {std::pair{1e-6f, 0.0f}, std::pair{0.0f, -0.5f}, std::pair{2.0f, 3.0f}}) {
+        EXPECT_EQ(history_weight(raw, mx, my, shift), blend_alpha(raw)) << mx << "," << my;
+    }
+    EXPECT_EQ(history_weight(raw, 0.0f, 0.0f, 0.0f), blend_alpha(raw));
+    EXPECT_EQ(history_weight(std::nanf(""), 0.0f, 0.0f, shift), blend_alpha(0.0f));  // NaN reads as 0
+
+    // Through a frame: a still scene's output moves less towards a new frame with the shift.
+    constexpr int w = 8, h = 6, dw = 16, dh = 12;
+    std::vector<float> tc(w * h * 3, 1.0f), motion(w * h * 2, 0.0f), head(w * h * kHeadOutputs, 0.0f);
+    std::vector<uint16_t> history(size_t(dw) * dh * 4, f32_to_f16_bits(0.25f));
+    OutputCurrent cur;
+    cur.width = w;
+    cur.height = h;
+    cur.display_width = dw;
+    cur.display_height = dh;
+    cur.scale_x = cur.scale_y = 2.0f;
+    cur.tc = tc.data();
+    cur.motion = motion.data();
+    cur.head = head.data();
+    cur.head_stride = w;
+    OutputPrevious prev;
+    prev.valid = true;
+    prev.history = history.data();
+    float plain[3], shifted[3];
+    output_pixel(cur, prev, 7, 5, plain);
+    cur.still_history_shift = shift;
+    output_pixel(cur, prev, 7, 5, shifted);
+    EXPECT_GT(plain[0], shifted[0]);    // the new frame's 1.0 pulls less ...
+    EXPECT_GT(shifted[0], 0.25f);       // ... but still pulls
+    motion[(2 * w + 3) * 2] = 0.5f;     // render pixel (3, 2), display pixel (7, 5)'s nearest, moves
+    output_pixel(cur, prev, 7, 5, shifted);
+    cur.still_history_shift = 0.0f;
+    output_pixel(cur, prev, 7, 5, plain);
+    EXPECT_EQ(shifted[0], plain[0]);
 }
 
 }  // namespace

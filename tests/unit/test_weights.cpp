@@ -140,7 +140,7 @@ TEST(Weights, SerializedLayoutIsSafetensors) {
         EXPECT_EQ((image.size() - s.data.size()) % 8, 0u) << "data must start 8-byte aligned";
         const auto& meta = s.header["__metadata__"];
         EXPECT_EQ(meta["format"], "swinup-weights");
-        EXPECT_EQ(meta["format_version"], "3");
+        EXPECT_EQ(meta["format_version"], "4");
         EXPECT_EQ(meta["variant"], variant_name(v));
         EXPECT_EQ(meta["config"], ModelConfig::make(v).to_json());
         EXPECT_EQ(meta["description"], "seeded initial weights, seed 1, untrained");
@@ -373,8 +373,8 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
 }
 
 TEST(Weights, WrongFormatOrVersionIsRejected) {
-    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "4"; }),
-                    {"weights format_version 4 is not supported by this build (expects 2 to 3)"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "5"; }),
+                    {"weights format_version 5 is not supported by this build (expects 2 to 4)"});
     // Version 1 (t(history) in slots 3-5) is refused with the way to convert it.
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
                     {"format_version 1 is not supported", "convert_weights_v1_to_v2.py"});
@@ -414,6 +414,39 @@ TEST(Weights, Version2LoadsAsTheNetworkWithoutTheHeadMlp) {
 
 // The head MLP's tensors follow the head; a file that states the MLP must hold them, and one that
 // does not must not.
+// Format 4 adds the still-pixel shift to the config: it round-trips; a format-3 file reads as
+// shift 0 (the same network), and one that claims a shift is refused; so are a shift that is not
+// a number or beyond +-8.
+TEST(Weights, StillHistoryShiftIsFormat4) {
+    Weights shifted = seed1_weights(Variant::lite);
+    shifted.config.still_history_shift = 0.75f;
+    const Image image = weights_serialize(shifted);
+    std::string error;
+    auto loaded = weights_load_memory(image.data(), image.size(), &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_EQ(loaded->config.still_history_shift, 0.75f);
+
+    const Split s = split(image);
+    auto with_config = [&](const std::string& version, const std::function<void(nlohmann::json&)>& edit) {
+        nlohmann::json header = s.header;
+        header["__metadata__"]["format_version"] = version;
+        auto config = nlohmann::json::parse(header["__metadata__"]["config"].get<std::string>());
+        edit(config);
+        header["__metadata__"]["config"] = config.dump();
+        return join(header.dump(), s.data);
+    };
+    const Image v3 = with_config("3", [](nlohmann::json& c) { c.erase("still_history_shift"); });
+    loaded = weights_load_memory(v3.data(), v3.size(), &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_EQ(loaded->config.still_history_shift, 0.0f);
+    expect_rejected(with_config("3", [](nlohmann::json&) {}),
+                    {"still_history_shift", "format_version 3", "came with version 4"});
+    expect_rejected(with_config("4", [](nlohmann::json& c) { c["still_history_shift"] = "0.75"; }),
+                    {"'still_history_shift' must be a number in [-8, 8]"});
+    expect_rejected(with_config("4", [](nlohmann::json& c) { c["still_history_shift"] = 8.5; }),
+                    {"'still_history_shift' must be a number in [-8, 8]"});
+}
+
 TEST(Weights, HeadMlpTensorsRoundTripAndAreRequired) {
     const Weights with_mlp = weights_make_initial(Variant::lite, 4, true);
     EXPECT_TRUE(with_mlp.config.head_mlp);
