@@ -32,6 +32,7 @@
 
 #include "core/e4m3.h"
 #include "core/float_bits.h"
+#include "core/json_repeated_key.h"
 #include "core/weights.h"
 
 namespace swinup {
@@ -113,9 +114,15 @@ private:
         data_start_ = 8 + n;
         data_size_ = size_ - data_start_;
         const auto* text = reinterpret_cast<const char*>(data_ + 8);
-        header_ = nlohmann::json::parse(text, text + n, nullptr, false);
+        // A tensor named twice would be read from its second entry while its first one's bytes
+        // go unexplained (or, with equal offsets, pass unnoticed).
+        RepeatedKeyFinder repeated_keys;
+        header_ = nlohmann::json::parse(text, text + n, repeated_keys.callback(), false);
         if (header_.is_discarded())
             return fail("the header is not valid JSON (truncated or corrupted file)");
+        if (!repeated_keys.repeated().empty())
+            return fail("the header has the key '" + repeated_keys.repeated() +
+                        "' twice in one object (which entry is meant?)");
         if (!header_.is_object()) return fail("the header JSON is not an object");
         return true;
     }

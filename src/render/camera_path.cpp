@@ -1,6 +1,7 @@
 #include "render/camera_path.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -145,6 +146,12 @@ CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& d
         path_error(origin, std::string("not valid JSON: ") + e.what());
     }
     if (!j.is_object()) path_error(origin, "the top level must be a JSON object");
+    // A misspelt optional field ("fov" for "fov_y_deg") would otherwise be ignored without a word.
+    for (const auto& [key, value] : j.items()) {
+        if (key != "fov_y_deg" && key != "near" && key != "far" && key != "keys") {
+            path_error(origin, "unknown key \"" + key + "\" (the keys are fov_y_deg, near, far, keys)");
+        }
+    }
     CameraPose pose = defaults;
     pose.fov_y_deg = read_number(j, "fov_y_deg", defaults.fov_y_deg, origin, 1.0f, 170.0f);
     pose.near = read_number(j, "near", defaults.near, origin, 1e-6f, 1e9f);
@@ -163,6 +170,11 @@ CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& d
         const std::string where = "keys[" + std::to_string(i) + "]";
         const auto& k = keys[i];
         if (!k.is_object()) path_error(origin, where + " must be an object");
+        for (const auto& [key, value] : k.items()) {
+            if (key != "time" && key != "position" && key != "target") {
+                path_error(origin, where + " has the unknown key \"" + key + "\" (a key has time, position, target)");
+            }
+        }
         for (const char* field : {"time", "position", "target"}) {
             if (!k.contains(field)) path_error(origin, where + " is missing \"" + field + "\"");
         }
@@ -201,6 +213,8 @@ CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& d
 }
 
 CameraMotion camera_path_load(const std::string& path, const CameraPose& defaults) {
+    // A folder opens as a stream on Linux and would read as empty, "not valid JSON".
+    if (std::filesystem::is_directory(path)) throw RenderError("camera path " + path + ": is a folder, not a file");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw RenderError("camera path " + path + ": cannot open the file");
     std::stringstream text;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -36,11 +38,21 @@ namespace {
     throw RenderError("glTF " + path + ": " + what);
 }
 
+// A number from the file as people write it ("1e+300", "0.1"), not std::to_string's "%f".
+std::string number_text(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", v);
+    return text;
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
     if (s.size() < suffix.size()) return false;
     return std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(),
                       [](char a, char b) { return std::tolower(a) == std::tolower(b); });
 }
+
+// A texture of 8192x8192 (2^26 pixels) becomes about 1.4 GB of float RGBA texels with its mips.
+constexpr int64_t kMaxImagePixels = int64_t{1} << 26;
 
 // Image callback: decode PNG/JPEG with stb_image into RGBA8; skip DDS (MSFT_texture_dds is
 // ignored); an undecodable image stays empty and becomes a flat colour later.
@@ -48,6 +60,17 @@ bool load_image(tinygltf::Image* image, const int index, std::string*, std::stri
                 const unsigned char* bytes, int size, void*) {
     if (image->mimeType.find("dds") != std::string::npos || ends_with(image->uri, ".dds")) return true;
     int w = 0, h = 0, channels = 0;
+    // The size comes from the image's header, before any pixel is decoded: a JPEG of a few hundred
+    // bytes can claim 16000x16000, which stb_image would allocate (and this loader then widen to
+    // float RGBA with mips, over 10 GB) before finding that the data is missing.
+    if (stbi_info_from_memory(bytes, size, &w, &h, &channels) &&
+        static_cast<int64_t>(w) * h > kMaxImagePixels) {
+        if (warn) {
+            *warn += "image[" + std::to_string(index) + "] (" + image->uri + "): " + std::to_string(w) + "x" +
+                     std::to_string(h) + " is over the limit of " + std::to_string(kMaxImagePixels) + " pixels\n";
+        }
+        return true;
+    }
     unsigned char* pixels = stbi_load_from_memory(bytes, size, &w, &h, &channels, 4);
     if (pixels == nullptr) {
         if (warn) *warn += "image[" + std::to_string(index) + "] (" + image->uri + "): cannot decode: " + stbi_failure_reason() + "\n";
@@ -61,6 +84,17 @@ bool load_image(tinygltf::Image* image, const int index, std::string*, std::stri
     image->image.assign(pixels, pixels + static_cast<size_t>(w) * h * 4);
     stbi_image_free(pixels);
     return true;
+}
+
+// Whether `count` elements of `element_size` bytes, `stride` apart, starting `accessor_offset`
+// bytes into the buffer view, lie inside the view and the view inside the buffer. Offsets and
+// counts come from the file and may be near 2^64, so nothing here may wrap around.
+bool accessor_fits(const tinygltf::BufferView& view, size_t accessor_offset, size_t count, size_t element_size,
+                   size_t stride, size_t buffer_size) {
+    if (count == 0 || stride < element_size) return count == 0;
+    if (view.byteOffset > buffer_size || view.byteLength > buffer_size - view.byteOffset) return false;
+    if (accessor_offset > view.byteLength || element_size > view.byteLength - accessor_offset) return false;
+    return count - 1 <= (view.byteLength - accessor_offset - element_size) / stride;
 }
 
 // Reads an accessor as floats (`components` per element), bounds-checked against its buffer.
@@ -77,8 +111,7 @@ std::vector<float> read_floats(const tinygltf::Model& model, int accessor_index,
     }
     const int component_size = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(acc.componentType));
     if (component_size <= 0) fail(path, name + ": unknown component type");
-    std::vector<float> out(acc.count * static_cast<size_t>(components), 0.0f);
-    if (acc.count == 0) return out;
+    if (acc.count == 0) return {};
     if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(model.bufferViews.size())) {
         fail(path, name + ": missing or invalid bufferView");
     }
@@ -87,12 +120,12 @@ std::vector<float> read_floats(const tinygltf::Model& model, int accessor_index,
     const tinygltf::Buffer& buffer = model.buffers[static_cast<size_t>(view.buffer)];
     const size_t element_size = static_cast<size_t>(component_size) * static_cast<size_t>(components);
     const size_t stride = view.byteStride ? view.byteStride : element_size;
-    const size_t begin = view.byteOffset + acc.byteOffset;
-    const size_t end_needed = begin + stride * (acc.count - 1) + element_size;
-    const size_t view_end = view.byteOffset + view.byteLength;
-    if (stride < element_size || end_needed > view_end || view_end > buffer.data.size()) {
+    if (!accessor_fits(view, acc.byteOffset, acc.count, element_size, stride, buffer.data.size())) {
         fail(path, name + ": data runs past the end of its buffer view or buffer");
     }
+    // Allocated only now that the count is known to fit in the file's data.
+    std::vector<float> out(acc.count * static_cast<size_t>(components), 0.0f);
+    const size_t begin = view.byteOffset + acc.byteOffset;
     const unsigned char* base = buffer.data.data() + begin;
     for (size_t i = 0; i < acc.count; ++i) {
         const unsigned char* e = base + i * stride;
@@ -119,6 +152,9 @@ std::vector<float> read_floats(const tinygltf::Model& model, int accessor_index,
 std::vector<uint32_t> read_indices(const tinygltf::Model& model, int accessor_index, size_t vertex_count,
                                    const std::string& path, const std::string& what) {
     if (accessor_index < 0) {  // non-indexed: 0, 1, 2, ...
+        if (vertex_count % 3 != 0) {
+            fail(path, what + ": " + std::to_string(vertex_count) + " vertices without indices, not a multiple of 3");
+        }
         std::vector<uint32_t> out(vertex_count);
         for (size_t i = 0; i < vertex_count; ++i) out[i] = static_cast<uint32_t>(i);
         return out;
@@ -133,18 +169,18 @@ std::vector<uint32_t> read_indices(const tinygltf::Model& model, int accessor_in
         acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) {
         fail(path, name + ": must be unsigned byte, short or int");
     }
-    std::vector<uint32_t> out(acc.count);
-    if (acc.count == 0) return out;
+    if (acc.count % 3 != 0) fail(path, name + ": count " + std::to_string(acc.count) + " is not a multiple of 3");
+    if (acc.count == 0) return {};
     if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(model.bufferViews.size())) fail(path, name + ": invalid bufferView");
     const tinygltf::BufferView& view = model.bufferViews[static_cast<size_t>(acc.bufferView)];
     if (view.buffer < 0 || view.buffer >= static_cast<int>(model.buffers.size())) fail(path, name + ": invalid buffer");
     const tinygltf::Buffer& buffer = model.buffers[static_cast<size_t>(view.buffer)];
     const size_t stride = view.byteStride ? view.byteStride : static_cast<size_t>(size);
-    const size_t begin = view.byteOffset + acc.byteOffset;
-    const size_t view_end = view.byteOffset + view.byteLength;
-    if (begin + stride * (acc.count - 1) + static_cast<size_t>(size) > view_end || view_end > buffer.data.size()) {
+    if (!accessor_fits(view, acc.byteOffset, acc.count, static_cast<size_t>(size), stride, buffer.data.size())) {
         fail(path, name + ": data runs past the end of its buffer view or buffer");
     }
+    std::vector<uint32_t> out(acc.count);  // allocated once the count is known to fit in the data
+    const size_t begin = view.byteOffset + acc.byteOffset;
     for (size_t i = 0; i < acc.count; ++i) {
         const unsigned char* e = buffer.data.data() + begin + i * stride;
         uint32_t v = 0;
@@ -223,24 +259,36 @@ private:
             const tinygltf::Material& gm = model_.materials[i];
             Material m;
             const auto& pbr = gm.pbrMetallicRoughness;
+            // glTF gives these factors in [0, 1] (alphaCutoff: >= 0). Outside that a shader computes
+            // nonsense, and a number like 1e300 becomes Inf as a float and Inf or NaN pixels.
+            auto factor = [&](double v, const std::string& field, double hi) {
+                if (!(v >= 0.0 && v <= hi)) {
+                    fail(path_, "material " + std::to_string(i) + " (\"" + gm.name + "\"): " + field + " = " +
+                                    number_text(v) + " is outside [0, " + (hi > 1.0 ? "1e30" : "1") + "]");
+                }
+                return static_cast<float>(v);
+            };
             if (pbr.baseColorFactor.size() == 4) {
-                m.base_color = {static_cast<float>(pbr.baseColorFactor[0]), static_cast<float>(pbr.baseColorFactor[1]),
-                                static_cast<float>(pbr.baseColorFactor[2])};
-                m.alpha = static_cast<float>(pbr.baseColorFactor[3]);
+                m.base_color = {factor(pbr.baseColorFactor[0], "baseColorFactor[0]", 1.0),
+                                factor(pbr.baseColorFactor[1], "baseColorFactor[1]", 1.0),
+                                factor(pbr.baseColorFactor[2], "baseColorFactor[2]", 1.0)};
+                m.alpha = factor(pbr.baseColorFactor[3], "baseColorFactor[3]", 1.0);
             }
-            m.metallic = static_cast<float>(pbr.metallicFactor);
-            m.roughness = static_cast<float>(pbr.roughnessFactor);
+            m.metallic = factor(pbr.metallicFactor, "metallicFactor", 1.0);
+            m.roughness = factor(pbr.roughnessFactor, "roughnessFactor", 1.0);
             m.double_sided = gm.doubleSided ? 1 : 0;
-            m.alpha_cutoff = static_cast<float>(gm.alphaCutoff);
+            m.alpha_cutoff = factor(gm.alphaCutoff, "alphaCutoff", 1e30);
             if (gm.alphaMode == "MASK") m.alpha_mode = alpha_mask;
             else if (gm.alphaMode == "BLEND") m.alpha_mode = alpha_blend;
             if (gm.emissiveFactor.size() == 3) {
-                m.emissive = {static_cast<float>(gm.emissiveFactor[0]), static_cast<float>(gm.emissiveFactor[1]),
-                              static_cast<float>(gm.emissiveFactor[2])};
+                m.emissive = {factor(gm.emissiveFactor[0], "emissiveFactor[0]", 1.0),
+                              factor(gm.emissiveFactor[1], "emissiveFactor[1]", 1.0),
+                              factor(gm.emissiveFactor[2], "emissiveFactor[2]", 1.0)};
             }
             const auto ext = gm.extensions.find("KHR_materials_specular");
             if (ext != gm.extensions.end() && ext->second.Has("specularFactor")) {
-                m.specular = static_cast<float>(ext->second.Get("specularFactor").GetNumberAsDouble());
+                m.specular = factor(ext->second.Get("specularFactor").GetNumberAsDouble(),
+                                    "KHR_materials_specular.specularFactor", 1.0);
             }
             const int texture_index = pbr.baseColorTexture.index;
             if (texture_index >= 0) {
@@ -296,8 +344,25 @@ private:
             fail(path_, "node " + std::to_string(node_index) + " does not exist");
         }
         if (depth > 256) fail(path_, "node hierarchy deeper than 256 (a cycle?)");
+        // glTF nodes form trees: a node has at most one parent and appears once. Refusing a second
+        // visit catches cycles at once and keeps a "tree" whose nodes list one child twice at each
+        // level from being walked 2^depth times.
+        if (visited_.empty()) visited_.assign(model_.nodes.size(), false);
+        if (visited_[static_cast<size_t>(node_index)]) {
+            fail(path_, "node " + std::to_string(node_index) +
+                            " is reached twice (a cycle, or a node with two parents, which glTF forbids)");
+        }
+        visited_[static_cast<size_t>(node_index)] = true;
         const tinygltf::Node& node = model_.nodes[static_cast<size_t>(node_index)];
         const Affine world = affine_multiply(parent, node_local_transform(node, path_));
+        for (const auto& row : world.m) {
+            for (const float v : row) {
+                if (!std::isfinite(v)) {
+                    fail(path_, "node " + std::to_string(node_index) + " (\"" + node.name +
+                                    "\"): its transform (with its parents') is not finite as float");
+                }
+            }
+        }
         if (node.mesh >= 0) add_mesh(node.mesh, world);
         if (node.camera >= 0) add_camera(node.camera, world);
         for (int child : node.children) visit(child, world, depth + 1);
@@ -315,10 +380,24 @@ private:
         const Vec3 forward = normalize(transform_vector(world, {0, 0, -1}));
         pose.target = pose.position + forward;
         pose.up = normalize(transform_vector(world, {0, 1, 0}));
+        const std::string name = "camera " + std::to_string(camera_index) + " (\"" + c.name + "\")";
+        const double znear = c.perspective.znear, zfar = c.perspective.zfar;
         pose.fov_y_deg = static_cast<float>(c.perspective.yfov * 180.0 / 3.14159265358979);
-        if (!(pose.fov_y_deg > 1.0f && pose.fov_y_deg < 170.0f)) fail(path_, "camera \"" + c.name + "\": yfov out of range");
-        pose.near = c.perspective.znear > 0.0 ? static_cast<float>(c.perspective.znear) : 0.01f;
-        pose.far = c.perspective.zfar > c.perspective.znear ? static_cast<float>(c.perspective.zfar) : 0.0f;  // 0: set from bounds
+        if (!(pose.fov_y_deg > 1.0f && pose.fov_y_deg < 170.0f)) {
+            fail(path_, name + ": yfov = " + number_text(c.perspective.yfov) + " is outside 1..170 degrees");
+        }
+        // glTF requires znear > 0 and, when zfar is given, zfar > znear; zfar absent (0 here)
+        // means an infinite far plane, which becomes one from the scene's bounds. Both as floats,
+        // which the tracer uses: 1e-50 would become 0, 1e300 Inf.
+        if (!(znear > 0.0) || !std::isnormal(static_cast<float>(znear))) {
+            fail(path_, name + ": znear = " + number_text(znear) + " must be a positive number");
+        }
+        if (zfar != 0.0 && (!(zfar > znear) || !std::isfinite(static_cast<float>(zfar)))) {
+            fail(path_, name + ": zfar = " + number_text(zfar) + " must be greater than znear = " +
+                            number_text(znear) + " (or absent for an infinite far plane)");
+        }
+        pose.near = static_cast<float>(znear);
+        pose.far = static_cast<float>(zfar);  // 0: set from bounds
         scene_.cameras.push_back(pose);
     }
 
@@ -372,6 +451,7 @@ private:
     const std::string& path_;
     Scene& scene_;
     std::vector<SourceTriangle> triangles_;
+    std::vector<bool> visited_;  // nodes visited so far (by index)
     int default_material_ = 0;
 };
 
@@ -398,7 +478,15 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
     for (size_t start = 0; start < warn.size();) {
         const size_t end = warn.find('\n', start);
         const std::string line = warn.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        if (!line.empty()) scene->warnings.push_back(line);
+        // A missing .dds file is no loss (MSFT_texture_dds is ignored, the PNG/JPEG source is
+        // used): tinygltf's two lines about it would only be noise now that warnings are shown.
+        bool dds = ends_with(line, ".dds");
+        const std::string image_tag = "for image[";
+        if (const size_t at = line.find(image_tag); at != std::string::npos) {
+            const size_t index = std::strtoul(line.c_str() + at + image_tag.size(), nullptr, 10);
+            dds |= index < model.images.size() && ends_with(model.images[index].uri, ".dds");
+        }
+        if (!line.empty() && !dds) scene->warnings.push_back(line);
         if (end == std::string::npos) break;
         start = end + 1;
     }
@@ -408,6 +496,9 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
     scene->set_time(0.0f, 0.0f);
     const Aabb bounds = scene->world_bounds();
     const float diagonal = length(bounds.max - bounds.min);
+    // Each coordinate may be finite and the extent still overflow float (vertices near +-3e38):
+    // the scale, default camera and far planes below would become Inf or NaN.
+    if (!std::isfinite(diagonal)) fail(path, "the scene's extent is not finite as float (coordinates too large)");
     scene->scale = std::max(diagonal * 0.25f, 1e-3f);
     for (CameraPose& c : scene->cameras) {
         if (c.far <= 0.0f) c.far = std::max(4.0f * diagonal, c.near * 10.0f);

@@ -46,7 +46,11 @@ bool is_file_scene(const std::string& name) {
 std::unique_ptr<Scene> load_scene(const RenderSettings& s) {
     if (is_file_scene(s.scene)) {
         if (!std::filesystem::exists(s.scene)) throw RenderError("scene file " + s.scene + " does not exist");
-        return gltf_load_scene(s.scene);
+        std::unique_ptr<Scene> scene = gltf_load_scene(s.scene);
+        if (s.on_warning) {
+            for (const std::string& w : scene->warnings) s.on_warning("glTF " + s.scene + ": " + w);
+        }
+        return scene;
     }
     auto scene = builtin_scene_create(s.scene);
     if (!scene) {

@@ -52,6 +52,9 @@ struct RenderSettings {
     uint64_t seed = 1;
     float frame_time_s = 1.0f / 30.0f;  // time between frames (object and camera animation)
     RenderDevice device = RenderDevice::cpu;
+    // Told each thing the scene loader skipped or replaced (a missing or undecodable image
+    // becomes a flat colour, a non-perspective camera is skipped), each line naming the file.
+    std::function<void(const std::string&)> on_warning;
 };
 
 struct RenderedSequence {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_repeated_key.h"
 #include "sequence/sequence.h"
 
 namespace swinup {
@@ -236,26 +237,10 @@ std::string sequence_info_to_json(const SequenceInfo& info) {
 }
 
 SequenceInfo sequence_info_from_json(const std::string& text, const std::string& source) {
-    // nlohmann::json keeps the last of two equal keys in an object without a word; a file that
-    // says "exposure" twice is ambiguous, so the first repeated key is an error.
-    std::vector<std::set<std::string>> keys_of_open_objects;
-    std::string repeated_key;
-    const json::parser_callback_t find_repeated_keys = [&](int, json::parse_event_t event,
-                                                           json& parsed) {
-        if (event == json::parse_event_t::object_start) keys_of_open_objects.emplace_back();
-        if (event == json::parse_event_t::object_end) keys_of_open_objects.pop_back();
-        if (event == json::parse_event_t::key && repeated_key.empty() &&
-            !keys_of_open_objects.back().insert(parsed.get<std::string>()).second) {
-            repeated_key = parsed.get<std::string>();
-            for (char& c : repeated_key) {
-                if (c >= 0 && c < 0x20) c = '?';  // control characters stay out of messages
-            }
-        }
-        return true;
-    };
+    RepeatedKeyFinder repeated_keys;  // a file that says "exposure" twice is ambiguous
     json j;
     try {
-        j = json::parse(text, find_repeated_keys);
+        j = json::parse(text, repeated_keys.callback());
     } catch (const json::parse_error& e) {
         // Where and why (e.g. "ill-formed UTF-8 byte"), without the parser's echo of the bytes
         // it last read, which may be binary.
@@ -268,8 +253,8 @@ SequenceInfo sequence_info_from_json(const std::string& text, const std::string&
         }
         throw SequenceError(source + ": not valid JSON (" + why + ")");
     }
-    if (!repeated_key.empty()) {
-        throw SequenceError(source + ": key '" + repeated_key +
+    if (!repeated_keys.repeated().empty()) {
+        throw SequenceError(source + ": key '" + repeated_keys.repeated() +
                             "' appears twice in one object (which one is meant?)");
     }
 

@@ -245,6 +245,34 @@ TEST(RenderCameraPath, MalformedFilesGiveClearErrors) {
     EXPECT_THROW(camera_preset("zoom", CameraPose{}, 1.0f, 1), RenderError);
 }
 
+TEST(RenderCameraPath, UnknownKeysAndFoldersAreNamed) {
+    // A misspelt optional field was ignored without a word (the scene's fov was used instead).
+    auto expect_error = [](const std::string& text, const std::string& fragment) {
+        try {
+            camera_path_parse(text, CameraPose{}, "cam.json");
+            ADD_FAILURE() << "no error for: " << text;
+        } catch (const RenderError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("cam.json"), std::string::npos) << what;
+            EXPECT_NE(what.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << what;
+        }
+    };
+    expect_error(R"({"fov": 20, "keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
+                 "unknown key \"fov\"");
+    expect_error(R"({"keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0], "up": [1, 0, 0]}]})",
+                 "keys[0] has the unknown key \"up\"");
+    // A folder read as an empty stream ("not valid JSON").
+    const std::string dir = ::testing::TempDir() + "/camera_path_folder.json";
+    std::filesystem::create_directories(dir);
+    try {
+        camera_path_load(dir, CameraPose{});
+        ADD_FAILURE() << "no error for a folder";
+    } catch (const RenderError& e) {
+        EXPECT_NE(std::string(e.what()).find("is a folder"), std::string::npos) << e.what();
+    }
+    std::filesystem::remove(dir);
+}
+
 TEST(RenderSettingsCheck, BadSettingsNameTheField) {
     auto message = [](RenderSettings s) -> std::string {
         try {

@@ -225,6 +225,128 @@ TEST_F(GltfTest, MalformedFilesGiveClearErrors) {
     }
 }
 
+TEST_F(GltfTest, AccessorsThatWrapAroundOrOutgrowTheBufferAreRejectedBeforeAllocating) {
+    {
+        // 2^62 positions: was a std::length_error (no file named); 10^9 allocated 12 GB first.
+        json doc = base_document();
+        doc["accessors"][0]["count"] = uint64_t{1} << 62;
+        const std::string e = load_error(write(doc, "count.gltf"));
+        EXPECT_NE(e.find("count.gltf"), std::string::npos) << e;
+        EXPECT_NE(e.find("runs past"), std::string::npos) << e;
+    }
+    {
+        // byteOffset 2^64 - 8 wrapped the end check around and read 8 bytes before the buffer.
+        json doc = base_document();
+        doc["accessors"][0]["byteOffset"] = ~uint64_t{0} - 7;
+        const std::string e = load_error(write(doc, "offset.gltf"));
+        EXPECT_NE(e.find("runs past"), std::string::npos) << e;
+    }
+    {
+        // 5 indices: the last two were dropped without a word.
+        json doc = base_document();
+        doc["accessors"][3]["count"] = 5;
+        const std::string e = load_error(write(doc, "five.gltf"));
+        EXPECT_NE(e.find("not a multiple of 3"), std::string::npos) << e;
+    }
+}
+
+TEST_F(GltfTest, ANodeReachedTwiceIsRejected) {
+    // Node 1 lists node 2 twice: loaded with the quad doubled; the same at each of 40 levels
+    // walked the tree 2^40 times (a hang). A self-cycle was only caught 256 levels deep.
+    json doc = base_document();
+    doc["nodes"][1]["children"] = json::array({2, 2});
+    std::string e = load_error(write(doc, "twice.gltf"));
+    EXPECT_NE(e.find("node 2 is reached twice"), std::string::npos) << e;
+    doc = base_document();
+    doc["nodes"][0]["children"] = json::array({0, 0});
+    e = load_error(write(doc, "cycle.gltf"));
+    EXPECT_NE(e.find("node 0 is reached twice"), std::string::npos) << e;
+}
+
+TEST_F(GltfTest, NonFiniteTransformsAndExtentsAreNamed) {
+    // 1e300 is Inf as a float: the message was "camera: position and target coincide".
+    json doc = base_document();
+    doc["nodes"][0]["scale"] = json::array({1e300, 1, 1});
+    std::string e = load_error(write(doc, "scale.gltf"));
+    EXPECT_NE(e.find("node 0 (\"front\")"), std::string::npos) << e;
+    EXPECT_NE(e.find("not finite"), std::string::npos) << e;
+    // Finite vertices at +-3e38: the extent overflows (was the same camera message).
+    doc = base_document();
+    doc["nodes"][0]["scale"] = json::array({3e38, 1, 1});
+    e = load_error(write(doc, "extent.gltf"));
+    EXPECT_NE(e.find("extent.gltf"), std::string::npos) << e;
+    EXPECT_NE(e.find("extent is not finite"), std::string::npos) << e;
+}
+
+TEST_F(GltfTest, InvalidCameraPlanesAreRejected) {
+    // znear <= 0 silently became 0.01 and a zfar below znear silently came from the bounds.
+    const std::vector<std::pair<json, std::string>> cases = {
+        {{{"yfov", 0.9}, {"znear", 0.0}}, "znear = 0 must be"},
+        {{{"yfov", 0.9}, {"znear", -1.0}, {"zfar", 10.0}}, "znear = -1 must be"},
+        {{{"yfov", 0.9}, {"znear", 10.0}, {"zfar", 1.0}}, "zfar = 1 must be greater"},
+        {{{"yfov", 0.9}, {"znear", 0.1}, {"zfar", -5.0}}, "zfar = -5 must be greater"},
+    };
+    for (const auto& [perspective, fragment] : cases) {
+        json doc = base_document();
+        doc["cameras"][0]["perspective"] = perspective;
+        const std::string e = load_error(write(doc, "camera.gltf"));
+        EXPECT_NE(e.find("camera 0"), std::string::npos) << e;
+        EXPECT_NE(e.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << e;
+    }
+}
+
+TEST_F(GltfTest, MaterialFactorsOutsideTheirRangeAreRejected) {
+    // An emissive factor of 1e300 (Inf as a float) gave Inf pixels in HDR; roughness -5 and
+    // metallic 7 were used as they were.
+    json doc = base_document();
+    doc["materials"][1]["emissiveFactor"] = json::array({1e300, 0, 0});
+    std::string e = load_error(write(doc, "emissive.gltf"));
+    EXPECT_NE(e.find("material 1 (\"mask\"): emissiveFactor[0] = 1e+300 is outside [0, 1]"), std::string::npos) << e;
+    doc = base_document();
+    doc["materials"][0]["pbrMetallicRoughness"]["roughnessFactor"] = -5;
+    e = load_error(write(doc, "rough.gltf"));
+    EXPECT_NE(e.find("roughnessFactor = -5"), std::string::npos) << e;
+}
+
+TEST_F(GltfTest, AnImageClaimingAHugeSizeIsNotDecoded) {
+    // A PNG header claiming 10000x10000 (a JPEG's of 16000x16000 with a few hundred bytes took
+    // 97 s and 15 GB): refused from its header, with a warning, and a flat colour.
+    const uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                           0, 0, 0x27, 0x10, 0, 0, 0x27, 0x10, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+    std::ofstream(dir_ / "huge.png", std::ios::binary).write(reinterpret_cast<const char*>(png), sizeof png);
+    json doc = base_document();
+    doc["images"][0]["uri"] = "huge.png";
+    const auto scene = gltf_load_scene(write(doc));
+    EXPECT_EQ(scene->materials[0].base_color_texture, -1);
+    bool warned = false;
+    for (const auto& w : scene->warnings) warned |= w.find("10000x10000 is over the limit") != std::string::npos;
+    EXPECT_TRUE(warned);
+}
+
+TEST_F(GltfTest, LoaderWarningsReachTheRenderSettings) {
+    // Scene::warnings was never shown: a missing texture was only visible as a flat colour.
+    json doc = base_document();
+    doc["images"][0]["uri"] = "absent.png";
+    RenderSettings s;
+    s.scene = write(doc);
+    s.camera = "static";
+    s.frames = 1;
+    s.render_width = s.display_width = 8;
+    s.render_height = s.display_height = 8;
+    s.ground_truth = false;
+    std::vector<std::string> warnings;
+    s.on_warning = [&](const std::string& w) { warnings.push_back(w); };
+    render_sequence(s);
+    bool named = false;
+    for (const auto& w : warnings) named |= w.find(s.scene) != std::string::npos && w.find("absent.png") != std::string::npos;
+    EXPECT_TRUE(named);
+    // The absent grey.dds (image 1, ignored in favour of the PNG) is no loss and not reported.
+    for (const auto& w : warnings) {
+        EXPECT_EQ(w.find("grey.dds"), std::string::npos) << w;
+        EXPECT_EQ(w.find("image[1]"), std::string::npos) << w;
+    }
+}
+
 namespace {
 
 void check_shared_scene(const std::string& file, size_t triangles, size_t cameras, size_t textures) {

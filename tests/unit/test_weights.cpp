@@ -372,6 +372,15 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
     expect_rejected(join("{}", {}), {"__metadata__"});
 }
 
+TEST(Weights, ATensorNamedTwiceIsRejected) {
+    // nlohmann::json keeps the last of two equal keys: with equal offsets the file loaded.
+    Split s = split(seed1_image(Variant::lite));
+    std::string text = s.header.dump();
+    text.pop_back();  // the closing brace
+    text += ", \"embed.weight\": " + s.header["embed.weight"].dump() + "}";
+    expect_rejected(join(text, s.data), {"'embed.weight' twice"});
+}
+
 TEST(Weights, WrongFormatOrVersionIsRejected) {
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "5"; }),
                     {"weights format_version 5 is not supported by this build (expects 2 to 4)"});

@@ -58,6 +58,8 @@ void run_render(RenderOptions& opt) {
                : opt.device == "auto" ? render::RenderDevice::automatic
                                       : render::RenderDevice::cpu;
 
+    // Without this a missing texture would only show as a flat colour in the pictures.
+    s.on_warning = [](const std::string& w) { std::fprintf(stderr, "swinup: warning: %s\n", w.c_str()); };
     Progress progress("render", s.frames);
     auto last = std::chrono::steady_clock::now();
     const auto start = last;
