@@ -220,46 +220,43 @@ TEST(RenderCameraPath, ValidFileInterpolatesLinearly) {
     EXPECT_NEAR(motion(10.0f).position.x, 4.0f, 1e-6f);  // holds after the last key
 }
 
+namespace {
+
+// Parsing `text` as a camera path must fail with a message that names the file and contains
+// `fragment`.
+void expect_camera_path_error(const std::string& text, const std::string& fragment) {
+    try {
+        camera_path_parse(text, CameraPose{}, "cam.json");
+        ADD_FAILURE() << "no error for: " << text;
+    } catch (const RenderError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("cam.json"), std::string::npos) << what;
+        EXPECT_NE(what.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << what;
+    }
+}
+
+}  // namespace
+
 TEST(RenderCameraPath, MalformedFilesGiveClearErrors) {
-    auto expect_error = [](const std::string& text, const std::string& fragment) {
-        try {
-            camera_path_parse(text, CameraPose{}, "cam.json");
-            ADD_FAILURE() << "no error for: " << text;
-        } catch (const RenderError& e) {
-            const std::string what = e.what();
-            EXPECT_NE(what.find("cam.json"), std::string::npos) << what;
-            EXPECT_NE(what.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << what;
-        }
-    };
-    expect_error("{ not json", "not valid JSON");
-    expect_error("[1, 2]", "JSON object");
-    expect_error("{}", "missing \"keys\"");
-    expect_error(R"({"keys": []})", "non-empty array");
-    expect_error(R"({"keys": [{"time": 0, "position": [0, 0, 0]}]})", "missing \"target\"");
-    expect_error(R"({"keys": [{"time": 0, "position": [0, 0], "target": [0, 0, 1]}]})", "keys[0].position");
-    expect_error(R"({"keys": [{"time": 0, "position": [0, 0, 0], "target": [0, 0, 0]}]})", "coincide");
-    expect_error(R"({"keys": [{"time": 1, "position": [0, 0, 0], "target": [0, 0, 1]},
+    expect_camera_path_error("{ not json", "not valid JSON");
+    expect_camera_path_error("[1, 2]", "JSON object");
+    expect_camera_path_error("{}", "missing \"keys\"");
+    expect_camera_path_error(R"({"keys": []})", "non-empty array");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [0, 0, 0]}]})", "missing \"target\"");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [0, 0], "target": [0, 0, 1]}]})", "keys[0].position");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [0, 0, 0], "target": [0, 0, 0]}]})", "coincide");
+    expect_camera_path_error(R"({"keys": [{"time": 1, "position": [0, 0, 0], "target": [0, 0, 1]},
                               {"time": 1, "position": [0, 0, 0], "target": [0, 0, 1]}]})", "greater than the previous");
-    expect_error(R"({"fov_y_deg": 500, "keys": [{"time": 0, "position": [0, 0, 0], "target": [0, 0, 1]}]})", "fov_y_deg");
+    expect_camera_path_error(R"({"fov_y_deg": 500, "keys": [{"time": 0, "position": [0, 0, 0], "target": [0, 0, 1]}]})", "fov_y_deg");
     EXPECT_THROW(camera_path_load("/nonexistent/cam.json", CameraPose{}), RenderError);
     EXPECT_THROW(camera_preset("zoom", CameraPose{}, 1.0f, 1), RenderError);
 }
 
 TEST(RenderCameraPath, UnknownKeysAndFoldersAreNamed) {
     // A misspelt optional field was ignored without a word (the scene's fov was used instead).
-    auto expect_error = [](const std::string& text, const std::string& fragment) {
-        try {
-            camera_path_parse(text, CameraPose{}, "cam.json");
-            ADD_FAILURE() << "no error for: " << text;
-        } catch (const RenderError& e) {
-            const std::string what = e.what();
-            EXPECT_NE(what.find("cam.json"), std::string::npos) << what;
-            EXPECT_NE(what.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << what;
-        }
-    };
-    expect_error(R"({"fov": 20, "keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
+    expect_camera_path_error(R"({"fov": 20, "keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
                  "unknown key \"fov\"");
-    expect_error(R"({"keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0], "up": [1, 0, 0]}]})",
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0], "up": [1, 0, 0]}]})",
                  "keys[0] has the unknown key \"up\"");
     // A folder read as an empty stream ("not valid JSON").
     const std::string dir = ::testing::TempDir() + "/camera_path_folder.json";
