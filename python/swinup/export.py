@@ -34,8 +34,8 @@ def main(argv=None):
         ap.error(str(e))
     keep_reserved_zero(model)
     out = args.out or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
-    desc = args.description or describe_training(args.variant, step, history)
     shift = SHIPPED_STILL_HISTORY_SHIFT[args.variant] if args.still_history_shift is None else args.still_history_shift
+    desc = args.description or describe_training(args.variant, step, history, shift)
     cfg = dataclasses.replace(model.cfg, still_history_shift=float(shift))
     write_weights(out, cfg, model.export_tensors(), desc)
     print(f"wrote {out} ({desc})")

@@ -358,10 +358,11 @@ def load_optimizer_state(path, model, opt, step):
 DESCRIPTION_ROOM = 255 - len("embedded full: ")
 
 
-def describe_training(variant, step, history):
+def describe_training(variant, step, history, still_history_shift=0.0):
     """One short line for the weights file's description (`swinup info` shows it after the origin,
     "embedded full: ", and the C API keeps 255 characters of both). The checkpoint keeps the whole
-    history."""
+    history. still_history_shift: the exported network's (export.py), named with the fits, early
+    enough to survive the 255 characters."""
     if not history:
         return f"{variant}: {step} training steps (python/swinup/train.py)"
     minutes = sum(float(h.get("minutes", 0)) for h in history)
@@ -393,6 +394,8 @@ def describe_training(variant, step, history):
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""  # fit_first_frame.py
     if any("head_mlp_fit" in h for h in history):  # scripts/fit_head_mlp.py
         fitted += " + head MLP fit"
+    if still_history_shift:
+        fitted += f" + still shift {still_history_shift:g}"
 
     def compose(mean):
         return (f"{variant} trained {step} steps" + mean + fitted +
