@@ -235,6 +235,11 @@ public:
         : model_(model), path_(path), scene_(scene) {}
 
     void run() {
+        // glTF 1.0 files differ throughout (techniques, named objects) and would fail somewhere
+        // later with a message about a detail; say what is wrong instead.
+        if (model_.asset.version.rfind("2.", 0) != 0) {
+            fail(path_, "asset.version is \"" + model_.asset.version + "\": this reader reads glTF 2.x");
+        }
         load_materials();
         int scene_index = model_.defaultScene >= 0 ? model_.defaultScene : 0;
         if (model_.scenes.empty()) {
@@ -305,6 +310,11 @@ private:
             fail(path_, "material \"" + material + "\": texture " + std::to_string(texture_index) + " does not exist");
         }
         const tinygltf::Texture& t = model_.textures[static_cast<size_t>(texture_index)];
+        // -1 is "no sampler" (repeat, glTF's default); any other index must name one.
+        if (t.sampler < -1 || t.sampler >= static_cast<int>(model_.samplers.size())) {
+            fail(path_, "texture " + std::to_string(texture_index) + ": sampler " + std::to_string(t.sampler) +
+                            " does not exist");
+        }
         // t.source is the PNG/JPEG image; MSFT_texture_dds's own source is ignored.
         if (t.source < 0 || t.source >= static_cast<int>(model_.images.size())) {
             scene_.warnings.push_back("material \"" + material + "\": texture without a PNG/JPEG source; flat colour");

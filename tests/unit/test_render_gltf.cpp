@@ -223,6 +223,19 @@ TEST_F(GltfTest, MalformedFilesGiveClearErrors) {
         const std::string e = load_error((dir_ / "nothere.gltf").string());
         EXPECT_NE(e.find("nothere.gltf"), std::string::npos) << e;
     }
+    {
+        // A sampler index that names no sampler was read as "repeat" without a word.
+        json doc = base_document();
+        doc["textures"][0]["sampler"] = 9;
+        const std::string e = load_error(write(doc, "badsampler.gltf"));
+        EXPECT_NE(e.find("texture 0: sampler 9 does not exist"), std::string::npos) << e;
+    }
+    {
+        json doc = base_document();
+        doc["asset"]["version"] = "1.0";
+        const std::string e = load_error(write(doc, "old.gltf"));
+        EXPECT_NE(e.find("asset.version is \"1.0\""), std::string::npos) << e;
+    }
 }
 
 TEST_F(GltfTest, AccessorsThatWrapAroundOrOutgrowTheBufferAreRejectedBeforeAllocating) {
