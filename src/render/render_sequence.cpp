@@ -8,6 +8,7 @@
 #include "render/gltf_loader.h"
 #include "render/jitter.h"
 #include "render/scenes.h"
+#include "sequence/atomic_write.h"
 
 namespace swinup::render {
 
@@ -188,14 +189,8 @@ SequenceInfo render_sequence_to_dir(const RenderSettings& settings, const std::s
         [&](const SequenceInfo& i) {
             std::filesystem::create_directories(dir);
             // Rendering over an existing sequence: its sequence.json goes before the first frame
-            // is replaced, or a render that stops part-way would leave it describing a mix of new
-            // and old frames as a complete sequence.
-            std::error_code error;
-            std::filesystem::remove(std::filesystem::path(dir) / "sequence.json", error);
-            if (error) {
-                throw SequenceError(dir + "/sequence.json: cannot remove the previous one: " +
-                                    error.message());
-            }
+            // is replaced.
+            remove_completion_record((std::filesystem::path(dir) / "sequence.json").string());
             (void)i;
         });
     // sequence.json last: a folder whose render stopped part-way does not read as complete.

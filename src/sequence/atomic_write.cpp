@@ -11,6 +11,12 @@ namespace swinup {
 
 std::string temporary_path_for(const std::string& path) { return path + ".tmp"; }
 
+void remove_completion_record(const std::string& path) {
+    std::error_code error;
+    std::filesystem::remove(path, error);
+    if (error) throw SequenceError(path + ": cannot remove the previous run's: " + error.message());
+}
+
 void write_file_atomically(const std::string& path,
                            const std::function<void(const std::string& temporary_path)>& write_to) {
     const std::string temporary = temporary_path_for(path);

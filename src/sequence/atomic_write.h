@@ -19,4 +19,9 @@ void write_text_file_atomically(const std::string& path, const std::string& text
 // The temporary name used while `path` is being written.
 std::string temporary_path_for(const std::string& path);
 
+// Removes the file that says a folder's contents are complete (sequence.json, upscale.json)
+// before a new run replaces them: a run that stops part-way must not leave it describing a mix
+// of new and old files. Absent is fine; a file that cannot be removed throws SequenceError.
+void remove_completion_record(const std::string& path);
+
 }  // namespace swinup

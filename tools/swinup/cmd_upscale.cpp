@@ -110,14 +110,9 @@ void run_upscale(const UpscaleOptions& opt) {
     if (fs_error) {
         throw std::runtime_error(opt.output + ": cannot create directory: " + fs_error.message());
     }
-    // Upscaling over an earlier run: its upscale.json goes before the first frame is replaced, so
-    // a run that stops part-way does not leave it describing a mix of new and old frames.
+    // Upscaling over an earlier run: its upscale.json goes before the first frame is replaced.
     const std::filesystem::path run_file = std::filesystem::path(opt.output) / "upscale.json";
-    std::filesystem::remove(run_file, fs_error);
-    if (fs_error) {
-        throw std::runtime_error(run_file.string() + ": cannot remove the earlier run's: " +
-                                 fs_error.message());
-    }
+    remove_completion_record(run_file.string());
 
     const int display_w = static_cast<int>(desc.display_width);
     const int display_h = static_cast<int>(desc.display_height);
