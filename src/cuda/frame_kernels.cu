@@ -242,11 +242,10 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
     px::kernel_sincos(h.z, &sin_theta, &cos_theta);
     planes.out_kernel[i] = make_float4(exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.x)),
                                        exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.y)), sin_theta, cos_theta);
+    const float mv_x = planes.dilated[i * 2 + 0], mv_y = planes.dilated[i * 2 + 1];
     planes.out_color[i] = make_float4(planes.tc[i * 3 + 0], planes.tc[i * 3 + 1], planes.tc[i * 3 + 2],
-                                      history_weight(h.w, planes.dilated[i * 2 + 0], planes.dilated[i * 2 + 1],
-                                                     p.still_history_shift));
-    planes.out_motion[i] = make_float2(exact::mul(planes.dilated[i * 2 + 0], p.scale_x),
-                                       exact::mul(planes.dilated[i * 2 + 1], p.scale_y));
+                                      history_weight(h.w, mv_x, mv_y, p.still_history_shift));
+    planes.out_motion[i] = make_float2(exact::mul(mv_x, p.scale_x), exact::mul(mv_y, p.scale_y));
 }
 
 // Fast mode's history sample: the exact mode's Lanczos-3 (px::lanczos3_sample: the same taps,
