@@ -116,13 +116,16 @@ private:
         const auto* text = reinterpret_cast<const char*>(data_ + 8);
         // A tensor named twice would be read from its second entry while its first one's bytes
         // go unexplained (or, with equal offsets, pass unnoticed).
-        RepeatedKeyFinder repeated_keys;
-        header_ = nlohmann::json::parse(text, text + n, repeated_keys.callback(), false);
-        if (header_.is_discarded())
+        ParsedJson parsed;
+        try {
+            parsed = parse_json_finding_repeated_key(std::string_view(text, n));
+        } catch (const nlohmann::json::parse_error&) {
             return fail("the header is not valid JSON (truncated or corrupted file)");
-        if (!repeated_keys.repeated().empty())
-            return fail("the header has the key '" + repeated_keys.repeated() +
+        }
+        if (!parsed.repeated_key.empty())
+            return fail("the header has the key '" + parsed.repeated_key +
                         "' twice in one object (which entry is meant?)");
+        header_ = std::move(parsed.value);
         if (!header_.is_object()) return fail("the header JSON is not an object");
         return true;
     }

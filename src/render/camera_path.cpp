@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_repeated_key.h"
 #include "render/render_sequence.h"
 
 namespace swinup::render {
@@ -139,12 +140,17 @@ CameraMotion camera_preset(const std::string& name, const CameraPose& base, floa
 
 CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& defaults,
                                const std::string& origin) {
-    nlohmann::json j;
+    ParsedJson file;  // "keys" given twice would be read as its last copy without a word
     try {
-        j = nlohmann::json::parse(json_text);
+        file = parse_json_finding_repeated_key(json_text);
     } catch (const nlohmann::json::parse_error& e) {
         path_error(origin, std::string("not valid JSON: ") + e.what());
     }
+    if (!file.repeated_key.empty()) {
+        path_error(origin, "the key \"" + file.repeated_key +
+                               "\" appears twice in one object (which one is meant?)");
+    }
+    const nlohmann::json& j = file.value;
     if (!j.is_object()) path_error(origin, "the top level must be a JSON object");
     // A misspelt optional field ("fov" for "fov_y_deg") would otherwise be ignored without a word.
     for (const auto& [key, value] : j.items()) {

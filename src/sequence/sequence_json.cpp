@@ -237,10 +237,9 @@ std::string sequence_info_to_json(const SequenceInfo& info) {
 }
 
 SequenceInfo sequence_info_from_json(const std::string& text, const std::string& source) {
-    RepeatedKeyFinder repeated_keys;  // a file that says "exposure" twice is ambiguous
-    json j;
+    ParsedJson parsed;  // a file that says "exposure" twice is ambiguous: its repeated_key
     try {
-        j = json::parse(text, repeated_keys.callback());
+        parsed = parse_json_finding_repeated_key(text);
     } catch (const json::parse_error& e) {
         // Where and why (e.g. "ill-formed UTF-8 byte"), without the parser's echo of the bytes
         // it last read, which may be binary.
@@ -253,10 +252,11 @@ SequenceInfo sequence_info_from_json(const std::string& text, const std::string&
         }
         throw SequenceError(source + ": not valid JSON (" + why + ")");
     }
-    if (!repeated_keys.repeated().empty()) {
-        throw SequenceError(source + ": key '" + repeated_keys.repeated() +
+    if (!parsed.repeated_key.empty()) {
+        throw SequenceError(source + ": key '" + parsed.repeated_key +
                             "' appears twice in one object (which one is meant?)");
     }
+    const json& j = parsed.value;
 
     ObjectReader top(j, "", source);
     const std::string format = top.string(top.require("format"), "format");

@@ -252,6 +252,15 @@ TEST(RenderCameraPath, MalformedFilesGiveClearErrors) {
     EXPECT_THROW(camera_preset("zoom", CameraPose{}, 1.0f, 1), RenderError);
 }
 
+TEST(RenderCameraPath, AKeyGivenTwiceIsRejected) {
+    // The parser kept the last "keys" without a word, so a path pasted twice rendered half a path.
+    const std::string key = R"({"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]})";
+    expect_camera_path_error("{\"keys\": [" + key + "], \"keys\": [" + key + "]}",
+                             "the key \"keys\" appears twice");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "time": 1, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
+                             "the key \"time\" appears twice");
+}
+
 TEST(RenderCameraPath, UnknownKeysAndFoldersAreNamed) {
     // A misspelt optional field was ignored without a word (the scene's fov was used instead).
     expect_camera_path_error(R"({"fov": 20, "keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
