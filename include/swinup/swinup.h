@@ -118,7 +118,9 @@ typedef struct swinup_resource {
     swinup_format format;   /* pixel format */
     uint32_t width;         /* pixels per row */
     uint32_t height;        /* rows */
-    size_t row_pitch;       /* bytes from one row to the next; 0 means tightly packed */
+    size_t row_pitch;       /* bytes from one row to the next; 0 means tightly packed. Rows go
+                               downwards in memory from `data`: a negative (bottom-up) pitch is
+                               not supported */
 } swinup_resource;
 
 typedef struct swinup_context_desc {
@@ -178,8 +180,10 @@ SWINUP_API swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispa
 /* Destroy a context; NULL is allowed and does nothing. */
 SWINUP_API void swinup_context_destroy(swinup_context* ctx);
 
-/* The message of the last failure on ctx (or of the last failed create on this thread when ctx
- * is NULL); "" when the last call succeeded. Valid until the next call on the same context. */
+/* The message of the last failure on ctx; "" when the last call on ctx succeeded. With ctx NULL:
+ * the message of the last call on this thread that reports there (swinup_context_create, the
+ * render-size, jitter and info helpers, or any call given a NULL ctx); "" when that call
+ * succeeded. Valid until the next call on the same context (or, for NULL, on this thread). */
 SWINUP_API const char* swinup_last_error(const swinup_context* ctx);
 /* A short name of a status code, e.g. "SWINUP_STATUS_INVALID_ARGUMENT". */
 SWINUP_API const char* swinup_status_name(swinup_status status);

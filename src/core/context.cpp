@@ -24,7 +24,9 @@ struct swinup_context {
 
 namespace {
 
-// The last failure of a call without a context on this thread (create, or a NULL ctx).
+// The last failure of a call that reports on the thread rather than a context (create, the
+// helpers, get_info, a call given a NULL ctx); each of them clears it when it succeeds, so that
+// swinup_last_error(NULL) is "" after a successful call, as the header promises.
 thread_local std::string t_last_error;
 
 swinup_status fail_thread(swinup_status status, std::string message) {
@@ -253,6 +255,7 @@ swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_
     }
     *render_width = render[0];
     *render_height = render[1];
+    t_last_error.clear();
     return SWINUP_STATUS_OK;
 }
 
@@ -272,6 +275,7 @@ swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x,
     const uint32_t index = phase % count + 1;
     *jitter_x = swinup::px::halton(index, 2) - 0.5f;
     *jitter_y = swinup::px::halton(index, 3) - 0.5f;
+    t_last_error.clear();
     return SWINUP_STATUS_OK;
 }
 
@@ -288,6 +292,7 @@ swinup_status swinup_context_get_info(const swinup_context* ctx, swinup_context_
         if (!ctx->weights->description.empty()) weights += ": " + ctx->weights->description;
         copy_text(info->weights_description, sizeof info->weights_description, weights);
         info->parameter_count = ctx->weights->parameter_count();
+        t_last_error.clear();  // its failures are reported on the thread, so its success clears there
         return SWINUP_STATUS_OK;
     } catch (...) {
         return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_get_info: internal error");

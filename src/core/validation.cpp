@@ -1,5 +1,6 @@
 #include "core/validation.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,10 +12,12 @@ namespace swinup {
 
 namespace {
 
-std::string number(double v) {
+// The shortest text that reads back as exactly `v`: a bad value just outside a range must not
+// print as the bound it broke ("%g" printed 0.50000006 as "got 0.5" for a jitter in [-0.5, 0.5]).
+std::string number(float v) {
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
-    return buffer;
+    const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return std::string(buffer, end.ptr);
 }
 
 std::string number(uint64_t v) { return std::to_string(v); }
@@ -115,10 +118,32 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
                            format_name(r.format) + ")");
         }
     }
+    // The backends address row y at pointer + y * pitch. When the resource's last byte lies past
+    // the end of the address space those addresses wrap around: the backend reads or writes far
+    // outside the resource, and the overlap check below would see a wrapped span. The usual cause
+    // is a negative (bottom-up) pitch cast to size_t.
+    const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+    const size_t rows_before_last = static_cast<size_t>(r.height) - 1;  // height >= 1 checked above
+    // The largest span whose end (pointer + span, as the overlap check computes it) does not wrap.
+    const uintptr_t room = UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
+    if (room < row || (rows_before_last != 0 && resource_row_pitch(r) > (room - row) / rows_before_last)) {
+        if (r.row_pitch != 0) {
+            return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) + " bytes x " +
+                           number(uint64_t{r.height}) + " rows runs past the end of the address space (a "
+                           "negative pitch cast to size_t? rows go downwards in memory from the first "
+                           "pixel: bottom-up images are not supported)");
+        }
+        char address[32];
+        std::snprintf(address, sizeof address, "%p", pointer);
+        return invalid(pointer_field() + ": " + address + " plus the resource's " +
+                       number(uint64_t{rows_before_last * row + row}) +
+                       " bytes runs past the end of the address space");
+    }
     return {};
 }
 
-// Bytes a resource spans from its first pixel to the end of its last.
+// Bytes a resource spans from its first pixel to the end of its last (check_resource has made
+// sure this neither overflows nor runs past the end of the address space).
 size_t resource_span(const swinup_resource& r) {
     return (static_cast<size_t>(r.height) - 1) * resource_row_pitch(r) +
            static_cast<size_t>(r.width) * format_pixel_bytes(r.format);

@@ -2,6 +2,7 @@
 // small helpers (render size, jitter, phase count) return what their definitions say.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -290,6 +291,23 @@ TEST_F(ApiDispatch, Scalars) {
     expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.frame_time_delta_ms");
 }
 
+// A value just outside its range is printed as itself, not rounded onto the bound it broke
+// (six significant digits printed the jitter 0.50000006 as "got 0.5", for the range [-0.5, 0.5]).
+TEST_F(ApiDispatch, BadScalarsArePrintedExactly) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.jitter_x = std::nextafter(0.5f, 1.0f);
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_x: must be a finite number in [-0.5, 0.5], got 0.50000006");
+    d = frame_.dispatch();
+    d.jitter_y = std::nextafter(-0.5f, -1.0f);
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_y: must be a finite number in [-0.5, 0.5], got -0.50000006");
+    d = frame_.dispatch();
+    d.pre_exposure = -std::numeric_limits<float>::denorm_min();
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.pre_exposure: must be a finite non-negative number, got -1e-45");
+    d = frame_.dispatch();
+    d.mv_scale_x = -kInf;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_x: must be a finite number, got -inf");
+}
+
 TEST_F(ApiDispatch, NullPointers) {
     swinup_dispatch_desc d = frame_.dispatch();
     d.color.data = nullptr;
@@ -412,6 +430,76 @@ TEST_F(ApiDispatch, OutputOverlappingAnInput) {
     expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.data_mut: overlaps dispatch.color.data");
 }
 
+// A bottom-up image passed as its last row and a negative pitch (as D3D / GL readback code does)
+// arrives as a size_t near 2^64: row y's address pointer + y * pitch wraps around the address
+// space. Such a pitch was accepted (the image read upside down through wrapped addresses, or with
+// the first row passed, memory before the buffer); it must be rejected naming the pitch, with the
+// output and the history untouched.
+TEST_F(ApiDispatch, NegativeRowPitchOfAnInput) {
+    const size_t row = 32 * 16;  // RGBA32F
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.color.data = frame_.color.data() + size_t(31) * 32 * 4;  // the last row
+    d.color.row_pitch = size_t(0) - row;
+    std::fill(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5});
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.row_pitch: " + std::to_string(size_t(0) - row) +
+                                                        " bytes x 32 rows runs past the end of the address space");
+    EXPECT_EQ(std::count(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5}),
+              std::ptrdiff_t(frame_.output.size()));
+    // Two rows and a pitch of minus two rows: (height - 1) * pitch + row does not overflow size_t,
+    // only the address of the last byte does.
+    ContextHandle thin(small_context_desc(32, 2, 64, 6));
+    FrameData two_rows(32, 2, 64, 6);
+    d = two_rows.dispatch();
+    d.depth.data = two_rows.depth.data() + 32;
+    d.depth.row_pitch = size_t(0) - 2 * 32 * 4;
+    EXPECT_EQ(swinup_dispatch(thin.ctx, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(thin.ctx)).find("dispatch.depth.row_pitch"), std::string::npos)
+        << swinup_last_error(thin.ctx);
+}
+
+TEST_F(ApiDispatch, NegativeRowPitchOfTheOutput) {
+    const size_t row = 64 * 8;  // RGBA16F
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.output.data_mut = frame_.output.data() + size_t(63) * row;  // the last row
+    d.output.row_pitch = size_t(0) - row;
+    std::fill(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5});
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.row_pitch");
+    EXPECT_EQ(std::count(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5}),
+              std::ptrdiff_t(frame_.output.size()));
+}
+
+TEST_F(ApiDispatch, ResourceRunningPastTheEndOfTheAddressSpace) {
+    // A packed resource whose end wraps around the address space. The output-overlap check's
+    // arithmetic wrapped with it and let it through, and the backend crashed reading it.
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.depth.data = reinterpret_cast<const void*>(~uintptr_t{0} & ~uintptr_t{4095});  // 4095 bytes left
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "plus the resource's 4096 bytes runs past the end of the address space");
+    EXPECT_NE(std::string(swinup_last_error(ctx_.ctx)).find("dispatch.depth.data: "), std::string::npos);
+}
+
+// A rejected frame between two good ones changes nothing: the second good frame is bit-identical
+// to that of a context which never saw the bad one.
+TEST(ApiDispatchState, RejectedPitchLeavesTheStateUnchanged) {
+    ContextHandle a(small_context_desc()), b(small_context_desc());
+    FrameData fa(32, 32, 64, 64), fb(32, 32, 64, 64);
+    for (FrameData* f : {&fa, &fb}) fill_pattern(*f, 0.0f);
+    swinup_dispatch_desc d = fa.dispatch();
+    ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_OK);
+    d = fb.dispatch();
+    ASSERT_EQ(swinup_dispatch(b.ctx, &d), SWINUP_STATUS_OK);
+    fill_pattern(fa, 5.0f);
+    d = fa.dispatch();
+    d.color.data = fa.color.data() + size_t(31) * 32 * 4;
+    d.color.row_pitch = size_t(0) - 32 * 16;
+    ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    for (FrameData* f : {&fa, &fb}) fill_pattern(*f, 1.0f);
+    d = fa.dispatch();
+    ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_OK);
+    d = fb.dispatch();
+    ASSERT_EQ(swinup_dispatch(b.ctx, &d), SWINUP_STATUS_OK);
+    EXPECT_EQ(fa.output, fb.output);
+}
+
 TEST_F(ApiDispatch, SuccessClearsTheError) {
     swinup_dispatch_desc d = frame_.dispatch();
     d.jitter_x = kNaN;
@@ -521,6 +609,31 @@ TEST(ApiHelpers, PhaseCountIsCeilEightSSquared) {
     EXPECT_EQ(swinup_get_jitter_phase_count(0.5f), 8u);
     EXPECT_EQ(swinup_get_jitter_phase_count(kNaN), 8u);
     EXPECT_EQ(swinup_get_jitter_phase_count(5.0f), 72u);
+}
+
+// The calls that report on the thread clear its message when they succeed, as create does: a
+// stale message from an earlier failure read after a successful call would blame a field that is
+// no longer wrong.
+TEST(ApiHelpers, SuccessClearsTheThreadError) {
+    swinup_context_desc bad = small_context_desc();
+    bad.display_width = 0;
+    create_error(bad, SWINUP_STATUS_INVALID_ARGUMENT);
+    uint32_t w = 0, h = 0;
+    ASSERT_EQ(swinup_get_render_size(SWINUP_QUALITY_QUALITY, 1920, 1080, &w, &h), SWINUP_STATUS_OK);
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
+
+    float x = 0, y = 0;
+    EXPECT_EQ(swinup_get_jitter(0, 0, &x, &y), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STRNE(swinup_last_error(nullptr), "");
+    ASSERT_EQ(swinup_get_jitter(0, 8, &x, &y), SWINUP_STATUS_OK);
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
+
+    ContextHandle ctx(small_context_desc());
+    swinup_context_info info;
+    EXPECT_EQ(swinup_context_get_info(ctx.ctx, nullptr), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STRNE(swinup_last_error(nullptr), "");
+    ASSERT_EQ(swinup_context_get_info(ctx.ctx, &info), SWINUP_STATUS_OK);
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
 }
 
 TEST(ApiHelpers, StatusNames) {
