@@ -87,7 +87,8 @@ struct ParsedJson {
 };
 
 // Parses `text` as nlohmann::json::parse(text) does: the whole text must be one JSON value, and
-// malformed text throws nlohmann::json::parse_error with the same message.
+// malformed text throws what json::parse throws, with the same message: a parse_error, or an
+// out_of_range for a number beyond a double (1e500); callers catch nlohmann::json::exception.
 inline ParsedJson parse_json_finding_repeated_key(std::string_view text) {
     ParsedJson parsed;
     json_detail::DomBuilderFindingRepeatedKey builder(parsed.value);

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_repeated_key.h"
+
 namespace swinup {
 
 const char* variant_name(Variant v) { return v == Variant::lite ? "lite" : "full"; }
@@ -82,11 +84,23 @@ std::string ModelConfig::to_json() const {
 }
 
 bool ModelConfig::from_json(const std::string& text, ModelConfig* out, std::string* error) {
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
+    ParsedJson parsed;
+    try {
+        parsed = parse_json_finding_repeated_key(text);
+    } catch (const nlohmann::json::exception&) {  // malformed, or a number like 1e500
         *error = "model config is not a JSON object";
         return false;
     }
+    if (!parsed.value.is_object()) {
+        *error = "model config is not a JSON object";
+        return false;
+    }
+    // Which of two "head_mlp" entries describes the tensors is unknowable.
+    if (!parsed.repeated_key.empty()) {
+        *error = "model config: '" + parsed.repeated_key + "' is given twice";
+        return false;
+    }
+    const nlohmann::json& j = parsed.value;
     ModelConfig c;
     if (!j.contains("variant") || !j["variant"].is_string() ||
         !parse_variant(j["variant"].get<std::string>(), &c.variant)) {

@@ -119,7 +119,7 @@ private:
         ParsedJson parsed;
         try {
             parsed = parse_json_finding_repeated_key(std::string_view(text, n));
-        } catch (const nlohmann::json::parse_error&) {
+        } catch (const nlohmann::json::exception&) {  // malformed, or a number like 1e500
             return fail("the header is not valid JSON (truncated or corrupted file)");
         }
         if (!parsed.repeated_key.empty())

@@ -239,6 +239,7 @@ void expect_camera_path_error(const std::string& text, const std::string& fragme
 
 TEST(RenderCameraPath, MalformedFilesGiveClearErrors) {
     expect_camera_path_error("{ not json", "not valid JSON");
+    expect_camera_path_error(R"({"fov_y_deg": 1e500, "keys": []})", "not valid JSON");  // out_of_range
     expect_camera_path_error("[1, 2]", "JSON object");
     expect_camera_path_error("{}", "missing \"keys\"");
     expect_camera_path_error(R"({"keys": []})", "non-empty array");

@@ -438,6 +438,18 @@ TEST_F(SequenceIo, VanishingExposureIsRejected) {
 }
 
 // nlohmann::json alone would keep the second of two equal keys without a word.
+// A number beyond a double (the parser's out_of_range, not a parse_error) is bad JSON too.
+TEST_F(SequenceIo, NumberBeyondADoubleIsNamed) {
+    write_sequence();
+    std::string text = read_text(dir_ / "sequence.json");
+    const size_t at = text.find("\"exposure\"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at, "\"note\": 1e500,\n  ");
+    write_text(dir_ / "sequence.json", text);
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                          {"sequence.json", "not valid JSON", "number overflow parsing '1e500'"});
+}
+
 TEST_F(SequenceIo, RepeatedKeyIsRejected) {
     write_sequence();
     std::string text = read_text(dir_ / "sequence.json");

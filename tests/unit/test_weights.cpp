@@ -370,6 +370,9 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
     expect_rejected(broken, {"not valid JSON"});
     expect_rejected(join("[1, 2]", {}), {"not an object"});
     expect_rejected(join("{}", {}), {"__metadata__"});
+    // A number beyond a double is the parser's out_of_range, not its parse_error: it must be
+    // refused as bad JSON like the rest, not escape the reader.
+    expect_rejected(join("{\"__metadata__\": {\"x\": 1e500}}", {}), {"not valid JSON"});
 }
 
 TEST(Weights, ATensorNamedTwiceIsRejected) {
@@ -397,6 +400,23 @@ TEST(Weights, WrongFormatOrVersionIsRejected) {
                     {"'format'", "gguf", "swinup-weights"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"] = "x"; }),
                     {"'__metadata__' is not an object"});
+}
+
+// The config is JSON inside the header's JSON: a key given twice there is as ambiguous (which
+// "head_mlp" describes the tensors?), and a number beyond a double is bad JSON, not a crash.
+TEST(Weights, ConfigWithARepeatedKeyOrAnOverflowIsRejected) {
+    expect_rejected(with_header([](auto& h) {
+                        std::string config = h["__metadata__"]["config"].template get<std::string>();
+                        config.insert(1, "\"head_mlp\": false, ");
+                        h["__metadata__"]["config"] = config;
+                    }),
+                    {"model config: 'head_mlp' is given twice"});
+    expect_rejected(with_header([](auto& h) {
+                        std::string config = h["__metadata__"]["config"].template get<std::string>();
+                        config.insert(1, "\"note\": 1e500, ");
+                        h["__metadata__"]["config"] = config;
+                    }),
+                    {"model config is not a JSON object"});
 }
 
 // Format 2 is format 3 without the head MLP: such files load as the network without it, and a
