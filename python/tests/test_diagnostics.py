@@ -1,7 +1,8 @@
-"""The arithmetic of four diagnostics: motion_choice_check.py's per-render-pixel sums (the display
+"""The arithmetic of five diagnostics: motion_choice_check.py's per-render-pixel sums (the display
 pixels that share a render pixel's head), history_age_replay.py's running-mean bound,
-oracle_head_fit.py's fits and their explained share, and two of history_filter_replay.py's modes
-(back-and-forth error compensation, the linear-colour blend)."""
+oracle_head_fit.py's fits and their explained share, two of history_filter_replay.py's modes
+(back-and-forth error compensation, the linear-colour blend), and ideal_accumulation.py's moves
+and splats."""
 import math
 import os
 import sys
@@ -13,6 +14,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import history_age_replay  # noqa: E402
+import ideal_accumulation  # noqa: E402
+import numpy as np  # noqa: E402
 import history_filter_replay  # noqa: E402
 import motion_choice_check  # noqa: E402
 import oracle_head_fit  # noqa: E402
@@ -150,3 +153,47 @@ class OracleHeadFit(unittest.TestCase):
         self.assertEqual(oracle_head_fit.explained(network_y, y, network_y), [0.0] * 4)
         self.assertEqual(oracle_head_fit.explained(network_y - 0.3, y, network_y), [-3.0] * 4)
 
+
+
+class IdealAccumulation(unittest.TestCase):
+    def test_a_pan_moves_every_sample_by_minus_the_scaled_motion(self):
+        motion = np.zeros((6, 8, 2))
+        motion[..., 0], motion[..., 1] = -1.5, 0.25  # current -> previous, render pixels
+        prev = np.array([[3.3, 2.1], [10.0, 7.9], [0.2, 0.4]])
+        moved, consistent = ideal_accumulation.warp_to_current(prev, motion, scale=2.0)
+        np.testing.assert_allclose(moved, prev - 2.0 * np.array([-1.5, 0.25]))
+        self.assertTrue(consistent.all())
+
+    def test_a_move_that_does_not_close_is_dropped(self):
+        # The left half (render x < 4) moves right by 2 render pixels, the right half stays. A
+        # sample of the left half near the seam would land on the right half, whose vectors say it
+        # came from elsewhere (its content is hidden there): dropped. One further left lands in
+        # the left half and is kept, moved by 4 display pixels.
+        motion = np.zeros((4, 8, 2))
+        motion[:, :4, 0] = -2.0
+        moved, consistent = ideal_accumulation.warp_to_current(np.array([[5.0, 3.0], [2.0, 3.0]]), motion, scale=2.0)
+        self.assertEqual(consistent.tolist(), [False, True])
+        np.testing.assert_allclose(moved[1], [6.0, 3.0])
+
+    def test_the_box_is_the_mean_of_the_samples_inside_each_pixel(self):
+        pos = np.array([[0.2, 0.3], [0.9, 0.1], [1.5, 0.5]])
+        col = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.5, 0.5]])
+        est, count = ideal_accumulation.splat_estimate(pos, col, np.array([1.0, 3.0, 1.0]), 3, 1, sigma=0.0)
+        np.testing.assert_allclose(est[0, 0], [0.25, 0.75, 0.0])  # weights 1 and 3
+        np.testing.assert_allclose(est[0, 1], [0.5, 0.5, 0.5])
+        self.assertTrue(np.isnan(est[0, 2]).all())  # no sample: the caller falls back
+        self.assertEqual(count[0].tolist(), [2, 1, 0])
+
+    def test_a_gaussian_splat_keeps_a_flat_colour_and_reaches_neighbours(self):
+        rng = np.random.default_rng(3)
+        pos = rng.uniform(0.0, 6.0, size=(40, 2))
+        col = np.tile([0.2, 0.4, 0.6], (40, 1))
+        est, _ = ideal_accumulation.splat_estimate(pos, col, np.ones(40), 6, 6, sigma=0.7)
+        np.testing.assert_allclose(est, np.broadcast_to([0.2, 0.4, 0.6], (6, 6, 3)))
+
+    def test_ldr_encoding_is_srgb_of_the_clamped_value(self):
+        x = np.array([-0.5, 0.0, 0.002, 0.5, 1.0, 3.0])
+        y = ideal_accumulation.display_encode(x, hdr=False, exposure=1.0)
+        np.testing.assert_allclose(y[[0, 1, 4, 5]], [0.0, 0.0, 1.0, 1.0])
+        self.assertAlmostEqual(float(y[2]), 12.92 * 0.002)
+        self.assertAlmostEqual(float(y[3]), 1.055 * 0.5 ** (1 / 2.4) - 0.055)
