@@ -4,11 +4,11 @@
 // so the readers of sequence.json, weights headers and camera paths reject such a file and name
 // the key.
 //
-// Why a SAX handler and not json::parse's callback: the callback form makes the parser build
-// every value through the callback machinery and copy each key out of the value it was given,
-// which made a 300k-key camera path parse 9x slower. This handler is the library's own DOM
+// Why a SAX handler and not json::parse's callback: the callback form builds every value through
+// nlohmann's callback parser, which took 42 s on a 21 MB camera path of 300k keys that
+// json::parse reads in 0.35 s (2026-12-04, this machine). This handler is the library's own DOM
 // builder (json_sax_dom_parser, what json::parse uses) with one check added where a key arrives,
-// so the parse costs what json::parse costs plus the check.
+// so the parse costs what json::parse costs plus the check (0.34 s on that file).
 #pragma once
 
 #include <cstddef>
