@@ -48,6 +48,10 @@ def display_encode(x: np.ndarray, hdr: bool, exposure: float) -> np.ndarray:
     return srgb_encode(x)
 
 
+def psnr(mse: float) -> float:
+    return 10.0 * math.log10(1.0 / mse) if mse > 0 else float("inf")
+
+
 def warp_to_current(pos: np.ndarray, motion: np.ndarray, scale: float, iterations: int = 3):
     """Display positions in the previous frame -> in the current one. motion [H, W, 2]: the current
     frame's vectors (current -> previous, render pixels), so the forward move is the q with
@@ -156,8 +160,6 @@ def run(seq: str, decays, sigmas, frames: int):
                 steady_values += e.size
             own += int(np.sum(count > 0))
             samples_per_pixel += float(count.mean())
-        def psnr(mse):
-            return 10.0 * math.log10(1.0 / mse) if mse > 0 else float("inf")
         results.append({"sequence": os.path.basename(os.path.normpath(seq)), "decay": decay, "sigma": sigma, "frames": n,
                         "psnr_db": psnr(sq_err / values),
                         "second_half_psnr_db": psnr(steady_sq_err / max(steady_values, 1)),
