@@ -126,6 +126,15 @@ protected:
     }
     nlohmann::json info_json() const { return nlohmann::json::parse(read_text(dir_ / "sequence.json")); }
     void set_info_json(const nlohmann::json& j) const { write_text(dir_ / "sequence.json", j.dump()); }
+    // Writes `text` into sequence.json just before its "exposure" key, as text: what a JSON
+    // value cannot hold (a key twice, a number beyond a double) is written this way.
+    void insert_before_exposure(const std::string& text) const {
+        std::string json = read_text(dir_ / "sequence.json");
+        const size_t at = json.find("\"exposure\"");
+        ASSERT_NE(at, std::string::npos);
+        json.insert(at, text);
+        write_text(dir_ / "sequence.json", json);
+    }
 
     fs::path dir_;
     SequenceInfo info_ = make_info();
@@ -437,26 +446,18 @@ TEST_F(SequenceIo, VanishingExposureIsRejected) {
     EXPECT_FLOAT_EQ(sequence_read_info(dir_.string()).exposure[1], 1.2e-38f);
 }
 
-// nlohmann::json alone would keep the second of two equal keys without a word.
 // A number beyond a double (the parser's out_of_range, not a parse_error) is bad JSON too.
 TEST_F(SequenceIo, NumberBeyondADoubleIsNamed) {
     write_sequence();
-    std::string text = read_text(dir_ / "sequence.json");
-    const size_t at = text.find("\"exposure\"");
-    ASSERT_NE(at, std::string::npos);
-    text.insert(at, "\"note\": 1e500,\n  ");
-    write_text(dir_ / "sequence.json", text);
+    ASSERT_NO_FATAL_FAILURE(insert_before_exposure("\"note\": 1e500,\n  "));
     expect_sequence_error([&] { sequence_read_info(dir_.string()); },
                           {"sequence.json", "not valid JSON", "number overflow parsing '1e500'"});
 }
 
+// nlohmann::json alone would keep the second of two equal keys without a word.
 TEST_F(SequenceIo, RepeatedKeyIsRejected) {
     write_sequence();
-    std::string text = read_text(dir_ / "sequence.json");
-    const size_t at = text.find("\"exposure\"");
-    ASSERT_NE(at, std::string::npos);
-    text.insert(at, "\"exposure\": [2, 2, 2],\n  ");
-    write_text(dir_ / "sequence.json", text);
+    ASSERT_NO_FATAL_FAILURE(insert_before_exposure("\"exposure\": [2, 2, 2],\n  "));
     expect_sequence_error([&] { sequence_read_info(dir_.string()); },
                           {"sequence.json", "key 'exposure' appears twice"});
     // Each object has keys of its own: "mv_display" in conventions as well as in files is not a
