@@ -87,9 +87,8 @@ bool ModelConfig::from_json(const std::string& text, ModelConfig* out, std::stri
     ParsedJson parsed;
     try {
         parsed = parse_json_finding_repeated_key(text);
-    } catch (const nlohmann::json::exception&) {  // malformed, or a number like 1e500
-        *error = "model config is not a JSON object";
-        return false;
+    } catch (const nlohmann::json::exception&) {
+        // Malformed, or a number like 1e500: parsed.value stays null, refused just below.
     }
     if (!parsed.value.is_object()) {
         *error = "model config is not a JSON object";

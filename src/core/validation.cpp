@@ -1,24 +1,19 @@
 #include "core/validation.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 
 #include "core/formats.h"
+#include "core/number_text.h"
 
 namespace swinup {
 
 namespace {
 
-// The shortest text that reads back as exactly `v`: a bad value just outside a range must not
-// print as the bound it broke ("%g" printed 0.50000006 as "got 0.5" for a jitter in [-0.5, 0.5]).
-std::string number(float v) {
-    char buffer[64];
-    const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof buffer, v);
-    return std::string(buffer, end.ptr);
-}
+// A bad value in its exact form ("%g" printed the jitter 0.50000006 as "got 0.5").
+std::string number(float v) { return shortest_text(v); }
 
 std::string number(uint64_t v) { return std::to_string(v); }
 

@@ -1,6 +1,5 @@
 // sequence.json <-> SequenceInfo, with every field checked for presence, type and range so that
 // a reader never runs on a convention it does not understand.
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -11,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_repeated_key.h"
+#include "core/number_text.h"
 #include "sequence/sequence.h"
 
 namespace swinup {
@@ -27,18 +27,7 @@ constexpr int kMaxFrames = 1000000;  // frame_file() names up to 7 digits
 // that sequence.json says 0.1 rather than 0.10000000149011612 (and still round-trips exactly).
 double shortest_double(float f) {
     if (!std::isfinite(f)) return double(f);
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof(buffer) - 1, f);
-    *result.ptr = '\0';
-    return std::strtod(buffer, nullptr);
-}
-
-// A float for messages, in its shortest exact form ("-0.51", "inf", "nan").
-std::string number_text(float f) {
-    if (std::isnan(f)) return "nan";
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof(buffer), f);
-    return std::string(buffer, result.ptr);
+    return std::strtod(shortest_text(f).c_str(), nullptr);
 }
 
 json float_array(const std::vector<float>& values) {
@@ -181,7 +170,7 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
         for (const auto& [name, value] : {std::pair{"jitter_x", info.jitter_x[i]},
                                           std::pair{"jitter_y", info.jitter_y[i]}}) {
             if (!std::isfinite(value) || value < -0.5f || value > 0.5f) {
-                fail(std::string(name) + frame + " = " + number_text(value) +
+                fail(std::string(name) + frame + " = " + shortest_text(value) +
                      " is not a finite value in [-0.5, 0.5]");
             }
         }
@@ -189,8 +178,8 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
         // subnormals or zeros, and the scores of such a black sequence say nothing.
         if (!std::isfinite(info.exposure[i]) ||
             !(info.exposure[i] >= std::numeric_limits<float>::min())) {
-            fail("exposure" + frame + " = " + number_text(info.exposure[i]) +
-                 " is not a finite value >= " + number_text(std::numeric_limits<float>::min()) +
+            fail("exposure" + frame + " = " + shortest_text(info.exposure[i]) +
+                 " is not a finite value >= " + shortest_text(std::numeric_limits<float>::min()) +
                  " (the smallest normal float)");
         }
         if (info.reset[i] != 0 && info.reset[i] != 1) {
@@ -199,11 +188,11 @@ void sequence_info_validate(const SequenceInfo& info, const std::string& source)
     }
     if (!std::isfinite(info.camera_near) || !std::isfinite(info.camera_far) ||
         !(info.camera_near > 0.0f) || !(info.camera_far > info.camera_near)) {
-        fail("camera near " + number_text(info.camera_near) + " and far " +
-             number_text(info.camera_far) + " do not satisfy 0 < near < far");
+        fail("camera near " + shortest_text(info.camera_near) + " and far " +
+             shortest_text(info.camera_far) + " do not satisfy 0 < near < far");
     }
     if (!(info.camera_fov_y_deg > 0.0f && info.camera_fov_y_deg < 180.0f)) {
-        fail("camera fov_y_deg " + number_text(info.camera_fov_y_deg) +
+        fail("camera fov_y_deg " + shortest_text(info.camera_fov_y_deg) +
              " is outside (0, 180)");
     }
     if (info.mv_sign != 1 && info.mv_sign != -1) {
