@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/model_spec.h"
-#include "core/weights.h"
+#include "model/model_spec.h"
+#include "model/weights.h"
 #include "swinup/swinup.h"
 
 namespace {

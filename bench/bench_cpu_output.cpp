@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "core/half.h"
-#include "core/model_spec.h"
-#include "core/output_pixel.h"
+#include "numeric/half.h"
+#include "model/model_spec.h"
+#include "frame/output_pixel.h"
 #include "cpu/output_pass.h"
 
 namespace {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The renderer's call on a GPU machine: the CUDA renderer against the CPU one (same frames,
 # stated bounds) and its speed at 1920x1080 with 16-spp ground truth (RESULT lines), from
-# tests/gpu/test_render_cuda.cpp. Logs go under $OUT (default out/device-render).
+# tests/render/test_render_cuda.cpp. Logs go under $OUT (default out/device-render).
 #
 #   scripts/device_render_check.sh [BIN_DIR] [SCENES_DIR]
 #

@@ -6,9 +6,9 @@
 #include <new>
 #include <thread>
 
-#include "core/formats.h"
-#include "core/model_spec.h"
-#include "core/pixel_ops.h"
+#include "frame/formats.h"
+#include "model/model_spec.h"
+#include "frame/pixel_ops.h"
 #include "cpu/input_planes.h"
 #include "cpu/network.h"
 #include "cpu/output_pass.h"

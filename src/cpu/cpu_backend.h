@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "core/backend.h"
+#include "api/backend.h"
 #include "cpu/frame_state.h"
 
 namespace swinup::cpu {

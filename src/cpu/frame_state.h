@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/output_pixel.h"
+#include "frame/output_pixel.h"
 
 namespace swinup::cpu {
 

@@ -3,7 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "core/pixel_ops.h"
+#include "frame/pixel_ops.h"
 #include "cpu/resource_io.h"
 
 namespace swinup::cpu {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/frame_geometry.h"
+#include "frame/frame_geometry.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cpu {

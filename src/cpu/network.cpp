@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/half.h"
-#include "core/model_spec.h"
-#include "core/window_map.h"
+#include "numeric/half.h"
+#include "model/model_spec.h"
+#include "model/window_map.h"
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/head.h"
 #include "cpu/layers/linear.h"

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "core/weights.h"
+#include "model/weights.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cpu {

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "core/formats.h"
-#include "core/model_spec.h"
+#include "frame/formats.h"
+#include "model/model_spec.h"
 #include "cpu/resource_io.h"
 
 namespace swinup::cpu {

@@ -1,11 +1,11 @@
 // The output pass of a whole frame on the CPU (docs/model-spec.md, "Output pass"), per pixel by
-// core/output_pixel.h: writes the new history (f16) and the caller's output resource, and keeps
+// frame/output_pixel.h: writes the new history (f16) and the caller's output resource, and keeps
 // the recurrent features for the next frame.
 #pragma once
 
 #include <cstdint>
 
-#include "core/output_pixel.h"
+#include "frame/output_pixel.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cpu {

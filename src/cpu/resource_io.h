@@ -1,12 +1,12 @@
 // Reading and writing the pixels of validated host resources in any allowed format and row pitch.
-// The context has already checked pointers, alignment, formats and sizes (core/context.cpp).
+// The context has already checked pointers, alignment, formats and sizes (api/context.cpp).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
-#include "core/formats.h"
-#include "core/half.h"
+#include "frame/formats.h"
+#include "numeric/half.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cpu {

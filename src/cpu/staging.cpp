@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/model_spec.h"
+#include "model/model_spec.h"
 
 namespace swinup::cpu {
 

@@ -1,8 +1,8 @@
 // Staging of a whole frame on the CPU: the 16 slots of every pixel of the padded render grid
-// (docs/model-spec.md, "Staging"), per pixel by core/stage_pixel.h.
+// (docs/model-spec.md, "Staging"), per pixel by frame/stage_pixel.h.
 #pragma once
 
-#include "core/stage_pixel.h"
+#include "frame/stage_pixel.h"
 
 namespace swinup::cpu {
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/half.h"
+#include "numeric/half.h"
 
 namespace swinup::eval {
 

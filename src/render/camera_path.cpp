@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_repeated_key.h"
+#include "text/json_repeated_key.h"
 #include "render/render_sequence.h"
 
 namespace swinup::render {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/host_device.h"
+#include "numeric/host_device.h"
 
 namespace swinup::render {
 

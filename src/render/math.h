@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/host_device.h"
+#include "numeric/host_device.h"
 
 namespace swinup::render {
 

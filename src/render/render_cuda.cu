@@ -2,7 +2,7 @@
 // pixel. Static scene arrays are uploaded once; instances and the top-level BVH every frame.
 // Built with --fmad=false (src/CMakeLists.txt) so that the arithmetic matches the CPU build's
 // -ffp-contract=off; what still differs is the last bits of powf/log2f/expf, which can move a
-// texture level or a highlight by an ulp (tests/gpu/test_render_cuda.cpp states the bound).
+// texture level or a highlight by an ulp (tests/render/test_render_cuda.cpp states the bound).
 #include <cuda_runtime.h>
 
 #include <string>

@@ -1,7 +1,7 @@
 // Single OpenEXR images through OpenEXR's C++ API. Channel sets are fixed by the number of
 // channels: 4 = R,G,B,A (colour), 3 = R,G,B, 2 = R,G (motion), 1 = Z (depth). The pixels are read
 // as float whatever the file stores (OpenEXR converts HALF exactly); they are written as HALF or
-// FLOAT, half rounding to nearest even through core/half.h so that every writer rounds alike.
+// FLOAT, half rounding to nearest even through numeric/half.h so that every writer rounds alike.
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/half.h"
+#include "numeric/half.h"
 #include "sequence/atomic_write.h"
 #include "sequence/sequence.h"
 
@@ -128,7 +128,7 @@ void exr_write(const std::string& path, const Image& image, bool half_precision)
     const std::vector<std::string>& names = channel_sets()[static_cast<size_t>(channels)];
     const Imf::PixelType type = half_precision ? Imf::HALF : Imf::FLOAT;
 
-    // Half pixels are converted here (not by OpenEXR) so the rounding is core/half.h's.
+    // Half pixels are converted here (not by OpenEXR) so the rounding is numeric/half.h's.
     std::vector<uint16_t> halves;
     if (half_precision) {
         halves.resize(image.data.size());

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_repeated_key.h"
-#include "core/number_text.h"
+#include "text/json_repeated_key.h"
+#include "text/number_text.h"
 #include "sequence/sequence.h"
 
 namespace swinup {

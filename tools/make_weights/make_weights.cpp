@@ -14,7 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/weights.h"
+#include "model/weights.h"
 
 namespace {
 

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "commands.h"
-#include "core/backend.h"
-#include "core/model_spec.h"
-#include "core/weights.h"
+#include "api/backend.h"
+#include "model/model_spec.h"
+#include "model/weights.h"
 #include "options.h"
 
 #ifdef SWINUP_HAVE_CUDA
-#include "cuda/cuda_tools.h"
+#include "cuda/tools/cuda_tools.h"
 #endif
 
 namespace swinup::cli {

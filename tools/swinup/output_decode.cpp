@@ -3,7 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/half.h"
+#include "numeric/half.h"
 
 namespace swinup::cli {
 

@@ -4,9 +4,9 @@
 // headers (_mm512_undefined_ps); the warning is about the header, not this code.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-#include "core/e4m3.h"
-#include "core/exact_math.h"
-#include "core/half.h"
+#include "numeric/e4m3.h"
+#include "numeric/exact_math.h"
+#include "numeric/half.h"
 #include "cpu/layers/simd_avx512.h"
 
 namespace swinup::cpu {

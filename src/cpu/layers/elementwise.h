@@ -1,7 +1,7 @@
 // Element-wise steps of the network over float arrays, each the exact rounding point of
 // docs/model-spec.md: values are kept as floats that hold exact e4m3 or f16 values.
-// Each function gives the same bits as applying the scalar definition (core/e4m3.h, core/half.h,
-// core/exact_math.h) element by element; vectorised where the CPU allows.
+// Each function gives the same bits as applying the scalar definition (numeric/e4m3.h, numeric/half.h,
+// numeric/exact_math.h) element by element; vectorised where the CPU allows.
 #pragma once
 
 #include <cstddef>

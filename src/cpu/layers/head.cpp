@@ -3,7 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/model_spec.h"
+#include "model/model_spec.h"
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/parallel.h"
 #include "cpu/layers/rms_norm.h"

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "core/weights.h"
+#include "model/weights.h"
 #include "cpu/layers/linear.h"
 
 namespace swinup::cpu {

@@ -12,7 +12,7 @@
 #include <Eigen/Core>
 #pragma GCC diagnostic pop
 
-#include "core/e4m3.h"
+#include "numeric/e4m3.h"
 #include "cpu/layers/weights_access.h"
 
 namespace swinup::cpu {

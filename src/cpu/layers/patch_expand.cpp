@@ -1,6 +1,6 @@
 #include "cpu/layers/patch_expand.h"
 
-#include "core/window_map.h"
+#include "model/window_map.h"
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/parallel.h"
 #include "cpu/layers/rms_norm.h"

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/window_map.h"
+#include "model/window_map.h"
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/parallel.h"
 #include "cpu/layers/rms_norm.h"

@@ -1,11 +1,11 @@
 // Patch merge (2x2 tokens -> 1, docs/model-spec.md): the four f16 tokens concatenated in quadrant
-// order (core/window_map.h), RMSNorm over the 4C values -> e4m3 -> linear 4C -> C' -> f16.
+// order (model/window_map.h), RMSNorm over the 4C values -> e4m3 -> linear 4C -> C' -> f16.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "core/weights.h"
+#include "model/weights.h"
 #include "cpu/layers/linear.h"
 
 namespace swinup::cpu {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "core/e4m3.h"
-#include "core/exact_math.h"
-#include "core/model_spec.h"
+#include "numeric/e4m3.h"
+#include "numeric/exact_math.h"
+#include "model/model_spec.h"
 #include "cpu/layers/elementwise.h"
 
 namespace swinup::cpu {

@@ -1,6 +1,6 @@
-// AVX-512 versions of the scalar rounding and exact-mode functions (core/e4m3.h, core/half.h,
-// core/exact_math.h): the same operation sequences, 16 lanes at a time, giving the same bits
-// (tests/unit/test_arithmetic.cpp checks them lane by lane against the scalar definitions).
+// AVX-512 versions of the scalar rounding and exact-mode functions (numeric/e4m3.h, numeric/half.h,
+// numeric/exact_math.h): the same operation sequences, 16 lanes at a time, giving the same bits
+// (tests/numeric/test_arithmetic.cpp checks them lane by lane against the scalar definitions).
 // Only included where __AVX512F__ is defined; the callers keep a scalar path for other CPUs.
 #pragma once
 
@@ -34,7 +34,7 @@ inline __m512 round_e4m3(__m512 x) {
 }
 
 // round_to_f16 through the F16C conversion (IEEE round to nearest even, subnormals, overflow to
-// Inf), identical to core/half.h for every non-NaN input.
+// Inf), identical to numeric/half.h for every non-NaN input.
 inline __m512 round_f16(__m512 x) {
     return _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }

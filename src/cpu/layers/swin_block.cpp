@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/window_map.h"
+#include "model/window_map.h"
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/parallel.h"
 #include "cpu/layers/rms_norm.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/model_spec.h"
-#include "core/weights.h"
+#include "model/model_spec.h"
+#include "model/weights.h"
 #include "cpu/layers/linear.h"
 
 namespace swinup::cpu {

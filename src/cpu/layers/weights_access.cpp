@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/half.h"
+#include "numeric/half.h"
 
 namespace swinup::cpu {
 

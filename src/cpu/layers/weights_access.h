@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/weights.h"
+#include "model/weights.h"
 
 namespace swinup::cpu {
 

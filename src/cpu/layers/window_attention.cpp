@@ -6,9 +6,9 @@
 
 #include <cassert>
 
-#include "core/exact_math.h"
-#include "core/half.h"
-#include "core/model_spec.h"
+#include "numeric/exact_math.h"
+#include "numeric/half.h"
+#include "model/model_spec.h"
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/simd_avx512.h"
 

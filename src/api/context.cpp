@@ -1,0 +1,302 @@
+// The C API (include/swinup/swinup.h): descriptor validation, weights, backend choice, the
+// per-context last error. No exception crosses this boundary: every entry point catches.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "api/backend.h"
+#include "frame/pixel_ops.h"
+#include "api/validation.h"
+#include "model/weights.h"
+#include "swinup/swinup.h"
+
+struct swinup_context {
+    swinup_context_desc desc{};  // as created (weights_path / weights_data cleared: not ours)
+    std::shared_ptr<const swinup::Weights> weights;
+    std::unique_ptr<swinup::Backend> backend;
+    std::string weights_origin;  // "embedded", "file <path>", "memory"
+    uint64_t frame_index = 0;    // successful dispatches since creation (window-shift parity)
+    std::string last_error;
+};
+
+namespace {
+
+// The last failure of a call that reports on the thread rather than a context (create, the
+// helpers, get_info, a call given a NULL ctx); each of them clears it when it succeeds, so that
+// swinup_last_error(NULL) is "" after a successful call, as the header promises.
+thread_local std::string t_last_error;
+
+swinup_status fail_thread(swinup_status status, std::string message) {
+    t_last_error = std::move(message);
+    return status;
+}
+
+swinup_status fail_context(swinup_context* ctx, swinup_status status, std::string message) {
+    ctx->last_error = std::move(message);
+    return status;
+}
+
+const char* variant_text(swinup_variant v) { return v == SWINUP_VARIANT_FULL ? "full" : "lite"; }
+
+// Loads the weights the descriptor names; on failure returns the status and sets *message.
+std::shared_ptr<const swinup::Weights> load_weights(const swinup_context_desc& d, std::string* origin,
+                                                    swinup_status* status, std::string* message) {
+    std::string error;
+    std::shared_ptr<const swinup::Weights> w;
+    const swinup::Variant variant = d.variant == SWINUP_VARIANT_FULL ? swinup::Variant::full : swinup::Variant::lite;
+    switch (d.weights_source) {
+        case SWINUP_WEIGHTS_PATH: {
+            bool io_error = false;
+            w = swinup::weights_load_file(d.weights_path, &error, &io_error);
+            *origin = std::string("file ") + d.weights_path;
+            if (!w) {
+                *status = io_error ? SWINUP_STATUS_IO_ERROR : SWINUP_STATUS_WEIGHTS_INVALID;
+                *message = "context_desc.weights_path: " + error;
+            }
+            break;
+        }
+        case SWINUP_WEIGHTS_MEMORY:
+            w = swinup::weights_load_memory(d.weights_data, d.weights_size, &error);
+            *origin = "memory";
+            if (!w) {
+                *status = SWINUP_STATUS_WEIGHTS_INVALID;
+                *message = "context_desc.weights_data: " + error;
+            }
+            break;
+        default:
+            w = swinup::weights_load_embedded(variant, &error);
+            *origin = std::string("embedded ") + variant_text(d.variant);
+            if (!w) {
+                *status = SWINUP_STATUS_WEIGHTS_INVALID;
+                *message = std::string("context_desc.weights_source: the embedded ") + variant_text(d.variant) +
+                           " weights: " + error;
+            }
+            break;
+    }
+    if (w && w->config.variant != variant) {
+        *status = SWINUP_STATUS_WEIGHTS_INVALID;
+        *message = std::string("context_desc.variant: asks for the ") + variant_text(d.variant) +
+                   " network, but the weights (" + *origin + ") are for the " +
+                   swinup::variant_name(w->config.variant) + " network";
+        return nullptr;
+    }
+    return w;
+}
+
+// Creates the backend the descriptor asks for (auto: CUDA when available, else or on failure CPU).
+std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
+                                                const std::shared_ptr<const swinup::Weights>& weights,
+                                                swinup_status* status, std::string* message) {
+    std::string error;
+    if (d.backend == SWINUP_BACKEND_CUDA || (d.backend == SWINUP_BACKEND_AUTO && swinup::cuda_backend_available())) {
+        std::unique_ptr<swinup::Backend> cuda = swinup::make_cuda_backend(d, weights, &error);
+        if (cuda) return cuda;
+        if (d.backend == SWINUP_BACKEND_CUDA) {
+            *status = swinup::cuda_backend_available() ? SWINUP_STATUS_DEVICE_ERROR : SWINUP_STATUS_UNSUPPORTED;
+            *message = "context_desc.backend: SWINUP_BACKEND_CUDA: " + error;
+            return nullptr;
+        }
+        error.clear();  // auto: fall back to the CPU; get_info reports the backend chosen
+    }
+    std::unique_ptr<swinup::Backend> cpu = swinup::make_cpu_backend(d, weights, &error);
+    if (!cpu) {
+        *status = SWINUP_STATUS_INTERNAL;
+        *message = error;
+    }
+    return cpu;
+}
+
+void copy_text(char* dst, size_t capacity, const std::string& src) {
+    const size_t n = std::min(src.size(), capacity - 1);
+    std::memcpy(dst, src.data(), n);
+    dst[n] = '\0';
+}
+
+}  // namespace
+
+extern "C" {
+
+void swinup_context_desc_init(swinup_context_desc* desc) {
+    if (desc == nullptr) return;
+    std::memset(desc, 0, sizeof *desc);
+    desc->struct_size = sizeof *desc;
+    desc->backend = SWINUP_BACKEND_AUTO;
+    desc->device_index = 0;
+    desc->variant = SWINUP_VARIANT_LITE;
+    desc->precision = SWINUP_PRECISION_EXACT;
+    desc->flags = 0;  // LDR colour, render-resolution unjittered MVs, depth 0 near
+    desc->output_format = SWINUP_FORMAT_RGBA16F;
+    desc->weights_source = SWINUP_WEIGHTS_EMBEDDED;
+    desc->num_threads = 0;
+}
+
+void swinup_dispatch_desc_init(swinup_dispatch_desc* desc) {
+    if (desc == nullptr) return;
+    std::memset(desc, 0, sizeof *desc);
+    desc->struct_size = sizeof *desc;
+    for (swinup_resource* r : {&desc->color, &desc->depth, &desc->motion_vectors, &desc->output, &desc->exposure}) {
+        r->memory = SWINUP_MEMORY_HOST;
+        r->format = SWINUP_FORMAT_UNKNOWN;
+    }
+    desc->exposure_value = 1.0f;
+    desc->pre_exposure = 1.0f;
+    desc->mv_scale_x = 1.0f;
+    desc->mv_scale_y = 1.0f;
+}
+
+swinup_status swinup_context_create(const swinup_context_desc* desc, swinup_context** out) {
+    if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_create: out is NULL");
+    *out = nullptr;
+    if (desc == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_create: desc is NULL");
+    try {
+        const swinup::Validation v = swinup::validate_context_desc(*desc);
+        if (!v.ok()) return fail_thread(v.status, v.message);
+
+        auto ctx = std::make_unique<swinup_context>();
+        ctx->desc = *desc;
+        ctx->desc.weights_path = nullptr;  // the caller's memory: not kept
+        ctx->desc.weights_data = nullptr;
+        swinup_status status = SWINUP_STATUS_OK;
+        std::string message;
+        ctx->weights = load_weights(*desc, &ctx->weights_origin, &status, &message);
+        if (!ctx->weights) return fail_thread(status, message);
+        ctx->backend = create_backend(ctx->desc, ctx->weights, &status, &message);
+        if (!ctx->backend) return fail_thread(status, message);
+        *out = ctx.release();
+        t_last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_thread(SWINUP_STATUS_OUT_OF_MEMORY,
+                           "swinup_context_create: out of host memory (the buffers are sized for "
+                           "max_render_width x max_render_height and the display size)");
+    } catch (const std::exception& e) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, std::string("swinup_context_create: internal error: ") + e.what());
+    } catch (...) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_create: internal error");
+    }
+}
+
+swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc) {
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_dispatch: ctx is NULL");
+    try {
+        if (desc == nullptr) return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_dispatch: desc is NULL");
+        const swinup::Validation v = swinup::validate_dispatch_desc(*desc, ctx->desc, ctx->backend->kind());
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        std::string error;
+        const swinup_status status = ctx->backend->dispatch(*desc, ctx->frame_index, &error);
+        if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
+        ++ctx->frame_index;
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_dispatch: out of host memory");
+    } catch (const std::exception& e) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, std::string("swinup_dispatch: internal error: ") + e.what());
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, "swinup_dispatch: internal error");
+    }
+}
+
+void swinup_context_destroy(swinup_context* ctx) { delete ctx; }
+
+const char* swinup_last_error(const swinup_context* ctx) {
+    return ctx != nullptr ? ctx->last_error.c_str() : t_last_error.c_str();
+}
+
+const char* swinup_status_name(swinup_status status) {
+    switch (status) {
+        case SWINUP_STATUS_OK: return "SWINUP_STATUS_OK";
+        case SWINUP_STATUS_INVALID_ARGUMENT: return "SWINUP_STATUS_INVALID_ARGUMENT";
+        case SWINUP_STATUS_UNSUPPORTED: return "SWINUP_STATUS_UNSUPPORTED";
+        case SWINUP_STATUS_WEIGHTS_INVALID: return "SWINUP_STATUS_WEIGHTS_INVALID";
+        case SWINUP_STATUS_IO_ERROR: return "SWINUP_STATUS_IO_ERROR";
+        case SWINUP_STATUS_OUT_OF_MEMORY: return "SWINUP_STATUS_OUT_OF_MEMORY";
+        case SWINUP_STATUS_DEVICE_ERROR: return "SWINUP_STATUS_DEVICE_ERROR";
+        case SWINUP_STATUS_INTERNAL: return "SWINUP_STATUS_INTERNAL";
+    }
+    return "SWINUP_STATUS_UNKNOWN";
+}
+
+swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width, uint32_t display_height,
+                                     uint32_t* render_width, uint32_t* render_height) {
+    double ratio;
+    switch (mode) {
+        case SWINUP_QUALITY_NATIVE_AA: ratio = 1.0; break;
+        case SWINUP_QUALITY_QUALITY: ratio = 1.5; break;
+        case SWINUP_QUALITY_BALANCED: ratio = 1.7; break;
+        case SWINUP_QUALITY_PERFORMANCE: ratio = 2.0; break;
+        case SWINUP_QUALITY_ULTRA_PERFORMANCE: ratio = 3.0; break;
+        default:
+            return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                               "swinup_get_render_size: mode: unknown value " + std::to_string(static_cast<int>(mode)));
+    }
+    if (render_width == nullptr || render_height == nullptr) {
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                           std::string("swinup_get_render_size: ") + (render_width == nullptr ? "render_width" : "render_height") +
+                               " is NULL");
+    }
+    const uint32_t display[2] = {display_width, display_height};
+    uint32_t render[2];
+    for (int i = 0; i < 2; ++i) {
+        if (display[i] < 1 || display[i] > swinup::kMaxDisplaySize) {
+            return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                               std::string("swinup_get_render_size: display_") + (i == 0 ? "width" : "height") +
+                                   ": must be 1.." + std::to_string(swinup::kMaxDisplaySize) + ", got " +
+                                   std::to_string(display[i]));
+        }
+        // Nearest pixel, at least 1, and never so small that display / render exceeds 3 (which
+        // rounding could cause for tiny displays): the result is always a valid context size.
+        const auto nearest = static_cast<uint32_t>(std::floor(display[i] / ratio + 0.5));
+        const uint32_t smallest = (display[i] + 2) / 3;
+        render[i] = std::min(display[i], std::max({nearest, smallest, 1u}));
+    }
+    *render_width = render[0];
+    *render_height = render[1];
+    t_last_error.clear();
+    return SWINUP_STATUS_OK;
+}
+
+uint32_t swinup_get_jitter_phase_count(float scale) {
+    // Outside the supported range [1, 3] (or NaN) the nearest supported scale is used.
+    double s = std::isnan(scale) ? 1.0 : std::clamp(static_cast<double>(scale), 1.0, 3.0);
+    return static_cast<uint32_t>(std::ceil(8.0 * s * s));
+}
+
+swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x, float* jitter_y) {
+    if (jitter_x == nullptr || jitter_y == nullptr) {
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                           std::string("swinup_get_jitter: ") + (jitter_x == nullptr ? "jitter_x" : "jitter_y") + " is NULL");
+    }
+    if (count == 0) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_get_jitter: count must be at least 1");
+    // As FSR 2: Halton(2, 3) at index phase + 1 (index 0 would be the pixel's corner), minus 0.5.
+    const uint32_t index = phase % count + 1;
+    *jitter_x = swinup::px::halton(index, 2) - 0.5f;
+    *jitter_y = swinup::px::halton(index, 3) - 0.5f;
+    t_last_error.clear();
+    return SWINUP_STATUS_OK;
+}
+
+swinup_status swinup_context_get_info(const swinup_context* ctx, swinup_context_info* info) {
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_get_info: ctx is NULL");
+    if (info == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_get_info: info is NULL");
+    try {
+        std::memset(info, 0, sizeof *info);
+        info->backend = ctx->backend->kind();
+        info->variant = ctx->desc.variant;
+        info->precision = ctx->desc.precision;
+        copy_text(info->device_name, sizeof info->device_name, ctx->backend->device_name());
+        std::string weights = ctx->weights_origin;
+        if (!ctx->weights->description.empty()) weights += ": " + ctx->weights->description;
+        copy_text(info->weights_description, sizeof info->weights_description, weights);
+        info->parameter_count = ctx->weights->parameter_count();
+        t_last_error.clear();  // its failures are reported on the thread, so its success clears there
+        return SWINUP_STATUS_OK;
+    } catch (...) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_get_info: internal error");
+    }
+}
+
+}  // extern "C"

@@ -1,0 +1,326 @@
+#include "api/validation.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+
+#include "frame/formats.h"
+#include "text/number_text.h"
+
+namespace swinup {
+
+namespace {
+
+// A bad value in its exact form ("%g" printed the jitter 0.50000006 as "got 0.5").
+std::string number(float v) { return shortest_text(v); }
+
+std::string number(uint64_t v) { return std::to_string(v); }
+
+Validation invalid(std::string message) {
+    return {SWINUP_STATUS_INVALID_ARGUMENT, std::move(message)};
+}
+
+std::string describe_format(swinup_format f) {
+    const char* name = format_name(f);
+    return name != nullptr ? std::string(name) : "unknown value " + std::to_string(static_cast<int>(f));
+}
+
+// Up to four formats a field accepts (a fixed array: validating a dispatch allocates nothing).
+struct FormatSet {
+    swinup_format formats[4] = {};
+    size_t count = 0;
+    FormatSet(std::initializer_list<swinup_format> list) {
+        for (swinup_format f : list) formats[count++] = f;
+    }
+    bool contains(swinup_format f) const {
+        for (size_t i = 0; i < count; ++i)
+            if (formats[i] == f) return true;
+        return false;
+    }
+};
+
+std::string format_list(const FormatSet& set) {
+    std::string s;
+    for (size_t i = 0; i < set.count; ++i) {
+        if (i > 0) s += (i + 1 == set.count) ? " or " : ", ";
+        s += format_name(set.formats[i]);
+    }
+    return s;
+}
+
+const char* memory_name(swinup_memory m) {
+    switch (m) {
+        case SWINUP_MEMORY_HOST: return "SWINUP_MEMORY_HOST";
+        case SWINUP_MEMORY_CUDA: return "SWINUP_MEMORY_CUDA";
+        case SWINUP_MEMORY_EXTERNAL: return "SWINUP_MEMORY_EXTERNAL";
+    }
+    return nullptr;
+}
+
+// One resource of a dispatch: where it lives, its pointer, format, size and pitch.
+struct ResourceRule {
+    const char* name;  // "color", "depth", ...
+    FormatSet formats;
+    uint32_t width, height;
+    const char* size_origin;  // what the expected size is, e.g. "render size", "display size"
+    bool output;
+};
+
+Validation check_resource(const swinup_resource& r, const ResourceRule& rule, swinup_backend backend) {
+    // Messages are built only on failure: a valid dispatch allocates nothing here.
+    const auto field = [&] { return std::string("dispatch.") + rule.name; };
+    const auto pointer_field = [&] { return field() + (rule.output ? ".data_mut" : ".data"); };
+    const char* memory = memory_name(r.memory);
+    if (memory == nullptr) {
+        return invalid(field() + ".memory: unknown value " + std::to_string(static_cast<int>(r.memory)) +
+                       " (expected SWINUP_MEMORY_HOST, SWINUP_MEMORY_CUDA or SWINUP_MEMORY_EXTERNAL)");
+    }
+    if (backend == SWINUP_BACKEND_CPU && r.memory != SWINUP_MEMORY_HOST) {
+        return {SWINUP_STATUS_UNSUPPORTED,
+                field() + ".memory: " + memory + " needs the CUDA backend; this context runs on the CPU "
+                "backend, which reads SWINUP_MEMORY_HOST only"};
+    }
+    const void* pointer = rule.output ? r.data_mut : r.data;
+    if (pointer == nullptr) {
+        return invalid(pointer_field() + ": is NULL" + (rule.output ? " (outputs are written through data_mut)" : ""));
+    }
+
+    if (!rule.formats.contains(r.format)) {
+        return invalid(field() + ".format: expected " + format_list(rule.formats) + ", got " +
+                       describe_format(r.format));
+    }
+    const size_t element = format_element_bytes(r.format);
+    if (reinterpret_cast<uintptr_t>(pointer) % element != 0) {
+        return invalid(pointer_field() + ": is not aligned to " + number(uint64_t{element}) +
+                       " bytes (the element size of " + format_name(r.format) + ")");
+    }
+    if (r.width != rule.width || r.height != rule.height) {
+        return invalid(field() + (r.width != rule.width ? ".width" : ".height") + ": expected " +
+                       number(uint64_t{rule.width}) + "x" + number(uint64_t{rule.height}) + " (" +
+                       rule.size_origin + "), got " + number(uint64_t{r.width}) + "x" +
+                       number(uint64_t{r.height}));
+    }
+    if (r.row_pitch != 0) {
+        const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+        if (r.row_pitch < row) {
+            return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
+                           " bytes is less than one row (" + number(uint64_t{row}) + " bytes)");
+        }
+        if (r.row_pitch % element != 0) {
+            return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
+                           " is not a multiple of " + number(uint64_t{element}) + " bytes (the element size of " +
+                           format_name(r.format) + ")");
+        }
+    }
+    // The backends address row y at pointer + y * pitch. When the resource's last byte lies past
+    // the end of the address space those addresses wrap around: the backend reads or writes far
+    // outside the resource, and the overlap check below would see a wrapped span. The usual cause
+    // is a negative (bottom-up) pitch cast to size_t.
+    const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+    const size_t rows_before_last = static_cast<size_t>(r.height) - 1;  // height >= 1 checked above
+    // The largest span whose end (pointer + span, as the overlap check computes it) does not wrap.
+    const uintptr_t room = UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
+    if (room < row || (rows_before_last != 0 && resource_row_pitch(r) > (room - row) / rows_before_last)) {
+        if (r.row_pitch != 0) {
+            return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) + " bytes x " +
+                           number(uint64_t{r.height}) + " rows runs past the end of the address space (a "
+                           "negative pitch cast to size_t? rows go downwards in memory from the first "
+                           "pixel: bottom-up images are not supported)");
+        }
+        char address[32];
+        std::snprintf(address, sizeof address, "%p", pointer);
+        return invalid(pointer_field() + ": " + address + " plus the resource's " +
+                       number(uint64_t{rows_before_last * row + row}) +
+                       " bytes runs past the end of the address space");
+    }
+    return {};
+}
+
+// Bytes a resource spans from its first pixel to the end of its last (check_resource has made
+// sure this neither overflows nor runs past the end of the address space).
+size_t resource_span(const swinup_resource& r) {
+    return (static_cast<size_t>(r.height) - 1) * resource_row_pitch(r) +
+           static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+}
+
+bool overlaps(const void* a, size_t a_size, const void* b, size_t b_size) {
+    const uintptr_t a0 = reinterpret_cast<uintptr_t>(a), b0 = reinterpret_cast<uintptr_t>(b);
+    return a0 < b0 + b_size && b0 < a0 + a_size;
+}
+
+Validation check_jitter(const char* field, float v) {
+    if (!std::isfinite(v) || v < -0.5f || v > 0.5f) {
+        return invalid(std::string("dispatch.") + field + ": must be a finite number in [-0.5, 0.5], got " +
+                       number(v));
+    }
+    return {};
+}
+
+Validation check_finite(const char* field, float v, bool non_negative) {
+    if (!std::isfinite(v) || (non_negative && v < 0.0f)) {
+        return invalid(std::string("dispatch.") + field + ": must be a finite" +
+                       (non_negative ? " non-negative" : "") + " number, got " + number(v));
+    }
+    return {};
+}
+
+}  // namespace
+
+Validation validate_context_desc(const swinup_context_desc& d) {
+    if (d.struct_size != sizeof(swinup_context_desc)) {
+        return invalid("context_desc.struct_size: expected " + number(uint64_t{sizeof(swinup_context_desc)}) +
+                       " (sizeof(swinup_context_desc); call swinup_context_desc_init), got " +
+                       number(uint64_t{d.struct_size}));
+    }
+    if (d.backend != SWINUP_BACKEND_AUTO && d.backend != SWINUP_BACKEND_CPU && d.backend != SWINUP_BACKEND_CUDA) {
+        return invalid("context_desc.backend: unknown value " + std::to_string(static_cast<int>(d.backend)) +
+                       " (expected SWINUP_BACKEND_AUTO, SWINUP_BACKEND_CPU or SWINUP_BACKEND_CUDA)");
+    }
+    if (d.backend != SWINUP_BACKEND_CPU && d.device_index < 0) {
+        return invalid("context_desc.device_index: must be >= 0, got " + std::to_string(d.device_index));
+    }
+    if (d.variant != SWINUP_VARIANT_LITE && d.variant != SWINUP_VARIANT_FULL) {
+        return invalid("context_desc.variant: unknown value " + std::to_string(static_cast<int>(d.variant)) +
+                       " (expected SWINUP_VARIANT_LITE or SWINUP_VARIANT_FULL)");
+    }
+    if (d.precision != SWINUP_PRECISION_EXACT && d.precision != SWINUP_PRECISION_FAST) {
+        return invalid("context_desc.precision: unknown value " + std::to_string(static_cast<int>(d.precision)) +
+                       " (expected SWINUP_PRECISION_EXACT or SWINUP_PRECISION_FAST)");
+    }
+    const struct {
+        const char* axis;
+        uint32_t display, render;
+    } axes[2] = {{"width", d.display_width, d.max_render_width}, {"height", d.display_height, d.max_render_height}};
+    for (const auto& a : axes) {
+        if (a.display < 1 || a.display > kMaxDisplaySize) {
+            return invalid(std::string("context_desc.display_") + a.axis + ": must be 1.." +
+                           number(uint64_t{kMaxDisplaySize}) + ", got " + number(uint64_t{a.display}));
+        }
+    }
+    for (const auto& a : axes) {
+        if (a.render < 1 || a.render > a.display) {
+            return invalid(std::string("context_desc.max_render_") + a.axis + ": must be 1..display_" + a.axis +
+                           " (" + number(uint64_t{a.display}) + "), got " + number(uint64_t{a.render}));
+        }
+        if (static_cast<uint64_t>(a.display) > 3ull * a.render) {
+            return invalid(std::string("context_desc.max_render_") + a.axis + ": display_" + a.axis + " / max_render_" +
+                           a.axis + " = " + number(uint64_t{a.display}) + " / " + number(uint64_t{a.render}) +
+                           " is more than 3 (the scale must be in [1, 3])");
+        }
+    }
+    const uint32_t known_flags = SWINUP_FLAG_HDR | SWINUP_FLAG_MV_DISPLAY_RES | SWINUP_FLAG_MV_JITTERED |
+                                 SWINUP_FLAG_DEPTH_INVERTED | SWINUP_FLAG_AUTO_EXPOSURE;
+    if ((d.flags & ~known_flags) != 0) {
+        char bits[32];
+        std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known_flags);
+        return invalid(std::string("context_desc.flags: unknown bits ") + bits + " (see swinup_context_flags)");
+    }
+    if (d.output_format != SWINUP_FORMAT_RGBA16F && d.output_format != SWINUP_FORMAT_R10G10B10A2 &&
+        d.output_format != SWINUP_FORMAT_RGBA8) {
+        return invalid("context_desc.output_format: expected " +
+                       format_list({SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) +
+                       ", got " + describe_format(d.output_format));
+    }
+    if (d.num_threads > SWINUP_MAX_THREADS) {
+        return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
+                       " (0: all hardware threads), got " + number(uint64_t{d.num_threads}));
+    }
+    switch (d.weights_source) {
+        case SWINUP_WEIGHTS_EMBEDDED: break;
+        case SWINUP_WEIGHTS_PATH:
+            if (d.weights_path == nullptr || d.weights_path[0] == '\0') {
+                return invalid("context_desc.weights_path: is NULL or empty, but weights_source is SWINUP_WEIGHTS_PATH");
+            }
+            break;
+        case SWINUP_WEIGHTS_MEMORY:
+            if (d.weights_data == nullptr) {
+                return invalid("context_desc.weights_data: is NULL, but weights_source is SWINUP_WEIGHTS_MEMORY");
+            }
+            if (d.weights_size == 0) {
+                return invalid("context_desc.weights_size: is 0, but weights_source is SWINUP_WEIGHTS_MEMORY");
+            }
+            break;
+        default:
+            return invalid("context_desc.weights_source: unknown value " +
+                           std::to_string(static_cast<int>(d.weights_source)) +
+                           " (expected SWINUP_WEIGHTS_EMBEDDED, SWINUP_WEIGHTS_PATH or SWINUP_WEIGHTS_MEMORY)");
+    }
+    return {};
+}
+
+Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_context_desc& c,
+                                  swinup_backend backend) {
+    if (d.struct_size != sizeof(swinup_dispatch_desc)) {
+        return invalid("dispatch.struct_size: expected " + number(uint64_t{sizeof(swinup_dispatch_desc)}) +
+                       " (sizeof(swinup_dispatch_desc); call swinup_dispatch_desc_init), got " +
+                       number(uint64_t{d.struct_size}));
+    }
+    const struct {
+        const char* axis;
+        uint32_t render, max, display;
+    } axes[2] = {{"width", d.render_width, c.max_render_width, c.display_width},
+                 {"height", d.render_height, c.max_render_height, c.display_height}};
+    for (const auto& a : axes) {
+        if (a.render < 1 || a.render > a.max) {
+            return invalid(std::string("dispatch.render_") + a.axis + ": must be 1..max_render_" + a.axis + " (" +
+                           number(uint64_t{a.max}) + "), got " + number(uint64_t{a.render}));
+        }
+        if (static_cast<uint64_t>(a.display) > 3ull * a.render) {
+            return invalid(std::string("dispatch.render_") + a.axis + ": display_" + a.axis + " / render_" + a.axis +
+                           " = " + number(uint64_t{a.display}) + " / " + number(uint64_t{a.render}) +
+                           " is more than 3 (the scale must be in [1, 3])");
+        }
+    }
+    Validation v;
+    if (!(v = check_jitter("jitter_x", d.jitter_x)).ok()) return v;
+    if (!(v = check_jitter("jitter_y", d.jitter_y)).ok()) return v;
+    if (!(v = check_finite("mv_scale_x", d.mv_scale_x, false)).ok()) return v;
+    if (!(v = check_finite("mv_scale_y", d.mv_scale_y, false)).ok()) return v;
+    if (!(v = check_finite("exposure_value", d.exposure_value, true)).ok()) return v;
+    if (!(v = check_finite("pre_exposure", d.pre_exposure, true)).ok()) return v;
+    if (!(v = check_finite("frame_time_delta_ms", d.frame_time_delta_ms, true)).ok()) return v;
+
+    const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
+    const ResourceRule color{"color",
+                             {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F},
+                             d.render_width, d.render_height, "render_width x render_height", false};
+    const ResourceRule depth{"depth", {SWINUP_FORMAT_R32F}, d.render_width, d.render_height,
+                             "render_width x render_height", false};
+    const ResourceRule motion{"motion_vectors", {SWINUP_FORMAT_RG16F, SWINUP_FORMAT_RG32F},
+                              mv_display ? c.display_width : d.render_width,
+                              mv_display ? c.display_height : d.render_height,
+                              mv_display ? "display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"
+                                         : "render_width x render_height",
+                              false};
+    const ResourceRule exposure{"exposure", {SWINUP_FORMAT_R32F}, 1, 1, "a 1x1 texture", false};
+    const ResourceRule output{"output", {c.output_format}, c.display_width, c.display_height,
+                              "the context's display size", true};
+    if (!(v = check_resource(d.color, color, backend)).ok()) return v;
+    if (!(v = check_resource(d.depth, depth, backend)).ok()) return v;
+    if (!(v = check_resource(d.motion_vectors, motion, backend)).ok()) return v;
+    const bool exposure_texture = d.exposure.data != nullptr && (c.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
+    if (exposure_texture && !(v = check_resource(d.exposure, exposure, backend)).ok()) return v;
+    if (!(v = check_resource(d.output, output, backend)).ok()) {
+        if (v.message.rfind("dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
+        return v;
+    }
+
+    // The output must not overlap an input: it is written while inputs may still be read.
+    const size_t output_span = resource_span(d.output);
+    const struct {
+        const char* name;
+        const swinup_resource* r;
+    } inputs[4] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
+                   {"exposure", exposure_texture ? &d.exposure : nullptr}};
+    for (const auto& in : inputs) {
+        if (in.r == nullptr || in.r->memory != d.output.memory) continue;
+        if (overlaps(d.output.data_mut, output_span, in.r->data, resource_span(*in.r))) {
+            return invalid(std::string("dispatch.output.data_mut: overlaps dispatch.") + in.name +
+                           ".data (the output must be a separate buffer)");
+        }
+    }
+    return {};
+}
+
+}  // namespace swinup

@@ -1,0 +1,49 @@
+// Everything that changes from frame to frame, in one struct that lives in device memory: the
+// backend writes it with one cudaMemcpyAsync before launching the frame's CUDA Graph, so that the
+// graph (captured once per evaluation shape) never needs its kernel parameters updated.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "frame/frame_geometry.h"
+
+namespace swinup::cuda {
+
+struct InputImage {       // a validated input resource on the device
+    const void* data = nullptr;
+    size_t pitch = 0;     // bytes per row
+    int channels = 0;     // elements per pixel
+    int half = 0;         // 1: f16 elements, 0: f32
+    int width = 0, height = 0;
+};
+
+struct FrameParams : FrameGeometry {
+    // Inputs.
+    InputImage color, depth, motion;
+    const float* exposure_texture = nullptr;  // device 1x1 R32F, or null
+    float exposure_value = 1.0f;              // used when there is no texture and no auto exposure
+    float pre_exposure = 1.0f;
+    int auto_exposure = 0;
+    float mv_scale_x = 1.0f, mv_scale_y = 1.0f;
+    float motion_offset_x = 0.0f, motion_offset_y = 0.0f;  // jitter cancellation (MV_JITTERED)
+    int ldr = 1, depth_inverted = 0, mv_display_res = 0;
+    // Sizes (render, display, jitter, scale: the FrameGeometry base) and the network's grid.
+    int padded_width = 0, padded_height = 0;
+    float still_history_shift = 0.0f;  // the network's (ModelConfig; output_pixel.h history_weight)
+    // Temporal state (double-buffered by the backend).
+    int history_valid = 0;
+    int prev_width = 0, prev_height = 0;
+    const uint16_t* history_in = nullptr;     // display w * h * 4 f16
+    uint16_t* history_out = nullptr;
+    const float* z_prev = nullptr;            // prev render w * h reverse-Z
+    float* z = nullptr;                       // this frame's reverse-Z (becomes z_prev)
+    const uint16_t* recurrent_in = nullptr;   // prev render w * h * 4 f16
+    uint16_t* recurrent_out = nullptr;
+    // Output.
+    void* output = nullptr;
+    size_t output_pitch = 0;
+    int output_format = 0;                    // swinup_format
+};
+
+}  // namespace swinup::cuda

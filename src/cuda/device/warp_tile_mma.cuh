@@ -1,0 +1,91 @@
+// A warp's 16-token tile times a weight matrix held in shared memory, on e4m3 tensor cores: the
+// two loops of the fused block kernels (mlp_fused.cu, attention_fused.cu). Each output is one f32
+// accumulator that starts at +0 and takes the K chunks [32c, 32c + 32) in increasing order, one
+// mma.sync.m16n8k32 per chunk, with A and W fragments at gemm_e4m3_kernel's positions (the tile's
+// row r at fragment row r, column n at n % 16 of its 16-column step): the layer-by-layer GEMM's
+// sums, so the fused kernels' outputs equal its bytes.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/device/mma.cuh"
+
+namespace swinup::cuda {
+
+// ldmatrix row addresses (gemm_e4m3_kernel's): A matrices (rows 0-7 | 8-15) x (k 0-15 | 16-31)
+// -> a[0..3]; W matrices (n 0-7, k 0-15), (n 0-7, k 16-31), (n 8-15, k 0-15), (n 8-15, k 16-31).
+struct FragmentRows {
+    int a_row, a_col, w_row, w_col;
+};
+__device__ __forceinline__ FragmentRows fragment_rows(int lane) {
+    return {(lane & 7) + ((lane >> 3) & 1) * 8, (lane >> 4) * 16, (lane & 7) + (lane >> 4) * 8,
+            ((lane >> 3) & 1) * 16};
+}
+
+// The A fragments of a 16-row e4m3 tile (row stride a_stride bytes) for its first kKChunks chunks.
+template <int kKChunks>
+__device__ __forceinline__ void load_a_fragments(uint32_t (&a)[kKChunks][4], const uint8_t* a_s, int a_stride,
+                                                 const FragmentRows& f) {
+#pragma unroll
+    for (int kc = 0; kc < kKChunks; ++kc) ldmatrix_x4(a[kc], a_s + f.a_row * a_stride + kc * 32 + f.a_col);
+}
+
+// Columns n0 .. n0 + 15 (two n8 tiles) of A x W^T, A in registers (load_a_fragments), W rows
+// [n][k] in shared memory (stride w_stride bytes).
+template <int kKChunks>
+__device__ __forceinline__ void mma_step16(float (&acc)[2][4], const uint32_t (&a)[kKChunks][4], const uint8_t* w_s,
+                                           int w_stride, int n0, const FragmentRows& f) {
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
+#pragma unroll
+    for (int kc = 0; kc < kKChunks; ++kc) {  // K chunks in increasing order
+        uint32_t b[4];
+        ldmatrix_x4(b, w_s + (n0 + f.w_row) * w_stride + kc * 32 + f.w_col);
+        mma_m16n8k32_e4m3(acc[0], a[kc], b[0], b[1]);
+        mma_m16n8k32_e4m3(acc[1], a[kc], b[2], b[3]);
+    }
+}
+
+// All kSteps 16-column steps (N = 16 kSteps) of A x W^T at once, A (16 rows x kK bytes) read from
+// shared memory one K chunk at a time: one A fragment serves every step, and each accumulator
+// still takes the chunks in increasing order.
+template <int kSteps>
+__device__ __forceinline__ void zero_accumulators(float (&acc)[kSteps][2][4]) {
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[s][nt][j] = 0.0f;
+}
+
+// Adds the next kK of K (w_s points at that K range's first column of W) to accumulators that
+// already hold the earlier chunks: a K loop split into parts keeps its order.
+template <int kK, int kSteps>
+__device__ __forceinline__ void mma_all_steps_accumulate(float (&acc)[kSteps][2][4], const uint8_t* a_s,
+                                                         int a_stride, const uint8_t* w_s, int w_stride,
+                                                         const FragmentRows& f) {
+#pragma unroll 2
+    for (int k0 = 0; k0 < kK; k0 += 32) {  // K chunks in increasing order
+        uint32_t a[4];
+        ldmatrix_x4(a, a_s + f.a_row * a_stride + k0 + f.a_col);
+#pragma unroll
+        for (int s = 0; s < kSteps; ++s) {
+            uint32_t b[4];
+            ldmatrix_x4(b, w_s + (s * 16 + f.w_row) * w_stride + k0 + f.w_col);
+            mma_m16n8k32_e4m3(acc[s][0], a, b[0], b[1]);
+            mma_m16n8k32_e4m3(acc[s][1], a, b[2], b[3]);
+        }
+    }
+}
+
+template <int kK, int kSteps>
+__device__ __forceinline__ void mma_all_steps(float (&acc)[kSteps][2][4], const uint8_t* a_s, int a_stride,
+                                              const uint8_t* w_s, int w_stride, const FragmentRows& f) {
+    zero_accumulators(acc);
+    mma_all_steps_accumulate<kK, kSteps>(acc, a_s, a_stride, w_s, w_stride, f);
+}
+
+}  // namespace swinup::cuda

@@ -1,0 +1,323 @@
+#include "cuda/frame/post_network.cuh"
+
+#include <stdexcept>
+
+#include "model/model_spec.h"
+#include "frame/output_pixel.h"
+#include "frame/pixel_ops.h"
+#include "cuda/backend/cuda_check.cuh"
+#include "cuda/device/device_math.cuh"
+#include "swinup/swinup.h"
+
+namespace swinup::cuda {
+namespace {
+
+// ---- recurrent state ------------------------------------------------------------------------
+// The next frame's recurrent features of render pixel (x, y) from its head outputs 0..3: f16 of
+// tanh (exact formula in both modes), a NaN head output as 0. Written by recurrent_kernel (exact
+// mode) or by the fast output pre-pass, which reads the same 32-byte sector of the head row.
+static_assert(kRecurrentFeatures == 4 && kHeadSigmaMajor == 4, "head outputs 0..3 are the recurrent features");
+__device__ __forceinline__ void store_recurrent(const FrameParams& p, int x, int y, float4 h) {
+    const float v[4] = {h.x, h.y, h.z, h.w};
+    uint16_t r[4];
+    for (int k = 0; k < 4; ++k) r[k] = f32_to_f16_bits(v[k] == v[k] ? exact::tanh(v[k]) : 0.0f);
+    *reinterpret_cast<uint2*>(p.recurrent_out + (static_cast<size_t>(y) * p.width + x) * kRecurrentFeatures) =
+        make_uint2(r[0] | (static_cast<uint32_t>(r[1]) << 16), r[2] | (static_cast<uint32_t>(r[3]) << 16));
+}
+
+// ---- output pass ----------------------------------------------------------------------------
+// A value clamped to f16's finite range [0, 65504], NaN as 0: what history_value and
+// encode_half_colour round to f16.
+__device__ __forceinline__ float half_range(float v) { return px::clampf(v == v ? v : 0.0f, 0.0f, px::kHalfMax); }
+
+// The display pixel's linear colour `out` leaves as the next history (f16, finite) and in the
+// output format, in the input's units (out / exposure * pre_exposure), as cpu/output_pass.cpp.
+// Fast mode converts with the hardware's cvt.rn.f16.f32, which rounds a value of half_range() to
+// the same bits as f32_to_f16_bits (to nearest even, subnormals included), and scales by
+// pre_exposure / exposure once instead of a division per channel.
+template <bool kFast>
+__device__ __forceinline__ void store_output(const FrameParams& p, const FramePlanes& planes, int x, int y,
+                                             const float out[3]) {
+    const size_t pixel = static_cast<size_t>(y) * p.display_width + x;
+    if (planes.linear_out) {
+        for (int c = 0; c < 3; ++c) planes.linear_out[pixel * 3 + c] = out[c];
+    }
+    uint16_t hist[3];
+    for (int c = 0; c < 3; ++c) hist[c] = kFast ? f32_to_f16(half_range(out[c])) : history_value(out[c]);
+    *reinterpret_cast<uint2*>(p.history_out + pixel * 4) =
+        make_uint2(static_cast<uint32_t>(hist[0]) | (static_cast<uint32_t>(hist[1]) << 16), hist[2]);
+    const float e = *planes.exposure;
+    float v[3];
+    if (kFast) {
+        const float units = exact::div(p.pre_exposure, e);
+        for (int c = 0; c < 3; ++c) v[c] = out[c] * units;
+    } else {
+        for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], e), p.pre_exposure);
+    }
+    uint8_t* row = static_cast<uint8_t*>(p.output) + static_cast<size_t>(y) * p.output_pitch;
+    if (p.output_format == SWINUP_FORMAT_RGBA16F) {
+        uint16_t h[3];
+        for (int c = 0; c < 3; ++c) h[c] = kFast ? f32_to_f16(half_range(v[c])) : px::encode_half_colour(v[c]);
+        uint32_t* dst = reinterpret_cast<uint32_t*>(row + static_cast<size_t>(x) * 8);  // 4-byte aligned only
+        dst[0] = static_cast<uint32_t>(h[0]) | (static_cast<uint32_t>(h[1]) << 16);
+        dst[1] = static_cast<uint32_t>(h[2]) | (0x3c00u << 16);
+    } else if (p.output_format == SWINUP_FORMAT_R10G10B10A2) {
+        reinterpret_cast<uint32_t*>(row)[x] = px::pack_r10g10b10a2(v[0], v[1], v[2]);
+    } else {
+        reinterpret_cast<uint32_t*>(row)[x] = px::pack_rgba8(v[0], v[1], v[2]);
+    }
+}
+
+// Exact mode: output_pixel(), the CPU's definition, per display pixel.
+__global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.display_width) return;
+    OutputCurrent cur;
+    static_cast<FrameGeometry&>(cur) = p;
+    cur.tc = planes.tc;
+    cur.motion = planes.dilated;
+    cur.head = planes.head;
+    cur.head_stride = p.padded_width;
+    cur.still_history_shift = p.still_history_shift;
+    OutputPrevious prev;
+    prev.valid = p.history_valid != 0;
+    prev.history = p.history_in;
+    float out[3];
+    output_pixel(cur, prev, x, y, out);
+    store_output<false>(p, planes, x, y, out);
+}
+
+// Fast mode, once per render pixel: what the display pixels read of it (at 3x, the 9 display pixels
+// whose nearest pixel it is read its kernel and alpha, and 81 read its colour as a tap), with the
+// exact mode's functions: sigma, angle, alpha and the history offset are the exact mode's values.
+// The reciprocal sigmas carry sqrt(log2e / 2), so that a tap's weight is ex2(-(u'^2 + v'^2)).
+// It also writes the recurrent state (store_recurrent) where FrameParams names a buffer for it,
+// so that fast mode needs no recurrent_kernel pass over the head.
+constexpr float kSqrtHalfLog2e = 0.849321800288019f;  // sqrt(0.5 * log2(e))
+static_assert(kHeadSigmaMinor == kHeadSigmaMajor + 1 && kHeadAngle == kHeadSigmaMajor + 2 &&
+                  kHeadAlpha == kHeadSigmaMajor + 3 && kHeadSigmaMajor % 4 == 0,
+              "the output pass reads head outputs 4..7 as one float4");
+
+__device__ __forceinline__ OutputAxis output_axis(int o, float scale, int size, float jitter) {
+    OutputAxis a;
+    a.c = output_position(o, scale);
+    a.n = nearest_render_pixel(a.c, size);
+    for (int k = 0; k < 3; ++k) {
+        a.q[k] = px::clampi(a.n - 1 + k, 0, size - 1);
+        a.d[k] = exact::sub(render_sample_position(a.q[k], jitter), a.c);
+    }
+    return a;
+}
+
+__global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    // The display axes (OutputAxis), spread over the render pixels: entry e is a column for
+    // e < display_width, else row e - display_width. A grid stride, since a tiny render image can
+    // have fewer pixels than the display has columns and rows.
+    const int render_pixels = p.width * p.height;
+    for (int e = y * p.width + x; e < p.display_width + p.display_height; e += render_pixels) {
+        planes.out_axes[e] = e < p.display_width
+                                 ? output_axis(e, p.scale_x, p.width, p.jitter_x)
+                                 : output_axis(e - p.display_width, p.scale_y, p.height, p.jitter_y);
+    }
+    const size_t i = static_cast<size_t>(y) * p.width + x;
+    const float* head = planes.head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs;
+    if (p.recurrent_out) store_recurrent(p, x, y, *reinterpret_cast<const float4*>(head));
+    const float4 h = *reinterpret_cast<const float4*>(head + kHeadSigmaMajor);
+    float sin_theta, cos_theta;
+    px::kernel_sincos(h.z, &sin_theta, &cos_theta);
+    planes.out_kernel[i] = make_float4(exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.x)),
+                                       exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.y)), sin_theta, cos_theta);
+    const float mv_x = planes.dilated[i * 2 + 0], mv_y = planes.dilated[i * 2 + 1];
+    planes.out_color[i] = make_float4(planes.tc[i * 3 + 0], planes.tc[i * 3 + 1], planes.tc[i * 3 + 2],
+                                      history_weight(h.w, mv_x, mv_y, p.still_history_shift));
+    planes.out_motion[i] = make_float2(exact::mul(mv_x, p.scale_x), exact::mul(mv_y, p.scale_y));
+}
+
+// Fast mode's history sample: the exact mode's Lanczos-3 (px::lanczos3_sample: the same taps,
+// order and central-tap clamp), with the weights' polynomials and each tap's product and sum as
+// FMAs instead of two roundings. The difference to exact is a few f32 ulps, far inside the pass's
+// 2^-13 bound in t-space (tests/cuda/test_cuda_output.cpp).
+//
+// The pass is bound by instruction issue (ncu, docs/performance.md: 78% of issue slots, about
+// 1,000 instructions a display pixel, 36 taps of them), so the taps' addressing is what this
+// saves: where all 36 taps are inside the image (every pixel but a 3-pixel border), they are read
+// from one row pointer per row at constant offsets, with no edge clamps; only the border takes
+// the clamped columns and rows. Both read the same values, so they give the same bits. The
+// history is never NaN (every backend stores finite f16), so the central range can use the
+// min/max instructions.
+template <class TapAt>
+__device__ __forceinline__ void lanczos3_fast_taps(const TapAt& tap_at, const float wx[6], const float wy[6],
+                                                   float out[3]) {
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float lo[3] = {3.4e38f, 3.4e38f, 3.4e38f};
+    float hi[3] = {-3.4e38f, -3.4e38f, -3.4e38f};
+#pragma unroll
+    for (int j = 0; j < 6; ++j) {
+        float r[3] = {0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int i = 0; i < 6; ++i) {
+            const uint2 v = tap_at(i, j);  // f16 R, G, B, unused: one 8-byte load
+            const float tap[3] = {f16_lo(v.x), f16_hi(v.x), f16_lo(v.y)};
+#pragma unroll
+            for (int c = 0; c < 3; ++c) {
+                r[c] = __fmaf_rn(wx[i], tap[c], r[c]);
+                if ((i == 2 || i == 3) && (j == 2 || j == 3)) {
+                    lo[c] = fminf(lo[c], tap[c]);
+                    hi[c] = fmaxf(hi[c], tap[c]);
+                }
+            }
+        }
+#pragma unroll
+        for (int c = 0; c < 3; ++c) sum[c] = __fmaf_rn(wy[j], r[c], sum[c]);
+    }
+#pragma unroll
+    for (int c = 0; c < 3; ++c) out[c] = fminf(fmaxf(sum[c], lo[c]), hi[c]);
+}
+
+__device__ __forceinline__ void lanczos3_fast(const uint16_t* history, int width, int height, float hx,
+                                              float hy, float out[3]) {
+    const float ux = hx - 0.5f, uy = hy - 0.5f;
+    const int ix = px::floor_to_int(ux), iy = px::floor_to_int(uy);
+    float wx[6], wy[6];
+    px::lanczos3_weights<true>(ux - static_cast<float>(ix), wx);
+    px::lanczos3_weights<true>(uy - static_cast<float>(iy), wy);
+    const uint2* pixels = reinterpret_cast<const uint2*>(history);
+    if (ix >= 2 && ix + 3 < width && iy >= 2 && iy + 3 < height) {
+        const uint2* first = pixels + static_cast<size_t>(iy - 2) * width + (ix - 2);  // tap (-2, -2)
+        lanczos3_fast_taps([&](int i, int j) { return __ldg(first + static_cast<size_t>(j) * width + i); }, wx,
+                           wy, out);
+    } else {
+        int xs[6], ys[6];
+#pragma unroll
+        for (int k = 0; k < 6; ++k) {
+            xs[k] = px::clampi(ix - 2 + k, 0, width - 1);
+            ys[k] = px::clampi(iy - 2 + k, 0, height - 1);
+        }
+        lanczos3_fast_taps([&](int i, int j) { return __ldg(pixels + static_cast<size_t>(ys[j]) * width + xs[i]); },
+                           wx, wy, out);
+    }
+}
+
+// t(x) = log2(1 + x) and its inverse on the MUFU units (lg2.approx, ex2.approx).
+__device__ __forceinline__ float fast_t(float x) { return fast_log2(1.0f + (x > 0.0f ? x : 0.0f)); }
+__device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) - 1.0f; }
+
+// Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets (the
+// pre-pass's OutputAxis tables, made by the same shared functions) and history position; the
+// history's Lanczos-3 taps summed by FMAs (lanczos3_fast); the tap weights from n's
+// precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
+__global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.display_width) return;
+    const int w = p.width;
+    const OutputAxis column = planes.out_axes[x];
+    const OutputAxis row = planes.out_axes[p.display_width + y];
+    const int nx = column.n, ny = row.n;
+    const int* qx = column.q;
+    const int* qy = row.q;
+    const float* dx = column.d;  // sample position - output position, per column and per row of taps
+    const float* dy = row.d;
+    const size_t n = static_cast<size_t>(ny) * w + nx;
+    const float4 kernel = planes.out_kernel[n];  // (x, y): scaled 1 / sigma; (z, w): sin, cos of theta
+    // (u, v) = d rotated by -theta, divided by the sigmas (times sqrt(log2e / 2)), is linear in the
+    // tap's column offset dx[i] and row offset dy[j]: u = ux[i] + uy[j], v = vy[j] - vx[i], so the
+    // 9 taps take 2 additions each for (u, v) instead of 6 operations.
+    const float cos_x = kernel.w * kernel.x, sin_x = kernel.z * kernel.x;
+    const float cos_y = kernel.w * kernel.y, sin_y = kernel.z * kernel.y;
+    float ux[3], uy[3], vx[3], vy[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        ux[k] = cos_x * dx[k];
+        uy[k] = sin_x * dy[k];
+        vx[k] = sin_y * dx[k];
+        vy[k] = cos_y * dy[k];
+    }
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float weight_sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+        const float4* taps = planes.out_color + static_cast<size_t>(qy[j]) * w;
+#pragma unroll
+        for (int i = 0; i < 3; ++i) {
+            const float u = ux[i] + uy[j];
+            const float v = vy[j] - vx[i];
+            const float weight = fast_exp2(-(u * u + v * v));
+            const float4 t = taps[qx[i]];
+            sum[0] += weight * t.x;
+            sum[1] += weight * t.y;
+            sum[2] += weight * t.z;
+            weight_sum += weight;
+        }
+    }
+    const float4 centre = planes.out_color[n];  // n's t(colour) and alpha
+    float current[3] = {centre.x, centre.y, centre.z};
+    if (!(weight_sum < 1e-20f)) {
+        const float inv = fast_rcp(weight_sum);
+        for (int c = 0; c < 3; ++c) current[c] = sum[c] * inv;
+    }
+
+    const float2 offset = planes.out_motion[n];
+    const float hx = exact::add(static_cast<float>(x) + 0.5f, offset.x);
+    const float hy = exact::add(static_cast<float>(y) + 0.5f, offset.y);
+    const bool history_valid =
+        p.history_valid != 0 && px::on_screen(hx, p.display_width) && px::on_screen(hy, p.display_height);
+    float out[3];
+    if (history_valid) {
+        float history[3];
+        lanczos3_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
+        const float share = current_share(centre.w, weight_sum);  // the fast weight sum's share
+        for (int c = 0; c < 3; ++c) {
+            const float th = fast_t(history[c]);
+            out[c] = fast_t_inverse(fmaf(share, current[c] - th, th));
+        }
+    } else {
+        for (int c = 0; c < 3; ++c) out[c] = fast_t_inverse(current[c]);
+    }
+    store_output<true>(p, planes, x, y, out);
+}
+
+__global__ void recurrent_kernel(const FrameParams* pp, const float* head) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    const float4 h = *reinterpret_cast<const float4*>(head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs);
+    store_recurrent(p, x, y, h);
+}
+
+}  // namespace
+
+void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                   swinup_precision precision, cudaStream_t stream) {
+    const dim3 display = row_grid(host.display_width, host.display_height);
+    if (precision == SWINUP_PRECISION_EXACT) {
+        output_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
+        SWINUP_CUDA_CHECK_LAUNCH();
+        return;
+    }
+    if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
+        throw std::invalid_argument("launch_output: fast mode needs the per-render-pixel planes");
+    output_fast_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_output_prepass(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                           swinup_precision precision, cudaStream_t stream) {
+    if (precision == SWINUP_PRECISION_EXACT) return;  // exact mode evaluates everything per display pixel
+    if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
+        throw std::invalid_argument("launch_output_prepass: fast mode needs the per-render-pixel planes");
+    output_render_pixels_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_recurrent(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                      cudaStream_t stream) {
+    recurrent_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes.head);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace swinup::cuda

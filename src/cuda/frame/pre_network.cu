@@ -1,0 +1,150 @@
+#include "cuda/frame/pre_network.cuh"
+
+#include <stdexcept>
+
+#include "model/model_spec.h"
+#include "frame/pixel_ops.h"
+#include "frame/stage_pixel.h"
+#include "cuda/backend/cuda_check.cuh"
+#include "cuda/device/device_math.cuh"
+#include "swinup/swinup.h"
+
+namespace swinup::cuda {
+namespace {
+
+__device__ __forceinline__ float read_input(const InputImage& im, int x, int y, int c) {
+    const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
+    const size_t e = static_cast<size_t>(x) * im.channels + c;
+    if (im.half) return f16_bits_to_f32(reinterpret_cast<const uint16_t*>(row)[e]);
+    return reinterpret_cast<const float*>(row)[e];
+}
+
+// ---- exposure -------------------------------------------------------------------------------
+// One thread per row: the row's f64 sum in x order, exactly as cpu/input_planes.cpp.
+__global__ void exposure_rows_kernel(const FrameParams* p, double* row_sums) {
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= p->height) return;
+    constexpr float kMinLuminance = 6.103515625e-05f;  // 2^-14
+    double sum = 0.0;
+    for (int x = 0; x < p->width; ++x) {
+        bool replaced;
+        const float r = px::stage_color(read_input(p->color, x, y, 0), 1.0f, p->pre_exposure, false, &replaced);
+        const float g = px::stage_color(read_input(p->color, x, y, 1), 1.0f, p->pre_exposure, false, &replaced);
+        const float b = px::stage_color(read_input(p->color, x, y, 2), 1.0f, p->pre_exposure, false, &replaced);
+        const float luminance = exact::add(exact::add(exact::mul(0.2126f, r), exact::mul(0.7152f, g)),
+                                           exact::mul(0.0722f, b));
+        sum = __dadd_rn(sum, static_cast<double>(exact::log2(px::maxf(luminance, kMinLuminance))));
+    }
+    row_sums[y] = sum;
+}
+
+// One thread: auto (rows in order), the texture, or the value.
+__global__ void exposure_resolve_kernel(const FrameParams* p, const double* row_sums, float* exposure) {
+    float e;
+    if (p->auto_exposure) {
+        double total = 0.0;
+        for (int y = 0; y < p->height; ++y) total = __dadd_rn(total, row_sums[y]);
+        const float mean_log2 = static_cast<float>(__ddiv_rn(total, static_cast<double>(p->width) * p->height));
+        e = px::clampf(exact::div(0.18f, exact::exp2(mean_log2)), 9.5367431640625e-07f, 1048576.0f);
+    } else if (p->exposure_texture) {
+        const float v = *p->exposure_texture;
+        e = (px::is_finite(v) && v > 0.0f) ? v : 1.0f;
+    } else {
+        e = p->exposure_value;
+    }
+    *exposure = e;
+}
+
+// ---- input planes ---------------------------------------------------------------------------
+__global__ void input_planes_kernel(const FrameParams* pp, const float* exposure, float* color, float* motion) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    const size_t i = static_cast<size_t>(y) * p.width + x;
+    const float e = *exposure;
+    bool replaced;
+    for (int c = 0; c < 3; ++c)
+        color[i * 3 + c] = px::stage_color(read_input(p.color, x, y, c), e, p.pre_exposure, p.ldr != 0, &replaced);
+    p.z[i] = px::stage_depth(read_input(p.depth, x, y, 0), p.depth_inverted != 0, &replaced);
+    int mx = x, my = y;
+    float divide_x = 1.0f, divide_y = 1.0f;
+    if (p.mv_display_res) {  // the display pixel holding the sample's display position
+        const float dpy = exact::mul(exact::add(static_cast<float>(y) + 0.5f, p.jitter_y), p.scale_y);
+        const float dpx = exact::mul(exact::add(static_cast<float>(x) + 0.5f, p.jitter_x), p.scale_x);
+        my = px::clampi(px::floor_to_int(dpy), 0, p.display_height - 1);
+        mx = px::clampi(px::floor_to_int(dpx), 0, p.display_width - 1);
+        divide_x = p.scale_x;
+        divide_y = p.scale_y;
+    }
+    const float vx = px::stage_motion(read_input(p.motion, mx, my, 0), p.mv_scale_x, divide_x, &replaced);
+    const float vy = px::stage_motion(read_input(p.motion, mx, my, 1), p.mv_scale_y, divide_y, &replaced);
+    motion[i * 2 + 0] = exact::add(vx, p.motion_offset_x);
+    motion[i * 2 + 1] = exact::add(vy, p.motion_offset_y);
+}
+
+// ---- staging --------------------------------------------------------------------------------
+// One thread per padded-grid pixel; padding pixels stage their clamped real pixel again (the same
+// function of the same data, so the same slots as the CPU's copy).
+__global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.padded_width) return;
+    StageCurrent cur;
+    static_cast<FrameGeometry&>(cur) = p;
+    cur.color = planes.color;
+    cur.z = p.z;
+    cur.motion = planes.motion;
+    StagePrevious prev;
+    prev.valid = p.history_valid != 0;
+    prev.history = p.history_in;
+    prev.z = p.z_prev;
+    prev.recurrent = p.recurrent_in;
+    prev.width = p.prev_width;
+    prev.height = p.prev_height;
+    const int sx = x < p.width ? x : p.width - 1;
+    const int sy = y < p.height ? y : p.height - 1;
+    float mv[2], slots[kSlots], tc[3];
+    stage_dilated_motion(cur, sx, sy, mv);
+    stage_slots<SlotRounding::kByEncoder>(cur, prev, sx, sy, mv, slots, tc);
+    // The hardware encoder, two slots at a time (the same function as f32_to_e4m3: test_cuda_kernels);
+    // it also does the slots' rounding, which stage_slots left to it.
+    uint32_t words[4];
+    for (int w = 0; w < 4; ++w)
+        words[w] = static_cast<uint32_t>(e4m3x2(slots[w * 4], slots[w * 4 + 1])) |
+                   (static_cast<uint32_t>(e4m3x2(slots[w * 4 + 2], slots[w * 4 + 3])) << 16);
+    *reinterpret_cast<uint4*>(planes.staged + (static_cast<size_t>(y) * p.padded_width + x) * kSlots) =
+        make_uint4(words[0], words[1], words[2], words[3]);
+    if (x == sx && y == sy) {
+        const size_t i = static_cast<size_t>(y) * p.width + x;
+        planes.dilated[i * 2 + 0] = mv[0];
+        planes.dilated[i * 2 + 1] = mv[1];
+        for (int c = 0; c < 3; ++c) planes.tc[i * 3 + c] = tc[c];
+    }
+}
+
+}  // namespace
+
+void launch_exposure(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                     cudaStream_t stream) {
+    if (host.auto_exposure) {
+        exposure_rows_kernel<<<(host.height + 63) / 64, 64, 0, stream>>>(params, planes.row_sums);
+        SWINUP_CUDA_CHECK_LAUNCH();
+    }
+    exposure_resolve_kernel<<<1, 1, 0, stream>>>(params, planes.row_sums, planes.exposure);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_input_planes(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                         cudaStream_t stream) {
+    input_planes_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes.exposure,
+                                                                                       planes.color, planes.motion);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+void launch_staging(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
+                    cudaStream_t stream) {
+    staging_kernel<<<row_grid(host.padded_width, host.padded_height), kRowThreads, 0, stream>>>(params, planes);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace swinup::cuda

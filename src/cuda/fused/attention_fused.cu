@@ -1,0 +1,262 @@
+#include "cuda/fused/attention_fused.cuh"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "numeric/exact_math.h"
+#include "model/model_spec.h"
+#include "model/window_map.h"
+#include "cuda/device/cp_async.cuh"
+#include "cuda/backend/cuda_check.cuh"
+#include "cuda/device/device_limits.cuh"
+#include "cuda/device/device_math.cuh"
+#include "cuda/device/persistent_grid.cuh"
+#include "cuda/layers/rms_norm_row.cuh"
+#include "cuda/device/warp_tile_mma.cuh"
+#include "cuda/layers/window_attention_head.cuh"
+
+namespace swinup::cuda {
+namespace {
+
+// Shared rows are padded by 16 bytes (as in gemm_e4m3.cu and mlp_fused.cu): every row stride
+// below is an odd number of 16-byte units, so the 8 rows of an ldmatrix phase hit 8 different
+// bank quads, and the fragment owners' 4-byte accesses (row g, word t) land on banks 4g + t.
+constexpr int kRowPad = 16;
+constexpr int kMaxWarps = 16;
+constexpr int kMinWarps = 2;
+
+// Shared memory of a CTA. Shared by its warps, loaded once: Wqkv [3C][C + 16], Wproj [C][C + 16],
+// (scale, scale, bias, bias) per column pair of qkv and of proj, norm1's gains. Then per warp: two
+// buffers of its window's 16 f16 token rows [16][2C + 16] (cp.async double buffer; they also
+// take the residual add in place before the store; one buffer at C = 128), the e4m3 rows [16][C + 16] that hold norm1's
+// output (qkv's A) and then the attention output (proj's A), and the f16 Q K V rows [16][6C + 16].
+template <int kC>
+struct AttentionLayout {
+    static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
+    static constexpr int kWStride = kC + kRowPad;
+    static constexpr int kXStride = 2 * kC + kRowPad;
+    static constexpr int kAStride = kC + kRowPad;
+    static constexpr int kQkvStride = 6 * kC + kRowPad;
+    static constexpr int kWqkvBytes = 3 * kC * kWStride;
+    static constexpr int kWprojBytes = kC * kWStride;
+    static constexpr int kSbBytes = (3 * kC / 2 + kC / 2) * 16;
+    static constexpr int kGainBytes = kC * 4;
+    static constexpr int kCtaBytes = kWqkvBytes + kWprojBytes + kSbBytes + kGainBytes;
+    static constexpr int kXBufBytes = 16 * kXStride;
+    // C = 128 (the tube, ~900 windows at 720p): one row buffer, so that 8 warps fit per SM (the
+    // H200's 132 x 8 warps then take every window in one round; with two buffers, 6 warps a CTA
+    // left a second round of windows). Elsewhere two (the next window's copy overlaps the current).
+    static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
+    static constexpr int kWarpBytes = kXBuffers * kXBufBytes + 16 * kAStride + 16 * kQkvStride;
+    static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
+    // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block; sm_89's
+    // 99 KiB allow fewer): the launch bound, so that C = 96 and 128 (9 and 6 warps) may use more
+    // than 128 registers instead of spilling.
+    static constexpr int kMaxWarpsAnyDevice =
+        (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
+};
+
+// Issues the copies of window `window`'s 16 f16 token rows (window_map.h's roll for a shifted
+// block) into x_s, row r = window token r (one warp).
+template <int kC>
+__device__ __forceinline__ void load_window_rows(const AttentionBlockArgs& p, int window, uint8_t* x_s, int lane) {
+    using L = AttentionLayout<kC>;
+    constexpr int kChunks = 2 * kC / 16;  // 16-byte pieces per row
+    for (int i = lane; i < 16 * kChunks; i += 32) {
+        const int r = i / kChunks, c = i - r * kChunks;
+        const int token = window_token_index(window, r, p.width, p.height, p.shifted);
+        cp_async_16(x_s + r * L::kXStride + c * 16, p.x + static_cast<size_t>(token) * kC + c * 8, 16);
+    }
+}
+
+// One CTA keeps Wqkv, Wproj and their scales and biases in shared memory; each warp independently
+// walks windows (warp-level grid stride, its next window's rows copied while it computes the
+// current one) through norm1, qkv -> f16 Q K V rows, the heads' attention -> e4m3 rows, proj +
+// residual. Only __syncwarp between the steps: a window's 16 tokens are its own.
+template <int kC, int kHeads>
+__global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) attention_fused_kernel(const AttentionBlockArgs p) {
+    using L = AttentionLayout<kC>;
+    constexpr int kD = kC / kHeads;
+    extern __shared__ uint4 smem_words[];
+    uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
+    uint8_t* wqkv_s = smem;
+    uint8_t* wproj_s = wqkv_s + L::kWqkvBytes;
+    float4* sbq_s = reinterpret_cast<float4*>(wproj_s + L::kWprojBytes);
+    float4* sbp_s = sbq_s + 3 * kC / 2;
+    float* gain_s = reinterpret_cast<float*>(sbp_s + kC / 2);
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int warps = static_cast<int>(blockDim.x) / 32;
+    uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // kXBuffers buffers
+    uint8_t* a_s = x_base + L::kXBuffers * L::kXBufBytes;           // norm1 output, then attention output
+    uint8_t* qkv_s = a_s + 16 * L::kAStride;
+
+    // The CTA's shared operands, once.
+    cp_async_matrix(wqkv_s, L::kWStride, p.w_qkv, 3 * kC, kC);
+    cp_async_matrix(wproj_s, L::kWStride, p.w_proj, kC, kC);
+    for (int i = threadIdx.x; i < 3 * kC / 2; i += blockDim.x)
+        sbq_s[i] = make_float4(p.scale_qkv[2 * i], p.scale_qkv[2 * i + 1], p.bias_qkv[2 * i], p.bias_qkv[2 * i + 1]);
+    for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
+        sbp_s[i] = make_float4(p.scale_proj[2 * i], p.scale_proj[2 * i + 1], p.bias_proj[2 * i], p.bias_proj[2 * i + 1]);
+    for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
+
+    const int windows = window_count(p.width, p.height);
+    const int window_step = static_cast<int>(gridDim.x) * warps;
+    int window = static_cast<int>(blockIdx.x) * warps + warp;
+    if (window < windows) load_window_rows<kC>(p, window, x_base, lane);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();  // weights, scales, gains (and every warp's first window) in place
+
+    const int g = lane >> 2, t = lane & 3;
+    const FragmentRows f = fragment_rows(lane);
+
+    for (int buf = 0; window < windows; window += window_step, buf = (buf + 1) % L::kXBuffers) {
+        const int next = window + window_step;
+        if (L::kXBuffers == 2 && next < windows) {
+            // buffer buf ^ 1 was last read in the previous iteration, before its closing __syncwarp
+            load_window_rows<kC>(p, next, x_base + (buf ^ 1) * L::kXBufBytes, lane);
+            cp_async_commit();
+            cp_async_wait<1>();  // this window's rows have landed (this lane's copies)
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncwarp();  // ... and every lane's copies are visible to the warp
+        uint8_t* x_s = x_base + buf * L::kXBufBytes;
+
+        // norm1 -> qkv's A (16 x C e4m3), then into registers.
+        rms_normalise_tile16<kC>(x_s, L::kXStride, gain_s, a_s, L::kAStride, p.precision, lane);
+        __syncwarp();
+        uint32_t a[kC / 32][4];
+        load_a_fragments<kC / 32>(a, a_s, L::kAStride, f);
+
+        // qkv -> f16 rows (the GEMM's store_f16 epilogue), each fragment owner its own pairs.
+        for (int n0 = 0; n0 < 3 * kC; n0 += 16) {
+            float acc[2][4];
+            mma_step16<kC / 32>(acc, a, wqkv_s, L::kWStride, n0, f);
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt) {
+                const float4 sb = sbq_s[(n0 + nt * 8) / 2 + t];
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
+                    const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
+                    *reinterpret_cast<uint32_t*>(qkv_s + (g + 8 * half) * L::kQkvStride + (n0 + nt * 8 + 2 * t) * 2) =
+                        f16x2(y0, y1);
+                }
+            }
+        }
+        __syncwarp();  // Q K V complete, and norm1's rows read, before the heads overwrite a_s
+
+        // The heads, one after the other, each window_attention's arithmetic -> e4m3 rows a_s.
+        const bool masked = window_has_mask(window, p.width, p.height, p.shifted);
+        const uint32_t mask[2] = {masked ? window_key_mask(window, g, p.width, p.height, p.shifted) : 0xffffu,
+                                  masked ? window_key_mask(window, g + 8, p.width, p.height, p.shifted) : 0xffffu};
+        const uint16_t* q_lo = reinterpret_cast<const uint16_t*>(qkv_s + g * L::kQkvStride);
+        const uint16_t* q_hi = reinterpret_cast<const uint16_t*>(qkv_s + (g + 8) * L::kQkvStride);
+#pragma unroll 1
+        for (int head = 0; head < kHeads; ++head) {
+            const uint16_t* v[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                v[k] = reinterpret_cast<const uint16_t*>(qkv_s + (2 * t + (k & 1) + 8 * (k >> 1)) * L::kQkvStride) +
+                       2 * kC + head * kD;
+            attend_window_head<kD>(q_lo + head * kD, q_hi + head * kD, v, kC,
+                                   p.rel_bias + head * kWindowTokens * kWindowTokens, mask, p.precision,
+                                   a_s + g * L::kAStride + head * kD, a_s + (g + 8) * L::kAStride + head * kD);
+        }
+        __syncwarp();  // attention rows complete before proj reads them
+
+        // proj: all C / 16 column steps at once; residual epilogue in place in the window's f16
+        // rows (the x that norm1 read, the value the unfused proj reads from device memory).
+        float acc[kC / 16][2][4];
+        mma_all_steps<kC, kC / 16>(acc, a_s, L::kAStride, wproj_s, L::kWStride, f);
+#pragma unroll
+        for (int s = 0; s < kC / 16; ++s)
+#pragma unroll
+            for (int nt = 0; nt < 2; ++nt) {
+                const int n = s * 16 + nt * 8 + 2 * t;
+                const float4 sb = sbp_s[n / 2];
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * L::kXStride + n * 2);
+                    const uint32_t o = *xw;
+                    const float y0 = scale_bias(acc[s][nt][2 * half], sb.x, sb.z);
+                    const float y1 = scale_bias(acc[s][nt][2 * half + 1], sb.y, sb.w);
+                    *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
+                }
+            }
+        __syncwarp();
+        // The window's rows back to their tokens, 16 bytes at a time.
+        constexpr int kChunks = 2 * kC / 16;
+#pragma unroll
+        for (int i = lane; i < 16 * kChunks; i += 32) {
+            const int r = i / kChunks, c = i - r * kChunks;
+            const int token = window_token_index(window, r, p.width, p.height, p.shifted);
+            *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(token) * kC + c * 8) =
+                *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
+        }
+        __syncwarp();  // buffer buf is read out before the next iteration refills it
+        if (L::kXBuffers == 1 && next < windows) {  // one buffer: the next window's copy only now
+            load_window_rows<kC>(p, next, x_base, lane);
+            cp_async_commit();
+        }
+    }
+    cp_async_wait<0>();  // no copy is left in flight at exit
+}
+
+void require(bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("attention_fused: ") + what);
+}
+
+// Warps per CTA: as many as the device's per-block shared memory holds, up to 16. H200 (227 KiB):
+// C = 32 16 warps (2 CTAs per SM), C = 64 16 warps, C = 96 9 warps, C = 128 8 warps (one row buffer).
+template <int kC>
+int warps_for_device() {
+    using L = AttentionLayout<kC>;
+    const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
+    return static_cast<int>(std::min<long long>(L::kMaxWarpsAnyDevice, room > 0 ? room / L::kWarpBytes : 0));
+}
+
+template <int kC, int kHeads>
+void launch(const AttentionBlockArgs& p, cudaStream_t stream) {
+    using L = AttentionLayout<kC>;
+    const int warps = warps_for_device<kC>();
+    require(warps >= kMinWarps, "the weights do not fit in shared memory");
+    const int smem = L::kCtaBytes + warps * L::kWarpBytes;
+    auto kernel = attention_fused_kernel<kC, kHeads>;
+    const int blocks = persistent_blocks(kernel, warps, smem, window_count(p.width, p.height), "attention_fused");
+    kernel<<<blocks, warps * 32, smem, stream>>>(p);
+    SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+bool attention_fused_supported(int channels, int heads) {
+    if (channels == 32 && heads == 2) return warps_for_device<32>() >= kMinWarps;
+    if (channels == 64 && heads == 2) return warps_for_device<64>() >= kMinWarps;
+    if (channels == 96 && heads == 4) return warps_for_device<96>() >= kMinWarps;
+    if (channels == 128 && heads == 4) return warps_for_device<128>() >= kMinWarps;
+    return false;
+}
+
+void attention_fused(const AttentionBlockArgs& p, cudaStream_t stream) {
+    require(p.x && p.norm_gain && p.w_qkv && p.scale_qkv && p.bias_qkv && p.rel_bias && p.w_proj && p.scale_proj &&
+                p.bias_proj,
+            "null operand");
+    require(p.width > 0 && p.height > 0 && p.width % kWindow == 0 && p.height % kWindow == 0,
+            "the grid must be a positive multiple of 4 tokens in each direction");
+    require(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
+    require(reinterpret_cast<uintptr_t>(p.w_qkv) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w_proj) % 16 == 0,
+            "the weights must be 16-byte aligned");
+    require(attention_fused_supported(p.channels, p.heads),
+            "unsupported (channels, heads) (see attention_fused_supported)");
+    switch (p.channels) {
+        case 32: launch<32, 2>(p, stream); break;
+        case 64: launch<64, 2>(p, stream); break;
+        case 96: launch<96, 4>(p, stream); break;
+        case 128: launch<128, 4>(p, stream); break;
+    }
+}
+
+}  // namespace swinup::cuda

@@ -1,0 +1,670 @@
+// Every error path of the C API returns its status and a message that names the field, and the
+// small helpers (render size, jitter, phase count) return what their definitions say.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "api/backend.h"
+#include "model/weights.h"
+#include "pipeline_fixture.h"
+#include "swinup/swinup.h"
+
+namespace swinup::test {
+namespace {
+
+// An enum holding a value outside its enumerators, as a C caller can pass.
+template <class Enum>
+Enum bad_enum(int value) {
+    Enum e;
+    static_assert(sizeof e == sizeof value);
+    std::memcpy(&e, &value, sizeof e);
+    return e;
+}
+
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+
+// ---- context creation ------------------------------------------------------------------------
+
+// Creates with `d`, expects `status` and a NULL context, and returns the message.
+std::string create_error(const swinup_context_desc& d, swinup_status status) {
+    swinup_context* ctx = reinterpret_cast<swinup_context*>(uintptr_t{0x1});  // must become NULL
+    EXPECT_EQ(swinup_context_create(&d, &ctx), status) << swinup_last_error(nullptr);
+    EXPECT_EQ(ctx, nullptr);
+    swinup_context_destroy(ctx == reinterpret_cast<swinup_context*>(uintptr_t{0x1}) ? nullptr : ctx);
+    return swinup_last_error(nullptr);
+}
+
+#define EXPECT_CREATE_FAILS(desc, status, field) \
+    EXPECT_NE(create_error(desc, status).find(field), std::string::npos) << swinup_last_error(nullptr)
+
+TEST(ApiCreate, NullArguments) {
+    swinup_context* ctx = nullptr;
+    const swinup_context_desc d = small_context_desc();
+    EXPECT_EQ(swinup_context_create(nullptr, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("desc is NULL"), std::string::npos);
+    EXPECT_EQ(swinup_context_create(&d, nullptr), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("out is NULL"), std::string::npos);
+}
+
+TEST(ApiCreate, StructSize) {
+    swinup_context_desc d = small_context_desc();
+    d.struct_size -= 4;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.struct_size");
+}
+
+TEST(ApiCreate, UnknownEnums) {
+    swinup_context_desc d = small_context_desc();
+    d.backend = bad_enum<swinup_backend>(7);
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.backend");
+    d = small_context_desc();
+    d.variant = bad_enum<swinup_variant>(5);
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.variant");
+    d = small_context_desc();
+    d.precision = bad_enum<swinup_precision>(9);
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.precision");
+    d = small_context_desc();
+    d.weights_source = bad_enum<swinup_weights_source>(3);
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_source");
+}
+
+TEST(ApiCreate, DeviceIndex) {
+    swinup_context_desc d = small_context_desc();
+    d.backend = SWINUP_BACKEND_AUTO;
+    d.device_index = -1;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.device_index");
+}
+
+TEST(ApiCreate, DisplaySize) {
+    swinup_context_desc d = small_context_desc();
+    d.display_width = 0;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.display_width");
+    d = small_context_desc();
+    d.display_height = 8193;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.display_height");
+}
+
+TEST(ApiCreate, MaxRenderSize) {
+    swinup_context_desc d = small_context_desc();
+    d.max_render_width = 0;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_width");
+    d = small_context_desc();
+    d.max_render_height = 65;  // more than the display height (64)
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_height");
+    d = small_context_desc(21, 32, 64, 64);  // 64 / 21 > 3
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_width");
+    d = small_context_desc(32, 21, 64, 64);
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_height");
+}
+
+TEST(ApiCreate, Flags) {
+    swinup_context_desc d = small_context_desc();
+    d.flags = 1u << 7;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.flags");
+}
+
+TEST(ApiCreate, NumThreads) {
+    swinup_context_desc d = small_context_desc();
+    d.num_threads = SWINUP_MAX_THREADS + 1;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT,
+                        "context_desc.num_threads: must be 0..1024 (0: all hardware threads), got 1025");
+    d.num_threads = 100000;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "got 100000");
+}
+
+TEST(ApiCreate, OutputFormat) {
+    swinup_context_desc d = small_context_desc();
+    d.output_format = SWINUP_FORMAT_R32F;  // an input format
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT,
+                        "context_desc.output_format: expected SWINUP_FORMAT_RGBA16F, "
+                        "SWINUP_FORMAT_R10G10B10A2 or SWINUP_FORMAT_RGBA8, got SWINUP_FORMAT_R32F");
+    d.output_format = bad_enum<swinup_format>(99);
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.output_format");
+}
+
+TEST(ApiCreate, WeightsFields) {
+    swinup_context_desc d = small_context_desc();
+    d.weights_source = SWINUP_WEIGHTS_PATH;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_path");
+    d.weights_path = "";
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_path");
+    d = small_context_desc();
+    d.weights_source = SWINUP_WEIGHTS_MEMORY;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_data");
+    const uint8_t byte = 0;
+    d.weights_data = &byte;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_size");
+}
+
+TEST(ApiCreate, WeightsFileMissingIsIoError) {
+    swinup_context_desc d = small_context_desc();
+    d.weights_source = SWINUP_WEIGHTS_PATH;
+    d.weights_path = "/nonexistent/swinup/weights.safetensors";
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_IO_ERROR, "context_desc.weights_path");
+}
+
+TEST(ApiCreate, WeightsGarbageIsInvalid) {
+    swinup_context_desc d = small_context_desc();
+    const std::vector<uint8_t> garbage(1000, 0xab);
+    d.weights_source = SWINUP_WEIGHTS_MEMORY;
+    d.weights_data = garbage.data();
+    d.weights_size = garbage.size();
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_WEIGHTS_INVALID, "context_desc.weights_data");
+}
+
+TEST(ApiCreate, WeightsOfAnotherVariant) {
+    const std::vector<uint8_t> lite = weights_serialize(weights_make_initial(Variant::lite, 3));
+    swinup_context_desc d = small_context_desc();
+    d.weights_source = SWINUP_WEIGHTS_MEMORY;
+    d.weights_data = lite.data();
+    d.weights_size = lite.size();
+    d.variant = SWINUP_VARIANT_FULL;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_WEIGHTS_INVALID, "context_desc.variant");
+    d.variant = SWINUP_VARIANT_LITE;  // the same image with the matching variant is accepted
+    ContextHandle ok(d);
+    EXPECT_NE(ok.ctx, nullptr);
+}
+
+TEST(ApiCreate, CudaBackendWithoutCuda) {
+    if (cuda_backend_available()) GTEST_SKIP() << "this machine has a usable CUDA backend";
+    swinup_context_desc d = small_context_desc();
+    d.backend = SWINUP_BACKEND_CUDA;
+    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_UNSUPPORTED, "context_desc.backend");
+    d.backend = SWINUP_BACKEND_AUTO;  // auto falls back to the CPU and says so in get_info
+    ContextHandle ctx(d);
+    swinup_context_info info;
+    ASSERT_EQ(swinup_context_get_info(ctx.ctx, &info), SWINUP_STATUS_OK);
+    EXPECT_EQ(info.backend, SWINUP_BACKEND_CPU);
+}
+
+TEST(ApiCreate, SuccessClearsTheThreadError) {
+    swinup_context_desc bad = small_context_desc();
+    bad.display_width = 0;
+    create_error(bad, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STRNE(swinup_last_error(nullptr), "");
+    ContextHandle ctx(small_context_desc());
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
+    EXPECT_STREQ(swinup_last_error(ctx.ctx), "");
+}
+
+TEST(ApiCreate, InfoDescribesTheContext) {
+    swinup_context_desc d = small_context_desc();
+    d.precision = SWINUP_PRECISION_EXACT;
+    ContextHandle ctx(d);
+    swinup_context_info info;
+    ASSERT_EQ(swinup_context_get_info(ctx.ctx, &info), SWINUP_STATUS_OK);
+    EXPECT_EQ(info.backend, SWINUP_BACKEND_CPU);
+    EXPECT_EQ(info.variant, SWINUP_VARIANT_LITE);
+    EXPECT_EQ(info.precision, SWINUP_PRECISION_EXACT);
+    EXPECT_GT(std::string(info.device_name).size(), 0u);
+    EXPECT_NE(std::string(info.weights_description).find("embedded lite"), std::string::npos);
+    // The parameter count is that of the spec's tensor list for the embedded network (the shipped
+    // lite has the head MLP).
+    std::string error;
+    const auto embedded = weights_load_embedded(Variant::lite, &error);
+    ASSERT_NE(embedded, nullptr) << error;
+    uint64_t expected = 0;
+    for (const TensorSpec& t : model_tensors(embedded->config)) expected += uint64_t(t.elements());
+    EXPECT_EQ(info.parameter_count, expected);
+    EXPECT_EQ(swinup_context_get_info(nullptr, &info), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(swinup_context_get_info(ctx.ctx, nullptr), SWINUP_STATUS_INVALID_ARGUMENT);
+}
+
+TEST(ApiCreate, DestroyNullIsANoOp) { swinup_context_destroy(nullptr); }
+
+// ---- dispatch --------------------------------------------------------------------------------
+
+class ApiDispatch : public ::testing::Test {
+protected:
+    ApiDispatch() : ctx_(small_context_desc()), frame_(32, 32, 64, 64) {}
+
+    // Dispatches `d`, expects `status` and a message containing `field`.
+    void expect_fails(const swinup_dispatch_desc& d, swinup_status status, const std::string& field) {
+        EXPECT_EQ(swinup_dispatch(ctx_.ctx, &d), status) << swinup_last_error(ctx_.ctx);
+        const std::string message = swinup_last_error(ctx_.ctx);
+        EXPECT_NE(message.find(field), std::string::npos) << "message: " << message;
+    }
+
+    ContextHandle ctx_;
+    FrameData frame_;
+};
+
+TEST_F(ApiDispatch, NullArguments) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    EXPECT_EQ(swinup_dispatch(nullptr, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("ctx is NULL"), std::string::npos);
+    EXPECT_EQ(swinup_dispatch(ctx_.ctx, nullptr), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(ctx_.ctx)).find("desc is NULL"), std::string::npos);
+}
+
+TEST_F(ApiDispatch, StructSize) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.struct_size = 12;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.struct_size");
+}
+
+TEST_F(ApiDispatch, RenderSize) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.render_width = 0;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_width");
+    d = frame_.dispatch();
+    d.render_height = 33;  // over the maximum
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_height: must be 1..max_render_height (32), got 33");
+    d = frame_.dispatch();
+    d.render_width = 21;  // 64 / 21 > 3
+    d.color.width = d.depth.width = d.motion_vectors.width = 21;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_width");
+}
+
+TEST_F(ApiDispatch, Jitter) {
+    for (float bad : {kNaN, kInf, -kInf, 0.51f, -0.6f}) {
+        swinup_dispatch_desc d = frame_.dispatch();
+        d.jitter_x = bad;
+        expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_x");
+        d = frame_.dispatch();
+        d.jitter_y = bad;
+        expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_y");
+    }
+}
+
+TEST_F(ApiDispatch, Scalars) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.mv_scale_x = kNaN;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_x");
+    d = frame_.dispatch();
+    d.mv_scale_y = kInf;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_y");
+    d = frame_.dispatch();
+    d.exposure_value = -1.0f;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.exposure_value");
+    d = frame_.dispatch();
+    d.pre_exposure = kNaN;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.pre_exposure");
+    d = frame_.dispatch();
+    d.frame_time_delta_ms = kInf;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.frame_time_delta_ms");
+}
+
+// A value just outside its range is printed as itself, not rounded onto the bound it broke
+// (six significant digits printed the jitter 0.50000006 as "got 0.5", for the range [-0.5, 0.5]).
+TEST_F(ApiDispatch, BadScalarsArePrintedExactly) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.jitter_x = std::nextafter(0.5f, 1.0f);
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_x: must be a finite number in [-0.5, 0.5], got 0.50000006");
+    d = frame_.dispatch();
+    d.jitter_y = std::nextafter(-0.5f, -1.0f);
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_y: must be a finite number in [-0.5, 0.5], got -0.50000006");
+    d = frame_.dispatch();
+    d.pre_exposure = -std::numeric_limits<float>::denorm_min();
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.pre_exposure: must be a finite non-negative number, got -1e-45");
+    d = frame_.dispatch();
+    d.mv_scale_x = -kInf;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_x: must be a finite number, got -inf");
+}
+
+TEST_F(ApiDispatch, NullPointers) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.color.data = nullptr;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.data: is NULL");
+    d = frame_.dispatch();
+    d.depth.data = nullptr;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.data: is NULL");
+    d = frame_.dispatch();
+    d.motion_vectors.data = nullptr;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.motion_vectors.data: is NULL");
+    d = frame_.dispatch();
+    d.output.data_mut = nullptr;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.data_mut: is NULL");
+}
+
+TEST_F(ApiDispatch, Formats) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.depth.format = SWINUP_FORMAT_RG16F;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT,
+                 "dispatch.depth.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F");
+    d = frame_.dispatch();
+    d.color.format = SWINUP_FORMAT_R32F;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.format");
+    d = frame_.dispatch();
+    d.color.format = bad_enum<swinup_format>(77);
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.format: expected SWINUP_FORMAT_RGBA16F, "
+                                                    "SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F or "
+                                                    "SWINUP_FORMAT_RGB32F, got unknown value 77");
+    d = frame_.dispatch();
+    d.motion_vectors.format = SWINUP_FORMAT_RGBA16F;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.motion_vectors.format");
+    d = frame_.dispatch();
+    d.output.format = SWINUP_FORMAT_RGBA8;  // the context's output format is RGBA16F
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.format");
+}
+
+TEST_F(ApiDispatch, Misaligned) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.depth.data = reinterpret_cast<const uint8_t*>(frame_.depth.data()) + 2;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.data: is not aligned to 4 bytes");
+    // Halves need 2-byte alignment only.
+    std::vector<uint16_t> half_color(size_t(32) * 32 * 4 + 1, 0x3800);
+    d = frame_.dispatch();
+    d.color.format = SWINUP_FORMAT_RGBA16F;
+    d.color.data = reinterpret_cast<const uint8_t*>(half_color.data()) + 1;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.data: is not aligned to 2 bytes");
+    d.color.data = half_color.data() + 1;
+    EXPECT_EQ(swinup_dispatch(ctx_.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx_.ctx);
+}
+
+TEST_F(ApiDispatch, Sizes) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.color.width = 16;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.width: expected 32x32");
+    d = frame_.dispatch();
+    d.depth.height = 64;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.height");
+    d = frame_.dispatch();
+    d.motion_vectors.width = 64;  // display size, but the context expects render-size vectors
+    d.motion_vectors.height = 64;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.motion_vectors.width");
+    d = frame_.dispatch();
+    d.output.width = 32;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.width: expected 64x64");
+}
+
+TEST(ApiDispatchFlags, DisplayResolutionMotionVectorsNeedDisplaySize) {
+    swinup_context_desc cd = small_context_desc();
+    cd.flags = SWINUP_FLAG_MV_DISPLAY_RES;
+    ContextHandle ctx(cd);
+    FrameData frame(32, 32, 64, 64, SWINUP_FORMAT_RGBA16F, true);
+    swinup_dispatch_desc d = frame.dispatch(true);
+    d.motion_vectors.width = 32;
+    d.motion_vectors.height = 32;
+    EXPECT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(ctx.ctx)).find("dispatch.motion_vectors.width"), std::string::npos);
+    d = frame.dispatch(true);
+    EXPECT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+}
+
+TEST_F(ApiDispatch, RowPitch) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.color.row_pitch = 32 * 16 - 4;  // less than a row of RGBA32F
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.row_pitch");
+    d = frame_.dispatch();
+    d.depth.row_pitch = 32 * 4 + 2;  // not a multiple of the element size
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.row_pitch");
+    d = frame_.dispatch();
+    d.output.row_pitch = 64 * 8 - 8;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.row_pitch");
+}
+
+TEST_F(ApiDispatch, MemoryKinds) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.color.memory = SWINUP_MEMORY_CUDA;
+    expect_fails(d, SWINUP_STATUS_UNSUPPORTED, "dispatch.color.memory: SWINUP_MEMORY_CUDA needs the CUDA backend");
+    d = frame_.dispatch();
+    d.output.memory = SWINUP_MEMORY_EXTERNAL;
+    expect_fails(d, SWINUP_STATUS_UNSUPPORTED, "dispatch.output.memory");
+    d = frame_.dispatch();
+    d.depth.memory = bad_enum<swinup_memory>(9);
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.memory: unknown value 9");
+}
+
+TEST_F(ApiDispatch, ExposureTexture) {
+    const float exposure = 2.0f;
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.exposure = {&exposure, nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG32F, 1, 1, 0};
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.exposure.format");
+    d.exposure.format = SWINUP_FORMAT_R32F;
+    d.exposure.width = 2;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.exposure.width");
+    d.exposure.width = 1;
+    EXPECT_EQ(swinup_dispatch(ctx_.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx_.ctx);
+}
+
+TEST_F(ApiDispatch, OutputOverlappingAnInput) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.output.data_mut = frame_.color.data();  // 64*64*8 bytes = the colour's 32*32*16 bytes
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.data_mut: overlaps dispatch.color.data");
+}
+
+// A bottom-up image passed as its last row and a negative pitch (as D3D / GL readback code does)
+// arrives as a size_t near 2^64: row y's address pointer + y * pitch wraps around the address
+// space. Such a pitch was accepted (the image read upside down through wrapped addresses, or with
+// the first row passed, memory before the buffer); it must be rejected naming the pitch, with the
+// output and the history untouched.
+TEST_F(ApiDispatch, NegativeRowPitchOfAnInput) {
+    const size_t row = 32 * 16;  // RGBA32F
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.color.data = frame_.color.data() + size_t(31) * 32 * 4;  // the last row
+    d.color.row_pitch = size_t(0) - row;
+    std::fill(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5});
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.row_pitch: " + std::to_string(size_t(0) - row) +
+                                                        " bytes x 32 rows runs past the end of the address space");
+    EXPECT_EQ(std::count(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5}),
+              std::ptrdiff_t(frame_.output.size()));
+    // Two rows and a pitch of minus two rows: (height - 1) * pitch + row does not overflow size_t,
+    // only the address of the last byte does.
+    ContextHandle thin(small_context_desc(32, 2, 64, 6));
+    FrameData two_rows(32, 2, 64, 6);
+    d = two_rows.dispatch();
+    d.depth.data = two_rows.depth.data() + 32;
+    d.depth.row_pitch = size_t(0) - 2 * 32 * 4;
+    EXPECT_EQ(swinup_dispatch(thin.ctx, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(thin.ctx)).find("dispatch.depth.row_pitch"), std::string::npos)
+        << swinup_last_error(thin.ctx);
+}
+
+TEST_F(ApiDispatch, NegativeRowPitchOfTheOutput) {
+    const size_t row = 64 * 8;  // RGBA16F
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.output.data_mut = frame_.output.data() + size_t(63) * row;  // the last row
+    d.output.row_pitch = size_t(0) - row;
+    std::fill(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5});
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.row_pitch");
+    EXPECT_EQ(std::count(frame_.output.begin(), frame_.output.end(), uint8_t{0xa5}),
+              std::ptrdiff_t(frame_.output.size()));
+}
+
+TEST_F(ApiDispatch, ResourceRunningPastTheEndOfTheAddressSpace) {
+    // A packed resource whose end wraps around the address space. The output-overlap check's
+    // arithmetic wrapped with it and let it through, and the backend crashed reading it.
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.depth.data = reinterpret_cast<const void*>(~uintptr_t{0} & ~uintptr_t{4095});  // 4095 bytes left
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "plus the resource's 4096 bytes runs past the end of the address space");
+    EXPECT_NE(std::string(swinup_last_error(ctx_.ctx)).find("dispatch.depth.data: "), std::string::npos);
+}
+
+// A rejected frame between two good ones changes nothing: the second good frame is bit-identical
+// to that of a context which never saw the bad one.
+TEST(ApiDispatchState, RejectedPitchLeavesTheStateUnchanged) {
+    ContextHandle a(small_context_desc()), b(small_context_desc());
+    FrameData fa(32, 32, 64, 64), fb(32, 32, 64, 64);
+    for (FrameData* f : {&fa, &fb}) fill_pattern(*f, 0.0f);
+    swinup_dispatch_desc d = fa.dispatch();
+    ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_OK);
+    d = fb.dispatch();
+    ASSERT_EQ(swinup_dispatch(b.ctx, &d), SWINUP_STATUS_OK);
+    fill_pattern(fa, 5.0f);
+    d = fa.dispatch();
+    d.color.data = fa.color.data() + size_t(31) * 32 * 4;
+    d.color.row_pitch = size_t(0) - 32 * 16;
+    ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    for (FrameData* f : {&fa, &fb}) fill_pattern(*f, 1.0f);
+    d = fa.dispatch();
+    ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_OK);
+    d = fb.dispatch();
+    ASSERT_EQ(swinup_dispatch(b.ctx, &d), SWINUP_STATUS_OK);
+    EXPECT_EQ(fa.output, fb.output);
+}
+
+TEST_F(ApiDispatch, SuccessClearsTheError) {
+    swinup_dispatch_desc d = frame_.dispatch();
+    d.jitter_x = kNaN;
+    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_x");
+    d = frame_.dispatch();
+    ASSERT_EQ(swinup_dispatch(ctx_.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx_.ctx);
+    EXPECT_STREQ(swinup_last_error(ctx_.ctx), "");
+}
+
+TEST(ApiContexts, ErrorsAreKeptPerContext) {
+    ContextHandle a(small_context_desc());
+    ContextHandle b(small_context_desc());
+    FrameData frame(32, 32, 64, 64);
+    swinup_dispatch_desc d = frame.dispatch();
+    d.jitter_y = kNaN;
+    EXPECT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STRNE(swinup_last_error(a.ctx), "");
+    EXPECT_STREQ(swinup_last_error(b.ctx), "");
+}
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+TEST(ApiHelpers, RenderSizePerMode) {
+    struct Case {
+        swinup_quality_mode mode;
+        uint32_t w, h;  // for a 1920 x 1080 display: round(display / ratio)
+    } cases[] = {{SWINUP_QUALITY_NATIVE_AA, 1920, 1080},
+                 {SWINUP_QUALITY_QUALITY, 1280, 720},
+                 {SWINUP_QUALITY_BALANCED, 1129, 635},  // 1129.41, 635.29
+                 {SWINUP_QUALITY_PERFORMANCE, 960, 540},
+                 {SWINUP_QUALITY_ULTRA_PERFORMANCE, 640, 360}};
+    for (const Case& c : cases) {
+        uint32_t w = 0, h = 0;
+        ASSERT_EQ(swinup_get_render_size(c.mode, 1920, 1080, &w, &h), SWINUP_STATUS_OK);
+        EXPECT_EQ(w, c.w) << "mode " << c.mode;
+        EXPECT_EQ(h, c.h) << "mode " << c.mode;
+    }
+    uint32_t w = 0, h = 0;
+    // 3840 x 2160 balanced: 2258.82 -> 2259, 1270.59 -> 1271.
+    ASSERT_EQ(swinup_get_render_size(SWINUP_QUALITY_BALANCED, 3840, 2160, &w, &h), SWINUP_STATUS_OK);
+    EXPECT_EQ(w, 2259u);
+    EXPECT_EQ(h, 1271u);
+    // Tiny displays stay valid context sizes (display / render <= 3, render >= 1).
+    ASSERT_EQ(swinup_get_render_size(SWINUP_QUALITY_ULTRA_PERFORMANCE, 4, 1, &w, &h), SWINUP_STATUS_OK);
+    EXPECT_EQ(w, 2u);  // round(4/3) = 1 would make the scale 4
+    EXPECT_EQ(h, 1u);
+}
+
+TEST(ApiHelpers, RenderSizeErrors) {
+    uint32_t w = 0, h = 0;
+    EXPECT_EQ(swinup_get_render_size(bad_enum<swinup_quality_mode>(9), 1920, 1080, &w, &h),
+              SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("mode"), std::string::npos);
+    EXPECT_EQ(swinup_get_render_size(SWINUP_QUALITY_QUALITY, 0, 1080, &w, &h), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("display_width"), std::string::npos);
+    EXPECT_EQ(swinup_get_render_size(SWINUP_QUALITY_QUALITY, 1920, 9000, &w, &h), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("display_height"), std::string::npos);
+    EXPECT_EQ(swinup_get_render_size(SWINUP_QUALITY_QUALITY, 1920, 1080, nullptr, &h), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("render_width"), std::string::npos);
+}
+
+TEST(ApiHelpers, JitterIsHaltonTwoThreeMinusHalf) {
+    // Halton(2): 1/2, 1/4, 3/4, 1/8, 5/8; Halton(3): 1/3, 2/3, 1/9, 4/9, 7/9 (indices 1..5).
+    const double hx[5] = {1.0 / 2, 1.0 / 4, 3.0 / 4, 1.0 / 8, 5.0 / 8};
+    const double hy[5] = {1.0 / 3, 2.0 / 3, 1.0 / 9, 4.0 / 9, 7.0 / 9};
+    for (uint32_t phase = 0; phase < 5; ++phase) {
+        float x = 9, y = 9;
+        ASSERT_EQ(swinup_get_jitter(phase, 8, &x, &y), SWINUP_STATUS_OK);
+        // The fraction rounded to float, then minus 0.5f (exact), as FSR computes it.
+        EXPECT_EQ(x, float(hx[phase]) - 0.5f) << "phase " << phase;
+        EXPECT_EQ(y, float(hy[phase]) - 0.5f) << "phase " << phase;
+    }
+    // The phase wraps modulo the count: phase 10 of 8 is phase 2.
+    float x = 0, y = 0;
+    ASSERT_EQ(swinup_get_jitter(10, 8, &x, &y), SWINUP_STATUS_OK);
+    EXPECT_EQ(x, float(3.0 / 4) - 0.5f);
+    EXPECT_EQ(y, float(1.0 / 9) - 0.5f);
+    // Index 13 = 1101b -> 0.1011b = 11/16; 13 = 111 (base 3) -> 0.111 = 13/27.
+    ASSERT_EQ(swinup_get_jitter(12, 72, &x, &y), SWINUP_STATUS_OK);
+    EXPECT_EQ(x, float(11.0 / 16) - 0.5f);
+    EXPECT_EQ(y, float(13.0 / 27) - 0.5f);
+    // Every value of a full cycle is in [-0.5, 0.5).
+    for (uint32_t p = 0; p < 72; ++p) {
+        ASSERT_EQ(swinup_get_jitter(p, 72, &x, &y), SWINUP_STATUS_OK);
+        EXPECT_GE(x, -0.5f);
+        EXPECT_LT(x, 0.5f);
+        EXPECT_GE(y, -0.5f);
+        EXPECT_LT(y, 0.5f);
+    }
+}
+
+TEST(ApiHelpers, JitterErrors) {
+    float x = 0, y = 0;
+    EXPECT_EQ(swinup_get_jitter(0, 0, &x, &y), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("count"), std::string::npos);
+    EXPECT_EQ(swinup_get_jitter(0, 8, nullptr, &y), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("jitter_x"), std::string::npos);
+}
+
+TEST(ApiHelpers, PhaseCountIsCeilEightSSquared) {
+    EXPECT_EQ(swinup_get_jitter_phase_count(1.0f), 8u);
+    EXPECT_EQ(swinup_get_jitter_phase_count(1.5f), 18u);  // 8 * 2.25
+    EXPECT_EQ(swinup_get_jitter_phase_count(1.7f), 24u);  // 8 * 2.89 = 23.12
+    EXPECT_EQ(swinup_get_jitter_phase_count(2.0f), 32u);
+    EXPECT_EQ(swinup_get_jitter_phase_count(3.0f), 72u);
+    // Outside [1, 3] the nearest supported scale is used.
+    EXPECT_EQ(swinup_get_jitter_phase_count(0.5f), 8u);
+    EXPECT_EQ(swinup_get_jitter_phase_count(kNaN), 8u);
+    EXPECT_EQ(swinup_get_jitter_phase_count(5.0f), 72u);
+}
+
+// The calls that report on the thread clear its message when they succeed, as create does: a
+// stale message from an earlier failure read after a successful call would blame a field that is
+// no longer wrong.
+TEST(ApiHelpers, SuccessClearsTheThreadError) {
+    swinup_context_desc bad = small_context_desc();
+    bad.display_width = 0;
+    create_error(bad, SWINUP_STATUS_INVALID_ARGUMENT);
+    uint32_t w = 0, h = 0;
+    ASSERT_EQ(swinup_get_render_size(SWINUP_QUALITY_QUALITY, 1920, 1080, &w, &h), SWINUP_STATUS_OK);
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
+
+    float x = 0, y = 0;
+    EXPECT_EQ(swinup_get_jitter(0, 0, &x, &y), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STRNE(swinup_last_error(nullptr), "");
+    ASSERT_EQ(swinup_get_jitter(0, 8, &x, &y), SWINUP_STATUS_OK);
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
+
+    ContextHandle ctx(small_context_desc());
+    swinup_context_info info;
+    EXPECT_EQ(swinup_context_get_info(ctx.ctx, nullptr), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STRNE(swinup_last_error(nullptr), "");
+    ASSERT_EQ(swinup_context_get_info(ctx.ctx, &info), SWINUP_STATUS_OK);
+    EXPECT_STREQ(swinup_last_error(nullptr), "");
+}
+
+TEST(ApiHelpers, StatusNames) {
+    EXPECT_STREQ(swinup_status_name(SWINUP_STATUS_OK), "SWINUP_STATUS_OK");
+    EXPECT_STREQ(swinup_status_name(SWINUP_STATUS_INVALID_ARGUMENT), "SWINUP_STATUS_INVALID_ARGUMENT");
+    EXPECT_STREQ(swinup_status_name(SWINUP_STATUS_INTERNAL), "SWINUP_STATUS_INTERNAL");
+    EXPECT_STREQ(swinup_status_name(bad_enum<swinup_status>(-42)), "SWINUP_STATUS_UNKNOWN");
+}
+
+TEST(ApiHelpers, DescriptorDefaults) {
+    swinup_context_desc c;
+    swinup_context_desc_init(&c);
+    EXPECT_EQ(c.struct_size, sizeof(swinup_context_desc));
+    EXPECT_EQ(c.backend, SWINUP_BACKEND_AUTO);
+    EXPECT_EQ(c.variant, SWINUP_VARIANT_LITE);
+    EXPECT_EQ(c.precision, SWINUP_PRECISION_EXACT);
+    EXPECT_EQ(c.flags, 0u);
+    EXPECT_EQ(c.output_format, SWINUP_FORMAT_RGBA16F);
+    EXPECT_EQ(c.weights_source, SWINUP_WEIGHTS_EMBEDDED);
+    swinup_dispatch_desc d;
+    swinup_dispatch_desc_init(&d);
+    EXPECT_EQ(d.struct_size, sizeof(swinup_dispatch_desc));
+    EXPECT_EQ(d.mv_scale_x, 1.0f);
+    EXPECT_EQ(d.mv_scale_y, 1.0f);
+    EXPECT_EQ(d.exposure_value, 1.0f);
+    EXPECT_EQ(d.pre_exposure, 1.0f);
+    EXPECT_EQ(d.reset, 0);
+    EXPECT_EQ(d.exposure.data, nullptr);
+    swinup_context_desc_init(nullptr);  // allowed, does nothing
+    swinup_dispatch_desc_init(nullptr);
+}
+
+}  // namespace
+}  // namespace swinup::test

@@ -1,0 +1,202 @@
+// The fused kernels against the unfused layer-by-layer reference: the fused norm + GEMM kernels
+// (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm), the fused MLP (norm2 -> fc1 -> GELU -> fc2 +
+// residual in one kernel, mlp_fused.cuh), the fused attention half (norm1 -> qkv -> window
+// attention -> proj + residual, attention_fused.cuh), lite's fused tail (expand0 + skip0 -> head,
+// lite_tail_fused.cuh), full's fused head (head norm -> head linear -> head MLP, head_fused.cuh)
+// and all of them together, against the unfused
+// norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
+// both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md: fused
+// kernels must equal the layer-by-layer reference exactly). The HeadMlp cases do the same with
+// weights that have the head MLP (format 3, random everywhere): lite's fused tail and full's fused
+// head run it in the same kernel, the unfused reference as its own launches.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "numeric/e4m3.h"
+#include "model/model_spec.h"
+#include "model/weights.h"
+#include "gpu_test_support.h"
+#include "network_test_weights.h"
+
+#ifdef SWINUP_HAVE_CUDA
+#include "cuda/tools/cuda_tools.h"
+#endif
+
+namespace swinup {
+namespace {
+
+#ifdef SWINUP_HAVE_CUDA
+// Random staged slots in roughly their real ranges, rounded to e4m3. 96 x 64 (not square; level 3
+// is 12 x 8 tokens) and 64 row tiles that do not divide every level's token count.
+std::vector<float> random_staged(int w, int h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 2.0f);
+    std::vector<float> s(size_t(w) * h * kSlots);
+    for (float& v : s) v = round_to_e4m3(u(rng));
+    return s;
+}
+
+// Which fused kernels the compared run uses (the reference run uses none).
+struct Fusion {
+    cuda::NetworkFusions kernels;
+    const char* label;
+};
+constexpr cuda::NetworkFusions kNone{false, false, false, false, false};
+// head_mlp: random weights with the head MLP (weights_make_initial's fc3 is zero, and its zero
+// biases and unit gains would hide a parameter read from the wrong place). random: random weights
+// without it too (the head's own scale, bias and gain then differ per channel).
+void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion, int w = 96,
+             int h = 64, bool head_mlp = false, bool random = false) {
+    const std::shared_ptr<const Weights> weights =
+        head_mlp || random ? std::shared_ptr<const Weights>(test::make_random_weights(variant, 2, head_mlp))
+                           : std::make_shared<const Weights>(weights_make_initial(variant, 2));
+    const std::vector<float> staged = random_staged(w, h, 9);
+    std::map<std::string, std::vector<float>> layers[2];
+    std::vector<float> head[2];
+    for (int fused = 0; fused < 2; ++fused) {
+        head[fused] = cuda_tools::run_network(
+            weights, precision, staged, w, h, frame,
+            [&](const std::string& name, const float* d, int lw, int lh, int c) {
+                layers[fused][name].assign(d, d + size_t(lw) * lh * c);
+            },
+            fused == 1 ? fusion.kernels : kNone);
+    }
+    ASSERT_EQ(layers[0].size(), layers[1].size());
+    size_t differing_layers = 0;
+    for (const auto& [name, unfused] : layers[0]) {
+        const std::vector<float>& fused = layers[1][name];
+        ASSERT_EQ(fused.size(), unfused.size()) << name;
+        const bool same = std::memcmp(fused.data(), unfused.data(), unfused.size() * sizeof(float)) == 0;
+        if (!same) ++differing_layers;
+        EXPECT_TRUE(same) << "layer " << name << " differs between the " << fusion.label << " and unfused kernels";
+    }
+    ASSERT_EQ(head[0].size(), head[1].size());
+    EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
+        << "head outputs differ between the " << fusion.label << " and unfused kernels";
+    std::printf("[ measured ] %s vs unfused %s%s%s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
+                variant == Variant::lite ? "lite" : "full", head_mlp ? " head_mlp" : "",
+                random && !head_mlp ? " random" : "", precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", w, h,
+                static_cast<unsigned long long>(frame), differing_layers, layers[0].size());
+}
+#endif
+
+struct FusionCase {
+    const char* name;  // the test's name suffix (gtest filters select on it)
+    Variant variant;
+    swinup_precision precision;
+    bool norms, mlp, attention, tail, head;
+    const char* label;
+    bool head_mlp = false;  // weights with the head MLP (random)
+};
+
+// Each fused kernel alone and all of them together (the default), for both variants and both
+// precision modes; each case runs both shift parities (frame 0 and 1).
+const FusionCase kCases[] = {
+    {"LiteExactNorms", Variant::lite, SWINUP_PRECISION_EXACT, true, false, false, false, false, "fused norms"},
+    {"LiteFastNorms", Variant::lite, SWINUP_PRECISION_FAST, true, false, false, false, false, "fused norms"},
+    {"FullExactNorms", Variant::full, SWINUP_PRECISION_EXACT, true, false, false, false, false, "fused norms"},
+    {"FullFastNorms", Variant::full, SWINUP_PRECISION_FAST, true, false, false, false, false, "fused norms"},
+    {"LiteExactNormsMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, false, false, false, "fused norms + MLP"},
+    {"LiteFastNormsMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, false, false, false, "fused norms + MLP"},
+    {"FullExactNormsMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, false, false, false, "fused norms + MLP"},
+    {"FullFastNormsMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, false, false, false, "fused norms + MLP"},
+    {"LiteExactAttention", Variant::lite, SWINUP_PRECISION_EXACT, false, false, true, false, false, "fused attention"},
+    {"LiteFastAttention", Variant::lite, SWINUP_PRECISION_FAST, false, false, true, false, false, "fused attention"},
+    {"FullExactAttention", Variant::full, SWINUP_PRECISION_EXACT, false, false, true, false, false, "fused attention"},
+    {"FullFastAttention", Variant::full, SWINUP_PRECISION_FAST, false, false, true, false, false, "fused attention"},
+    {"LiteExactTail", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, false, "fused lite tail"},
+    {"LiteFastTail", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, false, "fused lite tail"},
+    {"LiteExactAll", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels"},
+    {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels"},
+    {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels"},
+    {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels"},
+    {"LiteExactTailHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, false, "fused lite tail", true},
+    {"LiteFastTailHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, false, "fused lite tail", true},
+    {"LiteExactAllHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels", true},
+    {"LiteFastAllHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels", true},
+    {"FullExactAllHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels", true},
+    {"FullFastAllHeadMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels", true},
+    {"FullExactHead", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, "fused full head"},
+    {"FullFastHead", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, "fused full head"},
+    {"FullExactHeadHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, "fused full head", true},
+    {"FullFastHeadHeadMlp", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, "fused full head", true},
+};
+
+class CudaFusion : public ::testing::TestWithParam<FusionCase> {};
+
+TEST_P(CudaFusion, FusedEqualsUnfused) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const FusionCase& c = GetParam();
+    const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail, c.head}, c.label};
+    compare(c.variant, c.precision, 0, fusion, 96, 64, c.head_mlp);
+    compare(c.variant, c.precision, 1, fusion, 96, 64, c.head_mlp);
+#endif
+}
+
+// A grid large enough that every fused kernel's warps walk several windows or tiles on an H200
+// (level 1: 20,480 windows for 132 x 16 warps; level 3: 1,280 windows and tiles for 132 x 8 and
+// 132 x 9 warps): the next-window copies (double buffer, or the one-buffer refill of C = 128) run
+// here, which the 96 x 64 grid never reaches.
+TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion all{{true, true, true, true, true}, "all fused kernels"};
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, all, 1280, 1024);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024);
+#endif
+}
+
+// The same for lite's tail with the head MLP (its warps walk several tiles, the MLP per quadrant pair).
+TEST(CudaFusionLarge, LiteHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion all{{true, true, true, true, true}, "all fused kernels"};
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024, true);
+#endif
+}
+
+// And for full's head with the head MLP (1,310,720 pixels: 40,960 tiles of 32 for 132 x 2 x 8
+// warps on an H200, so every warp's next-tile copy runs).
+TEST(CudaFusionLarge, FullHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion all{{true, true, true, true, true}, "all fused kernels"};
+    compare(Variant::full, SWINUP_PRECISION_FAST, 1, all, 1280, 1024, true);
+#endif
+}
+
+// full's fused head alone at more grid sizes, random weights with and without the head MLP, both
+// modes: 32 x 32 (the smallest grid: 32 tiles of 32 pixels, 4 CTAs of 8 warps, one tile each),
+// 160 x 96 (non-square, 480 tiles, frame 1) and 1280 x 736 (the padded grid of a 1280x720 render,
+// the benchmark's size: 29,440 tiles for 132 x 2 x 8 warps on an H200, 13 or 14 each, so the
+// next-tile copies run and the grid stride's last round is ragged).
+TEST(CudaFusionSizes, FullHeadEqualsUnfusedAtSeveralSizes) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion head{{false, false, false, false, true}, "fused full head"};
+    const int sizes[][2] = {{32, 32}, {160, 96}, {1280, 736}};
+    for (const auto& size : sizes)
+        for (const swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST})
+            for (const bool head_mlp : {false, true}) {
+                SCOPED_TRACE(std::to_string(size[0]) + "x" + std::to_string(size[1]) +
+                             (precision == SWINUP_PRECISION_EXACT ? " exact" : " fast") +
+                             (head_mlp ? " head_mlp" : ""));
+                compare(Variant::full, precision, size[0] == 160 ? 1 : 0, head, size[0], size[1], head_mlp, true);
+            }
+#endif
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CudaFusion, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<FusionCase>& param_info) { return std::string(param_info.param.name); });
+
+}  // namespace
+}  // namespace swinup
