@@ -33,6 +33,7 @@
 #include "numeric/e4m3.h"
 #include "numeric/float_bits.h"
 #include "text/json_repeated_key.h"
+#include "text/json_summary.h"
 #include "model/weights.h"
 
 namespace swinup {
@@ -119,6 +120,8 @@ private:
         ParsedJson parsed;
         try {
             parsed = parse_json_finding_repeated_key(std::string_view(text, n));
+        } catch (const JsonNestingTooDeep& e) {
+            return fail(std::string("the header has ") + e.what());
         } catch (const nlohmann::json::exception&) {  // malformed, or a number like 1e500
             return fail("the header is not valid JSON (truncated or corrupted file)");
         }
@@ -208,7 +211,7 @@ private:
         std::vector<int64_t> shape;
         for (const auto& d : j["shape"]) {
             if (!d.is_number_unsigned() || d.get<uint64_t>() > (1ull << 40))
-                return fail(where + "'shape' has an entry that is not a dimension: " + d.dump());
+                return fail(where + "'shape' has an entry that is not a dimension: " + json_summary(d));
             shape.push_back(static_cast<int64_t>(d.get<uint64_t>()));
         }
         if (shape != spec.shape)

@@ -143,6 +143,8 @@ CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& d
     ParsedJson file;  // "keys" given twice would be read as its last copy without a word
     try {
         file = parse_json_finding_repeated_key(json_text);
+    } catch (const JsonNestingTooDeep& e) {
+        path_error(origin, e.what());
     } catch (const nlohmann::json::exception& e) {  // malformed, or a number like 1e500
         path_error(origin, std::string("not valid JSON: ") + e.what());
     }

@@ -20,6 +20,7 @@
 #include "numeric/half.h"
 #include "model/weights.h"
 #include "cpu/network.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 namespace swinup {
@@ -375,6 +376,58 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
     expect_rejected(join("{\"__metadata__\": {\"x\": 1e500}}", {}), {"not valid JSON"});
 }
 
+// The lite image whose first tensor's "shape" is the JSON text `shape` (text: a value nested
+// deeper than the parser allows cannot be built as a json value first).
+Image with_shape_text(const std::string& shape) {
+    Split s = split(seed1_image(Variant::lite));
+    s.header["embed.weight"]["shape"] = "SHAPE";
+    std::string text = s.header.dump();
+    text.replace(text.find("\"SHAPE\""), 7, shape);
+    return join(text, s.data);
+}
+
+std::string nested_arrays(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+// A "shape" nested 100,000 arrays deep (a 200 KB header) crashed swinup_context_create: the
+// message printed the entry with dump(), which recursed once per level past the end of the
+// stack. Refused while parsing now, on a 256 KiB stack, naming the depth (header, tensor entry
+// and 100,000 arrays) and the limit.
+TEST(Weights, ADeeplyNestedHeaderIsRefusedOnASmallStack) {
+    const Image image = with_shape_text(nested_arrays(100000));
+    test::run_on_small_stack([&] {
+        expect_rejected(image, {"the header has arrays and objects nested 100002 levels deep",
+                                "over the limit of 128"});
+    });
+    // The model config is JSON inside a metadata string: the same limit, named as the config's.
+    const Image config = with_header([](auto& h) {
+        h["__metadata__"]["config"] = "{\"variant\": " + nested_arrays(1000) + "}";
+    });
+    test::run_on_small_stack([&] {
+        expect_rejected(config, {"metadata field 'config': model config has arrays and objects nested 1001 levels",
+                                 "limit of 128"});
+    });
+}
+
+// A value in a message is summarised: an entry of 100,000 numbers, or a string of 100 KB,
+// was copied into the message whole.
+TEST(Weights, ABadShapeEntryIsNamedInAFewCharacters) {
+    std::string numbers = "[[";
+    for (int i = 0; i < 100000; ++i) numbers += std::to_string(i) + ",";
+    numbers.back() = ']';
+    numbers += "]";
+    std::string error;
+    Image image = with_shape_text(numbers);
+    EXPECT_EQ(weights_load_memory(image.data(), image.size(), &error), nullptr);
+    EXPECT_TRUE(contains(error, "'shape' has an entry that is not a dimension: an array of 100000 elements"))
+        << error.substr(0, 300);
+    EXPECT_LT(error.size(), 200u);
+    image = with_shape_text("[\"" + std::string(100000, 'x') + "\"]");
+    EXPECT_EQ(weights_load_memory(image.data(), image.size(), &error), nullptr);
+    EXPECT_TRUE(contains(error, "not a dimension: \"xxxx")) << error.substr(0, 300);
+    EXPECT_LT(error.size(), 200u);
+    expect_rejected(with_shape_text("[3, -1]"), {"'shape' has an entry that is not a dimension: -1"});
+}
+
 TEST(Weights, ATensorNamedTwiceIsRejected) {
     // nlohmann::json keeps the last of two equal keys: with equal offsets the file loaded.
     Split s = split(seed1_image(Variant::lite));
@@ -708,6 +761,19 @@ TEST_F(WeightsFile, ValidFileLoadsAndInvalidFileIsNotAnIoError) {
     EXPECT_EQ(weights_load_file(huge, &error, &io_error), nullptr);
     EXPECT_FALSE(io_error);
     EXPECT_TRUE(contains(error, "larger than any swinup weights file")) << error;
+}
+
+// The file source reaches the same parse (see ADeeplyNestedHeaderIsRefusedOnASmallStack).
+TEST_F(WeightsFile, ADeeplyNestedHeaderIsRefusedOnASmallStack) {
+    const std::string path = write("deep.safetensors", with_shape_text(nested_arrays(100000)));
+    test::run_on_small_stack([&] {
+        std::string error;
+        bool io_error = true;
+        EXPECT_EQ(weights_load_file(path, &error, &io_error), nullptr);
+        EXPECT_FALSE(io_error);
+        EXPECT_TRUE(contains(error, path)) << error;
+        EXPECT_TRUE(contains(error, "nested 100002 levels deep, over the limit of 128")) << error;
+    });
 }
 
 }  // namespace

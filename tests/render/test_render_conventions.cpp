@@ -14,6 +14,7 @@
 #include "render/render_sequence.h"
 #include "render/scene.h"
 #include "sequence/sequence.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 using namespace swinup;
@@ -260,6 +261,16 @@ TEST(RenderCameraPath, AKeyGivenTwiceIsRejected) {
                              "the key \"keys\" appears twice");
     expect_camera_path_error(R"({"keys": [{"time": 0, "time": 1, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
                              "the key \"time\" appears twice");
+}
+
+// A position nested 100,000 arrays deep (200 KB) is refused while parsing, on a small stack,
+// naming the depth (top object, keys, key, 100,000 arrays) and the limit.
+TEST(RenderCameraPath, DeeplyNestedJsonIsRefused) {
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    swinup::test::run_on_small_stack([&] {
+        expect_camera_path_error(R"({"keys": [{"time": 0, "target": [0, 0, 0], "position": )" + deep + "}]}",
+                                 "nested 100003 levels deep, over the limit of 128");
+    });
 }
 
 TEST(RenderCameraPath, UnknownKeysAndFoldersAreNamed) {
