@@ -2,6 +2,7 @@
 // kind of broken file the loader must reject with a message that names what is wrong.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -428,6 +429,25 @@ TEST(Weights, ABadShapeEntryIsNamedInAFewCharacters) {
     expect_rejected(with_shape_text("[3, -1]"), {"'shape' has an entry that is not a dimension: -1"});
 }
 
+// The lite image with its header padded with spaces (as the format allows) to `header_bytes`.
+Image with_header_padded_to(size_t header_bytes) {
+    Split s = split(seed1_image(Variant::lite));
+    std::string text = s.header.dump();
+    text.append(header_bytes - text.size(), ' ');
+    return join(text, s.data);
+}
+
+// Headers were allowed 100 MiB (safetensors' limit): one holding an array of zeros cost about
+// 2 GB and 24 s in parsing before it was refused. 1 MiB is 65 times the full model's header.
+TEST(Weights, AHeaderOverOneMebibyteIsRefused) {
+    std::string error;
+    const Image at_limit = with_header_padded_to(1 << 20);
+    EXPECT_NE(weights_load_memory(at_limit.data(), at_limit.size(), &error), nullptr) << error;
+    // 8 more bytes: a valid header otherwise, refused for its length alone.
+    expect_rejected(with_header_padded_to((1 << 20) + 8),
+                    {"header length 1048584 is over the 1 MiB limit", "13-17 KB"});
+}
+
 TEST(Weights, ATensorNamedTwiceIsRejected) {
     // nlohmann::json keeps the last of two equal keys: with equal offsets the file loaded.
     Split s = split(seed1_image(Variant::lite));
@@ -761,6 +781,31 @@ TEST_F(WeightsFile, ValidFileLoadsAndInvalidFileIsNotAnIoError) {
     EXPECT_EQ(weights_load_file(huge, &error, &io_error), nullptr);
     EXPECT_FALSE(io_error);
     EXPECT_TRUE(contains(error, "larger than any swinup weights file")) << error;
+}
+
+// A file whose first 8 bytes give a header over the limit is refused from them, before the rest
+// is read: a (sparse) 512 MiB file claiming a 512 MiB header leaves the peak memory as it was.
+TEST_F(WeightsFile, AHeaderOverTheLimitIsRefusedBeforeTheFileIsRead) {
+    const uint64_t header = 512ull << 20;
+    Image first8;
+    for (int i = 0; i < 8; ++i) first8.push_back(static_cast<uint8_t>(header >> (8 * i)));
+    const std::string path = write("big_header.safetensors", first8);
+    std::filesystem::resize_file(path, 8 + header);
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    std::string error;
+    bool io_error = true;
+    EXPECT_EQ(weights_load_file(path, &error, &io_error), nullptr);
+    getrusage(RUSAGE_SELF, &after);
+    EXPECT_FALSE(io_error);
+    EXPECT_TRUE(contains(error, path)) << error;
+    EXPECT_TRUE(contains(error, "header length 536870912 is over the 1 MiB limit")) << error;
+    EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "peak memory grew by " << after.ru_maxrss -
+        before.ru_maxrss << " KB";
+    // A header length beyond the end of the file is still named as truncation.
+    const std::string cut = write("cut_header.safetensors", first8);
+    EXPECT_EQ(weights_load_file(cut, &error, &io_error), nullptr);
+    EXPECT_TRUE(contains(error, "truncated")) << error;
 }
 
 // The file source reaches the same parse (see ADeeplyNestedHeaderIsRefusedOnASmallStack).
