@@ -2,11 +2,22 @@
 #include "render/gltf_loader.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 #include <map>
+#include <string_view>
+#include <vector>
+
+// nlohmann/json.hpp comes in here, as in every other file; tinygltf's own include of it
+// (TINYGLTF_NO_INCLUDE_JSON turns it off) would give its classes hidden visibility in this file.
+#include "text/json_repeated_key.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -24,6 +35,7 @@
 #define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE_WRITE
 #define TINYGLTF_NO_INCLUDE_STB_IMAGE
+#define TINYGLTF_NO_INCLUDE_JSON
 #include <tiny_gltf.h>
 #pragma GCC diagnostic pop
 
@@ -465,17 +477,66 @@ private:
     int default_material_ = 0;
 };
 
+// The whole file: tinygltf reads .gltf and .glb from memory here, after the nesting check.
+std::vector<unsigned char> read_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(path, std::string("cannot open the file: ") + std::strerror(errno));
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size < 0) fail(path, "cannot determine the file's size");
+    // tinygltf takes the size as a 32-bit unsigned int (and .glb's own lengths are 32-bit).
+    if (static_cast<uint64_t>(size) > std::numeric_limits<unsigned int>::max()) {
+        fail(path, std::to_string(size) + " bytes, over the 4 GiB that glTF can address");
+    }
+    if (size == 0) fail(path, "the file is empty");
+    std::vector<unsigned char> bytes(static_cast<size_t>(size));
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) fail(path, "read error");
+    return bytes;
+}
+
+// The JSON of a glTF: a .gltf is JSON throughout; a .glb holds it in its first chunk (12-byte
+// header "glTF", version, length; then the chunk's length and type "JSON"). A .glb whose header is
+// wrong gives no text here and is refused by tinygltf with its own message.
+std::string_view json_text(const std::vector<unsigned char>& bytes, bool binary) {
+    const auto* text = reinterpret_cast<const char*>(bytes.data());
+    if (!binary) return {text, bytes.size()};
+    auto u32 = [&](size_t at) {
+        return uint32_t{bytes[at]} | uint32_t{bytes[at + 1]} << 8 | uint32_t{bytes[at + 2]} << 16 |
+               uint32_t{bytes[at + 3]} << 24;
+    };
+    if (bytes.size() < 20 || std::memcmp(text, "glTF", 4) != 0 || std::memcmp(text + 16, "JSON", 4) != 0) return {};
+    const uint32_t length = u32(12);
+    if (length > bytes.size() - 20) return {};
+    return {text + 20, length};
+}
+
 }  // namespace
 
 std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
+    const bool binary = ends_with(path, ".glb");
+    const std::vector<unsigned char> bytes = read_file(path);
+    // tinygltf converts the JSON (extras above all, which may hold anything) to its own values
+    // recursively, one stack frame a level: a 42 KB .gltf nested 20,000 deep overflowed the stack.
+    try {
+        check_json_nesting(json_text(bytes, binary));
+    } catch (const JsonNestingTooDeep& e) {
+        fail(path, e.what());
+    }
     tinygltf::TinyGLTF gltf;
     gltf.SetImageLoader(load_image, nullptr);
     tinygltf::Model model;
     std::string err, warn;
-    const bool binary = ends_with(path, ".glb");
+    // Buffers and images named by relative URIs are next to the file.
+    const std::string base_dir = std::filesystem::path(path).parent_path().string();
+    const auto size = static_cast<unsigned int>(bytes.size());  // read_file refuses 4 GiB and more
     bool ok = false;
     try {
-        ok = binary ? gltf.LoadBinaryFromFile(&model, &err, &warn, path) : gltf.LoadASCIIFromFile(&model, &err, &warn, path);
+        ok = binary ? gltf.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), size, base_dir)
+                    : gltf.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
+                                               size, base_dir);
     } catch (const std::exception& e) {
         fail(path, std::string("cannot parse: ") + e.what());
     }

@@ -18,8 +18,8 @@
 
 namespace swinup::render {
 
-// Throws RenderError naming the file and what is wrong (unreadable, not glTF, bad accessors,
-// indices out of range, no triangles).
+// Throws RenderError naming the file and what is wrong (unreadable, not glTF, JSON nested deeper
+// than kMaxJsonNesting, bad accessors, indices out of range, no triangles).
 std::unique_ptr<Scene> gltf_load_scene(const std::string& path);
 
 }  // namespace swinup::render

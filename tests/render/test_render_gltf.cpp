@@ -14,6 +14,7 @@
 #include "render/gltf_loader.h"
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 using namespace swinup;
@@ -88,6 +89,33 @@ protected:
         const std::string path = (dir_ / name).string();
         std::ofstream(path) << doc.dump(1);
         return path;
+    }
+
+    // `doc` as a .glb: the 12-byte header, then one JSON chunk padded with spaces (its buffers
+    // stay external files).
+    std::string write_glb(const std::string& json_text, const std::string& name) const {
+        std::string chunk = json_text;
+        chunk.append((4 - chunk.size() % 4) % 4, ' ');
+        std::string glb = "glTF";
+        auto u32 = [&glb](uint32_t v) {
+            for (int i = 0; i < 4; ++i) glb.push_back(static_cast<char>(v >> (8 * i)));
+        };
+        u32(2);
+        u32(static_cast<uint32_t>(20 + chunk.size()));
+        u32(static_cast<uint32_t>(chunk.size()));
+        glb += "JSON" + chunk;
+        const std::string path = (dir_ / name).string();
+        std::ofstream(path, std::ios::binary) << glb;
+        return path;
+    }
+
+    // The base document as text with "extras": `extras_text` at its top level.
+    std::string with_extras(const std::string& extras_text) const {
+        json doc = base_document();
+        doc["extras"] = "EXTRAS";
+        std::string text = doc.dump();
+        text.replace(text.find("\"EXTRAS\""), 8, extras_text);
+        return text;
     }
 
     std::string load_error(const std::string& path) const {
@@ -235,6 +263,31 @@ TEST_F(GltfTest, MalformedFilesGiveClearErrors) {
         doc["asset"]["version"] = "1.0";
         const std::string e = load_error(write(doc, "old.gltf"));
         EXPECT_NE(e.find("asset.version is \"1.0\""), std::string::npos) << e;
+    }
+}
+
+// A 42 KB .gltf whose "extras" nest 20,000 arrays deep overflowed the stack in tinygltf, which
+// converts JSON to its own values one stack frame a level: refused before tinygltf sees it (on a
+// 256 KiB stack here), naming the depth (the document and 20,000 arrays) and the limit. The same
+// for the JSON chunk of a .glb.
+TEST_F(GltfTest, DeeplyNestedJsonIsRefusedBeforeTinygltfReadsIt) {
+    const std::string deep = with_extras(std::string(20000, '[') + std::string(20000, ']'));
+    const std::string gltf = (dir_ / "deep.gltf").string();
+    std::ofstream(gltf) << deep;
+    const std::string glb = write_glb(deep, "deep.glb");
+    swinup::test::run_on_small_stack([&] {
+        for (const std::string& path : {gltf, glb}) {
+            const std::string e = load_error(path);
+            EXPECT_NE(e.find(path), std::string::npos) << e;
+            EXPECT_NE(e.find("nested 20001 levels deep, over the limit of 128"), std::string::npos) << e;
+        }
+    });
+    // Within the limit both load, with the buffer and texture found next to the file.
+    const std::string shallow = with_extras(std::string(20, '[') + std::string(20, ']'));
+    std::ofstream(dir_ / "shallow.gltf") << shallow;
+    for (const std::string& path : {(dir_ / "shallow.gltf").string(), write_glb(shallow, "shallow.glb")}) {
+        const auto scene = gltf_load_scene(path);
+        EXPECT_GE(scene->materials.at(0).base_color_texture, 0) << path;
     }
 }
 

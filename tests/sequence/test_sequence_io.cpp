@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sequence/sequence.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 namespace fs = std::filesystem;
@@ -452,6 +453,18 @@ TEST_F(SequenceIo, NumberBeyondADoubleIsNamed) {
     ASSERT_NO_FATAL_FAILURE(insert_before_exposure("\"note\": 1e500,\n  "));
     expect_sequence_error([&] { sequence_read_info(dir_.string()); },
                           {"sequence.json", "not valid JSON", "number overflow parsing '1e500'"});
+}
+
+// A document nested 100,000 deep (200 KB) is refused while parsing, on a small stack, naming the
+// depth (the top object and 100,000 arrays) and the limit; nothing walks it recursively.
+TEST_F(SequenceIo, DeeplyNestedJsonIsRefused) {
+    write_sequence();
+    ASSERT_NO_FATAL_FAILURE(
+        insert_before_exposure("\"note\": " + std::string(100000, '[') + std::string(100000, ']') + ",\n  "));
+    swinup::test::run_on_small_stack([&] {
+        expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                              {"sequence.json", "nested 100001 levels deep, over the limit of 128"});
+    });
 }
 
 // nlohmann::json alone would keep the second of two equal keys without a word.
