@@ -8,7 +8,7 @@
 #include <string>
 
 #include "api/backend.h"
-#include "frame/pixel_ops.h"
+#include "frame/halton_jitter.h"
 #include "api/validation.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
@@ -271,10 +271,7 @@ swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x,
                            std::string("swinup_get_jitter: ") + (jitter_x == nullptr ? "jitter_x" : "jitter_y") + " is NULL");
     }
     if (count == 0) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_get_jitter: count must be at least 1");
-    // As FSR 2: Halton(2, 3) at index phase + 1 (index 0 would be the pixel's corner), minus 0.5.
-    const uint32_t index = phase % count + 1;
-    *jitter_x = swinup::px::halton(index, 2) - 0.5f;
-    *jitter_y = swinup::px::halton(index, 3) - 0.5f;
+    swinup::halton_jitter(phase, count, jitter_x, jitter_y);
     t_last_error.clear();
     return SWINUP_STATUS_OK;
 }

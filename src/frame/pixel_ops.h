@@ -53,21 +53,6 @@ SWINUP_HD int floor_to_int(float x) {
 // NaN compares false, so a NaN position is off screen.
 SWINUP_HD bool on_screen(float pos, int size) { return pos >= 0.0f && pos < static_cast<float>(size); }
 
-// ---- jitter -----------------------------------------------------------------------------------
-
-// Radical inverse of `index` in `base` (Halton), exactly: the digits are reversed in integers and
-// divided once, so the value is the correctly rounded float of the exact fraction.
-SWINUP_HD float halton(uint32_t index, uint32_t base) {
-    uint64_t numerator = 0;
-    uint64_t denominator = 1;
-    while (index > 0) {
-        numerator = numerator * base + index % base;
-        denominator *= base;
-        index /= base;
-    }
-    return static_cast<float>(static_cast<double>(numerator) / static_cast<double>(denominator));
-}
-
 // ---- colour compression -----------------------------------------------------------------------
 
 SWINUP_HD float t_of(float x) { return exact::tonemap_t(x); }

@@ -7,6 +7,7 @@
 #include "eval/psnr.h"
 #include "eval/spatial_upscale.h"
 #include "eval/taau.h"
+#include "frame/halton_jitter.h"
 
 using swinup::Frame;
 using swinup::Image;
@@ -16,16 +17,6 @@ namespace ev = swinup::eval;
 namespace {
 
 constexpr int kRender = 32, kDisplay = 64;  // scale 2
-
-// Radical inverse in base b (the Halton sequence), written out here for the test's own jitter.
-float halton(int index, int base) {
-    float f = 1.0f, r = 0.0f;
-    for (int i = index; i > 0; i /= base) {
-        f /= float(base);
-        r += f * float(i % base);
-    }
-    return r;
-}
 
 // A display-resolution picture full of detail a 2x upscale cannot guess: thin lines, a fine
 // checker, a sharp disc and smooth gradients, in colour. `shift` moves it right by display pixels.
@@ -70,8 +61,10 @@ SequenceInfo info_for(int frames) {
     info.display_width = info.display_height = kDisplay;
     info.frame_count = frames;
     for (int i = 0; i < frames; ++i) {
-        info.jitter_x.push_back(halton(i % 32 + 1, 2) - 0.5f);
-        info.jitter_y.push_back(halton(i % 32 + 1, 3) - 0.5f);
+        float jx = 0.0f, jy = 0.0f;
+        swinup::halton_jitter(static_cast<uint32_t>(i), 32, &jx, &jy);
+        info.jitter_x.push_back(jx);
+        info.jitter_y.push_back(jy);
     }
     info.exposure.assign(size_t(frames), 1.0f);
     info.reset.assign(size_t(frames), 0);
