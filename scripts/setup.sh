@@ -5,13 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config  # pkg-config: tests/package
   libopenexr-dev libimath-dev   # sequences: OpenEXR frames (colour, depth, motion, ground truth)
   libpng-dev                    # pictures people look at
   nlohmann-json3-dev            # sequence.json, weights headers, reports
   libcli11-dev                  # the swinup command line
   libtinygltf-dev libstb-dev    # glTF 2.0 scenes and their PNG/JPEG textures
-  libeigen3-dev                 # the CPU backend's matrix products
   libtbb-dev                    # the CPU backend's and renderer's threads
   libgtest-dev libgmock-dev     # tests
   libbenchmark-dev              # benchmarks

@@ -1,18 +1,22 @@
 #include "cpu/layers/elementwise.h"
 
-// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsic
+// GCC 12 reports false "(may be) used uninitialized" warnings inside its own AVX-512 intrinsic
 // headers (_mm512_undefined_ps); the warning is about the header, not this code.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 
 #include "numeric/e4m3.h"
 #include "numeric/exact_math.h"
 #include "numeric/half.h"
-#include "cpu/layers/simd_avx512.h"
+#include "cpu/simd/avx512_math.h"
+#include "cpu/simd/simd_level.h"
+#include "cpu/simd/simd_target.h"
 
 namespace swinup::cpu {
 
-#if defined(__AVX512F__)
-
+#if SWINUP_SIMD_X86
+SWINUP_TARGET_AVX512_BEGIN
+namespace avx512 {
 namespace {
 
 // Applies op to x[0, n) in place, 16 lanes at a time (masked tail).
@@ -25,8 +29,6 @@ void map_in_place(float* x, size_t n, const Op& op) {
         _mm512_mask_storeu_ps(x + i, m, op(_mm512_maskz_loadu_ps(m, x + i)));
     }
 }
-
-}  // namespace
 
 void round_array_to_e4m3(float* x, size_t n) { map_in_place(x, n, simd::round_e4m3); }
 
@@ -45,39 +47,46 @@ void add_round_f16(const float* a, const float* b, float* out, size_t n) {
     }
 }
 
-void gelu_to_e4m3(float* x, size_t n) {
-    map_in_place(x, n, [](__m512 v) { return simd::round_e4m3(simd::gelu(v)); });
-}
+__m512 gelu_e4m3(__m512 v) { return simd::round_e4m3(simd::gelu(v)); }
 
-void relu_to_e4m3(float* x, size_t n) {
-    map_in_place(x, n, [](__m512 v) {
-        // max_ps(v, 0) returns 0 for NaN (its second operand), as the scalar `v > 0 ? v : 0`.
-        return simd::round_e4m3(_mm512_max_ps(v, _mm512_setzero_ps()));
-    });
-}
+// max_ps(v, 0) returns 0 for NaN (its second operand), as the scalar `v > 0 ? v : 0`.
+__m512 relu_e4m3(__m512 v) { return simd::round_e4m3(_mm512_max_ps(v, _mm512_setzero_ps())); }
 
-#else  // scalar definitions
+void gelu_to_e4m3(float* x, size_t n) { map_in_place(x, n, gelu_e4m3); }
+
+void relu_to_e4m3(float* x, size_t n) { map_in_place(x, n, relu_e4m3); }
+
+}  // namespace
+}  // namespace avx512
+SWINUP_TARGET_AVX512_END
+#define SWINUP_USE_AVX512 (simd_level() == SimdLevel::avx512)
+#else
+#define SWINUP_USE_AVX512 false
+#endif
 
 void round_array_to_e4m3(float* x, size_t n) {
+    if (SWINUP_USE_AVX512) return avx512::round_array_to_e4m3(x, n);
     for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(x[i]);
 }
 
 void round_array_to_f16(float* x, size_t n) {
+    if (SWINUP_USE_AVX512) return avx512::round_array_to_f16(x, n);
     for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_f16(x[i]);
 }
 
 void add_round_f16(const float* a, const float* b, float* out, size_t n) {
+    if (SWINUP_USE_AVX512) return avx512::add_round_f16(a, b, out, n);
     for (size_t i = 0; i < n; ++i) out[i] = swinup::round_to_f16(a[i] + b[i]);
 }
 
 void gelu_to_e4m3(float* x, size_t n) {
+    if (SWINUP_USE_AVX512) return avx512::gelu_to_e4m3(x, n);
     for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(exact::gelu(x[i]));
 }
 
 void relu_to_e4m3(float* x, size_t n) {
+    if (SWINUP_USE_AVX512) return avx512::relu_to_e4m3(x, n);
     for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(x[i] > 0.0f ? x[i] : 0.0f);
 }
-
-#endif
 
 }  // namespace swinup::cpu

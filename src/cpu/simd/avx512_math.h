@@ -1,12 +1,16 @@
 // AVX-512 versions of the scalar rounding and exact-mode functions (numeric/e4m3.h, numeric/half.h,
 // numeric/exact_math.h): the same operation sequences, 16 lanes at a time, giving the same bits
 // (tests/numeric/test_arithmetic.cpp checks them lane by lane against the scalar definitions).
-// Only included where __AVX512F__ is defined; the callers keep a scalar path for other CPUs.
+// Compiled for AVX-512 in every x86-64 build (cpu/simd/simd_target.h); callers run it only when
+// simd_level() is avx512 and keep a scalar path for other processors.
 #pragma once
 
-#if defined(__AVX512F__)
+#include <cstddef>
 
-#include <immintrin.h>
+#include "cpu/simd/simd_target.h"
+
+#if SWINUP_SIMD_X86
+SWINUP_TARGET_AVX512_BEGIN
 
 namespace swinup::cpu::simd {
 
@@ -90,4 +94,5 @@ inline __mmask16 first_lanes(size_t n) {
 
 }  // namespace swinup::cpu::simd
 
-#endif  // __AVX512F__
+SWINUP_TARGET_AVX512_END
+#endif  // SWINUP_SIMD_X86
