@@ -5,7 +5,7 @@ Usage: python3 python/scripts/quality_table.py eval.tgz [full_eval.tgz] [--by-fr
        (or unpacked eval/ folders)
 
 --by-frames prints instead each variant's margin over TAAU pooled over parts of the sequence
-(frames 0-7, 8-15, 16 to the end, and all of them; docs/quality.md, twenty-seventh session): where
+(frames 0-7, 8-15, 16 to the end, and all of them; docs/quality.md, 2026-12-03): where
 in the sequence a margin is lost. It reads the per-frame PSNRs `swinup eval --json` writes.
 
 With a second archive, the full columns come from it (the shipped variants from different

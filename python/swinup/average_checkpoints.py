@@ -5,8 +5,8 @@ each ending at 5% of its learning rate, scatter breakfast_room's scores by about
 mean of several such end points (branches continued from one checkpoint, or consecutive chunks)
 can sit nearer the optimum than each of them (stochastic weight averaging, "model soups"); the
 network is linear in none of its weights, so whether a mean is better is measured, not assumed.
-Measured in the eighth session (docs/quality.md, "Four more levers"): every mean scored between
-its inputs, none above the best of them. In the fourteenth ("Interpolated branches"), means of a
+Measured on 2026-12-01 (docs/quality.md, "Four more levers"): every mean scored between its
+inputs, none above the best of them. Later that day ("Interpolated branches"), means of a
 stabler and a sharper branch of one start lay above the straight line between the two on the
 trade between PSNR and temporal error: lite's half-and-half mean was stabler than both branches
 in three of breakfast_room's four rows, at PSNR in between.
@@ -30,8 +30,8 @@ import os
 
 import torch
 
-from . import experiments
-from .train import checkpoint_record, read_checkpoint, write_checkpoint
+from .research import experiments
+from .training.checkpoint import checkpoint_record, read_checkpoint, write_checkpoint
 
 
 def average_checkpoints(paths, note=None, weights=None):

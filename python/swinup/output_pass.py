@@ -7,8 +7,8 @@ import torch
 
 from . import exact_math as xm
 from .exact_math import kernel_sincos_exact
-from .display_refine import refine_inputs
-from .history_clip import clip_toward_range, sample_range
+from .research.display_refine import refine_inputs
+from .research.history_clip import clip_toward_range, sample_range
 from .quant import round_f16, round_f16_ste
 from .sampling import catmull_rom_sample, gather, gather_taps, lanczos3_sample, on_screen
 
@@ -17,8 +17,8 @@ HALF_MAX = 65504.0
 ALPHA_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
 
 # The filters the output pass can read its history with: Lanczos-3 is the network's
-# (docs/model-spec.md, "Output pass"); Catmull-Rom is the one every checkpoint before the
-# twenty-eighth session was trained with, kept so that a training arm can be its control
+# (docs/model-spec.md, "Output pass"); Catmull-Rom is the one every checkpoint before 2026-12-03
+# was trained with, kept so that a training arm can be its control
 # (train.py --experiment-history-filter) and a replay can compare the two.
 HISTORY_FILTERS = {"lanczos3": lanczos3_sample, "catmull-rom": catmull_rom_sample}
 history_sample = HISTORY_FILTERS["lanczos3"]

@@ -133,7 +133,7 @@ def round_f16_bits(x: torch.Tensor) -> torch.Tensor:
     """Round float32 values to the nearest f16 value (RNE, overflow to Inf, NaN stays NaN), kept as
     float32, with integer operations on the bits: what torch.compile must be given instead of the
     cast round trip, which Inductor drops inside a fused kernel (check_compile.py --ops on the H200,
-    nineteenth session: 93.7% of rounding_probe's values unrounded, finite values past 65504 not
+    2026-12-02: 93.7% of rounding_probe's values unrounded, finite values past 65504 not
     turned into Inf, with emulate_precision_casts set). Normal range [2^-14, 65504], subnormals
     multiples of 2^-24; from 65520 (halfway between 65504 and 2^16, a tie that rounds to the even
     2^16) on, Inf."""

@@ -10,10 +10,10 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from swinup import output_pass as op  # noqa: E402
-from swinup import train  # noqa: E402
-from swinup.history_clip import ROW, START_LOGIT, HistoryClip, clip_toward_range, sample_range  # noqa: E402
+from swinup.research.history_clip import ROW, START_LOGIT, HistoryClip, clip_toward_range, sample_range  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
+from swinup.training.reserved_rows import keep_reserved_zero  # noqa: E402
 from test_display_refine import frame  # noqa: E402
 
 
@@ -63,7 +63,7 @@ class HistoryClipTest(unittest.TestCase):
         model = SwinUp(ModelConfig.make("lite"))
         model.init_seeded(2)
         model.history_clip = HistoryClip()
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         head, tc, motion, jitter, history, dw, dh, sx, sy = frame(5)
         head = head.clone().requires_grad_(True)
         out = op.output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, True, False,
@@ -79,12 +79,12 @@ class HistoryClipTest(unittest.TestCase):
         model = SwinUp(ModelConfig.make("lite"))
         with torch.no_grad():
             model.p("head.linear.weight").fill_(1.0)
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         self.assertTrue(bool((model.p("head.linear.weight")[8:] == 0.0).all()))
         with torch.no_grad():
             model.p("head.linear.weight").fill_(1.0)
         model.history_clip = HistoryClip()
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         w = model.p("head.linear.weight")
         self.assertTrue(bool((w[ROW] == 1.0).all()))
         self.assertTrue(bool((w[8:ROW] == 0.0).all()) and bool((w[ROW + 1:] == 0.0).all()))

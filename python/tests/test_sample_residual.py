@@ -11,10 +11,10 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from swinup import output_pass as op  # noqa: E402
-from swinup import train  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.sample_residual import ROWS, SampleResidual  # noqa: E402
+from swinup.research.sample_residual import ROWS, SampleResidual  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
+from swinup.training.reserved_rows import keep_reserved_zero  # noqa: E402
 from test_display_refine import frame  # noqa: E402
 
 
@@ -61,12 +61,12 @@ class SampleResidualTest(unittest.TestCase):
         model = SwinUp(ModelConfig.make("lite"))
         with torch.no_grad():
             model.p("head.linear.weight").fill_(1.0)
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         self.assertTrue(bool((model.p("head.linear.weight")[8:] == 0.0).all()))
         with torch.no_grad():
             model.p("head.linear.weight").fill_(1.0)
         model.sample_residual = SampleResidual()
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         w = model.p("head.linear.weight")
         self.assertTrue(bool((w[ROWS[0]:ROWS[1]] == 1.0).all()))
         self.assertTrue(bool((w[8:ROWS[0]] == 0.0).all()))
