@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the golden data that tests/unit/test_golden.cpp checks the CPU backend against:
+"""Writes the golden data that tests/cpu/test_golden.cpp checks the CPU backend against:
 tests/data/golden_<variant>.json (index, sizes, settings, bounds) and golden_<variant>.bin.
 
 For a seeded synthetic input sequence of 3 frames (two depth layers moving differently, HDR colour,
@@ -91,7 +91,7 @@ def make_inputs(w: int, h: int, frame: int, seed: int):
 def perturb_weights(cfg, tensors: dict) -> dict:
     """The seeded weights have zero biases and bias tables, unit gains and zero head rows 4..7, so
     on their own they would leave those parts of the arithmetic untested. This deterministic rule
-    (mirrored by tests/unit/test_golden.cpp, exact in f32/f16) makes them all non-trivial. With
+    (mirrored by tests/cpu/test_golden.cpp, exact in f32/f16) makes them all non-trivial. With
     ti the tensor's index in model_tensors() order and i the element's flat index:
       X.bias      += ((7 i + 3 ti) mod 17 - 8) / 64         (f32 add)
       X.gain      *= 1 + ((5 i + ti) mod 9 - 4) / 16        (f32 multiply)

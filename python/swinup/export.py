@@ -1,6 +1,6 @@
 """Export a training checkpoint to the library's weights file (python -m swinup.export RUN_DIR):
 e4m3 codes with power-of-two per-channel scales, f32 biases and gains, f16 bias tables, in the
-layout src/core/weights.cpp loads (weights_io.py).
+layout src/model/weights.cpp loads (weights_io.py).
 
 Where: `export RUN_DIR` writes the run folder's checkpoint to RUN_DIR/<variant>.safetensors;
 `export --checkpoint CKPT --out FILE` any checkpoint to FILE (without --checkpoint, the shipped

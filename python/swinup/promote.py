@@ -45,7 +45,6 @@ def check_exported_from(checkpoint: str, weights: str, variant: str):
 
 def replace_file(source: str, target: str):
     """target becomes a copy of source; an interrupted copy leaves target as it was."""
-    os.makedirs(os.path.dirname(target), exist_ok=True)
     tmp = target + ".tmp"
     shutil.copyfile(source, tmp)
     os.replace(tmp, target)
@@ -60,6 +59,9 @@ def promote(run_dir: str, variant=None, root: str = shipped.ROOT):
         raise ValueError(f"{weights}: no weights file; export the run first (python -m swinup.export {run_dir})")
     check_exported_from(checkpoint, weights, variant)
     pairs = [(checkpoint, shipped.checkpoint(variant, root)), (weights, shipped.weights(variant, root))]
+    for _, target in pairs:
+        if not os.path.isdir(os.path.dirname(target)):
+            raise ValueError(f"{root} is not a swinup repository: no {os.path.dirname(target)}")
     for source, target in pairs:
         replace_file(source, target)
     return pairs

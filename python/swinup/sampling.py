@@ -1,4 +1,4 @@
-"""Gather-based image sampling with the fixed operation order of src/core/pixel_ops.h
+"""Gather-based image sampling with the fixed operation order of src/frame/pixel_ops.h
 (Catmull-Rom with its ringing clamp, bilinear), differentiable with respect to the image.
 
 Images are [B, H, W, C]; positions are continuous coordinates (pixel i covers [i, i+1)), [B, h, w]

@@ -1,4 +1,4 @@
-"""Reads and writes the project's weights files (the safetensors layout of src/core/weights.h):
+"""Reads and writes the project's weights files (the safetensors layout of src/model/weights.h):
 an 8-byte little-endian header length, a JSON header whose "__metadata__" carries the format,
 its version, the variant, the model config and a description, then the raw tensors in
 model_tensors() order: F8_E4M3 [out, in] codes, F32 scales, biases and gains, F16 bias tables.

@@ -178,6 +178,7 @@ class Promote(ShippedFilesUntouched):
 
     def test_promote_replaces_the_shipped_pair_with_the_run(self):
         run = self.trained_run()
+        refused(self, promote.main, [run, "--repo", os.path.join(self.tmp, "nowhere")], "not a swinup repository")
         out, _ = quiet(promote.main, [run, "--repo", self.repo])
         self.assertIn("replaced", out)
         for name, copy in zip(("lite.pt", "lite.safetensors"), self.shipped_copies):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits the polynomials that define the output pass's Lanczos-3 history weights
-(src/core/pixel_ops.h kLanczos3Poly, python/swinup/sampling.py LANCZOS3_POLY) and prints them as
+(src/frame/pixel_ops.h kLanczos3Poly, python/swinup/sampling.py LANCZOS3_POLY) and prints them as
 float32 literals, with the largest error of the weights evaluated as the backends evaluate them.
 
 Lanczos-3 weighs the history tap at distance d by sinc(d) sinc(d / 3); the six taps of a fraction
