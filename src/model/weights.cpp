@@ -181,8 +181,8 @@ private:
         if (number < kOldestFormatVersion || number > kFormatVersion) {
             const char* conversion = number == 1
                                          ? ": version 1 weights read t(history) in staging slots 3-5 and "
-                                           "blend without the kernel's weight sum; convert them with "
-                                           "python/scripts/convert_weights_v1_to_v2.py"
+                                           "blend without the kernel's weight sum; they are no longer "
+                                           "read: export them again from a current checkpoint"
                                          : "";
             return fail("weights format_version " + version + " is not supported by this build (expects " +
                         std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")" +

@@ -460,9 +460,9 @@ TEST(Weights, ATensorNamedTwiceIsRejected) {
 TEST(Weights, WrongFormatOrVersionIsRejected) {
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "5"; }),
                     {"weights format_version 5 is not supported by this build (expects 2 to 4)"});
-    // Version 1 (t(history) in slots 3-5) is refused with the way to convert it.
+    // Version 1 (t(history) in slots 3-5) is refused with the reason and what to do instead.
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
-                    {"format_version 1 is not supported", "convert_weights_v1_to_v2.py"});
+                    {"format_version 1 is not supported", "export them again from a current checkpoint"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1.0"; }),
                     {"format_version", "1.0"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"].erase("format_version"); }),
