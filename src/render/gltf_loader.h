@@ -8,7 +8,9 @@
 // What is not: animations (the scene renders at its rest pose), skins, morph targets, other
 // texture maps, KHR_texture_transform. MSFT_texture_dds is ignored: textures use their PNG/JPEG
 // source. A texture whose image is missing or unreadable becomes a flat colour (its factor x
-// 0.5 grey) and a warning in Scene::warnings.
+// 0.5 grey) and a warning in Scene::warnings. An image that is not PNG or JPEG (by its bytes, or
+// by its mimeType where one is given) is an error: glTF allows no other format without an
+// extension, and the KTX2 and WebP extensions are not supported.
 #pragma once
 
 #include <memory>

@@ -389,6 +389,60 @@ TEST_F(GltfTest, AnImageClaimingAHugeSizeIsNotDecoded) {
     EXPECT_TRUE(warned);
 }
 
+// stb_image was compiled with every decoder, so a texture in PPM (or BMP, GIF, TGA, PSD, HDR),
+// which glTF does not allow, loaded without a word. Now an image is PNG or JPEG by its bytes, and
+// by its mimeType where one is given, or the load fails naming the image.
+TEST_F(GltfTest, ImagesThatAreNotPngOrJpegAreRefused) {
+    auto refused = [&](const json& doc, const std::string& name) {
+        const std::string path = write(doc, name);
+        const std::string e = load_error(path);
+        EXPECT_NE(e.find(path), std::string::npos) << e;
+        EXPECT_NE(e.find("glTF textures are PNG or JPEG"), std::string::npos) << e;
+        return e;
+    };
+    // A 1x1 PPM.
+    std::ofstream(dir_ / "tex.ppm", std::ios::binary) << "P6\n1 1\n255\n" << std::string("\x80\x80\x80", 3);
+    json doc = base_document();
+    doc["images"][0]["uri"] = "tex.ppm";
+    std::string e = refused(doc, "ppm.gltf");
+    EXPECT_NE(e.find("image[0] (\"tex.ppm\"): the image is PNM (PPM/PGM/PBM), not PNG or JPEG"), std::string::npos) << e;
+    // Named .png, still a PPM.
+    fs::copy_file(dir_ / "tex.ppm", dir_ / "disguised.png");
+    doc["images"][0]["uri"] = "disguised.png";
+    e = refused(doc, "disguised.gltf");
+    EXPECT_NE(e.find("image[0] (\"disguised.png\"): the image is PNM"), std::string::npos) << e;
+    // WebP bytes (EXT_texture_webp's format).
+    std::ofstream(dir_ / "tex.webp", std::ios::binary) << std::string("RIFF\x1a\0\0\0WEBPVP8L", 16) << std::string(14, '\0');
+    doc["images"][0]["uri"] = "tex.webp";
+    e = refused(doc, "webp.gltf");
+    EXPECT_NE(e.find("image[0] (\"tex.webp\"): the image is WebP, not PNG or JPEG"), std::string::npos) << e;
+    // An image in a buffer says what it is by its mimeType (KHR_texture_basisu's KTX2 here).
+    doc = base_document();
+    doc["images"][0] = {{"name", "basis"}, {"bufferView", 1}, {"mimeType", "image/ktx2"}};
+    e = refused(doc, "ktx2.gltf");
+    EXPECT_NE(e.find("image[0] (\"basis\"): mimeType \"image/ktx2\""), std::string::npos) << e;
+    // And a data URI by its media type: a BMP, which stb_image would also have decoded.
+    doc = base_document();
+    doc["images"][0] = {{"uri", "data:image/bmp;base64,Qk0="}};
+    e = refused(doc, "bmp.gltf");
+    EXPECT_NE(e.find("image[0]: mimeType \"image/bmp\""), std::string::npos) << e;
+}
+
+// The JPEG decoder is still there: a JPEG header claiming 16000x16000 is read (and refused for
+// its size, like the PNG above) rather than failing as an unknown format.
+TEST_F(GltfTest, JpegImagesAreStillRead) {
+    const uint8_t jpeg[] = {0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x3e, 0x80, 0x3e, 0x80, 0x03,
+                            0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00};
+    std::ofstream(dir_ / "huge.jpg", std::ios::binary).write(reinterpret_cast<const char*>(jpeg), sizeof jpeg);
+    json doc = base_document();
+    doc["images"][0]["uri"] = "huge.jpg";
+    const auto scene = gltf_load_scene(write(doc));
+    EXPECT_EQ(scene->materials[0].base_color_texture, -1);
+    bool warned = false;
+    for (const auto& w : scene->warnings) warned |= w.find("16000x16000 is over the limit") != std::string::npos;
+    EXPECT_TRUE(warned);
+}
+
 TEST_F(GltfTest, LoaderWarningsReachTheRenderSettings) {
     // Scene::warnings was never shown: a missing texture was only visible as a flat colour.
     json doc = base_document();
