@@ -5,8 +5,9 @@ each ending at 5% of its learning rate, scatter breakfast_room's scores by about
 mean of several such end points (branches continued from one checkpoint, or consecutive chunks)
 can sit nearer the optimum than each of them (stochastic weight averaging, "model soups"); the
 network is linear in none of its weights, so whether a mean is better is measured, not assumed.
-Measured on 2026-12-01 (docs/quality.md, "Four more levers"): every mean scored between its
-inputs, none above the best of them. Later that day ("Interpolated branches"), means of a
+Measured on 2026-12-01 (docs/journal/2026-12-01-four-more-levers-e78d0d8.md): every mean scored
+between its inputs, none above the best of them. Later that day
+(docs/journal/2026-12-01-interpolated-branches-16971cf.md), means of a
 stabler and a sharper branch of one start lay above the straight line between the two on the
 trade between PSNR and temporal error: lite's half-and-half mean was stabler than both branches
 in three of breakfast_room's four rows, at PSNR in between.

@@ -19,8 +19,9 @@ from .training.run_folder import run_checkpoint
 from .weights_io import write_weights
 
 
-# The still-pixel shift of the shipped networks (docs/quality.md, "The history weight on still
-# pixels"): training never sees it, so an export adds it, and a re-export keeps it.
+# The still-pixel shift of the shipped networks (2026-12-04,
+# docs/journal/2026-12-04-still-pixel-history-shift-9cbcbcb.md): training never sees it, so an
+# export adds it, and a re-export keeps it.
 SHIPPED_STILL_HISTORY_SHIFT = {"lite": 0.75, "full": 0.75}
 
 

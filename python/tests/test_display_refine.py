@@ -1,6 +1,6 @@
-"""The display refinement experiment (swinup/display_refine.py): it starts as exactly the output
-pass without it, it acts only where there is history, and a checkpoint that holds it cannot reach
-a weights file, a checkpoint mean or a model without it."""
+"""The display refinement experiment (swinup/research/display_refine.py): it starts as exactly the
+output pass without it, it acts only where there is history, and a checkpoint that holds it
+cannot reach a weights file, a checkpoint mean or a model without it."""
 import contextlib
 import io
 import os

@@ -1,6 +1,7 @@
-"""The learned history clip experiment (swinup/history_clip.py): the range is the 3x3 samples'
-per-channel range, a strength of 0 is the output pass without it and 1 clamps the history into that
-range, gradients reach its parameters and the head row it reads, and training keeps that row."""
+"""The learned history clip experiment (swinup/research/history_clip.py): the range is the 3x3
+samples' per-channel range, a strength of 0 is the output pass without it and 1 clamps the
+history into that range, gradients reach its parameters and the head row it reads, and training
+keeps that row."""
 import os
 import sys
 import unittest

@@ -422,9 +422,9 @@ class GradientTest(unittest.TestCase):
         self.assertTrue(bool(stable[0, 8:, :14].all()))
 
     def test_unroll_with_given_heads_equals_the_network(self):
-        # The output-pass oracle (scripts/oracle_output_pass.py) feeds heads itself: handed the
-        # network's own heads it must reproduce the network's outputs exactly, and a change to the
-        # history weight of frame 0 must reach frame 1 through the history (the recurrence).
+        # The output-pass oracle (scripts/research/oracle_output_pass.py) feeds heads itself: handed
+        # the network's own heads it must reproduce the network's outputs exactly, and a change to
+        # the history weight of frame 0 must reach frame 1 through the history (the recurrence).
         m = SwinUp(ModelConfig.make("lite"))
         m.init_seeded(1)
         clip = ProceduralScenes("cpu", seed=5).batch(1, 3, 32, hdr=False)

@@ -1,7 +1,7 @@
-"""The sample residual experiment (swinup/sample_residual.py): zero rows are the output pass
-without it, a uniform correction moves the no-history estimate by exactly that correction (the
-kernel's weights are normalised), corrected samples never go below 0, gradients reach its gain and
-the head rows it reads, and training keeps those rows only when it is attached."""
+"""The sample residual experiment (swinup/research/sample_residual.py): zero rows are the output
+pass without it, a uniform correction moves the no-history estimate by exactly that correction
+(the kernel's weights are normalised), corrected samples never go below 0, gradients reach its
+gain and the head rows it reads, and training keeps those rows only when it is attached."""
 import os
 import sys
 import unittest

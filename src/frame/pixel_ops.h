@@ -204,8 +204,8 @@ SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, flo
 // Lanczos-3 weighs the history tap at distance d by sinc(d) sinc(d / 3), the six taps of a
 // fraction normalised to sum 1. Evaluated as such, that is two sincos and seven divisions per axis,
 // more GPU instructions than the 36 taps' sums; so the normalised weights are defined by three
-// degree-7 polynomials fitted to them (python/scripts/fit_lanczos3_weights.py; largest error of
-// a weight 1.9e-7, of their sum 1.1e-7), in u = f - 1/2 and h = f (1 - f) = 1/4 - u^2:
+// degree-7 polynomials fitted to them (python/scripts/research/fit_lanczos3_weights.py; largest
+// error of a weight 1.9e-7, of their sum 1.1e-7), in u = f - 1/2 and h = f (1 - f) = 1/4 - u^2:
 //   w(-2) = h q0(u), w(-1) = h q1(u), w(0) = (1/2 - u) + h q2(u),
 //   w(+1) = (1/2 + u) + h q2(-u), w(+2) = h q1(-u), w(+3) = h q0(-u).
 // The mirror symmetry of the taps makes three polynomials enough, each evaluated at +-u from its
@@ -232,8 +232,9 @@ SWINUP_HD void lanczos3_poly(float u, float u2, float c7, float c6, float c5, fl
 }
 
 // The six Lanczos-3 weights of taps -2 .. +3 for a fraction f in [0, 1) (docs/model-spec.md,
-// "Output pass"). Why Lanczos-3 and not Catmull-Rom: docs/quality.md, "The history's resampling
-// filter". kFused: fast mode's variant, each product and sum one FMA.
+// "Output pass"). Why Lanczos-3 and not Catmull-Rom:
+// docs/journal/2026-12-03-lanczos3-history-706d643.md. kFused: fast mode's variant, each product
+// and sum one FMA.
 template <bool kFused = false>
 SWINUP_HD void lanczos3_weights(float f, float w[6]) {
     const float u = exact::sub(f, 0.5f);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The head MLP fitted to the output-pass oracle on the GPU machine (fit_head_mlp.py; docs/quality.md,
-# "The head MLP fitted to the oracle"): renders 24 short training-like sequences (8 frames,
-# display 768x432 as the training data, scales 1.5-3, HDR and LDR, the five procedural scenes and
-# gas_station under several cameras, seeds of their own; never breakfast_room, never the
-# evaluation's sequences), records the oracle's additions on each (six at a time on the GPU,
-# about 6 minutes in all), then fits the head MLP to all of them and attaches it to START.
+# The head MLP fitted to the output-pass oracle on the GPU machine (fit_head_mlp.py;
+# docs/journal/2026-12-02-head-mlp-fitted-to-the-oracle-03cf09f.md): renders 24 short training-like
+# sequences (8 frames, display 768x432 as the training data, scales 1.5-3, HDR and LDR, the five
+# procedural scenes and gas_station under several cameras, seeds of their own; never breakfast_room,
+# never the evaluation's sequences), records the oracle's additions on each (six at a time on the
+# GPU, about 6 minutes in all), then fits the head MLP to all of them and attaches it to START.
 # Usage: SWINUP_BIN=.devrun bash python/scripts/research/device_head_fit.sh START OUT [STEPS] [SHIFT]
 #   RECORDINGS=48: 24 more sequences after the first 24 (the 2026-12-02 set for full:
 #   gas_station under eight more views, and 2x sequences at display 1152x648), about twice the time.

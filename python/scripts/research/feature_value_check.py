@@ -2,14 +2,14 @@
 """Would a new staged slot help the head? Candidate per-pixel features, measured by how much more of
 the output-pass oracle's choices a head MLP predicts with them, before any backend computes them.
 
-The head MLP fitted to the oracle (fit_head_mlp.py) leaves about 90% of the oracle's additions'
-mean square (docs/quality.md, "The head MLP fitted to the oracle"). Part of that is the truth,
-which no feature carries; part may be information the network never sees. The network sees the
-display-resolution history only as one Catmull-Rom sample per render pixel (slots 3-5), so
-whether the history holds sub-render-pixel detail around that sample, which decides how much of it
-a new sample may replace, is invisible to it (the plan of 2026-12-02 named "a staged slot that
-carries the display-resolution history's local contrast"). This script computes two
-groups of candidate features from the same state staging reads:
+The head MLP fitted to the oracle (fit_head_mlp.py) leaves about 90% of the oracle's additions' mean
+square (docs/journal/2026-12-02-head-mlp-fitted-to-the-oracle-03cf09f.md). Part of that is the
+truth, which no feature carries; part may be information the network never sees. The network sees
+the display-resolution history only as one Catmull-Rom sample per render pixel (slots 3-5), so
+whether the history holds sub-render-pixel detail around that sample, which decides how much of it a
+new sample may replace, is invisible to it (the plan of 2026-12-02 named "a staged slot that carries
+the display-resolution history's local contrast"). This script computes two groups of candidate
+features from the same state staging reads:
   history: the t-space range of the display history over the 3x3 and 5x5 display pixels around
            the reprojected sample position (mean over RGB) and the luma standard deviation over
            the 3x3; 0 where the history is invalid;

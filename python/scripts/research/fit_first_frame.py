@@ -9,12 +9,12 @@ stays as it is.
 
 Why: slot 7 is 1 where a pixel has no history (the whole first frame, a camera cut, the strip a pan
 reveals) and 0 elsewhere, so those columns act only there. The first frame has the largest error of
-a sequence, and `swinup eval` pools squared errors, so its PSNR weighs most (docs/quality.md,
-"Gentler continuations"). With the uniform burn-in, training scores it in one batch of 17. A replay
-of chunk 11's frame 0 with wider kernels (head_bias_sweep.py --first-frame-only) gains 0.26 dB on
-that frame at 2x (lite, log2 sigma +0.3), but loses 0.006 dB over 32 frames, because frame 0 is
-frame 1's history: the network itself, not a fixed shift, has to choose frame 0's output (docs/
-quality.md, "A first-frame fit").
+a sequence, and `swinup eval` pools squared errors, so its PSNR weighs most
+(docs/journal/2026-12-01-gentler-continuations-9aa140b.md). With the uniform burn-in, training
+scores it in one batch of 17. A replay of chunk 11's frame 0 with wider kernels (head_bias_sweep.py
+--first-frame-only) gains 0.26 dB on that frame at 2x (lite, log2 sigma +0.3), but loses 0.006 dB
+over 32 frames, because frame 0 is frame 1's history: the network itself, not a fixed shift, has to
+choose frame 0's output (docs/journal/2026-12-01-first-frame-fit-3ee1481.md).
 
 The fitted columns are clamped so that each row's power-of-two scale (quant.pow2_scale_for) stays
 what it was: the other codes of the row, and so the network where slot 7 is 0, are unchanged

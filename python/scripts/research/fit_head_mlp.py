@@ -3,10 +3,10 @@
 trained from zero.
 
 Trained by the loss from zero for minutes, the head MLP lost to its controls (2026-12-02,
-docs/quality.md, "A non-linear head, trained"). Fitted to the oracle on fence under the orbit
-camera, a per-pixel MLP of the same features kept +0.58 dB on fence_2x (oracle_head_fit.py
---score-on). This script makes that fit in the head MLP's own form, so a training arm can start
-from it:
+docs/journal/2026-12-02-non-linear-head-trained-bbb6459.md). Fitted to the oracle on fence under the
+orbit camera, a per-pixel MLP of the same features kept +0.58 dB on fence_2x (oracle_head_fit.py
+--score-on). This script makes that fit in the head MLP's own form, so a training arm can start from
+it:
 
   record SEQ --out F.pt   runs the oracle on SEQ (oracle_head_fit.oracle_features) and saves, per
                           render pixel along the oracle's trajectory, the head's features and what
@@ -131,7 +131,7 @@ def fit(args):
     ck["params"].update({k: p.detach().cpu().clone() for k, p in head_mlp_params(fitted).items()})
     ck["head_mlp"] = True
     # The fit buys sharpness with some stability; a higher history weight buys it back
-    # (docs/quality.md, "The head MLP fitted to the oracle").
+    # (docs/journal/2026-12-02-head-mlp-fitted-to-the-oracle-03cf09f.md).
     raise_history_logit(ck, args.history_logit_shift)
     ck["history"] = list(ck.get("history", [])) + [{"note": "head_mlp fitted to the output-pass oracle",
                                                     "head_mlp_fit": {"sequences": [d["sequence"] for d in data],

@@ -19,17 +19,18 @@ network's recurrent features and head outputs stay the recorded ones: a network 
 bias would see its own changed history and could adapt its heads to it.
 
 Scores: pooled PSNR on display-encoded values as `swinup eval` computes it (display_encode and
-pooled_psnr of the oracle script, imported from it) and the training's temporal term (unroll's
-third value: since 2026-12-01 the mean |change error| along the motion on stable pixels,
-swinup/temporal_loss.py; the numbers in docs/quality.md from 2026-11-30 used
-the term of that time, each pixel against itself in the previous frame). Also printed: the unmodified network's mean alpha per frame, and over the
-10% of display pixels with the largest ground-truth gradient (edges) against the rest (flat),
-with the log2 sigma statistics for the same split. CPU is enough (768x432 display, 16 frames).
+pooled_psnr of the oracle script, imported from it) and the training's temporal term (unroll's third
+value: since 2026-12-01 the mean |change error| along the motion on stable pixels,
+swinup/temporal_loss.py; the numbers of 2026-11-30 in docs/journal/ used the term of that time, each
+pixel against itself in the previous frame). Also printed: the unmodified network's mean alpha per
+frame, and over the 10% of display pixels with the largest ground-truth gradient (edges) against the
+rest (flat), with the log2 sigma statistics for the same split. CPU is enough (768x432 display, 16
+frames).
 
 --first-frame-only changes the heads of frame 0 alone (no history there, so only the kernel
 matters) and adds wider kernels to the sweep: is the first frame's kernel, which the pooled PSNR
-weighs most (docs/quality.md, "Gentler continuations"), off in one direction? With --frames 1 a
-one-frame sequence is enough.
+weighs most (docs/journal/2026-12-01-gentler-continuations-9aa140b.md), off in one direction? With
+--frames 1 a one-frame sequence is enough.
 
 Usage: python3 python/scripts/research/head_bias_sweep.py SEQ [--variant lite] [--frames N] [--first-frame-only]
                                                  [--sigma-shifts 0.15,0.3] [--json out.json]

@@ -6,8 +6,8 @@ weights, the network unchanged, and swaps the output pass's history filter (the 
 slots keep their Catmull-Rom, except in the modes ending in "+stage", which swap both):
 
   spec          as specified: Lanczos-3 from the fitted weight polynomials (since
-                2026-12-03, chosen with this script; docs/quality.md, "The history's
-                resampling filter")
+                2026-12-03, chosen with this script;
+                docs/journal/2026-12-03-lanczos3-history-706d643.md)
   catmull-rom   Catmull-Rom (Keys a = -0.5), clamped to the central 2x2 taps' min/max: the
                 specified filter until then
   noclamp       Catmull-Rom without the clamp (only clamped at zero)

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """How far can a causal temporal upscaler go on a sequence if nothing is lost to the history?
 
-A recurrent upscaler keeps one display-resolution history and resamples it once a frame, so
-detail near the display's Nyquist limit fades along the recurrence (docs/quality.md, "Where
-fence_2x loses"). This estimator keeps every jittered render sample it has seen instead, moves
-each one frame by frame with the sequence's own motion vectors (no resampling: a sample keeps its
-colour and only its position moves), and estimates each display pixel as the mean of the samples
-that lie inside it, the box filter the ground truth uses. It reads only what an upscaler reads
-(colour, motion, jitter), never the ground truth, and is causal: frame t uses frames 0..t.
+A recurrent upscaler keeps one display-resolution history and resamples it once a frame, so detail
+near the display's Nyquist limit fades along the recurrence (2026-12-04,
+docs/journal/2026-12-04-where-fence-2x-loses-33e6af4.md). This estimator keeps every jittered render
+sample it has seen instead, moves each one frame by frame with the sequence's own motion vectors (no
+resampling: a sample keeps its colour and only its position moves), and estimates each display pixel
+as the mean of the samples that lie inside it, the box filter the ground truth uses. It reads only
+what an upscaler reads (colour, motion, jitter), never the ground truth, and is causal: frame t uses
+frames 0..t.
 
 It is not an upper bound in the strict sense (a learned method could denoise better, and the
 motion vectors of thin geometry are those of whatever the pixel centre hit), but it measures
@@ -40,8 +41,8 @@ def srgb_encode(x: np.ndarray) -> np.ndarray:
 
 
 def display_encode(x: np.ndarray, hdr: bool, exposure: float) -> np.ndarray:
-    """The evaluation's encoding (src/eval, docs/quality.md "Baselines"): LDR clamp then sRGB;
-    HDR x / (1 + x) per channel after exposure, then sRGB."""
+    """The evaluation's encoding (src/eval, docs/quality.md "How swinup is scored"): LDR clamp then
+    sRGB; HDR x / (1 + x) per channel after exposure, then sRGB."""
     if hdr:
         x = x * exposure
         x = x / (1.0 + x)

@@ -6,9 +6,9 @@ chain-link mesh in front of its wall) gives the background behind it the foregro
 This replays a sequence with the shipped weights and, at every frame with history, forms the
 output three more times: once with the
 history reprojected by each render pixel's own (undilated) motion, once with the history clamped to
-the range of the 3x3 samples around its render pixel (swinup/history_clip.py at strength 1), once
-as specified but with the history weight's logit lowered by 1 (the control: a choice that carries
-no motion or range information).
+the range of the 3x3 samples around its render pixel (swinup/research/history_clip.py at
+strength 1), once as specified but with the history weight's logit lowered by 1 (the control: a
+choice that carries no motion or range information).
 The truth then picks, per display pixel or per render pixel (the pixels that share its head
 outputs), whichever of specified and alternative is closer: a ceiling for a network that would
 choose between them, without retraining and without feeding the choice back into the recurrence

@@ -15,8 +15,9 @@ mode by about 0.01 dB). CPU is enough for small sequences (768x432 display, 16 f
 
 --display-alpha also frees the history weight per display pixel: a logit added to the render
 pixel's at every display pixel and frame (through the output pass's display refinement hook,
-swinup/display_refine.py). The gap between the two oracles bounds what a history weight at display
-resolution could add to one per render pixel (four display pixels share it at 2x, nine at 3x).
+swinup/research/display_refine.py). The gap between the two oracles bounds what a history weight
+at display resolution could add to one per render pixel (four display pixels share it at 2x, nine
+at 3x).
 
 Runs on a GPU when there is one.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Scores training checkpoints on sequence folders with the PyTorch reference (fast mode), also
-those holding what no backend runs: the experiments of swinup/experiments.py (the display
+those holding what no backend runs: the experiments of swinup/research/experiments.py (the display
 refinement, the pixel-level MLP). Prints one JSON line per checkpoint and sequence: the pooled PSNR
 of the display-encoded output (as `swinup eval` pools it) and a temporal error of the same
 construction as the evaluation's (RMS of the change error along the motion on stable pixels,

@@ -5,7 +5,7 @@ goes into the last bias that feeds those outputs (head_mlp.fc3's when the networ
 MLP, else head.linear's): an exact f32 addition to each output, nothing else changes. It was
 swept on 2026-12-03 on the CPU backend (`swinup eval --weights`) after the output pass's
 history became Lanczos-3: is the shipped history weight, chosen for Catmull-Rom, still the right
-one? (docs/quality.md, "The history's resampling filter".)
+one? (docs/journal/2026-12-03-lanczos3-history-706d643.md.)
 
 Usage: python3 python/scripts/research/shift_head_outputs.py IN OUT [--alpha-logit D] [--log-sigma D]
 """

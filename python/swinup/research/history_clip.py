@@ -10,8 +10,8 @@ keeping it ghosts. Clipping keeps the history's detail inside the range the curr
 supports.
 
 A fixed clip costs 1.2-2.0 dB on fence_2x when replayed through the shipped network: 2.0 for the
-2026-12-02 oracle's box (docs/quality.md, "Is it the output pass or the network?"), 1.16 for
-this module's at strength 1 (scripts/research/motion_choice_check.py). Thin features that this
+2026-12-02 oracle's box (docs/journal/2026-12-02-output-pass-or-network-oracles-3ebd04b.md), 1.16
+for this module's at strength 1 (scripts/research/motion_choice_check.py). Thin features that this
 frame's nine samples miss are clipped away. So here the network decides where to clip: at display pixel o, with n its render
 pixel (the one whose head it reads) and [lo, hi] the per-channel t-space range of the 3x3 samples
 around n (the kernel's taps),
@@ -26,7 +26,7 @@ starts close to the network without it; the gain starts at 1.
 Its parameters live in the training checkpoint under "history_clip" (experiments.py); export
 refuses such a checkpoint, since no backend implements it (scripts/research/score_python.py scores it).
 
-Measured (2026-12-02, docs/quality.md, "The head MLP fitted to the oracle..."): trained
+Measured (2026-12-02, docs/journal/2026-12-02-head-mlp-fitted-to-the-oracle-03cf09f.md): trained
 for 4 minutes from the shipped weights, it equals its same-seed controls within 0.013 dB on the
 missed rows (lite and full), and the training barely moved it (bias -4 -> -3.93). On fence_2x the
 truth's per-render-pixel pick between the clipped and the specified history gains no more than

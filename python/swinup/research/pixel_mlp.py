@@ -4,10 +4,11 @@ pixel level for lite.
 Lite's only path at render-pixel resolution is linear: the head reads RMSNorm(expand0(dec1) +
 skip0(slots)), skip0 one linear layer 16 -> 32 of the staged slots. So a decision that needs a
 non-linear function of one pixel's own inputs (drop the history where |t(history) - t(colour)| is
-large, for one) can only be made in the 2x2-pixel tokens of the levels below (docs/quality.md,
-"Four more levers"). PixelMLP adds to skip0's output relu(slots W1 + b1) W2 + b2 (16 -> 32 -> 32),
-quantised as the network's linear layers are (e4m3 weights with a power-of-two scale per output
-channel, f32 biases; the hidden activation rounded to e4m3 like every GEMM input).
+large, for one) can only be made in the 2x2-pixel tokens of the levels below (2026-12-01,
+docs/journal/2026-12-01-four-more-levers-e78d0d8.md). PixelMLP adds to skip0's output relu(slots
+W1 + b1) W2 + b2 (16 -> 32 -> 32), quantised as the network's linear layers are (e4m3 weights with a
+power-of-two scale per output channel, f32 biases; the hidden activation rounded to e4m3 like every
+GEMM input).
 
 W2 and b2 start at zero, so a network with it starts as exactly the network without it, and a
 continuation from trained weights learns what a pixel-level non-linearity adds. Its parameters

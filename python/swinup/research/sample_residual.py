@@ -6,7 +6,7 @@ the history (alpha). Its current estimate is therefore a weighted mean of point 
 the network knows: where the samples alias (moire's pattern, the fence's mesh, finer than a render
 pixel), the truth, a box-filtered pixel, is not a mean of them, and the head can only soften or
 reject. Every lever tried on the head's choices has moved the missed procedural rows by hundredths
-(docs/quality.md, 2026-12-02 and 2026-12-03). This experiment changes what the output pass can
+(docs/journal/, 2026-12-02 and 2026-12-03). This experiment changes what the output pass can
 represent: render pixel q's sample enters every tap as
 
     t'(c_q) = max(t(c_q) + gain * head[q, ROWS], 0)        (per channel, t-space)

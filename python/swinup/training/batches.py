@@ -13,7 +13,8 @@ def draw_burn_in(rng, burn_in, reset_share):
     Why a share of cuts: `swinup eval` pools every frame of a sequence into its PSNR, and the first
     frames, whose history is still building, have 2-3x the error of later ones (breakfast_room 2x:
     frames 0-3 hold 18% of the pooled squared error), while uniform burn-in scores frame 0 in one
-    clip of burn_in + 1. Measured (docs/quality.md, "Four more levers"): a share of 0.3 gained
+    clip of burn_in + 1. Measured (2026-12-01,
+    docs/journal/2026-12-01-four-more-levers-e78d0d8.md): a share of 0.3 gained
     0.08 dB on frame 0 and lost 0.16 dB on the later frames."""
     if not 0.0 <= reset_share <= 1.0:
         raise ValueError(f"reset_share {reset_share!r}: expected a share in [0, 1]")

@@ -43,11 +43,11 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     statistic of `swinup eval`'s PSNR (-20 log10 of a sequence's pooled RMS error), which L1
     under-weighs where the error is large and sparse (thin features, edges).
     first_frame_weight: the weight of a scored frame without history (the clip's first, when no
-    burn-in precedes it, or a camera cut) in the spatial and display terms, which are means over
-    the scored frames weighted so (1 is the plain mean). `swinup eval` pools squared errors over
-    a sequence, and its first frame, one jittered frame and no history, has the largest
-    (docs/quality.md, "Gentler continuations"); with the uniform burn-in a batch scores it once in
-    17."""
+    burn-in precedes it, or a camera cut) in the spatial and display terms, which are means over the
+    scored frames weighted so (1 is the plain mean). `swinup eval` pools squared errors over a
+    sequence, and its first frame, one jittered frame and no history, has the largest
+    (docs/journal/2026-12-01-gentler-continuations-9aa140b.md); with the uniform burn-in a batch
+    scores it once in 17."""
     check_loss_options(temporal_norm, temporal_alignment, temporal_space, display_weight, display_norm,
                        first_frame_weight)
     gt = clip["gt"]

@@ -107,7 +107,7 @@ __device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8
 // terms of its d0 elements) -> the pair's 32 d0 rows -> the head norm (one row per lane) -> the
 // head linear -> f32 outputs. kHeadMlp: also the head MLP on the pair's 32 rows (head_mlp_layer for
 // fc1 and fc2, head_mlp_fc3), added to head outputs 0-7 before the head's store. A pair rather than
-// one quadrant at a time (twenty-third session): the kernel is bound by instruction issue (ncu,
+// one quadrant at a time (2026-12-02, ca8a0f3): the kernel is bound by instruction issue (ncu,
 // H200: 70% of issue slots busy, 2 of 4 warps per scheduler eligible), and the pair halves the head
 // norm's sums (lanes 16-31 duplicated lanes 0-15's rows), reads each MLP and head-linear weight
 // fragment once for two tiles and synchronises the warp half as often. Tried and measured slower
