@@ -3,39 +3,12 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <cstring>
-
 #include "frame/formats.h"
+#include "frame/output_encoding.h"
+#include "frame/recurrent_features.h"
 #include "model/model_spec.h"
-#include "cpu/resource_io.h"
 
 namespace swinup::cpu {
-
-void encode_output_pixel(swinup_format format, const float out[3], float exposure, float pre_exposure,
-                         uint8_t* dst) {
-    float v[3];
-    for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], exposure), pre_exposure);
-    switch (format) {
-        case SWINUP_FORMAT_RGBA16F: {
-            const uint16_t h[4] = {px::encode_half_colour(v[0]), px::encode_half_colour(v[1]),
-                                   px::encode_half_colour(v[2]), 0x3c00u /* 1.0 */};
-            std::memcpy(dst, h, sizeof h);
-            break;
-        }
-        case SWINUP_FORMAT_R10G10B10A2: {
-            const uint32_t p = px::pack_r10g10b10a2(v[0], v[1], v[2]);
-            std::memcpy(dst, &p, sizeof p);
-            break;
-        }
-        default: {  // SWINUP_FORMAT_RGBA8 (the context admits nothing else)
-            const uint32_t p = px::pack_rgba8(v[0], v[1], v[2]);
-            const uint8_t bytes[4] = {static_cast<uint8_t>(p), static_cast<uint8_t>(p >> 8),
-                                      static_cast<uint8_t>(p >> 16), static_cast<uint8_t>(p >> 24)};
-            std::memcpy(dst, bytes, sizeof bytes);
-            break;
-        }
-    }
-}
 
 void pixel_kernels(const OutputCurrent& cur, PixelKernel* kernels) {
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.height), [&](const tbb::blocked_range<int>& rows) {
@@ -52,12 +25,11 @@ void pixel_kernels(const OutputCurrent& cur, PixelKernel* kernels) {
 void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, PixelKernel* kernel_scratch,
                   uint16_t* new_history, const OutputTarget& target) {
     const swinup_resource& res = *target.resource;
-    const size_t pixel_bytes = format_pixel_bytes(res.format);
     pixel_kernels(cur, kernel_scratch);
     const KernelFromTable kernel{kernel_scratch, cur.width};
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
-            uint8_t* dst = output_row(res, y);
+            uint8_t* row = static_cast<uint8_t*>(res.data_mut) + static_cast<size_t>(y) * resource_row_pitch(res);
             uint16_t* history_row = new_history + static_cast<size_t>(y) * static_cast<size_t>(cur.display_width) * 4;
             for (int x = 0; x < cur.display_width; ++x) {
                 float out[3];
@@ -65,8 +37,9 @@ void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, PixelKer
                 uint16_t* h = history_row + static_cast<size_t>(x) * 4;
                 for (int c = 0; c < 3; ++c) h[c] = history_value(out[c]);
                 h[3] = 0;
-                encode_output_pixel(res.format, out, target.exposure, target.pre_exposure,
-                                    dst + static_cast<size_t>(x) * pixel_bytes);
+                float v[3];
+                for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], target.exposure, target.pre_exposure);
+                write_output_pixel(res.format, v, row, x);
             }
         }
     });
@@ -79,10 +52,7 @@ void keep_recurrent_features(const float* head, int head_stride, int width, int 
             for (int x = 0; x < width; ++x) {
                 const float* h = head + (static_cast<size_t>(y) * static_cast<size_t>(head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
                 uint16_t* r = recurrent + (static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * kRecurrentFeatures;
-                for (int k = 0; k < kRecurrentFeatures; ++k) {
-                    const float v = h[k] == h[k] ? exact::tanh(h[k]) : 0.0f;
-                    r[k] = f32_to_f16_bits(v);
-                }
+                recurrent_features(h, r);
             }
         }
     });

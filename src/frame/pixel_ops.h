@@ -341,29 +341,4 @@ SWINUP_HD float kernel_weight(float dx, float dy, float sin_theta, float cos_the
     return exact::exp2(exact::mul(exact::mul(-0.5f, exact::kLog2e), e));
 }
 
-// ---- output encodings -------------------------------------------------------------------------
-
-// Linear UNORM code of v in [0, 1] (clamped; NaN -> 0) with `max_code` = 2^bits - 1, to nearest.
-SWINUP_HD uint32_t unorm_encode(float v, float max_code) {
-    const float c = clampf(v == v ? v : 0.0f, 0.0f, 1.0f);
-    return static_cast<uint32_t>(exact::rint(exact::mul(c, max_code)));
-}
-
-// R10G10B10A2: R in bits 0-9, G 10-19, B 20-29, alpha (always 1 = code 3) in 30-31.
-SWINUP_HD uint32_t pack_r10g10b10a2(float r, float g, float b) {
-    return unorm_encode(r, 1023.0f) | (unorm_encode(g, 1023.0f) << 10) |
-           (unorm_encode(b, 1023.0f) << 20) | (3u << 30);
-}
-
-// RGBA8, R first in memory (a little-endian uint32 with R in the low byte), alpha 255.
-SWINUP_HD uint32_t pack_rgba8(float r, float g, float b) {
-    return unorm_encode(r, 255.0f) | (unorm_encode(g, 255.0f) << 8) |
-           (unorm_encode(b, 255.0f) << 16) | (255u << 24);
-}
-
-// RGBA16F of a linear value: clamped to [0, 65504] so that no Inf is written, alpha 1.
-SWINUP_HD uint16_t encode_half_colour(float v) {
-    return f32_to_f16_bits(clampf(v == v ? v : 0.0f, 0.0f, kHalfMax));
-}
-
 }  // namespace swinup::px

@@ -36,8 +36,8 @@ void expect_finite_output(const FrameData& f) {
 
 void expect_finite_history(const cpu::CpuBackend& backend) {
     const cpu::TemporalState& s = backend.temporal_state();
-    for (uint16_t h : s.history[s.active]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(h)));
-    for (uint16_t r : s.recurrent[s.active]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(r)));
+    for (uint16_t h : s.history[s.frames.current()]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(h)));
+    for (uint16_t r : s.recurrent[s.frames.current()]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(r)));
 }
 
 // Poisons a frame: NaN, +Inf, -Inf and huge values in colour, depth and motion.
