@@ -16,17 +16,7 @@ packages=(
   g++                                   # check_against_cpp.py's C++ side
   pkg-config libopenexr-dev             # the EXR reader's test against files OpenEXR writes
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  echo "python tests: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash scripts/install_debian_packages.sh "${packages[@]}"
 "$PYTHON" -c 'import torch, numpy; print(f"torch {torch.__version__}, numpy {numpy.__version__}")'
 
 status=0

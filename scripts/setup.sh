@@ -15,17 +15,7 @@ packages=(
   libgtest-dev libgmock-dev     # tests
   libbenchmark-dev              # benchmarks
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  echo "swinup setup: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash scripts/install_debian_packages.sh "${packages[@]}"
 
 # The CUDA backend is built when nvcc is there (it compiles without a GPU; it runs on sm_89+).
 cuda_args=()
