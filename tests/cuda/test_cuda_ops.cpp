@@ -44,6 +44,7 @@
 #include "cpu/layers/window_attention.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
+#include "frame/frame_geometry.h"
 #include "frame/output_pixel.h"
 #include "frame/stage_pixel.h"
 #include "gpu_test_support.h"
@@ -1004,6 +1005,20 @@ void run_lite_tail_fused(const OpCase& c) {
 // ---- the frame passes -------------------------------------------------------------------------------
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
+// A frame's sizes and jitter, the scale display / render by the exact division (as the backends).
+FrameGeometry geometry(int w, int h, int dw, int dh, float jitter_x, float jitter_y) {
+    FrameGeometry g;
+    g.width = w;
+    g.height = h;
+    g.display_width = dw;
+    g.display_height = dh;
+    g.jitter_x = jitter_x;
+    g.jitter_y = jitter_y;
+    g.scale_x = exact::div(float(dw), float(w));
+    g.scale_y = exact::div(float(dh), float(h));
+    return g;
+}
+
 // Raw RGBA32F colour with the cases the spec names: NaN, +-Inf, negative, above 1 (LDR clamps).
 std::vector<float> raw_colour(Random& r, int w, int h) {
     std::vector<float> c = r.floats(size_t(w) * h * 4, -0.2f, 3.0f);
@@ -1088,14 +1103,7 @@ void run_input_planes(const OpCase& c) {
     d.jitter_x = jitter_x;
     d.jitter_y = jitter_y;
     cpu::InputSettings s;
-    s.width = w;
-    s.height = h;
-    s.display_width = dw;
-    s.display_height = dh;
-    s.jitter_x = jitter_x;
-    s.jitter_y = jitter_y;
-    s.scale_x = exact::div(float(dw), float(w));
-    s.scale_y = exact::div(float(dh), float(h));
+    static_cast<FrameGeometry&>(s) = geometry(w, h, dw, dh, jitter_x, jitter_y);
     s.exposure = exposure;
     s.pre_exposure = pre_exposure;
     s.ldr = ldr;
@@ -1153,14 +1161,7 @@ void run_staging(const OpCase& c) {
     const KernelRun run = launch(call, {"staged", "dilated", "tc"});
 
     StageCurrent cur;
-    cur.width = w;
-    cur.height = h;
-    cur.display_width = dw;
-    cur.display_height = dh;
-    cur.jitter_x = jitter_x;
-    cur.jitter_y = jitter_y;
-    cur.scale_x = exact::div(float(dw), float(w));
-    cur.scale_y = exact::div(float(dh), float(h));
+    static_cast<FrameGeometry&>(cur) = geometry(w, h, dw, dh, jitter_x, jitter_y);
     cur.color = colour.data();
     cur.z = z.data();
     cur.motion = motion.data();
@@ -1248,14 +1249,7 @@ void run_output(const OpCase& c) {
     const KernelRun run = launch(call, written);
 
     OutputCurrent cur;
-    cur.width = w;
-    cur.height = h;
-    cur.display_width = dw;
-    cur.display_height = dh;
-    cur.jitter_x = jitter_x;
-    cur.jitter_y = jitter_y;
-    cur.scale_x = exact::div(float(dw), float(w));
-    cur.scale_y = exact::div(float(dh), float(h));
+    static_cast<FrameGeometry&>(cur) = geometry(w, h, dw, dh, jitter_x, jitter_y);
     cur.tc = tc.data();
     cur.motion = motion.data();
     cur.head = head.data();
