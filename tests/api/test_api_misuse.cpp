@@ -415,7 +415,7 @@ TEST_F(ApiDispatch, MemoryKinds) {
 TEST_F(ApiDispatch, ExposureTexture) {
     const float exposure = 2.0f;
     swinup_dispatch_desc d = frame_.dispatch();
-    d.exposure = {&exposure, nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG32F, 1, 1, 0};
+    d.exposure = input_resource(&exposure, SWINUP_FORMAT_RG32F, 1, 1);
     expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.exposure.format");
     d.exposure.format = SWINUP_FORMAT_R32F;
     d.exposure.width = 2;

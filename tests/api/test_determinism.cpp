@@ -107,10 +107,10 @@ TEST(Determinism, InputFormatsAndPitchesGiveTheSameResult) {
     }
     ContextHandle b(small_context_desc(kW, kH, kDW, kDH));
     swinup_dispatch_desc db = da;
-    db.color = {color.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGB16F, kW, kH, color_pitch};
-    db.motion_vectors = {mv.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG16F, kW, kH, mv_pitch};
-    db.depth = {depth.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, kW, kH, depth_pitch};
-    db.output = {nullptr, output.data(), SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGBA16F, kDW, kDH, out_pitch};
+    db.color = input_resource(color.data(), SWINUP_FORMAT_RGB16F, kW, kH, SWINUP_MEMORY_HOST, color_pitch);
+    db.motion_vectors = input_resource(mv.data(), SWINUP_FORMAT_RG16F, kW, kH, SWINUP_MEMORY_HOST, mv_pitch);
+    db.depth = input_resource(depth.data(), SWINUP_FORMAT_R32F, kW, kH, SWINUP_MEMORY_HOST, depth_pitch);
+    db.output = output_resource(output.data(), SWINUP_FORMAT_RGBA16F, kDW, kDH, SWINUP_MEMORY_HOST, out_pitch);
     ASSERT_EQ(swinup_dispatch(b.ctx, &db), SWINUP_STATUS_OK) << swinup_last_error(b.ctx);
     for (uint32_t y = 0; y < kDH; ++y) {
         ASSERT_EQ(std::memcmp(&output[y * out_pitch], &base.output[y * kDW * 8], kDW * 8), 0) << "row " << y;

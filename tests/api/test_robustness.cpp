@@ -102,7 +102,7 @@ TEST(Robustness, BadExposureTextureValueIsReplaced) {
     fill_pattern(g, 0.0f);
     const float exposure = kNaN;
     swinup_dispatch_desc d = f.dispatch();
-    d.exposure = {&exposure, nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, 1, 1, 0};
+    d.exposure = input_resource(&exposure, SWINUP_FORMAT_R32F, 1, 1);
     ASSERT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
     const swinup_dispatch_desc e = g.dispatch();  // exposure 1
     ASSERT_EQ(swinup_dispatch(reference.ctx, &e), SWINUP_STATUS_OK);

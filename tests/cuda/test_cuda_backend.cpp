@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/half.h"
 #include "gpu_test_support.h"
 #include "swinup/swinup.h"
@@ -45,16 +46,6 @@ struct SyntheticFrame {
             }
     }
 };
-
-swinup_resource host_resource(const void* data, swinup_format format, int w, int h) {
-    swinup_resource r{};
-    r.data = data;
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = uint32_t(w);
-    r.height = uint32_t(h);
-    return r;
-}
 
 size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
 
@@ -92,30 +83,23 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
     for (int f = 0; f < kFrames; ++f) {
         const SyntheticFrame frame(f);
         std::vector<uint8_t> out(out_bytes, 0xcd);  // poisoned: every byte must be written
-        swinup_dispatch_desc d;
-        swinup_dispatch_desc_init(&d);
-        d.color = host_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH);
-        d.depth = host_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH);
-        d.motion_vectors = host_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH);
-        d.output = host_resource(nullptr, format, kDisplayW, kDisplayH);
-        d.output.data = out.data();
-        d.output.data_mut = out.data();
+        swinup_dispatch_desc d =
+            frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
+                                input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
+                                input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
+                                output_resource(out.data(), format, kDisplayW, kDisplayH));
 #ifdef SWINUP_HAVE_CUDA
         if (device_pointers) {
             cuda_tools::copy_to_device(device[0], frame.color.data(), frame.color.size() * 4);
             cuda_tools::copy_to_device(device[1], frame.depth.data(), frame.depth.size() * 4);
             cuda_tools::copy_to_device(device[2], frame.mv.data(), frame.mv.size() * 4);
-            swinup_resource* rs[4] = {&d.color, &d.depth, &d.motion_vectors, &d.output};
-            for (int i = 0; i < 4; ++i) {
-                rs[i]->data = device[i];
-                rs[i]->memory = SWINUP_MEMORY_CUDA;
-            }
-            d.output.data_mut = device[3];
+            d.color = input_resource(device[0], SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH, SWINUP_MEMORY_CUDA);
+            d.depth = input_resource(device[1], SWINUP_FORMAT_R32F, kRenderW, kRenderH, SWINUP_MEMORY_CUDA);
+            d.motion_vectors = input_resource(device[2], SWINUP_FORMAT_RG32F, kRenderW, kRenderH, SWINUP_MEMORY_CUDA);
+            d.output = output_resource(device[3], format, kDisplayW, kDisplayH, SWINUP_MEMORY_CUDA);
         }
 #endif
         swinup_get_jitter(uint32_t(f), phases, &d.jitter_x, &d.jitter_y);
-        d.render_width = kRenderW;
-        d.render_height = kRenderH;
         d.reset = f == 9;  // a camera cut in the middle
         EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
 #ifdef SWINUP_HAVE_CUDA

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/half.h"
 #include "swinup/swinup.h"
 
@@ -44,16 +45,12 @@ struct FrameData {
 
     // A dispatch descriptor pointing at this memory.
     swinup_dispatch_desc dispatch(bool mv_display = false) {
-        swinup_dispatch_desc d;
-        swinup_dispatch_desc_init(&d);
-        d.color = {color.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGBA32F, width, height, 0};
-        d.depth = {depth.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, width, height, 0};
-        d.motion_vectors = {motion.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG32F,
-                            mv_display ? display_width : width, mv_display ? display_height : height, 0};
-        d.output = {nullptr, output.data(), SWINUP_MEMORY_HOST, output_format, display_width, display_height, 0};
-        d.render_width = width;
-        d.render_height = height;
-        return d;
+        return frame_dispatch_desc(
+            input_resource(color.data(), SWINUP_FORMAT_RGBA32F, width, height),
+            input_resource(depth.data(), SWINUP_FORMAT_R32F, width, height),
+            input_resource(motion.data(), SWINUP_FORMAT_RG32F, mv_display ? display_width : width,
+                           mv_display ? display_height : height),
+            output_resource(output.data(), output_format, display_width, display_height));
     }
 
     // Output pixel (x, y) channel c of an RGBA16F output, as a float.

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/resource_desc.h"
 #include "api_context.h"
 #include "commands.h"
 #include "options.h"
@@ -39,14 +40,8 @@ struct UpscaleOptions {
 };
 
 swinup_resource host_input(const Image& image, swinup_format format) {
-    swinup_resource r{};
-    r.data = image.data.data();
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = static_cast<uint32_t>(image.width);
-    r.height = static_cast<uint32_t>(image.height);
-    r.row_pitch = 0;
-    return r;
+    return input_resource(image.data.data(), format, static_cast<uint32_t>(image.width),
+                          static_cast<uint32_t>(image.height));
 }
 
 double median_of(std::vector<double> values) {
@@ -127,23 +122,14 @@ void run_upscale(const UpscaleOptions& opt) {
     Progress progress("upscale", frames);
     for (int i = 0; i < frames; ++i) {
         const Frame frame = sequence_read_frame(opt.sequence, inputs_only, i);
-        swinup_dispatch_desc dispatch;
-        swinup_dispatch_desc_init(&dispatch);
-        dispatch.color = host_input(frame.color, SWINUP_FORMAT_RGBA32F);
-        dispatch.depth = host_input(frame.depth, SWINUP_FORMAT_R32F);
-        dispatch.motion_vectors =
-            host_input(opt.mv_display ? frame.mv_display : frame.mv, SWINUP_FORMAT_RG32F);
-        dispatch.output.data = output.data();
-        dispatch.output.data_mut = output.data();
-        dispatch.output.memory = SWINUP_MEMORY_HOST;
-        dispatch.output.format = desc.output_format;
-        dispatch.output.width = desc.display_width;
-        dispatch.output.height = desc.display_height;
+        // The render size is the colour's: the sequence reader checked it against render_size.
+        swinup_dispatch_desc dispatch = frame_dispatch_desc(
+            host_input(frame.color, SWINUP_FORMAT_RGBA32F), host_input(frame.depth, SWINUP_FORMAT_R32F),
+            host_input(opt.mv_display ? frame.mv_display : frame.mv, SWINUP_FORMAT_RG32F),
+            output_resource(output.data(), desc.output_format, desc.display_width, desc.display_height));
         dispatch.exposure_value = info.exposure[size_t(i)];
         dispatch.jitter_x = info.jitter_x[size_t(i)];
         dispatch.jitter_y = info.jitter_y[size_t(i)];
-        dispatch.render_width = desc.max_render_width;
-        dispatch.render_height = desc.max_render_height;
         dispatch.reset = info.reset[size_t(i)];
 
         const auto start = std::chrono::steady_clock::now();
