@@ -118,9 +118,9 @@ cuda::HeadWeights head_weights(const GuardedBuffers& b) {
 }
 
 // An input resource as the backend hands it to the passes (cuda_backend.cu `input`).
-cuda::InputImage input_image(const KernelCall& c, const GuardedBuffers& b, const std::string& name, int width,
+InputImage input_image(const KernelCall& c, const GuardedBuffers& b, const std::string& name, int width,
                              int height) {
-    cuda::InputImage im;
+    InputImage im;
     im.data = b.optional<const void>(name);
     im.channels = int_or(c, name + "_channels", 0);
     im.half = int_or(c, name + "_half", 0);
