@@ -38,6 +38,7 @@
 #include "cpu/layers/elementwise.h"
 #include "cpu/layers/head.h"
 #include "cpu/layers/linear.h"
+#include "cpu/layers/matmul.h"
 #include "cpu/layers/patch_expand.h"
 #include "cpu/layers/patch_merge.h"
 #include "cpu/layers/rms_norm.h"
@@ -45,6 +46,7 @@
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
 #include "frame/frame_geometry.h"
+#include "frame/frame_sequence.h"
 #include "frame/output_pixel.h"
 #include "frame/stage_pixel.h"
 #include "gpu_test_support.h"
@@ -343,7 +345,8 @@ struct LinearOperands {
         cpu::Linear l;
         l.in = in;
         l.out = out;
-        l.weight = decode_e4m3(w);
+        const std::vector<float> decoded = decode_e4m3(w);
+        l.weight = cpu::pack_matrix(decoded.data(), in, out);
         l.scale = scale;
         l.bias = bias;
         return l;
@@ -1102,10 +1105,9 @@ void run_input_planes(const OpCase& c) {
     d.mv_scale_y = mv_scale_y;
     d.jitter_x = jitter_x;
     d.jitter_y = jitter_y;
-    cpu::InputSettings s;
-    static_cast<FrameGeometry&>(s) = geometry(w, h, dw, dh, jitter_x, jitter_y);
-    s.exposure = exposure;
-    s.pre_exposure = pre_exposure;
+    FrameSetup s;
+    s.geometry = geometry(w, h, dw, dh, jitter_x, jitter_y);
+    s.exposure.pre_exposure = pre_exposure;
     s.ldr = ldr;
     s.depth_inverted = inverted;
     s.mv_display_res = mv_display;
@@ -1113,7 +1115,7 @@ void run_input_planes(const OpCase& c) {
     s.motion_offset_y = offset_y;
     std::vector<float> colour_cpu(size_t(w) * h * 3), z_cpu(size_t(w) * h), motion_cpu(size_t(w) * h * 2);
     std::vector<uint32_t> row_counts(size_t(3) * h);
-    cpu::read_input_planes(d, s, colour_cpu.data(), z_cpu.data(), motion_cpu.data(), row_counts);
+    cpu::read_input_planes(d, s, exposure, colour_cpu.data(), z_cpu.data(), motion_cpu.data(), row_counts);
     expect_same_floats(values_of<float>(run.buffers.at("color_plane")), colour_cpu, "colour plane");
     expect_same_floats(values_of<float>(run.buffers.at("z")), z_cpu, "reverse-Z plane");
     expect_same_floats(values_of<float>(run.buffers.at("motion_plane")), motion_cpu, "motion plane");
