@@ -270,6 +270,39 @@ TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {
     EXPECT_EQ(pictures.out.find("bilinear"), std::string::npos) << pictures.out;
 }
 
+// Scripts tell a mistyped command line (2) from a command that failed (1).
+TEST_F(CliUpscale, UsageErrorsExitWithTwoOtherErrorsWithOne) {
+    const std::string out = " -o " + (root_ / "out").string();
+    for (const std::string& args :
+         {"upscale " + seq() + out + " --format rgb565", "upscale " + seq() + out + " --no-such-option",
+          "upscale" + out, std::string("")}) {
+        const CliRun run = swinup(args);
+        EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+        EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    }
+    const CliRun missing = swinup("upscale " + (root_ / "nothing").string() + out);
+    EXPECT_EQ(missing.exit_code, 1) << missing.err;
+    EXPECT_NE(missing.err.find("nothing"), std::string::npos) << missing.err;
+    const CliRun help = swinup("--help");
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("Exit status: 0 on success, 2 on a usage error"), std::string::npos)
+        << help.out;
+}
+
+TEST_F(CliUpscale, MisspeltCommandGetsASuggestion) {
+    const CliRun typo = swinup("upscal " + seq());
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_EQ(typo.err, "swinup: error: unknown command 'upscal'; did you mean 'upscale'?\n");
+    const CliRun swapped = swinup("ifno");
+    EXPECT_EQ(swapped.exit_code, 2);
+    EXPECT_NE(swapped.err.find("did you mean 'info'?"), std::string::npos) << swapped.err;
+    const CliRun unrelated = swinup("frobnicate");
+    EXPECT_EQ(unrelated.exit_code, 2);
+    EXPECT_EQ(unrelated.err.find("did you mean"), std::string::npos) << unrelated.err;
+    EXPECT_NE(unrelated.err.find("unknown command 'frobnicate' (commands: demo upscale"),
+              std::string::npos) << unrelated.err;
+}
+
 TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     const CliRun run = swinup("info --backend cpu --display 1280x720");
     ASSERT_EQ(run.exit_code, 0) << run.err;
