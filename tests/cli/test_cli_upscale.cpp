@@ -303,6 +303,30 @@ TEST_F(CliUpscale, MisspeltCommandGetsASuggestion) {
               std::string::npos) << unrelated.err;
 }
 
+// A shorter render into the folder of a longer one leaves exactly the frames its sequence.json
+// lists; files the earlier sequence.json does not list as its frames stay.
+TEST_F(CliUpscale, ShorterRenderRemovesTheLongerRendersFrames) {
+    const fs::path dir = root_ / "r";
+    const std::string common = "render showcase -o " + dir.string() + " --render 16x16 --display 32x32";
+    ASSERT_EQ(swinup(common + " --frames 6 --gt-spp 16").exit_code, 0);
+    ASSERT_TRUE(fs::exists(dir / "gt.0005.exr"));
+    std::ofstream(dir / "notes.txt") << "the user's own file";
+    std::ofstream(dir / "color.0009.exr") << "not listed by sequence.json";
+    const CliRun shorter = swinup(common + " --frames 3 --no-gt");
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    for (int i = 0; i < 3; ++i) {
+        for (const char* kind : {"color", "depth", "mv"}) EXPECT_TRUE(fs::exists(dir / frame_file(kind, i)));
+    }
+    for (int i = 3; i < 6; ++i) {
+        for (const char* kind : {"color", "depth", "mv"}) EXPECT_FALSE(fs::exists(dir / frame_file(kind, i)));
+    }
+    for (int i = 0; i < 6; ++i) EXPECT_FALSE(fs::exists(dir / frame_file("gt", i))) << i;
+    EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+    EXPECT_TRUE(fs::exists(dir / "color.0009.exr"));
+    EXPECT_NO_THROW(sequence_read_info(dir.string()));
+    EXPECT_EQ(sequence_read_info(dir.string()).frame_count, 3);
+}
+
 TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     const CliRun run = swinup("info --backend cpu --display 1280x720");
     ASSERT_EQ(run.exit_code, 0) << run.err;
