@@ -327,6 +327,17 @@ TEST_F(CliUpscale, ShorterRenderRemovesTheLongerRendersFrames) {
     EXPECT_EQ(sequence_read_info(dir.string()).frame_count, 3);
 }
 
+// report.md's "Reproduce with" repeats the options the demo was given, not a fixed line.
+TEST_F(CliUpscale, DemoReportReproducesTheOptionsGiven) {
+    const fs::path dir = root_ / "demo";
+    const std::string options = " --frames 2 --render 64x64 --display 128x128 --methods bilinear,bicubic";
+    const CliRun run = swinup("demo -o " + dir.string() + options + " --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string report = read_text(dir / "report.md");
+    EXPECT_NE(report.find("```\nswinup demo --output " + dir.string() + options + " --backend cpu\n```"),
+              std::string::npos) << report;
+}
+
 TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     const CliRun run = swinup("info --backend cpu --display 1280x720");
     ASSERT_EQ(run.exit_code, 0) << run.err;
