@@ -270,6 +270,152 @@ TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {
     EXPECT_EQ(pictures.out.find("bilinear"), std::string::npos) << pictures.out;
 }
 
+// Scripts tell a mistyped command line (2) from a command that failed (1).
+TEST_F(CliUpscale, UsageErrorsExitWithTwoOtherErrorsWithOne) {
+    const std::string out = " -o " + (root_ / "out").string();
+    for (const std::string& args :
+         {"upscale " + seq() + out + " --format rgb565", "upscale " + seq() + out + " --no-such-option",
+          "upscale" + out, std::string("")}) {
+        const CliRun run = swinup(args);
+        EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+        EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    }
+    const CliRun missing = swinup("upscale " + (root_ / "nothing").string() + out);
+    EXPECT_EQ(missing.exit_code, 1) << missing.err;
+    EXPECT_NE(missing.err.find("nothing"), std::string::npos) << missing.err;
+    const CliRun help = swinup("--help");
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("Exit status: 0 on success, 2 on a usage error"), std::string::npos)
+        << help.out;
+}
+
+TEST_F(CliUpscale, MisspeltCommandGetsASuggestion) {
+    const CliRun typo = swinup("upscal " + seq());
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_EQ(typo.err, "swinup: error: unknown command 'upscal'; did you mean 'upscale'?\n");
+    const CliRun swapped = swinup("ifno");
+    EXPECT_EQ(swapped.exit_code, 2);
+    EXPECT_NE(swapped.err.find("did you mean 'info'?"), std::string::npos) << swapped.err;
+    const CliRun unrelated = swinup("frobnicate");
+    EXPECT_EQ(unrelated.exit_code, 2);
+    EXPECT_EQ(unrelated.err.find("did you mean"), std::string::npos) << unrelated.err;
+    EXPECT_NE(unrelated.err.find("unknown command 'frobnicate' (commands: demo upscale"),
+              std::string::npos) << unrelated.err;
+}
+
+// A shorter render into the folder of a longer one leaves exactly the frames its sequence.json
+// lists; files the earlier sequence.json does not list as its frames stay.
+TEST_F(CliUpscale, ShorterRenderRemovesTheLongerRendersFrames) {
+    const fs::path dir = root_ / "r";
+    const std::string common = "render showcase -o " + dir.string() + " --render 16x16 --display 32x32";
+    ASSERT_EQ(swinup(common + " --frames 6 --gt-spp 16").exit_code, 0);
+    ASSERT_TRUE(fs::exists(dir / "gt.0005.exr"));
+    std::ofstream(dir / "notes.txt") << "the user's own file";
+    std::ofstream(dir / "color.0009.exr") << "not listed by sequence.json";
+    const CliRun shorter = swinup(common + " --frames 3 --no-gt");
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    for (int i = 0; i < 3; ++i) {
+        for (const char* kind : {"color", "depth", "mv"}) EXPECT_TRUE(fs::exists(dir / frame_file(kind, i)));
+    }
+    for (int i = 3; i < 6; ++i) {
+        for (const char* kind : {"color", "depth", "mv"}) EXPECT_FALSE(fs::exists(dir / frame_file(kind, i)));
+    }
+    for (int i = 0; i < 6; ++i) EXPECT_FALSE(fs::exists(dir / frame_file("gt", i))) << i;
+    EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+    EXPECT_TRUE(fs::exists(dir / "color.0009.exr"));
+    EXPECT_NO_THROW(sequence_read_info(dir.string()));
+    EXPECT_EQ(sequence_read_info(dir.string()).frame_count, 3);
+}
+
+// report.md's "Reproduce with" repeats the options the demo was given, not a fixed line.
+TEST_F(CliUpscale, DemoReportReproducesTheOptionsGiven) {
+    const fs::path dir = root_ / "demo";
+    const std::string options = " --frames 2 --render 64x64 --display 128x128 --methods bilinear,bicubic";
+    const CliRun run = swinup("demo -o " + dir.string() + options + " --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string report = read_text(dir / "report.md");
+    EXPECT_NE(report.find("```\nswinup demo --output " + dir.string() + options + " --backend cpu\n```"),
+              std::string::npos) << report;
+}
+
+// Gives the test sequence a ground truth that differs from frame to frame and across the picture.
+void add_ground_truth(const std::string& dir) {
+    const SequenceInfo without_gt = sequence_read_info(dir);
+    SequenceInfo info = without_gt;
+    info.has_ground_truth = true;
+    for (int i = 0; i < info.frame_count; ++i) {
+        Frame f = sequence_read_frame(dir, without_gt, i);
+        f.gt = Image(kDisplayW, kDisplayH, 4, 1.0f);
+        for (int y = 0; y < kDisplayH; ++y) {
+            for (int x = 0; x < kDisplayW; ++x) {
+                for (int c = 0; c < 3; ++c) f.gt.at(x, y, c) = 0.1f + 0.02f * float((x + 3 * y + 5 * i + c) % 30);
+            }
+        }
+        sequence_write_frame(dir, info, i, f);
+    }
+    sequence_write_info(dir, info);
+}
+
+// Frames made elsewhere are scored in the same table and JSON: an upscale output folder, and the
+// ground truth itself under other names (which must score a perfect SSIM, frame by frame).
+TEST_F(CliUpscale, EvalScoresFramesFromAFolder) {
+    add_ground_truth(seq());
+    ASSERT_EQ(swinup("upscale " + seq() + " --backend cpu -o " + (root_ / "up").string()).exit_code, 0);
+    fs::create_directories(root_ / "truth");
+    for (int i = 0; i < kFrames; ++i) {
+        fs::copy_file(root_ / "seq" / frame_file("gt", i), root_ / "truth" / frame_file("out", i));
+    }
+    const CliRun run = swinup("eval " + seq() + " --methods bilinear --method up=" + (root_ / "up").string() +
+                              " --method truth=" + (root_ / "truth").string() + " --json " +
+                              (root_ / "scores.json").string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("up "), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("truth "), std::string::npos) << run.out;
+    const auto json = nlohmann::json::parse(read_text(root_ / "scores.json"));
+    std::vector<std::string> names;
+    for (const auto& m : json.at("methods")) names.push_back(m.at("name"));
+    ASSERT_EQ(names, (std::vector<std::string>{"bilinear", "up", "truth"}));
+    EXPECT_TRUE(json["methods"][1]["psnr_db"].is_number());
+    EXPECT_GT(json["methods"][1]["ssim"].get<double>(), 0.0);
+    EXPECT_NEAR(json["methods"][2]["ssim"].get<double>(), 1.0, 1e-9);
+    EXPECT_LT(json["methods"][0]["ssim"].get<double>(), 0.999);
+}
+
+TEST_F(CliUpscale, EvalNamesWhatIsWrongWithAFramesFolder) {
+    add_ground_truth(seq());
+    const std::string eval = "eval " + seq() + " --methods bilinear";
+    const auto error_of = [&](const std::string& args) {
+        const CliRun run = swinup(eval + args);
+        EXPECT_EQ(run.exit_code, 1) << args << "\n" << run.err;
+        EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+        EXPECT_EQ(run.out.find("bilinear"), std::string::npos) << run.out;  // nothing scored
+        return run.err;
+    };
+    EXPECT_NE(error_of(" --method x=" + (root_ / "absent").string()).find("absent: no such folder"),
+              std::string::npos);
+
+    fs::create_directories(root_ / "part");
+    exr_write((root_ / "part" / frame_file("out", 0)).string(), Image(kDisplayW, kDisplayH, 4, 0.5f), true);
+    EXPECT_NE(error_of(" --method x=" + (root_ / "part").string()).find("out.0001.exr: missing"),
+              std::string::npos);
+
+    exr_write((root_ / "part" / frame_file("out", 1)).string(), Image(kRenderW, kRenderH, 4, 0.5f), true);
+    const CliRun wrong_size = swinup(eval + " --method x=" + (root_ / "part").string());
+    EXPECT_EQ(wrong_size.exit_code, 1);
+    EXPECT_NE(wrong_size.err.find("out.0001.exr: is 16x8, expected the display size 32x16"),
+              std::string::npos) << wrong_size.err;
+
+    exr_write((root_ / "part" / frame_file("out", 1)).string(), Image(kDisplayW, kDisplayH, 4, 0.5f), true);
+    const std::string part = (root_ / "part").string();
+    EXPECT_NE(error_of(" --method bicubic=" + part).find("'bicubic' is a built-in method"), std::string::npos);
+    EXPECT_NE(error_of(" --method x=" + part + " --method x=" + part).find("'x' is given twice"),
+              std::string::npos);
+    ASSERT_EQ(swinup(eval + " --method x=" + part).exit_code, 0);  // the folder itself is fine now
+    const CliRun malformed = swinup(eval + " --method " + part);
+    EXPECT_NE(malformed.exit_code, 0);
+    EXPECT_NE(malformed.err.find("expected NAME=FOLDER"), std::string::npos) << malformed.err;
+}
+
 TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     const CliRun run = swinup("info --backend cpu --display 1280x720");
     ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "sequence/atomic_write.h"
 #include "sequence/sequence.h"
+#include "stale_frames.h"
 
 namespace swinup::cli {
 namespace {
@@ -48,24 +49,6 @@ double median_of(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-// An earlier, longer run into the same folder left out.NNNN.exr frames past this run's last
-// one; they go, so that the folder holds exactly the frames upscale.json describes. Only names
-// this command writes are touched (out.NNNN.exr with N >= frames, as frame_file spells them).
-int remove_stale_frames(const std::string& dir, int frames) {
-    int removed = 0;
-    for (int i = frames;; ++i) {
-        const std::filesystem::path path = std::filesystem::path(dir) / frame_file("out", i);
-        std::error_code error;
-        if (!std::filesystem::is_regular_file(path, error)) break;
-        if (!std::filesystem::remove(path, error) || error) {
-            throw std::runtime_error(path.string() + ": cannot remove this frame of an earlier run: " +
-                                     error.message());
-        }
-        ++removed;
-    }
-    return removed;
 }
 
 void run_upscale(const UpscaleOptions& opt) {
@@ -145,7 +128,7 @@ void run_upscale(const UpscaleOptions& opt) {
         progress.update(i + 1, dispatch_ms.back());
     }
     progress.finish();
-    const int stale_removed = remove_stale_frames(opt.output, frames);
+    const int stale_removed = remove_stale_frames(opt.output, "out", frames);
 
     const double mean_ms =
         std::accumulate(dispatch_ms.begin(), dispatch_ms.end(), 0.0) / double(frames);
