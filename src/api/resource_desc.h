@@ -11,6 +11,19 @@
 
 namespace swinup {
 
+// A context descriptor (swinup_context_desc_init's defaults) for a largest render size and a
+// display size.
+inline swinup_context_desc sized_context_desc(uint32_t max_render_width, uint32_t max_render_height,
+                                              uint32_t display_width, uint32_t display_height) {
+    swinup_context_desc d;
+    swinup_context_desc_init(&d);
+    d.max_render_width = max_render_width;
+    d.max_render_height = max_render_height;
+    d.display_width = display_width;
+    d.display_height = display_height;
+    return d;
+}
+
 // An input image (colour, depth, motion vectors, the exposure texture): read only, data_mut NULL.
 // row_pitch 0: rows packed (width x the format's pixel size).
 inline swinup_resource input_resource(const void* data, swinup_format format, uint32_t width, uint32_t height,

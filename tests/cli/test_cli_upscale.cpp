@@ -16,6 +16,7 @@
 
 #include "sequence/sequence.h"
 #include "test_dir.h"
+#include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
@@ -47,12 +48,7 @@ protected:
 
     // A smooth LDR scene panning right by half a pixel per frame.
     static void write_sequence(const fs::path& dir) {
-        SequenceInfo info;
-        info.render_width = kRenderW;
-        info.render_height = kRenderH;
-        info.display_width = kDisplayW;
-        info.display_height = kDisplayH;
-        info.frame_count = kFrames;
+        SequenceInfo info = swinup::test::sequence_info(kRenderW, kRenderH, kDisplayW, kDisplayH, kFrames);
         info.jitter_x = {0.25f, -0.25f};
         info.jitter_y = {-0.125f, 0.125f};
         info.exposure = {1.0f, 1.0f};

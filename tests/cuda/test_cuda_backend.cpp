@@ -53,16 +53,11 @@ size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ?
 std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_variant variant,
                                                swinup_precision precision, swinup_format format,
                                                [[maybe_unused]] bool device_pointers = false, int device_index = 0) {
-    swinup_context_desc desc;
-    swinup_context_desc_init(&desc);
+    swinup_context_desc desc = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
     desc.backend = backend;
     desc.device_index = device_index;
     desc.variant = variant;
     desc.precision = precision;
-    desc.max_render_width = kRenderW;
-    desc.max_render_height = kRenderH;
-    desc.display_width = kDisplayW;
-    desc.display_height = kDisplayH;
     desc.flags = SWINUP_FLAG_HDR;
     desc.output_format = format;
     swinup_context* ctx = nullptr;

@@ -8,6 +8,7 @@
 #include "eval/spatial_upscale.h"
 #include "eval/taau.h"
 #include "frame/halton_jitter.h"
+#include "sequence_fixture.h"
 
 using swinup::Frame;
 using swinup::Image;
@@ -56,18 +57,9 @@ Frame render_frame(float jx, float jy, int shift, float mv_x) {
 }
 
 SequenceInfo info_for(int frames) {
-    SequenceInfo info;
-    info.render_width = info.render_height = kRender;
-    info.display_width = info.display_height = kDisplay;
-    info.frame_count = frames;
-    for (int i = 0; i < frames; ++i) {
-        float jx = 0.0f, jy = 0.0f;
-        swinup::halton_jitter(static_cast<uint32_t>(i), 32, &jx, &jy);
-        info.jitter_x.push_back(jx);
-        info.jitter_y.push_back(jy);
-    }
-    info.exposure.assign(size_t(frames), 1.0f);
-    info.reset.assign(size_t(frames), 0);
+    SequenceInfo info = swinup::test::sequence_info(kRender, kRender, kDisplay, kDisplay, frames);
+    for (int i = 0; i < frames; ++i)
+        swinup::halton_jitter(static_cast<uint32_t>(i), 32, &info.jitter_x[size_t(i)], &info.jitter_y[size_t(i)]);
     info.has_ground_truth = true;
     return info;
 }

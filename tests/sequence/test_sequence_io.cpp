@@ -17,6 +17,7 @@
 #include "sequence/sequence.h"
 #include "small_stack.h"
 #include "test_dir.h"
+#include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
@@ -31,12 +32,7 @@ float half_exact_value(int frame, int x, int y, int c) {
 }
 
 SequenceInfo make_info() {
-    SequenceInfo info;
-    info.render_width = kRenderW;
-    info.render_height = kRenderH;
-    info.display_width = kDisplayW;
-    info.display_height = kDisplayH;
-    info.frame_count = kFrames;
+    SequenceInfo info = swinup::test::sequence_info(kRenderW, kRenderH, kDisplayW, kDisplayH, kFrames);
     info.jitter_x = {0.25f, -0.1f, 0.5f};
     info.jitter_y = {-0.5f, 0.3333f, 0.0f};
     info.exposure = {1.0f, 2.5f, 0.125f};

@@ -16,13 +16,8 @@ namespace swinup::test {
 
 inline swinup_context_desc small_context_desc(uint32_t render_w = 32, uint32_t render_h = 32,
                                               uint32_t display_w = 64, uint32_t display_h = 64) {
-    swinup_context_desc d;
-    swinup_context_desc_init(&d);
+    swinup_context_desc d = sized_context_desc(render_w, render_h, display_w, display_h);
     d.backend = SWINUP_BACKEND_CPU;
-    d.max_render_width = render_w;
-    d.max_render_height = render_h;
-    d.display_width = display_w;
-    d.display_height = display_h;
     d.num_threads = 2;
     return d;
 }
