@@ -237,6 +237,23 @@ TEST_F(CliUpscale, ShorterRunRemovesTheLongerRunsFrames) {
     EXPECT_EQ(run["frame_count"], 1);
 }
 
+// A symbolic link planted in the output folder where the frames' temporary files used to go
+// ("out.0000.exr.tmp") must not make upscale write through it.
+TEST_F(CliUpscale, UpscaleDoesNotWriteThroughAPlantedLink) {
+    fs::create_directories(root_ / "out");
+    const fs::path victim = root_ / "victim.txt";
+    std::ofstream(victim) << "precious";
+    for (int i = 0; i < kFrames; ++i) {
+        fs::create_symlink(victim, root_ / "out" / (frame_file("out", i) + ".tmp"));
+    }
+    fs::create_symlink(victim, root_ / "out" / "upscale.json.tmp");
+    const CliRun run = swinup("upscale " + seq() + " --backend cpu -o " + (root_ / "out").string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_text(victim), "precious");
+    EXPECT_EQ(exr_read((root_ / "out" / frame_file("out", 1)).string()).width, kDisplayW);
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root_ / "out" / "upscale.json")));
+}
+
 // eval tries --json's and --pictures' destinations before it evaluates (which can take minutes),
 // so a folder that does not exist stops it at once, before the results table.
 TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {
