@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/backend.h"
+#include "api/raw_enum.h"
 #include "frame/pixel_ops.h"
 #include "api/validation.h"
 #include "model/weights.h"
@@ -207,7 +208,7 @@ const char* swinup_last_error(const swinup_context* ctx) {
 }
 
 const char* swinup_status_name(swinup_status status) {
-    switch (status) {
+    switch (swinup::raw_enum(status)) {  // any int a C caller passed (api/raw_enum.h)
         case SWINUP_STATUS_OK: return "SWINUP_STATUS_OK";
         case SWINUP_STATUS_INVALID_ARGUMENT: return "SWINUP_STATUS_INVALID_ARGUMENT";
         case SWINUP_STATUS_UNSUPPORTED: return "SWINUP_STATUS_UNSUPPORTED";
@@ -223,7 +224,8 @@ const char* swinup_status_name(swinup_status status) {
 swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width, uint32_t display_height,
                                      uint32_t* render_width, uint32_t* render_height) {
     double ratio;
-    switch (mode) {
+    const int64_t mode_value = swinup::raw_enum(mode);  // any int a C caller passed (api/raw_enum.h)
+    switch (mode_value) {
         case SWINUP_QUALITY_NATIVE_AA: ratio = 1.0; break;
         case SWINUP_QUALITY_QUALITY: ratio = 1.5; break;
         case SWINUP_QUALITY_BALANCED: ratio = 1.7; break;
@@ -231,7 +233,7 @@ swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_
         case SWINUP_QUALITY_ULTRA_PERFORMANCE: ratio = 3.0; break;
         default:
             return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
-                               "swinup_get_render_size: mode: unknown value " + std::to_string(static_cast<int>(mode)));
+                               "swinup_get_render_size: mode: unknown value " + std::to_string(mode_value));
     }
     if (render_width == nullptr || render_height == nullptr) {
         return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
