@@ -19,7 +19,9 @@ struct swinup_context {
     std::shared_ptr<const swinup::Weights> weights;
     std::unique_ptr<swinup::Backend> backend;
     std::string weights_origin;  // "embedded", "file <path>", "memory"
-    uint64_t frame_index = 0;    // successful dispatches since creation (window-shift parity)
+    // The index the next dispatch gets: successful dispatches since creation or since the last
+    // dispatch with reset, which is frame 0 again (the window-shift parity; swinup.h's `reset`).
+    uint64_t frame_index = 0;
     std::string last_error;
 };
 
@@ -187,9 +189,11 @@ swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* d
         const swinup::Validation v = swinup::validate_dispatch_desc(*desc, ctx->desc, ctx->backend->kind());
         if (!v.ok()) return fail_context(ctx, v.status, v.message);
         std::string error;
-        const swinup_status status = ctx->backend->dispatch(*desc, ctx->frame_index, &error);
+        // A reset restarts the count: the frame is evaluated as a fresh context's first frame.
+        const uint64_t frame_index = desc->reset != 0 ? 0 : ctx->frame_index;
+        const swinup_status status = ctx->backend->dispatch(*desc, frame_index, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
-        ++ctx->frame_index;
+        ctx->frame_index = frame_index + 1;
         ctx->last_error.clear();
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
