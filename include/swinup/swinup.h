@@ -164,7 +164,14 @@ typedef struct swinup_dispatch_desc {
     float mv_scale_y;                /* same, vertical */
     uint32_t render_width;           /* this frame's render width (dynamic resolution), <= max */
     uint32_t render_height;          /* this frame's render height, <= max */
-    int32_t reset;                   /* non-zero drops history (camera cut) */
+    int32_t reset;                   /* non-zero: a camera cut. The temporal state (history, recurrent
+                                        features, previous depth and jitter) is dropped and the frame
+                                        count restarts: the network's shifted windows alternate with
+                                        the frames since creation or the last reset, and this frame
+                                        is frame 0. So the output is byte for byte what a newly
+                                        created context gives for this same descriptor as its first
+                                        dispatch, and so are the frames after it (given the same
+                                        descriptors). A failed dispatch resets nothing. */
     float frame_time_delta_ms;       /* time since the last frame, ms (informative in v1) */
     void* cuda_stream;               /* cudaStream_t to run on (cuda backend); NULL = default stream */
 } swinup_dispatch_desc;

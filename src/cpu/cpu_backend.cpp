@@ -80,7 +80,7 @@ swinup_status CpuBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t fr
     // Everything below writes only scratch planes, the inactive state slot and the caller's
     // output; the state changes in the commit at the end of run_frame, so a throw leaves it as it was.
     try {
-        arena_.execute([&] { run_frame(desc, frame_index); });
+        arena_.get().execute([&] { run_frame(desc, frame_index); });
     } catch (const std::bad_alloc&) {
         *error = "dispatch: out of host memory";
         return SWINUP_STATUS_OUT_OF_MEMORY;

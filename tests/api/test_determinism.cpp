@@ -187,7 +187,7 @@ TEST(OutputFormats, UnormClampsHdrValues) {
 
 TEST(Reset, DropsTheHistory) {
     // A context that saw two frames and then a reset produces what a fresh context produces for
-    // the same frame (frame 2 has the same window-shift parity as a fresh context's frame 0).
+    // the same frame.
     ContextHandle used(small_context_desc(kW, kH, kDW, kDH));
     ContextHandle fresh(small_context_desc(kW, kH, kDW, kDH));
     FrameData f(kW, kH, kDW, kDH), g(kW, kH, kDW, kDH);
@@ -209,6 +209,52 @@ TEST(Reset, DropsTheHistory) {
         ASSERT_EQ(swinup_dispatch(kept.ctx, &d), SWINUP_STATUS_OK);
     }
     EXPECT_NE(h.output, g.output);
+}
+
+// swinup.h's reset contract: after any number of frames, odd or even, the frame with reset and the
+// frames after it are byte for byte those of a fresh context given the same descriptors. (The
+// window-shift parity used to follow the frames since creation, so after an odd number of frames
+// the reset frame was evaluated with the other parity than a fresh context's first frame.)
+TEST(Reset, GivesTheFramesOfAFreshContextAfterAnyNumberOfFrames) {
+    constexpr uint32_t kCut = 9, kAfter = 3;
+    for (uint32_t before = 1; before <= 4; ++before) {
+        ContextHandle used(small_context_desc(kW, kH, kDW, kDH));
+        ContextHandle fresh(small_context_desc(kW, kH, kDW, kDH));
+        FrameData f(kW, kH, kDW, kDH), g(kW, kH, kDW, kDH);
+        for (uint32_t i = 0; i < before; ++i) {
+            const swinup_dispatch_desc d = moving_frame(f, i);
+            ASSERT_EQ(swinup_dispatch(used.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(used.ctx);
+        }
+        for (uint32_t k = 0; k < kAfter; ++k) {
+            swinup_dispatch_desc a = moving_frame(f, kCut + k);
+            swinup_dispatch_desc b = moving_frame(g, kCut + k);
+            a.reset = b.reset = k == 0 ? 1 : 0;
+            ASSERT_EQ(swinup_dispatch(used.ctx, &a), SWINUP_STATUS_OK) << swinup_last_error(used.ctx);
+            ASSERT_EQ(swinup_dispatch(fresh.ctx, &b), SWINUP_STATUS_OK) << swinup_last_error(fresh.ctx);
+            EXPECT_TRUE(f.output == g.output) << before << " frames before the reset: frame " << k << " after it";
+        }
+    }
+}
+
+// A failed dispatch with reset resets nothing: the next frame still continues the history.
+TEST(Reset, AFailedResetDispatchChangesNothing) {
+    ContextHandle a(small_context_desc(kW, kH, kDW, kDH)), b(small_context_desc(kW, kH, kDW, kDH));
+    FrameData f(kW, kH, kDW, kDH), g(kW, kH, kDW, kDH);
+    for (uint32_t i = 0; i < 3; ++i) {
+        const swinup_dispatch_desc da = moving_frame(f, i);
+        const swinup_dispatch_desc db = moving_frame(g, i);
+        ASSERT_EQ(swinup_dispatch(a.ctx, &da), SWINUP_STATUS_OK);
+        ASSERT_EQ(swinup_dispatch(b.ctx, &db), SWINUP_STATUS_OK);
+    }
+    swinup_dispatch_desc bad = moving_frame(f, 3);
+    bad.reset = 1;
+    bad.jitter_x = 2.0f;  // out of range: rejected before anything runs
+    ASSERT_EQ(swinup_dispatch(a.ctx, &bad), SWINUP_STATUS_INVALID_ARGUMENT);
+    const swinup_dispatch_desc da = moving_frame(f, 3);
+    const swinup_dispatch_desc db = moving_frame(g, 3);
+    ASSERT_EQ(swinup_dispatch(a.ctx, &da), SWINUP_STATUS_OK);
+    ASSERT_EQ(swinup_dispatch(b.ctx, &db), SWINUP_STATUS_OK);
+    EXPECT_TRUE(f.output == g.output);
 }
 
 TEST(DynamicResolution, SmallerRenderSizesWork) {

@@ -233,6 +233,103 @@ TEST_F(CliUpscale, ShorterRunRemovesTheLongerRunsFrames) {
     EXPECT_EQ(run["frame_count"], 1);
 }
 
+// upscale overwrites and removes only frames that the folder's upscale.json records as written by
+// an earlier run (tools/swinup/upscale_folder.h). Files of the user's that happen to have its
+// names: out.0000..out.0001 would be overwritten by a 2-frame run, out.0002..out.0003 were
+// removed as "an earlier, longer run's" frames.
+class CliUpscaleUserFiles : public CliUpscale {
+protected:
+    void SetUp() override {
+        CliUpscale::SetUp();
+        fs::create_directories(out());
+        for (int i = 0; i < 4; ++i) write_mine(i);
+    }
+    fs::path out() const { return root_ / "out"; }
+    void write_mine(int i) const { std::ofstream(out() / frame_file("out", i)) << "mine " << i; }
+    bool still_mine(int i) const { return read_text(out() / frame_file("out", i)) == "mine " + std::to_string(i); }
+    std::string upscale(const std::string& extra = "") const {
+        return "upscale " + seq() + " --backend cpu -o " + out().string() + extra;
+    }
+};
+
+TEST_F(CliUpscaleUserFiles, FolderWithoutARecordIsRefusedAndLeftAsItWas) {
+    const CliRun run = swinup(upscale());
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    EXPECT_NE(run.err.find("out.0000.exr"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--force"), std::string::npos) << run.err;
+    for (int i = 0; i < 4; ++i) EXPECT_TRUE(still_mine(i)) << i;
+    EXPECT_FALSE(fs::exists(out() / "upscale.json"));
+}
+
+TEST_F(CliUpscaleUserFiles, FramesPastTheRunAreNeverRemoved) {
+    fs::remove(out() / frame_file("out", 0));
+    fs::remove(out() / frame_file("out", 1));
+    const CliRun run = swinup(upscale());  // writes out.0000..0001: none of them the user's
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out.find("removed"), std::string::npos) << run.out;
+    EXPECT_TRUE(still_mine(2));
+    EXPECT_TRUE(still_mine(3));
+}
+
+TEST_F(CliUpscaleUserFiles, ForceOverwritesThisRunsNamesAndRemovesNothing) {
+    const CliRun run = swinup(upscale(" --force"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(exr_read((out() / frame_file("out", 1)).string()).width, kDisplayW);
+    EXPECT_TRUE(still_mine(2));
+    EXPECT_TRUE(still_mine(3));
+    // The record lists this run's two frames only: a later, shorter run removes out.0001.exr
+    // and still leaves the user's out.0002..0003.
+    const CliRun shorter = swinup(upscale(" --frames 1"));
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    EXPECT_FALSE(fs::exists(out() / frame_file("out", 1)));
+    EXPECT_TRUE(still_mine(2));
+    EXPECT_TRUE(still_mine(3));
+}
+
+// A file of the user's beside a recorded run is left alone by a shorter run.
+TEST_F(CliUpscaleUserFiles, OnlyRecordedFramesAreRemoved) {
+    for (int i = 0; i < 4; ++i) fs::remove(out() / frame_file("out", i));
+    ASSERT_EQ(swinup(upscale()).exit_code, 0);  // records out.0000..0001
+    write_mine(2);
+    const CliRun shorter = swinup(upscale(" --frames 1"));
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    EXPECT_NE(shorter.out.find("removed    1 out.NNNN.exr"), std::string::npos) << shorter.out;
+    EXPECT_FALSE(fs::exists(out() / frame_file("out", 1)));
+    EXPECT_TRUE(still_mine(2));
+}
+
+// An upscale.json that is not swinup's record is the user's file: refused, unless --force.
+TEST_F(CliUpscaleUserFiles, ForeignUpscaleJsonIsNotReplacedUnasked) {
+    for (int i = 0; i < 4; ++i) fs::remove(out() / frame_file("out", i));
+    std::ofstream(out() / "upscale.json") << "{\"my\": \"notes\"}";
+    const CliRun run = swinup(upscale());
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_NE(run.err.find("upscale.json"), std::string::npos) << run.err;
+    EXPECT_EQ(read_text(out() / "upscale.json"), "{\"my\": \"notes\"}");
+    EXPECT_FALSE(fs::exists(out() / frame_file("out", 0)));
+    const CliRun forced = swinup(upscale(" --force"));
+    ASSERT_EQ(forced.exit_code, 0) << forced.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(out() / "upscale.json")).at("format"), "swinup-upscale");
+}
+
+// A symbolic link planted in the output folder where the frames' temporary files used to go
+// ("out.0000.exr.tmp") must not make upscale write through it.
+TEST_F(CliUpscale, UpscaleDoesNotWriteThroughAPlantedLink) {
+    fs::create_directories(root_ / "out");
+    const fs::path victim = root_ / "victim.txt";
+    std::ofstream(victim) << "precious";
+    for (int i = 0; i < kFrames; ++i) {
+        fs::create_symlink(victim, root_ / "out" / (frame_file("out", i) + ".tmp"));
+    }
+    fs::create_symlink(victim, root_ / "out" / "upscale.json.tmp");
+    const CliRun run = swinup("upscale " + seq() + " --backend cpu -o " + (root_ / "out").string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_text(victim), "precious");
+    EXPECT_EQ(exr_read((root_ / "out" / frame_file("out", 1)).string()).width, kDisplayW);
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root_ / "out" / "upscale.json")));
+}
+
 // eval tries --json's and --pictures' destinations before it evaluates (which can take minutes),
 // so a folder that does not exist stops it at once, before the results table.
 TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {

@@ -49,10 +49,13 @@ struct SyntheticFrame {
 
 size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
 
-// Runs the sequence on one backend; returns every frame's output bytes.
+// Runs the sequence on one backend; returns every frame's output bytes. The defaults run frames
+// 0..15 with a reset at frame 9; `first_frame`, `reset_at` and `count` run frames first_frame ..
+// first_frame + count - 1 with the reset at frame reset_at.
 std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_variant variant,
                                                swinup_precision precision, swinup_format format,
-                                               [[maybe_unused]] bool device_pointers = false, int device_index = 0) {
+                                               [[maybe_unused]] bool device_pointers = false, int device_index = 0,
+                                               int first_frame = 0, int reset_at = 9, int count = kFrames) {
     swinup_context_desc desc = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
     desc.backend = backend;
     desc.device_index = device_index;
@@ -75,7 +78,7 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
     }
 #endif
     const uint32_t phases = swinup_get_jitter_phase_count(2.0f);
-    for (int f = 0; f < kFrames; ++f) {
+    for (int f = first_frame; f < first_frame + count; ++f) {
         const SyntheticFrame frame(f);
         std::vector<uint8_t> out(out_bytes, 0xcd);  // poisoned: every byte must be written
         swinup_dispatch_desc d =
@@ -95,7 +98,7 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
         }
 #endif
         swinup_get_jitter(uint32_t(f), phases, &d.jitter_x, &d.jitter_y);
-        d.reset = f == 9;  // a camera cut in the middle
+        d.reset = f == reset_at;  // a camera cut
         EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
 #ifdef SWINUP_HAVE_CUDA
         if (device_pointers) cuda_tools::copy_from_device(out.data(), device[3], out_bytes);
@@ -156,6 +159,28 @@ TEST(CudaBackend, FullExactRgba16fMatchesCpu) { SWINUP_REQUIRE_GPU(); compare(SW
 TEST(CudaBackend, LiteFastRgba16fWithinBound) { SWINUP_REQUIRE_GPU(); compare(SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F); }
 TEST(CudaBackend, FullFastR10g10b10a2WithinBound) { SWINUP_REQUIRE_GPU(); compare(SWINUP_VARIANT_FULL, SWINUP_PRECISION_FAST, SWINUP_FORMAT_R10G10B10A2); }
 TEST(CudaBackend, LiteExactRgba8MatchesCpu) { SWINUP_REQUIRE_GPU(); compare(SWINUP_VARIANT_LITE, SWINUP_PRECISION_EXACT, SWINUP_FORMAT_RGBA8); }
+
+// swinup.h's reset contract on the GPU: after an odd or an even number of frames, the frame with
+// reset and the frames after it are byte for byte those of a fresh context that starts at that
+// frame (the frame-graph cache is keyed by the window-shift parity, which restarts at a reset).
+TEST(CudaBackend, ResetGivesTheFramesOfAFreshContext) {
+    SWINUP_REQUIRE_GPU();
+    for (const swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST}) {
+        for (const int cut : {8, 9}) {
+            const auto used = run_sequence(SWINUP_BACKEND_CUDA, SWINUP_VARIANT_LITE, precision,
+                                           SWINUP_FORMAT_RGBA16F, false, 0, 0, cut, kFrames);
+            const auto fresh = run_sequence(SWINUP_BACKEND_CUDA, SWINUP_VARIANT_LITE, precision,
+                                            SWINUP_FORMAT_RGBA16F, false, 0, cut, cut, kFrames - cut);
+            ASSERT_EQ(used.size(), size_t(kFrames));
+            ASSERT_EQ(fresh.size(), size_t(kFrames - cut));
+            for (int f = cut; f < kFrames; ++f) {
+                EXPECT_TRUE(used[size_t(f)] == fresh[size_t(f - cut)])
+                    << (precision == SWINUP_PRECISION_EXACT ? "exact" : "fast") << ", reset at frame " << cut
+                    << ": frame " << f;
+            }
+        }
+    }
+}
 
 TEST(CudaBackend, RepeatedRunsAreByteIdentical) {
     SWINUP_REQUIRE_GPU();

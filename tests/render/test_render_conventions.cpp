@@ -413,8 +413,9 @@ TEST(RenderSequenceToDir, FailedRenderOverASequenceDoesNotReadAsComplete) {
     s.ground_truth = false;
     render_sequence_to_dir(s, dir.string(), {});
     EXPECT_NO_THROW(sequence_read_info(dir.string()));
-    // A non-empty directory in the way of the temporary file makes frame 1's colour write fail.
-    std::filesystem::create_directories(dir / "color.0001.exr.tmp" / "blocker");
+    // A non-empty folder in place of frame 1's colour makes its write (the rename) fail.
+    std::filesystem::remove(dir / "color.0001.exr");
+    std::filesystem::create_directories(dir / "color.0001.exr" / "blocker");
     s.camera = "orbit";
     EXPECT_THROW(render_sequence_to_dir(s, dir.string(), {}), SequenceError);
     EXPECT_THROW(sequence_read_info(dir.string()), SequenceError);

@@ -2,12 +2,9 @@
 // error per method as a table on stdout, optionally as JSON (--json) and side-by-side crops
 // (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h,
 // temporal_stability.h).
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -39,17 +36,15 @@ struct EvalCommandOptions {
 
 // The destinations of --json and --pictures are tried before the evaluation, which can take
 // minutes: a mistyped or read-only folder must stop the command at once, not throw the finished
-// scores away at the end. A probe file with the atomic writer's temporary name is created and
-// removed again; the pictures' folder is created as write_comparison_pictures would.
+// scores away at the end. The atomic writer's temporary file is created and removed again
+// (check_writable); the pictures' folder is created as write_comparison_pictures would.
 void check_output_destinations(const EvalCommandOptions& opt) {
     const auto probe = [](const std::string& option, const std::filesystem::path& file) {
-        const std::string tmp = temporary_path_for(file.string());
-        if (!std::ofstream(tmp, std::ios::binary | std::ios::trunc)) {
-            throw std::runtime_error(option + " " + file.string() + ": cannot write there (" +
-                                     std::strerror(errno) + ")");
+        try {
+            check_writable(file.string());
+        } catch (const std::exception& e) {
+            throw std::runtime_error(option + " " + e.what());
         }
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
     };
     if (!opt.json.empty()) probe("--json", opt.json);
     if (!opt.pictures.empty()) {

@@ -1,6 +1,7 @@
 // swinup upscale SEQ -o OUT: every frame of a sequence through the public C API, written as
 // OUT/out.NNNN.exr (display resolution, half RGBA) with OUT/upscale.json describing the run.
 // Only the dispatch is timed: reading the inputs and writing the outputs are not the upscaler's.
+// It overwrites and removes only frames an earlier run recorded as its own (upscale_folder.h).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,8 +24,8 @@
 #include "output_decode.h"
 #include "progress.h"
 #include "sequence/atomic_write.h"
+#include "upscale_folder.h"
 #include "sequence/sequence.h"
-#include "stale_frames.h"
 
 namespace swinup::cli {
 namespace {
@@ -38,6 +39,7 @@ struct UpscaleOptions {
     int frames = 0;      // 0: all
     int threads = 0;     // 0: all hardware threads
     bool mv_display = false;
+    bool force = false;  // overwrite out.NNNN.exr / upscale.json that no earlier run recorded
 };
 
 swinup_resource host_input(const Image& image, swinup_format format) {
@@ -60,6 +62,9 @@ void run_upscale(const UpscaleOptions& opt) {
         throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
                                  "mv_display files");
     }
+    // Before anything is written: which files of the folder an earlier run recorded as its own.
+    const UpscaleFolder folder = read_upscale_folder(opt.output);
+    check_upscale_may_write(folder, frames, opt.force);
 
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
@@ -128,7 +133,9 @@ void run_upscale(const UpscaleOptions& opt) {
         progress.update(i + 1, dispatch_ms.back());
     }
     progress.finish();
-    const int stale_removed = remove_stale_frames(opt.output, "out", frames);
+    // The earlier run's frames past this run's count go, so that the recorded frames are exactly
+    // the ones upscale.json describes; files it did not record stay.
+    const int stale_removed = remove_recorded_frames_past(folder, frames);
 
     const double mean_ms =
         std::accumulate(dispatch_ms.begin(), dispatch_ms.end(), 0.0) / double(frames);
@@ -172,7 +179,8 @@ void register_upscale(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("upscale", "Upscale a sequence folder through the C API");
     cmd->add_option("SEQ", opt->sequence, "sequence folder (sequence.json + EXR frames)")
         ->required();
-    cmd->add_option("-o,--output", opt->output, "output folder (out.NNNN.exr, upscale.json)")
+    cmd->add_option("-o,--output", opt->output,
+                    "output folder (out.NNNN.exr, upscale.json; what it may replace: below)")
         ->required();
     add_network_options(cmd, &opt->net, "");
     cmd->add_option("--format", opt->format, "the context's output format")
@@ -186,6 +194,16 @@ void register_upscale(CLI::App& app) {
         ->check(CLI::Range(0, SWINUP_MAX_THREADS));
     cmd->add_flag("--mv-display", opt->mv_display,
                   "use the display-resolution motion vectors (mv_display.NNNN.exr)");
+    cmd->add_flag("--force", opt->force,
+                  "overwrite out.NNNN.exr and upscale.json in the output folder even when no earlier "
+                  "run recorded them (files this run does not write are never removed)");
+    cmd->footer(
+        "The output folder: upscale overwrites or removes only out.NNNN.exr frames that the "
+        "folder's upscale.json records as written by an earlier run (a run that completed). It "
+        "stops before writing anything when a frame it would write exists but is not recorded (a "
+        "file of yours, or a frame of an interrupted run), or when upscale.json is not such a "
+        "record; --force overwrites those names. After its frames it removes the recorded frames "
+        "past its own count. Other files are never touched.");
     cmd->callback([opt] { run_upscale(*opt); });
 }
 

@@ -8,10 +8,10 @@
 
 namespace swinup::cli {
 
-// Removes dir/<kind>.NNNN.exr (as frame_file spells them) for N = first, first + 1, ... up to
-// end (exclusive), stopping at the first that is not a regular file: an earlier run's frames are
-// numbered without gaps. Only that one name pattern is touched. Returns how many were removed;
-// throws naming the file that cannot be removed.
+// Removes dir/<kind>.NNNN.exr (as frame_file spells them) for N = first .. end - 1, the frames an
+// earlier run's record lists past this run's last one; regular files only (a missing frame, or a
+// link planted under a frame's name, is left). Only that one name pattern is touched. Returns how
+// many were removed; throws naming the file that cannot be removed.
 int remove_stale_frames(const std::string& dir, const std::string& kind, int first,
                         int end = std::numeric_limits<int>::max());
 
