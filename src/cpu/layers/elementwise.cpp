@@ -14,6 +14,33 @@
 
 namespace swinup::cpu {
 
+namespace scalar {
+namespace {
+
+// The definitions, element by element.
+inline void round_array_to_e4m3(float* x, size_t n) {
+    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(x[i]);
+}
+
+inline void round_array_to_f16(float* x, size_t n) {
+    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_f16(x[i]);
+}
+
+inline void add_round_f16(const float* a, const float* b, float* out, size_t n) {
+    for (size_t i = 0; i < n; ++i) out[i] = swinup::round_to_f16(a[i] + b[i]);
+}
+
+inline void gelu_to_e4m3(float* x, size_t n) {
+    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(exact::gelu(x[i]));
+}
+
+inline void relu_to_e4m3(float* x, size_t n) {
+    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(x[i] > 0.0f ? x[i] : 0.0f);
+}
+
+}  // namespace
+}  // namespace scalar
+
 #if SWINUP_SIMD_X86
 SWINUP_TARGET_AVX512_BEGIN
 namespace avx512 {
@@ -59,34 +86,37 @@ void relu_to_e4m3(float* x, size_t n) { map_in_place(x, n, relu_e4m3); }
 }  // namespace
 }  // namespace avx512
 SWINUP_TARGET_AVX512_END
-#define SWINUP_USE_AVX512 (simd_level() == SimdLevel::avx512)
-#else
-#define SWINUP_USE_AVX512 false
-#endif
 
-void round_array_to_e4m3(float* x, size_t n) {
-    if (SWINUP_USE_AVX512) return avx512::round_array_to_e4m3(x, n);
-    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(x[i]);
-}
+SWINUP_TARGET_AVX2_BEGIN
+namespace avx2 {
+namespace {
 
-void round_array_to_f16(float* x, size_t n) {
-    if (SWINUP_USE_AVX512) return avx512::round_array_to_f16(x, n);
-    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_f16(x[i]);
+// The scalar definitions compiled for AVX2, FMA and F16C: the compiler vectorises what it can and
+// makes each std::fma one instruction (a library call in a build for the x86-64 baseline); the
+// operations and their order are the scalar ones, so are the bits.
+__attribute__((flatten)) void round_array_to_e4m3(float* x, size_t n) { scalar::round_array_to_e4m3(x, n); }
+__attribute__((flatten)) void round_array_to_f16(float* x, size_t n) { scalar::round_array_to_f16(x, n); }
+__attribute__((flatten)) void add_round_f16(const float* a, const float* b, float* out, size_t n) {
+    scalar::add_round_f16(a, b, out, n);
 }
+__attribute__((flatten)) void gelu_to_e4m3(float* x, size_t n) { scalar::gelu_to_e4m3(x, n); }
+__attribute__((flatten)) void relu_to_e4m3(float* x, size_t n) { scalar::relu_to_e4m3(x, n); }
+
+}  // namespace
+}  // namespace avx2
+SWINUP_TARGET_AVX2_END
+#endif  // SWINUP_SIMD_X86
+
+void round_array_to_e4m3(float* x, size_t n) { SWINUP_SIMD_DISPATCH(round_array_to_e4m3, x, n); }
+
+void round_array_to_f16(float* x, size_t n) { SWINUP_SIMD_DISPATCH(round_array_to_f16, x, n); }
 
 void add_round_f16(const float* a, const float* b, float* out, size_t n) {
-    if (SWINUP_USE_AVX512) return avx512::add_round_f16(a, b, out, n);
-    for (size_t i = 0; i < n; ++i) out[i] = swinup::round_to_f16(a[i] + b[i]);
+    SWINUP_SIMD_DISPATCH(add_round_f16, a, b, out, n);
 }
 
-void gelu_to_e4m3(float* x, size_t n) {
-    if (SWINUP_USE_AVX512) return avx512::gelu_to_e4m3(x, n);
-    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(exact::gelu(x[i]));
-}
+void gelu_to_e4m3(float* x, size_t n) { SWINUP_SIMD_DISPATCH(gelu_to_e4m3, x, n); }
 
-void relu_to_e4m3(float* x, size_t n) {
-    if (SWINUP_USE_AVX512) return avx512::relu_to_e4m3(x, n);
-    for (size_t i = 0; i < n; ++i) x[i] = swinup::round_to_e4m3(x[i] > 0.0f ? x[i] : 0.0f);
-}
+void relu_to_e4m3(float* x, size_t n) { SWINUP_SIMD_DISPATCH(relu_to_e4m3, x, n); }
 
 }  // namespace swinup::cpu
