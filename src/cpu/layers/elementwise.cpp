@@ -8,6 +8,7 @@
 #include "numeric/e4m3.h"
 #include "numeric/exact_math.h"
 #include "numeric/half.h"
+#include "cpu/simd/avx2_math.h"
 #include "cpu/simd/avx512_math.h"
 #include "cpu/simd/simd_level.h"
 #include "cpu/simd/simd_target.h"
@@ -91,16 +92,42 @@ SWINUP_TARGET_AVX2_BEGIN
 namespace avx2 {
 namespace {
 
-// The scalar definitions compiled for AVX2, FMA and F16C: the compiler vectorises what it can and
-// makes each std::fma one instruction (a library call in a build for the x86-64 baseline); the
-// operations and their order are the scalar ones, so are the bits.
-__attribute__((flatten)) void round_array_to_e4m3(float* x, size_t n) { scalar::round_array_to_e4m3(x, n); }
-__attribute__((flatten)) void round_array_to_f16(float* x, size_t n) { scalar::round_array_to_f16(x, n); }
-__attribute__((flatten)) void add_round_f16(const float* a, const float* b, float* out, size_t n) {
-    scalar::add_round_f16(a, b, out, n);
+// Applies op to x[0, n) in place, 8 lanes at a time (masked tail).
+template <class Op>
+void map_in_place(float* x, size_t n, const Op& op) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, op(_mm256_loadu_ps(x + i)));
+    if (i < n) {
+        const __m256i m = simd2::first_lanes(n - i);
+        _mm256_maskstore_ps(x + i, m, op(_mm256_maskload_ps(x + i, m)));
+    }
 }
-__attribute__((flatten)) void gelu_to_e4m3(float* x, size_t n) { scalar::gelu_to_e4m3(x, n); }
-__attribute__((flatten)) void relu_to_e4m3(float* x, size_t n) { scalar::relu_to_e4m3(x, n); }
+
+void round_array_to_e4m3(float* x, size_t n) { map_in_place(x, n, simd2::round_e4m3); }
+
+void round_array_to_f16(float* x, size_t n) { map_in_place(x, n, simd2::round_f16); }
+
+void add_round_f16(const float* a, const float* b, float* out, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 s = _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
+        _mm256_storeu_ps(out + i, simd2::round_f16(s));
+    }
+    if (i < n) {
+        const __m256i m = simd2::first_lanes(n - i);
+        const __m256 s = _mm256_add_ps(_mm256_maskload_ps(a + i, m), _mm256_maskload_ps(b + i, m));
+        _mm256_maskstore_ps(out + i, m, simd2::round_f16(s));
+    }
+}
+
+__m256 gelu_e4m3(__m256 v) { return simd2::round_e4m3(simd2::gelu(v)); }
+
+// max_ps(v, 0) returns 0 for NaN (its second operand), as the scalar `v > 0 ? v : 0`.
+__m256 relu_e4m3(__m256 v) { return simd2::round_e4m3(_mm256_max_ps(v, _mm256_setzero_ps())); }
+
+void gelu_to_e4m3(float* x, size_t n) { map_in_place(x, n, gelu_e4m3); }
+
+void relu_to_e4m3(float* x, size_t n) { map_in_place(x, n, relu_e4m3); }
 
 }  // namespace
 }  // namespace avx2

@@ -9,8 +9,9 @@ namespace swinup::cpu {
 
 enum class SimdLevel {
     scalar = 0,  // plain C++ (whatever the compiler makes of it for the build's target)
-    avx2 = 1,    // AVX2 + FMA + F16C: the matrix product's AVX2 kernel; elsewhere the scalar
-                 // code compiled for these instructions (std::fma one instruction, not a call)
+    avx2 = 1,    // AVX2 + FMA + F16C: AVX2 kernels for the matrix product and the element-wise
+                 // roundings; attention and the output pass run the scalar code compiled for
+                 // these instructions (std::fma one instruction, not a library call)
     avx512 = 2,  // AVX-512 F/BW/DQ/VL + F16C + FMA: AVX-512 kernels for the matrix product,
                  // the element-wise roundings and window attention
 };
