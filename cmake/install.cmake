@@ -34,7 +34,9 @@ install(FILES ${PROJECT_BINARY_DIR}/swinupConfig.cmake ${PROJECT_BINARY_DIR}/swi
 file(RELATIVE_PATH SWINUP_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 set(SWINUP_PC_LIBS_PRIVATE "-ltbb -pthread -lstdc++ -lm")
 if(SWINUP_CUDA)
-  string(PREPEND SWINUP_PC_LIBS_PRIVATE "-L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt ")
+  get_target_property(SWINUP_CUDART_STATIC CUDA::cudart_static IMPORTED_LOCATION)
+  get_filename_component(SWINUP_CUDART_DIR "${SWINUP_CUDART_STATIC}" DIRECTORY)
+  string(PREPEND SWINUP_PC_LIBS_PRIVATE "-L${SWINUP_CUDART_DIR} -lcudart_static -ldl -lrt ")
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/swinup.pc.in ${PROJECT_BINARY_DIR}/swinup.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/swinup.pc

@@ -1,7 +1,7 @@
 // Every SIMD level of the CPU backend's kernels (cpu/simd/simd_level.h) gives the scalar path's
-// bits: the matrix product (cpu/layers/matmul.h), the element-wise roundings and window
-// attention are run at each level this processor supports and compared bit for bit with the
-// scalar level. The matrix product is also checked against its definition, a plain loop summing
+// bits: the matrix product (cpu/layers/matmul.h), the element-wise roundings, window attention
+// and whole frames through the C API (the output pass too) are run at each level this processor
+// supports and compared bit for bit with the scalar level. The matrix product is also checked against its definition, a plain loop summing
 // each output's products in k order, on data whose f32 sums really do round (so another order
 // would give other bits).
 #include <gtest/gtest.h>
@@ -20,6 +20,7 @@
 #include "cpu/layers/matmul.h"
 #include "cpu/layers/window_attention.h"
 #include "cpu/simd/simd_level.h"
+#include "swinup/swinup.h"
 
 namespace swinup::cpu {
 namespace {
@@ -162,6 +163,65 @@ TEST(SimdLevels, WindowAttentionAtEveryLevel) {
                 return out;
             }));
         }
+    }
+}
+
+// Two frames with history through the C API (CPU backend, exact, both variants), at each level.
+TEST(SimdLevels, WholeFramesAtEveryLevel) {
+    constexpr uint32_t rw = 48, rh = 40, dw = 96, dh = 80;
+    std::vector<float> color(size_t(rw) * rh * 4), depth(size_t(rw) * rh), motion(size_t(rw) * rh * 2);
+    for (uint32_t y = 0; y < rh; ++y) {
+        for (uint32_t x = 0; x < rw; ++x) {
+            const size_t i = size_t(y) * rw + x;
+            for (int c = 0; c < 3; ++c) color[i * 4 + c] = 0.5f + 0.45f * std::sin(0.7f * float(x) + 1.3f * float(c) + 0.4f * float(y));
+            color[i * 4 + 3] = 1.0f;
+            depth[i] = 0.3f + 0.01f * float(y);
+            motion[i * 2] = 0.25f;
+            motion[i * 2 + 1] = -0.5f;
+        }
+    }
+    auto resource = [](const void* data, swinup_format format, uint32_t w, uint32_t h) {
+        swinup_resource r{};
+        r.data = data;
+        r.memory = SWINUP_MEMORY_HOST;
+        r.format = format;
+        r.width = w;
+        r.height = h;
+        return r;
+    };
+    for (swinup_variant variant : {SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL}) {
+        SCOPED_TRACE(variant == SWINUP_VARIANT_LITE ? "lite" : "full");
+        expect_all_levels_agree(at_each_level([&] {
+            swinup_context_desc cd;
+            swinup_context_desc_init(&cd);
+            cd.backend = SWINUP_BACKEND_CPU;
+            cd.variant = variant;
+            cd.max_render_width = rw;
+            cd.max_render_height = rh;
+            cd.display_width = dw;
+            cd.display_height = dh;
+            cd.output_format = SWINUP_FORMAT_RGBA16F;
+            swinup_context* ctx = nullptr;
+            EXPECT_EQ(swinup_context_create(&cd, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+            std::vector<uint16_t> out(size_t(dw) * dh * 4);
+            std::vector<float> frames;
+            for (int frame = 0; frame < 2 && ctx; ++frame) {
+                swinup_dispatch_desc dd;
+                swinup_dispatch_desc_init(&dd);
+                dd.color = resource(color.data(), SWINUP_FORMAT_RGBA32F, rw, rh);
+                dd.depth = resource(depth.data(), SWINUP_FORMAT_R32F, rw, rh);
+                dd.motion_vectors = resource(motion.data(), SWINUP_FORMAT_RG32F, rw, rh);
+                dd.output = resource(out.data(), SWINUP_FORMAT_RGBA16F, dw, dh);
+                dd.output.data_mut = out.data();
+                dd.render_width = rw;
+                dd.render_height = rh;
+                swinup_get_jitter(uint32_t(frame), 8, &dd.jitter_x, &dd.jitter_y);
+                EXPECT_EQ(swinup_dispatch(ctx, &dd), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+                for (uint16_t h : out) frames.push_back(float(h));  // the f16 bits, exactly
+            }
+            swinup_context_destroy(ctx);
+            return frames;
+        }));
     }
 }
 

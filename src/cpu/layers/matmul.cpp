@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "cpu/simd/simd_level.h"
 #include "cpu/simd/simd_target.h"

@@ -145,7 +145,36 @@ void head(const HeadInputs& in, int stride, int d, float inv_sqrt_d, const uint3
 }  // namespace
 }  // namespace avx512
 SWINUP_TARGET_AVX512_END
+
+SWINUP_TARGET_AVX2_BEGIN
+namespace avx2 {
+namespace {
+// The scalar head compiled for AVX2, FMA and F16C (exact::exp2's fma one instruction): the same
+// operations, so the same bits.
+__attribute__((flatten)) void head(const HeadInputs& in, int stride, int d, float inv_sqrt_d,
+                                   const uint32_t* key_mask, float* out, int channels, int h) {
+    head_scalar(in, stride, d, inv_sqrt_d, key_mask, out, channels, h);
+}
+}  // namespace
+}  // namespace avx2
+SWINUP_TARGET_AVX2_END
 #endif  // SWINUP_SIMD_X86
+
+namespace scalar {
+namespace {
+void head(const HeadInputs& in, int stride, int d, float inv_sqrt_d, const uint32_t* key_mask,
+          float* out, int channels, int h) {
+    head_scalar(in, stride, d, inv_sqrt_d, key_mask, out, channels, h);
+}
+}  // namespace
+}  // namespace scalar
+
+namespace {
+void head(const HeadInputs& in, int stride, int d, float inv_sqrt_d, const uint32_t* key_mask,
+          float* out, int channels, int h) {
+    SWINUP_SIMD_DISPATCH(head, in, stride, d, inv_sqrt_d, key_mask, out, channels, h);
+}
+}  // namespace
 
 void window_attention(const float* qkv, int channels, int heads, const float* rel_bias,
                       const uint32_t* key_mask, float* out) {
@@ -153,21 +182,10 @@ void window_attention(const float* qkv, int channels, int heads, const float* re
     assert(d <= kMaxHeadDim && d * heads == channels);
     const int stride = 3 * channels;
     const float inv_sqrt_d = exact::div(1.0f, exact::sqrt(static_cast<float>(d)));
-#if SWINUP_SIMD_X86
-    const bool use_avx512 = simd_level() == SimdLevel::avx512;
-#else
-    const bool use_avx512 = false;
-#endif
     HeadInputs in;
     for (int h = 0; h < heads; ++h) {
         load_head(qkv, channels, d, h, rel_bias, in);
-#if SWINUP_SIMD_X86
-        if (use_avx512) {
-            avx512::head(in, stride, d, inv_sqrt_d, key_mask, out, channels, h);
-            continue;
-        }
-#endif
-        head_scalar(in, stride, d, inv_sqrt_d, key_mask, out, channels, h);
+        head(in, stride, d, inv_sqrt_d, key_mask, out, channels, h);
     }
     round_array_to_e4m3(out, size_t(kWindowTokens) * channels);
 }
