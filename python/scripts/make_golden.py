@@ -24,6 +24,7 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.data import _halton  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.output_pass import output_pass  # noqa: E402
 from swinup.quant import e4m3_codes  # noqa: E402
@@ -41,12 +42,9 @@ LAYER_FRAME = 1  # the frame whose every layer is stored
 
 
 def halton(index: int, base: int) -> float:
-    num, den = 0, 1
-    while index > 0:
-        num = num * base + index % base
-        den *= base
-        index //= base
-    return float(np.float32(num / den))
+    """The Halton value as the C++ side uses it: data.py's (tests/test_halton.py checks it against
+    the exact fraction) rounded to float32."""
+    return float(np.float32(_halton(index, base)))
 
 
 def make_inputs(w: int, h: int, frame: int, seed: int):
