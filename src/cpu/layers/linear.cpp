@@ -7,7 +7,9 @@
 // GCC 12 reports false "may be used uninitialized" warnings inside Eigen's AVX-512 packet code,
 // and Eigen 3.4's AVX code has an unused variable: warnings about Eigen, not about this file.
 #pragma GCC diagnostic push
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no such warning
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #include <Eigen/Core>
 #pragma GCC diagnostic pop
