@@ -57,25 +57,40 @@ uint16_t to_half_saturating(float v) {
     return f32_to_f16_bits(v);
 }
 
-// An EXR file held in memory, read the way OpenEXR reads a file; reading past its end throws, as
-// a short file does.
+// An EXR file held in memory; reading past its end throws, as a short file does. It says it is
+// memory-mapped, so OpenEXR reads a chunk in place instead of first allocating the size the
+// chunk's header claims (up to 2 GB, checked against the file only by the read that follows).
 class MemoryStream : public Imf::IStream {
 public:
     MemoryStream(const std::string& name, const void* data, size_t size)
         : Imf::IStream(name.c_str()), data_(static_cast<const char*>(data)), size_(size) {}
 
+    bool isMemoryMapped() const override { return true; }
+    char* readMemoryMapped(int n) override {
+        const char* at = take(n);
+        // OpenEXR only reads through this pointer (its decompressors take const char*).
+        return const_cast<char*>(at);
+    }
     bool read(char c[], int n) override {
-        if (n < 0 || position_ > size_ || static_cast<size_t>(n) > size_ - position_) {
-            throw std::runtime_error("unexpected end of file");
-        }
-        if (n > 0) std::memcpy(c, data_ + position_, static_cast<size_t>(n));
-        position_ += static_cast<size_t>(n);
+        const char* at = take(n);
+        if (n > 0) std::memcpy(c, at, static_cast<size_t>(n));
         return position_ < size_;
     }
     uint64_t tellg() override { return position_; }
     void seekg(uint64_t position) override { position_ = position; }  // checked by read()
 
 private:
+    // The next n bytes, or an exception when the file has fewer.
+    const char* take(int n) {
+        if (n < 0 || position_ > size_ || static_cast<uint64_t>(n) > size_ - position_) {
+            throw std::runtime_error("unexpected end of file: " + std::to_string(n) + " bytes wanted at offset " +
+                                     std::to_string(position_) + " of " + std::to_string(size_));
+        }
+        const char* at = data_ + position_;
+        position_ += static_cast<uint64_t>(n);
+        return at;
+    }
+
     const char* data_;
     size_t size_;
     uint64_t position_ = 0;
