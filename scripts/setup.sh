@@ -4,29 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(
-  build-essential cmake ninja-build pkg-config
-  libopenexr-dev libimath-dev   # sequences: OpenEXR frames (colour, depth, motion, ground truth)
-  libpng-dev                    # pictures people look at
-  nlohmann-json3-dev            # sequence.json, weights headers, reports
-  libcli11-dev                  # the swinup command line
-  libtinygltf-dev libstb-dev    # glTF 2.0 scenes and their PNG/JPEG textures
-  libeigen3-dev                 # the CPU backend's matrix products
-  libtbb-dev                    # the CPU backend's and renderer's threads
-  libgtest-dev libgmock-dev     # tests
-  libbenchmark-dev              # benchmarks
-)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  echo "swinup setup: installing ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/packages.sh
+swinup_install_packages "${swinup_build_packages[@]}"
 
 # The CUDA backend is built when nvcc is there (it compiles without a GPU; it runs on sm_89+).
 cuda_args=()
