@@ -11,12 +11,8 @@ cd "$(dirname "$0")/.."
 # /usr/bin/python3 explicitly: it sees Debian's python3-torch; another python3 first on PATH
 # (pyenv, a virtual environment) may have no torch or another one.
 PYTHON=/usr/bin/python3
-packages=(
-  python3 python3-torch python3-numpy   # the reference and its tests
-  g++                                   # check_against_cpp.py's C++ side
-  pkg-config libopenexr-dev             # the EXR reader's test against files OpenEXR writes
-)
-bash scripts/install_debian_packages.sh "${packages[@]}"
+source scripts/packages.sh
+swinup_install_packages "${swinup_python_packages[@]}"
 "$PYTHON" -c 'import torch, numpy; print(f"torch {torch.__version__}, numpy {numpy.__version__}")'
 
 status=0

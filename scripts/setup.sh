@@ -4,18 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(
-  build-essential cmake ninja-build pkg-config  # pkg-config: tests/package
-  libopenexr-dev libimath-dev   # sequences: OpenEXR frames (colour, depth, motion, ground truth)
-  libpng-dev                    # pictures people look at
-  nlohmann-json3-dev            # sequence.json, weights headers, reports
-  libcli11-dev                  # the swinup command line
-  libtinygltf-dev libstb-dev    # glTF 2.0 scenes and their PNG/JPEG textures
-  libtbb-dev                    # the CPU backend's and renderer's threads
-  libgtest-dev libgmock-dev     # tests
-  libbenchmark-dev              # benchmarks
-)
-bash scripts/install_debian_packages.sh "${packages[@]}"
+source scripts/packages.sh
+swinup_install_packages "${swinup_build_packages[@]}"
 
 # The CUDA backend is built when nvcc is there (it compiles without a GPU; it runs on sm_89+).
 cuda_args=()

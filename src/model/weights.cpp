@@ -266,7 +266,10 @@ private:
                             variant_name(config.variant) + " model)");
             if (!read_entry(spec, header_.at(spec.name))) return false;
         }
-        for (const auto& [key, value] : header_.items()) {
+        for (const auto& item : header_.items()) {
+            // A named reference, not a structured binding: clang 14 cannot capture those in a
+            // lambda (C++20 allows it; clang implements it from version 16).
+            const std::string& key = item.key();
             if (key == "__metadata__") continue;
             const bool known = std::any_of(specs_.begin(), specs_.end(),
                                            [&](const TensorSpec& s) { return s.name == key; });

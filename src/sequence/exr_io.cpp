@@ -10,15 +10,19 @@
 #include <ImfIO.h>
 #include <ImfInputFile.h>
 #include <ImfOutputFile.h>
+#include <ImfStdIO.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <system_error>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -93,43 +97,80 @@ private:
     std::string error_;
 };
 
-}  // namespace
+// An EXR file held in memory; reading past its end throws, as a short file does. It says it is
+// memory-mapped, so OpenEXR reads a chunk in place instead of first allocating the size the
+// chunk's header claims (up to 2 GB, checked against the file only by the read that follows).
+class MemoryStream : public Imf::IStream {
+public:
+    MemoryStream(const std::string& name, const void* data, size_t size)
+        : Imf::IStream(name.c_str()), data_(static_cast<const char*>(data)), size_(size) {}
 
-Image exr_read(const std::string& path,
-               const std::function<void(int width, int height, int channels)>& check_header) {
-    if (!std::filesystem::exists(path)) throw SequenceError(path + ": file not found");
+    bool isMemoryMapped() const override { return true; }
+    char* readMemoryMapped(int n) override {
+        const char* at = take(n);
+        // OpenEXR only reads through this pointer (its decompressors take const char*).
+        return const_cast<char*>(at);
+    }
+    bool read(char c[], int n) override {
+        const char* at = take(n);
+        if (n > 0) std::memcpy(c, at, static_cast<size_t>(n));
+        return position_ < size_;
+    }
+    uint64_t tellg() override { return position_; }
+    void seekg(uint64_t position) override { position_ = position; }  // checked by read()
+
+private:
+    // The next n bytes, or an exception when the file has fewer.
+    const char* take(int n) {
+        if (n < 0 || position_ > size_ || static_cast<uint64_t>(n) > size_ - position_) {
+            throw std::runtime_error("unexpected end of file: " + std::to_string(n) + " bytes wanted at offset " +
+                                     std::to_string(position_) + " of " + std::to_string(size_));
+        }
+        const char* at = data_ + position_;
+        position_ += static_cast<uint64_t>(n);
+        return at;
+    }
+
+    const char* data_;
+    size_t size_;
+    uint64_t position_ = 0;
+};
+
+// exr_read's body for any stream; `name` (the path) names the file in errors.
+Image read_exr_stream(Imf::IStream& stream, const std::string& name,
+                      const std::function<void(int width, int height, int channels)>& check_header) {
     try {
-        Imf::InputFile file(path.c_str());
+        Imf::InputFile file(stream);
         const Imf::Header& header = file.header();
         if (!file.isComplete()) {
-            throw SequenceError(path + ": EXR file is incomplete (truncated?)");
+            throw SequenceError(name + ": EXR file is incomplete (truncated?)");
         }
         std::set<std::string> present;
         for (auto it = header.channels().begin(); it != header.channels().end(); ++it) {
             if (it.channel().xSampling != 1 || it.channel().ySampling != 1) {
-                throw SequenceError(path + ": channel " + it.name() +
+                throw SequenceError(name + ": channel " + it.name() +
                                     " is subsampled; only full-resolution channels are supported");
             }
             if (it.channel().type == Imf::UINT) {
-                throw SequenceError(path + ": channel " + it.name() +
+                throw SequenceError(name + ": channel " + it.name() +
                                     " is UINT; expected HALF or FLOAT");
             }
             present.insert(it.name());
         }
         const std::vector<std::string> names = match_channel_set(present);
         if (names.empty()) {
-            throw SequenceError(path + ": unsupported channel set " +
+            throw SequenceError(name + ": unsupported channel set " +
                                 join(std::vector<std::string>(present.begin(), present.end())) +
                                 "; expected R,G,B,A or R,G,B or R,G or Z");
         }
         const Imath::Box2i window = header.dataWindow();
         const int width = window.max.x - window.min.x + 1;
         const int height = window.max.y - window.min.y + 1;
-        if (width <= 0 || height <= 0) throw SequenceError(path + ": empty data window");
+        if (width <= 0 || height <= 0) throw SequenceError(name + ": empty data window");
         // A corrupt or hostile header must not make us allocate gigabytes.
         constexpr int kMaxSide = 32768;
         if (width > kMaxSide || height > kMaxSide) {
-            throw SequenceError(path + ": data window " + std::to_string(width) + "x" +
+            throw SequenceError(name + ": data window " + std::to_string(width) + "x" +
                                 std::to_string(height) + " is larger than " +
                                 std::to_string(kMaxSide) + " per side");
         }
@@ -150,8 +191,28 @@ Image exr_read(const std::string& path,
     } catch (const SequenceError&) {
         throw;
     } catch (const std::exception& e) {
+        throw SequenceError(name + ": cannot read EXR: " + e.what());
+    }
+}
+
+}  // namespace
+
+Image exr_read(const std::string& path,
+               const std::function<void(int width, int height, int channels)>& check_header) {
+    if (!std::filesystem::exists(path)) throw SequenceError(path + ": file not found");
+    std::unique_ptr<Imf::StdIFStream> stream;
+    try {
+        stream = std::make_unique<Imf::StdIFStream>(path.c_str());
+    } catch (const std::exception& e) {
         throw SequenceError(path + ": cannot read EXR: " + e.what());
     }
+    return read_exr_stream(*stream, path, check_header);
+}
+
+Image exr_read_memory(const void* data, size_t size, const std::string& name,
+                      const std::function<void(int width, int height, int channels)>& check_header) {
+    MemoryStream stream(name, data, size);
+    return read_exr_stream(stream, name, check_header);
 }
 
 void exr_write(const std::string& path, const Image& image, bool half_precision) {

@@ -6,6 +6,7 @@
 // names the file. Writers write to a temporary name and rename, so no half-written file remains.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -81,6 +82,10 @@ void sequence_write_frame(const std::string& dir, const SequenceInfo& info, int 
 // claims a huge data window must not make the reader allocate (and zero) gigabytes first.
 Image exr_read(const std::string& path,
                const std::function<void(int width, int height, int channels)>& check_header = {});
+// The same for an EXR file held in memory (`name` names it in errors): what the fuzz harness of
+// fuzz/ reads, and any caller that has the file's bytes already.
+Image exr_read_memory(const void* data, size_t size, const std::string& name,
+                      const std::function<void(int width, int height, int channels)>& check_header = {});
 void exr_write(const std::string& path, const Image& image, bool half_precision);
 void png_write(const std::string& path, const Image& rgb8_linear_or_srgb, bool encode_srgb);
 

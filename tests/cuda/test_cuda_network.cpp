@@ -60,7 +60,7 @@ struct Case {
 // The seeded initial weights (the bounds below were measured with them), with the head MLP's
 // tensors random (test::make_random_weights) when asked: weights_make_initial's fc3 is zero, which
 // would leave the MLP's products unseen.
-std::shared_ptr<const Weights> network_weights(Variant variant, bool head_mlp) {
+[[maybe_unused]] std::shared_ptr<const Weights> network_weights(Variant variant, bool head_mlp) {
     auto weights = std::make_shared<Weights>(weights_make_initial(variant, 1, head_mlp));
     if (head_mlp) {
         const auto random = test::make_random_weights(variant, 5, true);
@@ -73,8 +73,8 @@ std::shared_ptr<const Weights> network_weights(Variant variant, bool head_mlp) {
 // Bounds on ||gpu - cpu|| / ||cpu|| per layer. Exact mode differs from the CPU only in the f32
 // summation order of the tensor cores (then amplified by e4m3 rounding flips downstream); fast
 // mode adds the MUFU approximations.
-constexpr double kExactBound = 2e-2;
-constexpr double kFastBound = 5e-2;
+[[maybe_unused]] constexpr double kExactBound = 2e-2;
+[[maybe_unused]] constexpr double kFastBound = 5e-2;
 
 void compare_network(const Case& c) {
 #ifdef SWINUP_HAVE_CUDA

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -246,6 +247,40 @@ TEST(ExrIo, FloatStorageKeepsEveryBit) {
         std::memcpy(&a, &image.data[i], 4);
         std::memcpy(&b, &back.data[i], 4);
         EXPECT_EQ(a, b) << "value " << i;
+    }
+}
+
+TEST(ExrIo, ReadingFromMemoryGivesWhatReadingTheFileGives) {
+    // exr_read_memory shares exr_read's code: the same pixels, the same header check, and a cut
+    // file refused with an error naming it instead of reading past its end.
+    const fs::path path = fs::temp_directory_path() / ("swinup_memory_" + std::to_string(getpid()) + ".exr");
+    Image image(5, 3, 4);
+    for (size_t i = 0; i < image.data.size(); ++i) image.data[i] = static_cast<float>(i) / 8.0f;
+    exr_write(path.string(), image, /*half_precision=*/true);
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Image from_file = exr_read(path.string());
+    fs::remove(path);
+
+    int checked = 0;
+    const Image from_memory = exr_read_memory(bytes.data(), bytes.size(), "frame.exr", [&](int w, int h, int c) {
+        EXPECT_EQ(w * 100 + h * 10 + c, 534);
+        ++checked;
+    });
+    EXPECT_EQ(checked, 1);
+    ASSERT_EQ(from_memory.width, 5);
+    ASSERT_EQ(from_memory.height, 3);
+    ASSERT_EQ(from_memory.channels, 4);
+    EXPECT_EQ(from_memory.data, from_file.data);
+    EXPECT_EQ(from_memory.data, image.data);
+
+    for (const size_t size : {size_t{0}, size_t{3}, size_t{40}, bytes.size() / 2, bytes.size() - 1}) {
+        try {
+            exr_read_memory(bytes.data(), size, "frame.exr");
+            ADD_FAILURE() << "a file cut to " << size << " bytes was read";
+        } catch (const SequenceError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("frame.exr: ", 0), 0u) << e.what();
+        }
     }
 }
 

@@ -1,9 +1,12 @@
 #include "cpu/layers/elementwise.h"
 
 // GCC 12 reports false "(may be) used uninitialized" warnings inside its own AVX-512 intrinsic
-// headers (_mm512_undefined_ps); the warning is about the header, not this code.
+// headers (_mm512_undefined_ps); the warning is about the header, not this code. (clang has no
+// such warnings and would warn about the unknown names.)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 
 #include "numeric/e4m3.h"
 #include "numeric/exact_math.h"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The CPU test suite under AddressSanitizer + UndefinedBehaviorSanitizer, built with clang 14 in
+# build-sanitize/ (CUDA off): the first report of either, a leak included, fails its test
+# (-fno-sanitize-recover=all, detect_leaks=1). It is also the check that swinup builds with
+# clang as well as g++. Arguments go to ctest (e.g. -R Weights). docs/security.md says more.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+source scripts/packages.sh
+swinup_install_packages "${swinup_build_packages[@]}" "${swinup_clang_packages[@]}"
+
+# -O2 with line tables, so reports name file:line; no NDEBUG: the asserts stay on too.
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
+  -DSWINUP_SANITIZE=ON -DSWINUP_CUDA=OFF -DSWINUP_BUILD_BENCH=OFF ${SWINUP_CMAKE_ARGS:-}
+cmake --build build-sanitize -j "$(nproc)"
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export ASAN_SYMBOLIZER_PATH
+ASAN_SYMBOLIZER_PATH="$(command -v llvm-symbolizer || true)"
+# The GPU tests would only skip here (no CUDA in this build). ASan and UBSan make the CPU
+# network about three times slower, hence the longer timeout.
+ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" --timeout 1800 -LE gpu "$@"
