@@ -56,10 +56,7 @@ protected:
         info.scene = "test_cli_upscale";
         sequence_write_info(dir.string(), info);
         for (int i = 0; i < kFrames; ++i) {
-            Frame f;
-            f.color = Image(kRenderW, kRenderH, 4, 1.0f);
-            f.depth = Image(kRenderW, kRenderH, 1, 0.5f);
-            f.mv = Image(kRenderW, kRenderH, 2, 0.0f);
+            Frame f = swinup::test::blank_frame(kRenderW, kRenderH);
             for (int y = 0; y < kRenderH; ++y) {
                 for (int x = 0; x < kRenderW; ++x) {
                     const float u = (float(x) + 0.5f * float(i)) / kRenderW;

@@ -41,10 +41,7 @@ Image truth_image(int shift) {
 
 // The render frame: each render pixel point-samples the truth at its jittered sample position.
 Frame render_frame(float jx, float jy, int shift, float mv_x) {
-    Frame f;
-    f.color = Image(kRender, kRender, 4, 1.0f);
-    f.depth = Image(kRender, kRender, 1, 0.5f);
-    f.mv = Image(kRender, kRender, 2, 0.0f);
+    Frame f = swinup::test::blank_frame(kRender, kRender);
     for (int y = 0; y < kRender; ++y) {
         for (int x = 0; x < kRender; ++x) {
             const int dx = std::min(int((float(x) + 0.5f + jx) * 2.0f), kDisplay - 1);
