@@ -16,6 +16,7 @@
 
 #include "sequence/sequence.h"
 #include "test_dir.h"
+#include "text_file.h"
 #include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
@@ -25,12 +26,7 @@ namespace {
 
 constexpr int kRenderW = 16, kRenderH = 8, kDisplayW = 32, kDisplayH = 16, kFrames = 2;
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using swinup::test::read_text;
 
 struct CliRun {
     int exit_code;
