@@ -33,6 +33,7 @@ import torch
 
 from .research import experiments
 from .training.checkpoint import checkpoint_record, read_checkpoint, write_checkpoint
+from .usage_errors import value_errors_as_usage
 
 
 def average_checkpoints(paths, note=None, weights=None):
@@ -101,10 +102,8 @@ def main(argv=None):
     ap.add_argument("--weights", type=float, nargs="+", default=None,
                     help="one positive weight a checkpoint, in their order (default: equal)")
     args = ap.parse_args(argv)
-    try:
+    with value_errors_as_usage(ap):
         ck = average_checkpoints(args.checkpoints, args.note, args.weights)
-    except ValueError as e:
-        ap.error(str(e))
     write_checkpoint(args.out, ck)
     kind = "weighted mean" if "shares" in ck["history"][-1] else "mean"
     print(f"wrote {args.out}: {ck['variant']}, {kind} of {len(args.checkpoints)} checkpoints, "

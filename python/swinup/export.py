@@ -16,6 +16,7 @@ from .training.checkpoint import checkpoint_config, load_checkpoint, read_checkp
 from .training.history import describe_training
 from .training.reserved_rows import keep_reserved_zero
 from .training.run_folder import run_checkpoint
+from .usage_errors import value_errors_as_usage
 from .weights_io import write_weights
 
 
@@ -56,15 +57,14 @@ def main(argv=None):
                     help="added to the history weight's logit at still render pixels (weights format "
                          "4; docs/model-spec.md); default: the shipped network's, SHIPPED_STILL_HISTORY_SHIFT")
     args = ap.parse_args(argv)
-    try:
+    # Usage errors: the paths, another variant's, another version's, or an experiment's checkpoint.
+    with value_errors_as_usage(ap):
         variant, ckpt, out = export_paths(args.run_dir, args.variant, args.checkpoint, args.out)
         if os.path.exists(out) and not args.force:
             raise ValueError(f"{out} exists: give --force to write over it, or another --out")
         record = read_checkpoint(ckpt, variant)
         model = SwinUp(checkpoint_config(record))  # with the head MLP when the checkpoint has it
         step, history = load_checkpoint(ckpt, model, record)
-    except ValueError as e:  # the paths, another variant's, another version's, or an experiment's
-        ap.error(str(e))
     keep_reserved_zero(model)
     shift = SHIPPED_STILL_HISTORY_SHIFT[variant] if args.still_history_shift is None else args.still_history_shift
     desc = args.description or describe_training(variant, step, history, shift)

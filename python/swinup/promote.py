@@ -22,6 +22,7 @@ from .model import SwinUp
 from .training.checkpoint import checkpoint_config, load_checkpoint, read_checkpoint
 from .training.reserved_rows import keep_reserved_zero
 from .training.run_folder import run_checkpoint
+from .usage_errors import value_errors_as_usage
 from .weights_io import read_weights
 
 
@@ -75,10 +76,8 @@ def main(argv=None):
     ap.add_argument("--repo", default=shipped.ROOT,
                     help="the repository whose shipped files are replaced (default this one)")
     args = ap.parse_args(argv)
-    try:
+    with value_errors_as_usage(ap):
         pairs = promote(args.run_dir, args.variant, args.repo)
-    except ValueError as e:
-        ap.error(str(e))
     for source, target in pairs:
         print(f"replaced {target} with {source}")
     print("next: python/scripts/make_golden.py, then the tests")

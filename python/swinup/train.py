@@ -58,15 +58,14 @@ from .training.history import chunk_record
 from .training.loop import train_chunk
 from .training.optimizer import make_optimizer, save_optimizer_state
 from .training.start import start_model
+from .usage_errors import value_errors_as_usage
 
 
 def main(argv=None):
     ap = options.parser()
     args = options.parse(ap, argv)
-    try:
+    with value_errors_as_usage(ap):
         plan = run_folder.plan(args)
-    except ValueError as e:
-        ap.error(str(e))
     args.variant = plan.variant
     options.check_variant(ap, args)
     use_history_filter(args.experiment_history_filter)

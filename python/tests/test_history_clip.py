@@ -16,6 +16,7 @@ from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.training.reserved_rows import keep_reserved_zero  # noqa: E402
 from test_display_refine import frame  # noqa: E402
+from reserved_head_rows import head_weight_kept_with  # noqa: E402
 
 
 def strength(value):
@@ -77,16 +78,7 @@ class HistoryClipTest(unittest.TestCase):
                                float(torch.sigmoid(torch.tensor(START_LOGIT))), places=6)
 
     def test_training_keeps_the_read_head_row_only_when_attached(self):
-        model = SwinUp(ModelConfig.make("lite"))
-        with torch.no_grad():
-            model.p("head.linear.weight").fill_(1.0)
-        keep_reserved_zero(model)
-        self.assertTrue(bool((model.p("head.linear.weight")[8:] == 0.0).all()))
-        with torch.no_grad():
-            model.p("head.linear.weight").fill_(1.0)
-        model.history_clip = HistoryClip()
-        keep_reserved_zero(model)
-        w = model.p("head.linear.weight")
+        w = head_weight_kept_with(self, lambda model: setattr(model, "history_clip", HistoryClip()))
         self.assertTrue(bool((w[ROW] == 1.0).all()))
         self.assertTrue(bool((w[8:ROW] == 0.0).all()) and bool((w[ROW + 1:] == 0.0).all()))
 

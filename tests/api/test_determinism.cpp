@@ -16,14 +16,6 @@ namespace {
 
 constexpr uint32_t kW = 32, kH = 32, kDW = 64, kDH = 64;
 
-// Frame i of a moving sequence with jitter.
-swinup_dispatch_desc moving_frame(FrameData& f, uint32_t i) {
-    fill_pattern(f, float(i));
-    swinup_dispatch_desc d = f.dispatch();
-    EXPECT_EQ(swinup_get_jitter(i, 32, &d.jitter_x, &d.jitter_y), SWINUP_STATUS_OK);
-    return d;
-}
-
 TEST(Determinism, TwoContextsGiveIdenticalBytes) {
     ContextHandle a(small_context_desc(kW, kH, kDW, kDH));
     swinup_context_desc single_thread = small_context_desc(kW, kH, kDW, kDH);

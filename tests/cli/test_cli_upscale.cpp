@@ -16,6 +16,7 @@
 
 #include "sequence/sequence.h"
 #include "test_dir.h"
+#include "text_file.h"
 #include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
@@ -25,12 +26,7 @@ namespace {
 
 constexpr int kRenderW = 16, kRenderH = 8, kDisplayW = 32, kDisplayH = 16, kFrames = 2;
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using swinup::test::read_text;
 
 struct CliRun {
     int exit_code;
@@ -56,10 +52,7 @@ protected:
         info.scene = "test_cli_upscale";
         sequence_write_info(dir.string(), info);
         for (int i = 0; i < kFrames; ++i) {
-            Frame f;
-            f.color = Image(kRenderW, kRenderH, 4, 1.0f);
-            f.depth = Image(kRenderW, kRenderH, 1, 0.5f);
-            f.mv = Image(kRenderW, kRenderH, 2, 0.0f);
+            Frame f = swinup::test::blank_frame(kRenderW, kRenderH);
             for (int y = 0; y < kRenderH; ++y) {
                 for (int x = 0; x < kRenderW; ++x) {
                     const float u = (float(x) + 0.5f * float(i)) / kRenderW;

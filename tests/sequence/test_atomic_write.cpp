@@ -23,22 +23,15 @@
 #include "sequence/atomic_write.h"
 #include "sequence/sequence.h"
 #include "test_dir.h"
+#include "text_file.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
 
 namespace {
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_plain(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
+using swinup::test::read_text;
+using swinup::test::write_text;
 
 // The names in `dir`, sorted.
 std::set<std::string> names_in(const fs::path& dir) {
@@ -82,7 +75,7 @@ protected:
     // A file outside the output folder that a planted link points to.
     fs::path victim(const std::string& name) const {
         const fs::path path = root_ / "elsewhere" / name;
-        write_plain(path, "the user's file " + name);
+        write_text(path, "the user's file " + name);
         return path;
     }
 
@@ -233,7 +226,7 @@ TEST_F(AtomicWrite, FailingWriterLeavesNoTemporaryAndAnUnchangedTarget) {
 
 TEST_F(AtomicWrite, WriterThatThrowsLeavesNoTemporaryAndAnUnchangedTarget) {
     const fs::path target = out() / "frame.exr";
-    write_plain(target, "old");
+    write_text(target, "old");
     EXPECT_THROW(write_file_atomically(target.string(), [&](int fd) {
                      write_all(fd, "partial", 7, target.string());
                      throw std::runtime_error("the encoder gave up");

@@ -18,6 +18,7 @@
 #include "sequence/sequence.h"
 #include "small_stack.h"
 #include "test_dir.h"
+#include "text_file.h"
 #include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
@@ -83,17 +84,8 @@ void expect_same_pixels(const Image& expected, const Image& actual, const std::s
     }
 }
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-}
+using swinup::test::read_text;
+using swinup::test::write_text;
 
 // Asserts that `call` throws SequenceError whose message contains every one of `needles`.
 template <typename Call>

@@ -87,4 +87,12 @@ inline void fill_pattern(FrameData& f, float shift) {
     }
 }
 
+// Frame i of a moving sequence: the pattern shifted i render pixels, jittered by phase i of 32.
+inline swinup_dispatch_desc moving_frame(FrameData& f, uint32_t i) {
+    fill_pattern(f, float(i));
+    swinup_dispatch_desc d = f.dispatch();
+    EXPECT_EQ(swinup_get_jitter(i, 32, &d.jitter_x, &d.jitter_y), SWINUP_STATUS_OK);
+    return d;
+}
+
 }  // namespace swinup::test

@@ -1,4 +1,4 @@
-// A test sequence's description: its sizes and frame count, and per frame no jitter, exposure 1
+// A test sequence's description and blank frames: its sizes and frame count, and per frame no jitter, exposure 1
 // and no reset; each test then sets what it is about.
 #pragma once
 
@@ -20,6 +20,16 @@ inline SequenceInfo sequence_info(int render_w, int render_h, int display_w, int
     info.exposure.assign(static_cast<size_t>(frames), 1.0f);
     info.reset.assign(static_cast<size_t>(frames), 0);
     return info;
+}
+
+// A render frame of width x height: colour 1 (alpha 1), depth 0.5 and no motion, for a test to
+// paint what it is about.
+inline Frame blank_frame(int width, int height) {
+    Frame f;
+    f.color = Image(width, height, 4, 1.0f);
+    f.depth = Image(width, height, 1, 0.5f);
+    f.mv = Image(width, height, 2, 0.0f);
+    return f;
 }
 
 }  // namespace swinup::test

@@ -18,7 +18,7 @@ checkpoint, since no backend implements the refinement (scripts/research/score_p
 import torch
 import torch.nn as nn
 
-from ..layers import uniform_weight
+from ..layers import add_zero_start_mlp
 
 INPUTS = 12
 HIDDEN = 16
@@ -28,11 +28,7 @@ FEATURE_ROWS = (8, 12)  # head rows the refinement reads (reserved in model.md v
 class DisplayRefine(nn.Module):
     def __init__(self, seed: int = 0):
         super().__init__()
-        g = torch.Generator().manual_seed(seed)
-        self.w1 = nn.Parameter(uniform_weight(HIDDEN, INPUTS, g))
-        self.b1 = nn.Parameter(torch.zeros(HIDDEN))
-        self.w2 = nn.Parameter(torch.zeros(HIDDEN))  # zero: starts as the unrefined output pass
-        self.b2 = nn.Parameter(torch.zeros(()))
+        add_zero_start_mlp(self, INPUTS, HIDDEN, (), seed)  # starts as the unrefined output pass
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x [..., INPUTS] -> the logit change [...]."""

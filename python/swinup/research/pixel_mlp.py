@@ -19,7 +19,7 @@ would be a change of model.md, all three backends and the golden data together.
 import torch
 import torch.nn as nn
 
-from ..layers import linear_e4m3_ste, uniform_weight
+from ..layers import add_zero_start_mlp, linear_e4m3_ste
 from ..quant import round_e4m3_ste
 from ..spec import SLOTS
 
@@ -30,11 +30,7 @@ OUTPUTS = 32  # skip0's output channels (lite's level-0 width, ModelConfig.chann
 class PixelMLP(nn.Module):
     def __init__(self, seed: int = 0):
         super().__init__()
-        g = torch.Generator().manual_seed(seed)
-        self.w1 = nn.Parameter(uniform_weight(HIDDEN, SLOTS, g))
-        self.b1 = nn.Parameter(torch.zeros(HIDDEN))
-        self.w2 = nn.Parameter(torch.zeros(OUTPUTS, HIDDEN))  # zero: starts as the linear skip0
-        self.b2 = nn.Parameter(torch.zeros(OUTPUTS))
+        add_zero_start_mlp(self, SLOTS, HIDDEN, (OUTPUTS,), seed)  # starts as the linear skip0
 
     def forward(self, slots: torch.Tensor) -> torch.Tensor:
         """slots [B, H, W, 16] (e4m3 values) -> what it adds to skip0's output [B, H, W, 32]."""
