@@ -57,77 +57,11 @@ void matmul_scalar(const PackedMatrix& m, const float* x, int rows, float* y) {
 }  // namespace
 
 #if SWINUP_SIMD_X86
-// The vector kernels: a block of R rows x P registers of outputs (P * lanes, a whole number of
-// panels) kept in R * P accumulators; each step k broadcasts x[r][k] and adds its product with
-// the panel row k to the accumulators, so every output still sums its products in k order.
-namespace {
-
-template <class Isa, int R, int P>
-inline void block_kernel(const PackedMatrix& m, const float* x, int p0, float* y) {
-    using Reg = typename Isa::Reg;
-    constexpr int kRegsPerPanel = kMatmulPanel / Isa::kLanes;
-    const float* w[P];
-    for (int u = 0; u < P; ++u)
-        w[u] = panel_of(m, p0 + u / kRegsPerPanel) + (u % kRegsPerPanel) * Isa::kLanes;
-    Reg acc[R][P];
-    for (int r = 0; r < R; ++r)
-        for (int u = 0; u < P; ++u) acc[r][u] = Isa::zero();
-    for (int k = 0; k < m.in; ++k) {
-        Reg wk[P];
-        for (int u = 0; u < P; ++u) wk[u] = Isa::load(w[u] + size_t(k) * kMatmulPanel);
-        for (int r = 0; r < R; ++r) {
-            const Reg xk = Isa::broadcast(x + size_t(r) * m.in + k);
-            for (int u = 0; u < P; ++u) acc[r][u] = Isa::fmadd(xk, wk[u], acc[r][u]);
-        }
-    }
-    const int o0 = p0 * kMatmulPanel;
-    for (int r = 0; r < R; ++r) {
-        float* yr = y + size_t(r) * m.out + o0;
-        if (o0 + P * Isa::kLanes <= m.out) {
-            for (int u = 0; u < P; ++u) Isa::store(yr + u * Isa::kLanes, acc[r][u]);
-        } else {
-            alignas(64) float tmp[P * Isa::kLanes];
-            for (int u = 0; u < P; ++u) Isa::store(tmp + u * Isa::kLanes, acc[r][u]);
-            store_outputs(tmp, m.out - o0, yr);
-        }
-    }
-}
-
-// Rows in blocks of kRows (a shorter last block), outputs in blocks of kPanels panels (a
-// one-panel last block when the panel count is odd).
-template <class Isa, int kRows, int kPanels>
-inline void matmul_blocks(const PackedMatrix& m, const float* x, int rows, float* y) {
-    constexpr int kRegs = kPanels * kMatmulPanel / Isa::kLanes;
-    constexpr int kRegsOnePanel = kMatmulPanel / Isa::kLanes;
-    const int panels = (m.out + kMatmulPanel - 1) / kMatmulPanel;
-    for (int r0 = 0; r0 < rows; r0 += kRows) {
-        const float* xb = x + size_t(r0) * m.in;
-        float* yb = y + size_t(r0) * m.out;
-        const int n = std::min(kRows, rows - r0);
-        for (int p = 0; p < panels; p += kPanels) {
-            const bool whole = p + kPanels <= panels;
-            // One instantiation per (rows left, block width): the accumulators stay in registers.
-            auto run = [&](auto rows_c) {
-                constexpr int kR = decltype(rows_c)::value;
-                if (whole) block_kernel<Isa, kR, kRegs>(m, xb, p, yb);
-                else block_kernel<Isa, kR, kRegsOnePanel>(m, xb, p, yb);
-            };
-            switch (n) {
-                case kRows: run(std::integral_constant<int, kRows>()); break;
-                case 1: run(std::integral_constant<int, 1>()); break;
-                case 2: run(std::integral_constant<int, 2 < kRows ? 2 : 1>()); break;
-                case 3: run(std::integral_constant<int, 3 < kRows ? 3 : 1>()); break;
-                case 4: run(std::integral_constant<int, 4 < kRows ? 4 : 1>()); break;
-                default: run(std::integral_constant<int, 5 < kRows ? 5 : 1>()); break;
-            }
-        }
-    }
-}
-
-}  // namespace
-
 SWINUP_TARGET_AVX2_BEGIN
 namespace {
+namespace avx2_kernels {
+#include "cpu/layers/matmul_blocks.inc"
+}  // namespace avx2_kernels
 struct Avx2 {
     using Reg = __m256;
     static constexpr int kLanes = 8;
@@ -138,16 +72,18 @@ struct Avx2 {
     static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
 };
 // 6 rows x 16 outputs: 12 accumulators, 2 panel registers and a broadcast of the 16 ymm.
-// flatten: the generic templates above are compiled for the build's target; inlined here, they
-// take this function's (and the accumulators stay in registers).
+// flatten: the accumulators stay in registers.
 __attribute__((flatten)) void matmul_avx2(const PackedMatrix& m, const float* x, int rows, float* y) {
-    matmul_blocks<Avx2, 6, 1>(m, x, rows, y);
+    avx2_kernels::matmul_blocks<Avx2, 6, 1>(m, x, rows, y);
 }
 }  // namespace
 SWINUP_TARGET_AVX2_END
 
 SWINUP_TARGET_AVX512_BEGIN
 namespace {
+namespace avx512_kernels {
+#include "cpu/layers/matmul_blocks.inc"
+}  // namespace avx512_kernels
 struct Avx512 {
     using Reg = __m512;
     static constexpr int kLanes = 16;
@@ -159,7 +95,7 @@ struct Avx512 {
 };
 // 6 rows x 32 outputs: 12 accumulators of the 32 zmm.
 __attribute__((flatten)) void matmul_avx512(const PackedMatrix& m, const float* x, int rows, float* y) {
-    matmul_blocks<Avx512, 6, 2>(m, x, rows, y);
+    avx512_kernels::matmul_blocks<Avx512, 6, 2>(m, x, rows, y);
 }
 }  // namespace
 SWINUP_TARGET_AVX512_END

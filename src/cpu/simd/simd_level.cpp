@@ -4,19 +4,30 @@
 
 #include "cpu/simd/simd_target.h"
 
+#if SWINUP_SIMD_X86
+#include <cpuid.h>
+#endif
+
 namespace swinup::cpu {
 
 namespace {
+
+#if SWINUP_SIMD_X86
+// F16C is CPUID leaf 1, ECX bit 29; clang 14's __builtin_cpu_supports does not know its name.
+bool has_f16c() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
+}
+#endif
 
 SimdLevel detect() {
 #if SWINUP_SIMD_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+        __builtin_cpu_supports("fma") && has_f16c())
         return SimdLevel::avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-        __builtin_cpu_supports("f16c"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c())
         return SimdLevel::avx2;
 #endif
     return SimdLevel::scalar;
