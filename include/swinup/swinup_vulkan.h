@@ -84,7 +84,10 @@ extern "C" {
 #endif
 
 /* The application's device. swinup keeps the handles (it does not own them: destroy the context
-   before the device) and loads every Vulkan function it calls through the two loaders given. */
+   before the device). It calls Vulkan through the loader it is linked with (libvulkan.so.1), so
+   the handles must come from that loader (as they do with volk or any loader that loads
+   libvulkan); the two loader entry points are recorded for a later version that dispatches
+   through them, and are not called in this one. */
 typedef struct swinup_vulkan_device_desc {
     uint32_t struct_size;                      /* sizeof(swinup_vulkan_device_desc) */
     VkInstance instance;                       /* created with apiVersion >= 1.1 */
@@ -94,15 +97,19 @@ typedef struct swinup_vulkan_device_desc {
                                                   submitted to; it must support compute */
     uint32_t api_version;                      /* the apiVersion the instance was created with; swinup
                                                   uses no command or structure above it (0: 1.1) */
-    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* required */
-    PFN_vkGetDeviceProcAddr get_device_proc_addr;     /* NULL: loaded through get_instance_proc_addr */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* may be NULL (see above) */
+    PFN_vkGetDeviceProcAddr get_device_proc_addr;     /* may be NULL (see above) */
     uint32_t enabled_extension_count;          /* device extensions the application enabled */
-    const char* const* enabled_extensions;     /* (VkDeviceCreateInfo.ppEnabledExtensionNames) */
+    const char* const* enabled_extensions;     /* (VkDeviceCreateInfo.ppEnabledExtensionNames);
+                                                  checked for NULL entries, not otherwise read: this
+                                                  version uses no device extension */
     const VkPhysicalDeviceFeatures2* enabled_features; /* the feature chain the device was created
-                                                  with (VkDeviceCreateInfo.pNext), or NULL when it
-                                                  used pEnabledFeatures only / enabled none; swinup
-                                                  uses an optional feature only when it is enabled
-                                                  here */
+                                                  with (VkDeviceCreateInfo.pNext, its
+                                                  VkPhysicalDeviceVulkan11/12/13Features are read),
+                                                  or NULL: no optional feature is assumed enabled.
+                                                  swinup uses an optional feature (and shaderFloat64,
+                                                  which SWINUP_FLAG_AUTO_EXPOSURE needs) only when it
+                                                  is enabled here */
 } swinup_vulkan_device_desc;
 
 /* One of the application's images, as it is when the recorded commands execute. */
@@ -154,12 +161,12 @@ SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc*
                                                       const swinup_vulkan_device_desc* device,
                                                       swinup_context** out);
 
-/* The device a Vulkan context runs on: the application's handles, or those of the device swinup
- * made (its loader functions included). For swinup's own device the application may create
- * images, views and command buffers on it and submit to queue 0 of queue_family_index; swinup_dispatch
- * (host pointers) on such a context submits to that same queue, so the application must not use
- * the queue from another thread during it. enabled_extensions and enabled_features point into the
- * context and stay valid until it is destroyed. */
+/* The device a Vulkan context runs on: the application's handles as given, or those of the device
+ * swinup made (with vkGetInstanceProcAddr / vkGetDeviceProcAddr of the loader swinup is linked
+ * with; no extension list and no feature chain). For swinup's own device the application may create
+ * images, views and command buffers on it and submit to queue 0 of queue_family_index;
+ * swinup_dispatch (host pointers) on such a context submits to that same queue, so the application
+ * must not use the queue from another thread during it. */
 SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx,
                                                           swinup_vulkan_device_desc* out);
 

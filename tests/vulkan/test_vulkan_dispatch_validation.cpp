@@ -195,11 +195,10 @@ TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {
     EXPECT_EQ(v.message, "vulkan_device.instance: is VK_NULL_HANDLE");
     d.instance = fake<VkInstance>(0x10);
     d.physical_device = fake<VkPhysicalDevice>(0x20);
-    d.device = fake<VkDevice>(0x30);
     v = validate_vulkan_device_desc(d);
-    EXPECT_EQ(v.message, "vulkan_device.get_instance_proc_addr: is NULL (swinup loads every Vulkan function "
-                         "through the application's loader)");
-    d.get_instance_proc_addr = fake<PFN_vkGetInstanceProcAddr>(0x40);
+    EXPECT_EQ(v.message, "vulkan_device.device: is VK_NULL_HANDLE");
+    d.device = fake<VkDevice>(0x30);
+    EXPECT_TRUE(validate_vulkan_device_desc(d).ok()) << validate_vulkan_device_desc(d).message;
     d.api_version = VK_API_VERSION_1_0;
     v = validate_vulkan_device_desc(d);
     EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
@@ -208,6 +207,9 @@ TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {
     d.enabled_extension_count = 2;
     v = validate_vulkan_device_desc(d);
     EXPECT_EQ(v.message, "vulkan_device.enabled_extensions: is NULL, but enabled_extension_count is 2");
+    const char* names[2] = {"VK_KHR_16bit_storage", nullptr};
+    d.enabled_extensions = names;
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.enabled_extensions[1]: is NULL");
     d.struct_size = 3;
     EXPECT_EQ(validate_vulkan_device_desc(d).message,
               "vulkan_device.struct_size: expected " + std::to_string(sizeof(swinup_vulkan_device_desc)) +

@@ -114,10 +114,6 @@ Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
     if (d.instance == VK_NULL_HANDLE) return invalid("vulkan_device.instance: is VK_NULL_HANDLE");
     if (d.physical_device == VK_NULL_HANDLE) return invalid("vulkan_device.physical_device: is VK_NULL_HANDLE");
     if (d.device == VK_NULL_HANDLE) return invalid("vulkan_device.device: is VK_NULL_HANDLE");
-    if (d.get_instance_proc_addr == nullptr) {
-        return invalid("vulkan_device.get_instance_proc_addr: is NULL (swinup loads every Vulkan function "
-                       "through the application's loader)");
-    }
     if (d.enabled_extension_count != 0 && d.enabled_extensions == nullptr) {
         return invalid("vulkan_device.enabled_extensions: is NULL, but enabled_extension_count is " +
                        number(d.enabled_extension_count));
