@@ -78,6 +78,11 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
                                                 const std::shared_ptr<const swinup::Weights>& weights,
                                                 swinup_status* status, std::string* message) {
     std::string error;
+    if (d.backend == SWINUP_BACKEND_VULKAN) {
+        *status = SWINUP_STATUS_UNSUPPORTED;
+        *message = "context_desc.backend: SWINUP_BACKEND_VULKAN: the Vulkan backend is not in this build yet";
+        return nullptr;
+    }
     if (d.backend == SWINUP_BACKEND_CUDA || (d.backend == SWINUP_BACKEND_AUTO && swinup::cuda_backend_available())) {
         std::unique_ptr<swinup::Backend> cuda = swinup::make_cuda_backend(d, weights, &error);
         if (cuda) return cuda;

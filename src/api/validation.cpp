@@ -191,9 +191,10 @@ Validation validate_context_desc(const swinup_context_desc& d) {
     const int64_t precision = raw_enum(d.precision);
     const int64_t output_format = raw_enum(d.output_format);
     const int64_t weights_source = raw_enum(d.weights_source);
-    if (backend != SWINUP_BACKEND_AUTO && backend != SWINUP_BACKEND_CPU && backend != SWINUP_BACKEND_CUDA) {
+    if (backend != SWINUP_BACKEND_AUTO && backend != SWINUP_BACKEND_CPU && backend != SWINUP_BACKEND_CUDA &&
+        backend != SWINUP_BACKEND_VULKAN) {
         return invalid("context_desc.backend: unknown value " + std::to_string(backend) +
-                       " (expected SWINUP_BACKEND_AUTO, SWINUP_BACKEND_CPU or SWINUP_BACKEND_CUDA)");
+                       " (expected SWINUP_BACKEND_AUTO, SWINUP_BACKEND_CPU, SWINUP_BACKEND_CUDA or SWINUP_BACKEND_VULKAN)");
     }
     if (backend != SWINUP_BACKEND_CPU && d.device_index < 0) {
         return invalid("context_desc.device_index: must be >= 0, got " + std::to_string(d.device_index));
