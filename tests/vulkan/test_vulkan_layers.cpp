@@ -38,6 +38,7 @@
 #include "vulkan/layers/window_attention.h"
 #include "vulkan/runtime/recorder.h"
 #include "vulkan_layer_test_support.h"
+#include "vulkan_test_support.h"
 
 namespace swinup {
 namespace {
@@ -60,18 +61,16 @@ std::vector<float> random_f16(size_t n, uint32_t seed, float range = 2.0f) {
     return random_values(n, seed, -range, range, round_to_f16);
 }
 
-class VulkanLayers : public ::testing::TestWithParam<swinup_precision> {
+// The shared device (vulkan_test_support.h: skipped without one, failed on any validation
+// message), with the precision as the parameter.
+class VulkanLayers : public vulkan::testing::VulkanTest, public ::testing::WithParamInterface<swinup_precision> {
 protected:
     void SetUp() override {
-        device_ = vulkan_test::make_device(&why_);
-        if (!device_) GTEST_SKIP() << "no Vulkan device: " << why_;
+        VulkanTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        device_ = &device();
         weights_ = test::make_random_weights(Variant::lite, 11, true);
         full_weights_ = test::make_random_weights(Variant::full, 12, false);
-    }
-    void TearDown() override {
-        if (!device_) return;
-        const std::vector<std::string> messages = device_->validation_messages();
-        for (const std::string& m : messages) ADD_FAILURE() << "validation: " << m;
     }
 
     bool exact() const { return GetParam() == SWINUP_PRECISION_EXACT; }
@@ -107,8 +106,7 @@ protected:
         }
     }
 
-    std::string why_;
-    std::unique_ptr<vulkan::Device> device_;
+    vulkan::Device* device_ = nullptr;
     std::shared_ptr<Weights> weights_, full_weights_;
 };
 

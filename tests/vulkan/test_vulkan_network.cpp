@@ -23,6 +23,7 @@
 #include "vulkan/backend/network_vulkan.h"
 #include "vulkan/runtime/recorder.h"
 #include "vulkan_layer_test_support.h"
+#include "vulkan_test_support.h"
 
 namespace swinup {
 namespace {
@@ -88,13 +89,10 @@ void compare_network(vulkan::Device& device, const Case& c) {
     else EXPECT_LE(head_err, kFastBound);
 }
 
-class VulkanNetwork : public ::testing::TestWithParam<Case> {};
+// The shared device (vulkan_test_support.h: skipped without one, failed on any validation message).
+class VulkanNetwork : public vulkan::testing::VulkanTest, public ::testing::WithParamInterface<Case> {};
 
-TEST_P(VulkanNetwork, MatchesCpuNetwork) {
-    SWINUP_VULKAN_DEVICE_OR_SKIP(device);
-    compare_network(*device, GetParam());
-    for (const std::string& m : device->validation_messages()) ADD_FAILURE() << "validation: " << m;
-}
+TEST_P(VulkanNetwork, MatchesCpuNetwork) { compare_network(device(), GetParam()); }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& p) {
     const Case& c = p.param;
@@ -114,18 +112,20 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A grid smaller than the network's maximum (the activations are sized for the maximum) and an
 // invalid grid: the error names the size.
-TEST(VulkanNetworkGrid, SmallerGridMatchesAndBadGridIsRefused) {
-    SWINUP_VULKAN_DEVICE_OR_SKIP(device);
+using VulkanNetworkGrid = vulkan::testing::VulkanTest;
+
+TEST_F(VulkanNetworkGrid, SmallerGridMatchesAndBadGridIsRefused) {
+    vulkan::Device& dev = device();
     const std::shared_ptr<const Weights> weights = test::make_random_weights(Variant::lite, 8, false);
-    vulkan::VulkanNetwork net(*device, weights, SWINUP_PRECISION_EXACT, 96, 64);
+    vulkan::VulkanNetwork net(dev, weights, SWINUP_PRECISION_EXACT, 96, 64);
     const int w = 64, h = 32;
     const std::vector<float> staged = test::random_staged(w, h, 4, -1.5f, 1.5f);
     std::vector<float> cpu_head(size_t(w) * h * kHeadOutputs);
     cpu::Network(weights, SWINUP_PRECISION_EXACT).run(staged.data(), w, h, 3, cpu_head.data());
     const std::vector<uint8_t> staged_bytes = vulkan_test::to_e4m3(staged);
-    vulkan::Buffer staged_buf = vulkan_test::host_buffer(*device, staged_bytes.data(), staged_bytes.size());
-    vulkan::Buffer head_buf = vulkan_test::host_buffer(*device, nullptr, cpu_head.size() * 4);
-    vulkan::HostSubmitter submitter(*device);
+    vulkan::Buffer staged_buf = vulkan_test::host_buffer(dev, staged_bytes.data(), staged_bytes.size());
+    vulkan::Buffer head_buf = vulkan_test::host_buffer(dev, nullptr, cpu_head.size() * 4);
+    vulkan::HostSubmitter submitter(dev);
     vulkan::Recorder& rec = submitter.begin();
     try {
         net.record(rec, vulkan_test::view(staged_buf), 128, 64, 0, vulkan_test::view(head_buf));
@@ -137,7 +137,6 @@ TEST(VulkanNetworkGrid, SmallerGridMatchesAndBadGridIsRefused) {
     rec.barrier(true);
     submitter.submit_and_wait();
     EXPECT_EQ(vulkan_test::bit_differences(vulkan_test::read_f32(head_buf, cpu_head.size()), cpu_head), 0u);
-    for (const std::string& m : device->validation_messages()) ADD_FAILURE() << "validation: " << m;
 }
 
 }  // namespace

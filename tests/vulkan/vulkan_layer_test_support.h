@@ -1,13 +1,9 @@
-// Shared by the Vulkan layer and network tests: the device (SWINUP_VULKAN_DEVICE picks it: an
-// index or a name substring; default the first), made with the Khronos validation layer on, or a
-// GTEST_SKIP naming why there is none; host-visible buffers holding packed test data; the check
-// that validation reported nothing.
+// Shared by the Vulkan layer and network tests (the device and the validation check are
+// vulkan_test_support.h's): host-visible buffers holding packed test data, the e4m3 and f16
+// encodings of float test data and back, and the count of values whose bits differ.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -16,24 +12,9 @@
 #include "numeric/e4m3.h"
 #include "numeric/half.h"
 #include "vulkan/layers/layer_recorder.h"
-#include "vulkan/runtime/device.h"
 #include "vulkan/runtime/memory.h"
-#include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan_test {
-
-// The device, or nullptr with *why saying why there is none.
-inline std::unique_ptr<vulkan::Device> make_device(std::string* why) {
-    vulkan::DeviceOptions options;
-    if (const char* s = std::getenv("SWINUP_VULKAN_DEVICE")) options.selector = s;
-    options.validation = true;
-    try {
-        return vulkan::Device::create(options);
-    } catch (const std::exception& e) {
-        *why = e.what();
-        return nullptr;
-    }
-}
 
 inline vulkan::BufferView view(const vulkan::Buffer& b) { return {b.handle(), 0, b.size()}; }
 
@@ -93,9 +74,3 @@ inline size_t bit_differences(const std::vector<float>& a, const std::vector<flo
 
 }  // namespace swinup::vulkan_test
 
-// Skips the test (reported as skipped, with the reason) when there is no Vulkan device.
-#define SWINUP_VULKAN_DEVICE_OR_SKIP(device)                                        \
-    std::string swinup_vulkan_why;                                                   \
-    std::unique_ptr<::swinup::vulkan::Device> device =                               \
-        ::swinup::vulkan_test::make_device(&swinup_vulkan_why);                      \
-    if (!device) GTEST_SKIP() << "no Vulkan device: " << swinup_vulkan_why

@@ -13,9 +13,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-#include "common/e4m3.glsl"
-#include "common/half.glsl"
-#include "common/exact_math.glsl"
+#include "e4m3.glsl"
+#include "half.glsl"
+#include "exact_math.glsl"
 #include "packed_rows.glsl"
 #include "window_map.glsl"
 
