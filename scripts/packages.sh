@@ -12,6 +12,9 @@ swinup_build_packages=(
   libtbb-dev                    # the CPU backend's and renderer's threads
   libgtest-dev libgmock-dev     # tests
   libbenchmark-dev              # benchmarks
+  libvulkan-dev glslang-tools   # the Vulkan backend: loader and headers; shaders compiled at build time
+  mesa-vulkan-drivers           # lavapipe, the CPU Vulkan device tests/vulkan runs on without a GPU
+  vulkan-validationlayers       # VK_LAYER_KHRONOS_validation, on in every Vulkan test
 )
 
 # scripts/python_tests.sh: the PyTorch reference (Debian's CPU torch), g++ for the check against

@@ -1,0 +1,407 @@
+#include "vulkan/runtime/device.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "vulkan/runtime/vulkan_error.h"
+
+namespace swinup::vulkan {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool layer_present(const char* name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (const auto& l : layers) {
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    }
+    return false;
+}
+
+VkInstance make_instance(bool validation) {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "swinup";
+    app.pEngineName = "swinup";
+    app.apiVersion = VK_API_VERSION_1_3;  // the highest swinup uses; devices may be 1.1+
+    std::vector<const char*> layers;
+    std::vector<const char*> extensions;
+    // Synchronisation validation checks the recorder's barriers, beside the core checks.
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    if (validation) {
+        if (!layer_present(kValidationLayer)) {
+            throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                              std::string("Vulkan validation was asked for but ") + kValidationLayer +
+                                  " is not installed (Debian: vulkan-validationlayers)");
+        }
+        layers.push_back(kValidationLayer);
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+        info.pNext = &features;
+    }
+    info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+    info.ppEnabledLayerNames = layers.data();
+    info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    VkInstance instance = VK_NULL_HANDLE;
+    const VkResult result = vkCreateInstance(&info, nullptr, &instance);
+    if (result == VK_ERROR_INCOMPATIBLE_DRIVER) {
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED, "no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER)");
+    }
+    check(result, "vkCreateInstance");
+    return instance;
+}
+
+std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
+    uint32_t count = 0;
+    check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+    std::vector<VkPhysicalDevice> devices(count);
+    check(vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
+    devices.resize(count);
+    return devices;
+}
+
+std::string device_type_text(VkPhysicalDeviceType type) {
+    switch (type) {
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+        default: return "other";
+    }
+}
+
+int compute_queue_family(VkPhysicalDevice physical) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+    for (uint32_t i = 0; i < count; ++i) {
+        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+// What a device lacks for swinup's portable shaders ("" = nothing). Each requirement is named as
+// the Vulkan specification names it (docs/vulkan.md lists them).
+std::string missing_requirements(VkPhysicalDevice physical) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(physical, &props);
+    std::vector<std::string> missing;
+    if (props.apiVersion < VK_API_VERSION_1_1) {
+        missing.push_back("Vulkan 1.1 (the device offers " + version_text(props.apiVersion) + ")");
+    }
+    if (compute_queue_family(physical) < 0) missing.push_back("a queue family with VK_QUEUE_COMPUTE_BIT");
+    if (props.limits.maxComputeWorkGroupInvocations < 256) {
+        missing.push_back("maxComputeWorkGroupInvocations >= 256");
+    }
+    if (props.limits.maxComputeSharedMemorySize < 16384) {
+        missing.push_back("maxComputeSharedMemorySize >= 16384");
+    }
+    std::string text;
+    for (size_t i = 0; i < missing.size(); ++i) text += (i ? ", " : "") + missing[i];
+    return text;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+VkPhysicalDevice select_physical(VkInstance instance, const std::string& selector) {
+    const auto devices = physical_devices(instance);
+    if (devices.empty()) throw VulkanError(SWINUP_STATUS_UNSUPPORTED, "no Vulkan device found");
+    std::string names;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devices[i], &p);
+        names += (i ? ", " : "") + std::to_string(i) + ": " + p.deviceName;
+    }
+    if (selector.empty()) return devices[0];
+    const bool numeric = std::all_of(selector.begin(), selector.end(),
+                                     [](unsigned char c) { return std::isdigit(c) != 0; });
+    if (numeric) {
+        const unsigned long index = std::stoul(selector);
+        if (index < devices.size()) return devices[index];
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                          "Vulkan device index " + selector + " is out of range (devices: " + names + ")");
+    }
+    for (auto d : devices) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(d, &p);
+        if (lower(p.deviceName).find(lower(selector)) != std::string::npos) return d;
+    }
+    throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                      "no Vulkan device's name contains \"" + selector + "\" (devices: " + names + ")");
+}
+
+}  // namespace
+
+std::string version_text(uint32_t v) {
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+std::vector<PhysicalDeviceSummary> list_physical_devices() {
+    VkInstance instance = make_instance(false);
+    std::vector<PhysicalDeviceSummary> out;
+    try {
+        const auto devices = physical_devices(instance);
+        for (uint32_t i = 0; i < devices.size(); ++i) {
+            VkPhysicalDeviceProperties p;
+            vkGetPhysicalDeviceProperties(devices[i], &p);
+            out.push_back({i, p.deviceName, device_type_text(p.deviceType), p.apiVersion,
+                           missing_requirements(devices[i])});
+        }
+    } catch (...) {
+        vkDestroyInstance(instance, nullptr);
+        throw;
+    }
+    vkDestroyInstance(instance, nullptr);
+    return out;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Device::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                  VkDebugUtilsMessageTypeFlagsEXT,
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    auto* self = static_cast<Device*>(user);
+    const char* level = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
+    std::lock_guard<std::mutex> lock(self->mutex_);
+    self->messages_.push_back(std::string(level) + ": " + (data && data->pMessage ? data->pMessage : "(no text)"));
+    return VK_FALSE;
+}
+
+std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
+    std::unique_ptr<Device> d(new Device());
+    d->owned_ = true;
+    d->instance_ = make_instance(options.validation);
+    if (options.validation) {
+        auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(d->instance_, "vkCreateDebugUtilsMessengerEXT"));
+        VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        // Not PERFORMANCE: the host path keeps its own images in GENERAL layout on purpose (one
+        // layout for shaders and copies), which the layer reports as a performance hint.
+        info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+        info.pfnUserCallback = &Device::on_message;
+        info.pUserData = d.get();
+        if (!create_messenger) throw VulkanError(SWINUP_STATUS_UNSUPPORTED, "VK_EXT_debug_utils is missing");
+        check(create_messenger(d->instance_, &info, nullptr, &d->messenger_), "vkCreateDebugUtilsMessengerEXT");
+    }
+    d->physical_ = select_physical(d->instance_, options.selector);
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(d->physical_, &props);
+    const std::string missing = missing_requirements(d->physical_);
+    if (!missing.empty()) {
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                          std::string("Vulkan device \"") + props.deviceName + "\" lacks " + missing);
+    }
+    d->queue_family_ = static_cast<uint32_t>(compute_queue_family(d->physical_));
+
+    // Optional features: enabled when the device has them (DeviceCapabilities says which).
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceFeatures2 available{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    if (props.apiVersion >= VK_API_VERSION_1_2) {
+        available.pNext = &f11;
+        f11.pNext = &f12;
+        if (props.apiVersion >= VK_API_VERSION_1_3) f12.pNext = &f13;
+    } else {
+        available.pNext = &storage16;
+    }
+    vkGetPhysicalDeviceFeatures2(d->physical_, &available);
+
+    VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDevice16BitStorageFeatures e16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    enable.features.shaderInt64 = available.features.shaderInt64;
+    if (props.apiVersion >= VK_API_VERSION_1_2) {
+        enable.pNext = &e11;
+        e11.pNext = &e12;
+        e11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
+        e12.shaderFloat16 = f12.shaderFloat16;
+        e12.shaderInt8 = f12.shaderInt8;
+        e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+        if (props.apiVersion >= VK_API_VERSION_1_3) {
+            e12.pNext = &e13;
+            e13.subgroupSizeControl = f13.subgroupSizeControl;
+            e13.computeFullSubgroups = f13.computeFullSubgroups;
+        }
+    } else {
+        enable.pNext = &e16;
+        e16.storageBuffer16BitAccess = storage16.storageBuffer16BitAccess;
+    }
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue_info.queueFamilyIndex = d->queue_family_;
+    queue_info.queueCount = 1;
+    queue_info.pQueuePriorities = &priority;
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.pNext = &enable;
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue_info;
+    check(vkCreateDevice(d->physical_, &info, nullptr, &d->device_), "vkCreateDevice");
+    vkGetDeviceQueue(d->device_, d->queue_family_, 0, &d->queue_);
+    d->finish_setup();
+    d->caps_.shader_int64 = enable.features.shaderInt64 == VK_TRUE;
+    d->caps_.storage_buffer_16bit = (props.apiVersion >= VK_API_VERSION_1_2 ? e11.storageBuffer16BitAccess
+                                                                            : e16.storageBuffer16BitAccess) == VK_TRUE;
+    d->caps_.shader_float16 = e12.shaderFloat16 == VK_TRUE;
+    d->caps_.shader_int8 = e12.shaderInt8 == VK_TRUE;
+    d->caps_.storage_buffer_8bit = e12.storageBuffer8BitAccess == VK_TRUE;
+    d->caps_.subgroup_size_control = e13.subgroupSizeControl == VK_TRUE;
+    return d;
+}
+
+std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
+    if (!h.instance || !h.physical_device || !h.device) {
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                          "the application's VkInstance, VkPhysicalDevice and VkDevice must all be given");
+    }
+    std::unique_ptr<Device> d(new Device());
+    d->owned_ = false;
+    d->instance_ = h.instance;
+    d->physical_ = h.physical_device;
+    d->device_ = h.device;
+    d->queue_family_ = h.queue_family;
+    d->queue_ = h.queue;
+    const std::string missing = missing_requirements(d->physical_);
+    if (!missing.empty()) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(d->physical_, &props);
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                          std::string("Vulkan device \"") + props.deviceName + "\" lacks " + missing);
+    }
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(d->physical_, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(d->physical_, &count, families.data());
+    if (h.queue_family >= count || !(families[h.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                          "queue family " + std::to_string(h.queue_family) + " does not exist or has no VK_QUEUE_COMPUTE_BIT");
+    }
+    // Optional features: only what the application says it enabled.
+    if (h.enabled_features) {
+        d->caps_.shader_int64 = h.enabled_features->features.shaderInt64 == VK_TRUE;
+        for (auto* s = static_cast<const VkBaseInStructure*>(h.enabled_features->pNext); s; s = s->pNext) {
+            if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES) {
+                d->caps_.storage_buffer_16bit = reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->storageBuffer16BitAccess;
+            } else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES) {
+                const auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
+                d->caps_.shader_float16 = f->shaderFloat16;
+                d->caps_.shader_int8 = f->shaderInt8;
+                d->caps_.storage_buffer_8bit = f->storageBuffer8BitAccess;
+            } else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES) {
+                d->caps_.subgroup_size_control = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s)->subgroupSizeControl;
+            }
+        }
+    }
+    d->finish_setup();
+    return d;
+}
+
+void Device::finish_setup() {
+    vkGetPhysicalDeviceProperties(physical_, &properties_);
+    vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+    name_ = properties_.deviceName;
+    caps_.api_version = properties_.apiVersion;
+    caps_.max_workgroup_invocations = properties_.limits.maxComputeWorkGroupInvocations;
+    caps_.max_shared_memory = properties_.limits.maxComputeSharedMemorySize;
+    caps_.max_storage_buffer_range = properties_.limits.maxStorageBufferRange;
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceFloatControlsProperties float_controls{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props2.pNext = &subgroup;
+    if (properties_.apiVersion >= VK_API_VERSION_1_2) subgroup.pNext = &float_controls;
+    vkGetPhysicalDeviceProperties2(physical_, &props2);
+    caps_.subgroup_size = subgroup.subgroupSize;
+    caps_.denorm_preserve_float32 = properties_.apiVersion >= VK_API_VERSION_1_2 &&
+                                    float_controls.shaderDenormPreserveFloat32 == VK_TRUE;
+
+    VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler.magFilter = VK_FILTER_NEAREST;
+    sampler.minFilter = VK_FILTER_NEAREST;
+    sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler.unnormalizedCoordinates = VK_FALSE;
+    check(vkCreateSampler(device_, &sampler, nullptr, &sampler_), "vkCreateSampler");
+}
+
+Device::~Device() {
+    if (device_) {
+        pipelines_.clear();
+        if (sampler_) vkDestroySampler(device_, sampler_, nullptr);
+    }
+    if (!owned_) return;
+    if (device_) vkDestroyDevice(device_, nullptr);
+    if (messenger_) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy) destroy(instance_, messenger_, nullptr);
+    }
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+}
+
+uint32_t Device::memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                             VkMemoryPropertyFlags preferred) const {
+    int fallback = -1;
+    for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+        if (!(type_bits & (1u << i))) continue;
+        const VkMemoryPropertyFlags flags = memory_.memoryTypes[i].propertyFlags;
+        if ((flags & required) != required) continue;
+        if ((flags & preferred) == preferred) return i;
+        if (fallback < 0) fallback = static_cast<int>(i);
+    }
+    if (fallback >= 0) return static_cast<uint32_t>(fallback);
+    throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                      "Vulkan device \"" + name_ + "\" has no memory type with property flags 0x" +
+                          std::to_string(required) + " for this resource");
+}
+
+bool Device::memory_type_is_coherent(uint32_t type_index) const {
+    return (memory_.memoryTypes[type_index].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+}
+
+bool Device::format_supports(VkFormat format, VkFormatFeatureFlags features) const {
+    VkFormatProperties props;
+    vkGetPhysicalDeviceFormatProperties(physical_, format, &props);
+    return (props.optimalTilingFeatures & features) == features;
+}
+
+const ComputePipeline& Device::pipeline(const PipelineDesc& desc) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto key = std::make_pair(desc.code ? desc.code->words : nullptr, desc.specialization);
+    auto it = pipelines_.find(key);
+    if (it == pipelines_.end()) {
+        it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, desc)).first;
+    }
+    return *it->second;
+}
+
+std::vector<std::string> Device::validation_messages() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return messages_;
+}
+
+void Device::clear_validation_messages() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    messages_.clear();
+}
+
+}  // namespace swinup::vulkan

@@ -1,0 +1,139 @@
+// The Vulkan instance and device the backend runs on: its own (made here, for the host-pointer
+// path, tools and tests) or the application's (wrapped, never destroyed here). Creation checks
+// what the shaders need and names what is missing; optional features are enabled when present
+// and reported in DeviceCapabilities.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vulkan/runtime/pipeline.h"
+
+namespace swinup::vulkan {
+
+struct DeviceOptions {
+    // Which physical device: "" = the first; a decimal number = that index in the loader's list;
+    // anything else = the first whose name contains it (case-insensitive), e.g. "nvidia", "llvmpipe".
+    std::string selector;
+    // Enables VK_LAYER_KHRONOS_validation (with synchronisation validation) and a debug-utils
+    // messenger that records every warning and error (validation_messages()). Creation fails with
+    // a message naming the missing layer when it is not installed.
+    bool validation = false;
+};
+
+// The application's objects, for Device::wrap. swinup uses `queue` (from `queue_family`) only in
+// the host-pointer path; the application keeps ownership of everything here.
+struct ExternalHandles {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queue_family = 0;
+    VkQueue queue = VK_NULL_HANDLE;  // may be null: the host path is then unavailable
+    // The VkPhysicalDeviceFeatures2 chain the device was created with (may be null: then no
+    // optional feature is assumed enabled). Vulkan11/12/13Features structs in it are read.
+    const VkPhysicalDeviceFeatures2* enabled_features = nullptr;
+};
+
+// What the device has and swinup enabled. The portable shaders need none of the optional ones.
+struct DeviceCapabilities {
+    uint32_t api_version = 0;
+    uint32_t subgroup_size = 0;
+    uint32_t max_workgroup_invocations = 0;
+    uint32_t max_shared_memory = 0;
+    uint64_t max_storage_buffer_range = 0;
+    bool shader_float16 = false;           // shaderFloat16 (Vulkan 1.2 / VK_KHR_shader_float16_int8)
+    bool shader_int8 = false;              // shaderInt8
+    bool storage_buffer_16bit = false;     // storageBuffer16BitAccess (Vulkan 1.1 feature)
+    bool storage_buffer_8bit = false;      // storageBuffer8BitAccess (Vulkan 1.2 feature)
+    bool shader_int64 = false;             // shaderInt64
+    bool subgroup_size_control = false;    // subgroupSizeControl (Vulkan 1.3 feature)
+    bool denorm_preserve_float32 = false;  // shaderDenormPreserveFloat32 (property, Vulkan 1.2)
+};
+
+// One physical device as `swinup info` lists it.
+struct PhysicalDeviceSummary {
+    uint32_t index = 0;
+    std::string name;
+    std::string type;         // "discrete GPU", "integrated GPU", "CPU", ...
+    uint32_t api_version = 0;
+    std::string missing;      // "" when swinup can run on it, else what it lacks
+};
+
+// Every physical device the loader sees. Throws VulkanError when there is no loader/driver.
+std::vector<PhysicalDeviceSummary> list_physical_devices();
+
+// "1.3.230"
+std::string version_text(uint32_t api_version);
+
+class Device {
+public:
+    static std::unique_ptr<Device> create(const DeviceOptions& options);
+    static std::unique_ptr<Device> wrap(const ExternalHandles& handles);
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physical_device() const { return physical_; }
+    VkDevice handle() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queue_family() const { return queue_family_; }
+    const std::string& name() const { return name_; }
+    const DeviceCapabilities& capabilities() const { return caps_; }
+    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+
+    // A memory type index among type_bits having `required`, preferring one that also has
+    // `preferred`; throws VulkanError (UNSUPPORTED) naming the properties when none has them.
+    uint32_t memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                         VkMemoryPropertyFlags preferred) const;
+    bool memory_type_is_coherent(uint32_t type_index) const;
+
+    // Whether `format` supports `features` with optimal tiling (e.g. STORAGE_IMAGE_BIT).
+    bool format_supports(VkFormat format, VkFormatFeatureFlags features) const;
+
+    // The pipeline for a shader (made on first use, kept for the device's life). Thread-safe.
+    const ComputePipeline& pipeline(const PipelineDesc& desc);
+
+    // The nearest-filter, clamp-to-edge sampler that sampled-image bindings use (shaders read
+    // them with texelFetch, which ignores filtering).
+    VkSampler nearest_sampler() const { return sampler_; }
+
+    // Validation messages recorded since creation or the last clear (DeviceOptions::validation).
+    std::vector<std::string> validation_messages() const;
+    void clear_validation_messages();
+    bool validation_enabled() const { return messenger_ != VK_NULL_HANDLE; }
+
+private:
+    Device() = default;
+    void finish_setup();
+    static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT types,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                     void* user);
+
+    bool owned_ = false;
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queue_family_ = 0;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkSampler sampler_ = VK_NULL_HANDLE;
+    std::string name_;
+    DeviceCapabilities caps_;
+    VkPhysicalDeviceProperties properties_{};
+    VkPhysicalDeviceMemoryProperties memory_{};
+
+    mutable std::mutex mutex_;
+    std::vector<std::string> messages_;
+    std::map<std::pair<const uint32_t*, std::vector<uint32_t>>, std::unique_ptr<ComputePipeline>> pipelines_;
+};
+
+}  // namespace swinup::vulkan

@@ -1,0 +1,54 @@
+// A compute pipeline made from embedded SPIR-V. Every binding is in descriptor set 0, binding i
+// being PipelineDesc::bindings[i]; push constants are one block of push_constant_size bytes.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vulkan/runtime/spirv_code.h"
+
+namespace swinup::vulkan {
+
+enum class BindingKind {
+    StorageBuffer,  // layout(std430, binding = i) buffer ...
+    StorageImage,   // layout(<format>, binding = i) uniform image2D ...  (read and/or write)
+    SampledImage,   // layout(binding = i) uniform sampler2D ...  (read with texelFetch)
+};
+
+struct PipelineDesc {
+    const SpirvCode* code = nullptr;
+    std::vector<BindingKind> bindings;
+    uint32_t push_constant_size = 0;       // bytes, a multiple of 4, at most 128
+    std::vector<uint32_t> specialization;  // constant_id i = specialization[i] (32-bit values)
+};
+
+class ComputePipeline {
+public:
+    ComputePipeline(VkDevice device, const PipelineDesc& desc);
+    ~ComputePipeline();
+    ComputePipeline(const ComputePipeline&) = delete;
+    ComputePipeline& operator=(const ComputePipeline&) = delete;
+
+    VkPipeline handle() const { return pipeline_; }
+    VkPipelineLayout layout() const { return layout_; }
+    VkDescriptorSetLayout set_layout() const { return set_layout_; }
+    const std::vector<BindingKind>& bindings() const { return bindings_; }
+    uint32_t push_constant_size() const { return push_size_; }
+    const std::string& name() const { return name_; }
+
+private:
+    VkDevice device_;
+    VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    std::vector<BindingKind> bindings_;
+    uint32_t push_size_ = 0;
+    std::string name_;
+};
+
+VkDescriptorType descriptor_type(BindingKind kind);
+
+}  // namespace swinup::vulkan
