@@ -1,0 +1,42 @@
+// What the network's layers need from the Vulkan runtime to record themselves: a dispatch of one
+// of the layer kernels (src/vulkan/shaders/layers/*.comp) on storage-buffer ranges with its
+// push constants, and the barrier between dependent dispatches. The network (backend/
+// network_vulkan.cpp) implements it on the runtime's command recorder; the layers stay free of
+// pipelines, descriptors and command buffers.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <initializer_list>
+
+namespace swinup::vulkan {
+
+// A range of a storage buffer (offset a multiple of 256, the largest minStorageBufferOffsetAlignment
+// Vulkan allows, so it suits every device).
+struct BufferView {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+};
+
+// The layer kernels, one shader each.
+enum class LayerKernel {
+    gemm_e4m3,         // layers/gemm_e4m3.comp
+    rms_norm_e4m3,     // layers/rms_norm_e4m3.comp
+    window_attention,  // layers/window_attention.comp
+    gather_rows,       // layers/gather_rows.comp
+};
+constexpr int kLayerKernelCount = 4;
+
+class LayerRecorder {
+public:
+    virtual ~LayerRecorder() = default;
+    // Records kernel on bindings 0, 1, ... = `buffers` with `push` as its push constants.
+    virtual void dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
+                          uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) = 0;
+    // Makes every shader write recorded so far visible to every shader read and write after it.
+    virtual void barrier() = 0;
+};
+
+}  // namespace swinup::vulkan

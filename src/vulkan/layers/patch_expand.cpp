@@ -1,0 +1,21 @@
+#include "vulkan/layers/patch_expand.h"
+
+#include "vulkan/layers/gemm.h"
+#include "vulkan/layers/rms_norm.h"
+
+namespace swinup::vulkan {
+
+void record_patch_expand(LayerRecorder& rec, const DeviceNormLinear& e, BufferView coarse, int w, int h,
+                         BufferView skip, bool skip_f32, BufferView fine, const LayerScratch& s, bool exact) {
+    const int c = e.linear.in, tokens = w * h;
+    record_rms_norm(rec, {coarse, e.gain, s.normed, tokens, c, false, 0, c / 4}, exact);
+    rec.barrier();
+    GemmCall g = gemm_call(e.linear, s.normed, tokens, c / 4,
+                           skip_f32 ? GemmEpilogue::expand_f32_skip : GemmEpilogue::expand_f16_skip, fine, 0);
+    g.skip = skip;
+    g.coarse_w = w;
+    record_gemm(rec, g, exact);
+    rec.barrier();
+}
+
+}  // namespace swinup::vulkan

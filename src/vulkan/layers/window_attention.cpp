@@ -1,0 +1,20 @@
+#include "vulkan/layers/window_attention.h"
+
+#include <cmath>
+
+#include "numeric/exact_math.h"
+#include "vulkan/layers/layer_params.h"
+
+namespace swinup::vulkan {
+
+void record_window_attention(LayerRecorder& recorder, const AttentionCall& call, bool exact) {
+    const int d = call.channels / call.heads;
+    // 1/sqrt(d) as the CPU computes it (IEEE sqrt, then IEEE division), in both modes.
+    const float inv_sqrt_d = exact::div(1.0f, exact::sqrt(static_cast<float>(d)));
+    const AttentionParams p{call.width, call.height, call.channels, call.heads, call.shifted ? 1 : 0,
+                            inv_sqrt_d, exact ? 1 : 0};
+    recorder.dispatch(LayerKernel::window_attention, {call.qkv, call.rel_bias, call.out}, &p, sizeof p,
+                      uint32_t(call.width / 4), uint32_t(call.height / 4), uint32_t(call.heads));
+}
+
+}  // namespace swinup::vulkan

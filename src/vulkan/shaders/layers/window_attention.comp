@@ -1,0 +1,106 @@
+// Multi-head self-attention in 4x4 windows (docs/model-spec.md, "Number formats" and "Shifted
+// windows"; src/cpu/layers/window_attention.cpp), in the CPU's operation order:
+//   s_ij = sum_c q_i[c] k_j[c]   (f32, c in order; f16 x f16 products are exact)
+//   s_ij = s_ij * (1/sqrt(d)) + rel_bias[h, i, j]   (two roundings)
+//   m_i = max over allowed j, p_ij = f16(exp2((s_ij - m_i) * log2e)), 0 for masked keys
+//   l_i = sum_j p_ij (j in order), o_i = e4m3((sum over allowed j of p_ij v_j) / l_i)
+// Exact mode: exact_exp2 and IEEE division (exact_math.glsl); fast mode: exp2 and `/`.
+// One workgroup per (window, head), one invocation per query token. Q, K, V (f16, 2 per uint)
+// are read at the grid tokens of the (shifted or unshifted) window, and the e4m3 output is written
+// at the same grid tokens, so the roll and the roll back cost nothing and the per-token layers
+// before and after run on the grid in its own order.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+
+#include "e4m3.glsl"
+#include "half.glsl"
+#include "exact_math.glsl"
+#include "packed_rows.glsl"
+#include "window_map.glsl"
+
+layout(local_size_x = 16) in;
+
+layout(std430, binding = 0) readonly buffer Qkv { uint qkv_words[]; };    // rows of 3C f16
+layout(std430, binding = 1) readonly buffer RelBias { float rel_bias[]; };  // [heads][16][16]
+layout(std430, binding = 2) writeonly buffer Out { uint out_words[]; };     // rows of C e4m3
+
+layout(push_constant) uniform Params {
+    int width;       // grid tokens
+    int height;
+    int channels;    // C
+    int heads;
+    int shifted;
+    float inv_sqrt_d;  // 1.0f / sqrtf(d), IEEE, from the host
+    int exact;
+} p;
+
+const int kMaxHeadDim = 64;
+
+shared float k_tile[kWindowTokens][kMaxHeadDim];
+shared float v_tile[kWindowTokens][kMaxHeadDim];
+
+void main() {
+    const int i = int(gl_LocalInvocationID.x);
+    const int window = int(gl_WorkGroupID.y) * (p.width / kWindow) + int(gl_WorkGroupID.x);
+    const int head = int(gl_WorkGroupID.z);
+    const int c3 = 3 * p.channels;
+    const int d = p.channels / p.heads;
+    const bool shifted = p.shifted != 0;
+    const int token = window_token_index(window, i, p.width, p.height, shifted);
+
+    float q[kMaxHeadDim];
+    const uint row = uint(token * c3 + head * d) / 2u;
+    const uint k_at = row + uint(p.channels / 2);
+    const uint v_at = row + uint(p.channels);
+    for (int c = 0; c < d; c += 2) {
+        const uint w = uint(c / 2);
+        const vec2 qv = unpack_f16x2(qkv_words[row + w]);
+        q[c] = qv.x;
+        q[c + 1] = qv.y;
+        const vec2 kv = unpack_f16x2(qkv_words[k_at + w]);
+        k_tile[i][c] = kv.x;
+        k_tile[i][c + 1] = kv.y;
+        const vec2 vv = unpack_f16x2(qkv_words[v_at + w]);
+        v_tile[i][c] = vv.x;
+        v_tile[i][c + 1] = vv.y;
+    }
+    barrier();
+
+    const uint mask = window_key_mask(window, i, p.width, p.height, shifted);
+    const int bias_at = (head * kWindowTokens + i) * kWindowTokens;
+    float s[kWindowTokens];
+    float m = -3.0e38;
+    for (int j = 0; j < kWindowTokens; ++j) {
+        float acc = 0.0;
+        for (int c = 0; c < d; ++c) acc = acc + q[c] * k_tile[j][c];
+        precise float scaled = acc * p.inv_sqrt_d;
+        precise float biased = scaled + rel_bias[bias_at + j];
+        s[j] = biased;
+        if (((mask >> j) & 1u) != 0u && biased > m) m = biased;
+    }
+    float l = 0.0;
+    for (int j = 0; j < kWindowTokens; ++j) {
+        float pj = 0.0;
+        if (((mask >> j) & 1u) != 0u) {
+            precise float diff = s[j] - m;
+            precise float x = diff * kExactLog2e;
+            pj = round_to_f16(p.exact != 0 ? exact_exp2(x) : exp2(x));
+        }
+        s[j] = pj;
+        precise float sum = l + pj;
+        l = sum;
+    }
+    float o[kMaxHeadDim];
+    for (int c = 0; c < d; ++c) o[c] = 0.0;
+    for (int j = 0; j < kWindowTokens; ++j) {
+        if (((mask >> j) & 1u) == 0u) continue;  // masked keys are excluded, not weighted by 0
+        const float pj = s[j];
+        for (int c = 0; c < d; ++c) o[c] = o[c] + pj * v_tile[j][c];
+    }
+    const uint out_at = uint(token * p.channels + head * d) / 4u;
+    for (int c = 0; c < d; c += 4) {
+        vec4 r;
+        for (int u = 0; u < 4; ++u) r[u] = p.exact != 0 ? exact_div(o[c + u], l) : o[c + u] / l;
+        out_words[out_at + uint(c / 4)] = pack_e4m3x4(r);
+    }
+}
