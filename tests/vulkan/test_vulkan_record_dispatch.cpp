@@ -328,6 +328,28 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 
+TEST(RecordDispatchContext, AutoExposureWithoutFloat64IsRefusedAtCreate) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    VkPhysicalDeviceFeatures2 without_f64 = dev.features;  // the same chain, shaderFloat64 said off
+    without_f64.features.shaderFloat64 = VK_FALSE;
+    swinup_vulkan_device_desc device = dev.description();
+    device.enabled_features = &without_f64;
+    swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    desc.flags |= SWINUP_FLAG_AUTO_EXPOSURE;
+    swinup_context* ctx = nullptr;
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_EQ(std::string(swinup_last_error(nullptr)),
+              "swinup_vulkan_context_create: auto exposure needs shaderFloat64, which Vulkan device \"" + dev.name +
+                  "\" lacks or the application did not enable (vulkan_device.enabled_features) (pass an exposure "
+                  "value or texture instead of SWINUP_FLAG_AUTO_EXPOSURE)");
+    desc.flags &= ~uint32_t(SWINUP_FLAG_AUTO_EXPOSURE);  // without the flag the device serves the context
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_context_destroy(ctx);
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
 TEST(RecordDispatchContext, BackendsThatCannotRecordAreRefusedAtCreate) {
     swinup_context_desc desc = context_desc(SWINUP_BACKEND_CPU, SWINUP_FORMAT_RGBA16F);
     swinup_context* ctx = reinterpret_cast<swinup_context*>(&desc);  // must be set to NULL
