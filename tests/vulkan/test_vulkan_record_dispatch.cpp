@@ -298,6 +298,38 @@ TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
     EXPECT_TRUE(recorded_frame(dev, own.ctx, images, images.describe(2)) == host_frame(host.ctx, 2, format));
 }
 
+TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFreesItsSlot) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    std::vector<VkCommandBuffer> recorded;
+    {
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+        images.upload(dev, 0);
+        const swinup_vulkan_dispatch_desc frame = images.describe(0);
+        for (int f = 0; f < 8; ++f) {  // recorded, none submitted
+            recorded.push_back(dev.begin());
+            ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, recorded.back(), &frame), SWINUP_STATUS_OK)
+                << swinup_last_error(ctx.ctx);
+        }
+        VkCommandBuffer ninth = dev.begin();
+        EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ninth, &frame), SWINUP_STATUS_UNSUPPORTED);
+        EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind("swinup_vulkan_record_dispatch: 8 frames recorded earlier "
+                                                                "have not completed on the GPU", 0), 0u)
+            << swinup_last_error(ctx.ctx);
+        dev.submit_and_wait(recorded.front());  // the first frame runs: its slot is free again
+        recorded.erase(recorded.begin());
+        EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ninth, &frame), SWINUP_STATUS_OK)
+            << swinup_last_error(ctx.ctx);
+        recorded.push_back(ninth);
+        for (VkCommandBuffer cmd : recorded) dev.discard(cmd);  // never submitted
+    }
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
 TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
