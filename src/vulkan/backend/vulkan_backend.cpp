@@ -65,8 +65,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         FrameScalars scalars;
         scalars_readback_.read(&scalars, sizeof scalars);
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
-        state_initialised_ = true;
-        frames_.commit(frame);
+        commit(frame);
     } catch (const VulkanError& e) {
         *error = std::string("dispatch: the Vulkan backend failed: ") + e.what() +
                  " (the temporal state is unchanged; a lost device needs a new context)";
