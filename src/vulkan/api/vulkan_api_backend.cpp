@@ -135,15 +135,6 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             options.selector = own_device_selector(desc);
             device = vulkan::Device::create(options);
         }
-        // Auto exposure sums in f64; refused here rather than half-way through recording a frame.
-        if ((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) != 0 && !device->capabilities().shader_float64) {
-            *status = SWINUP_STATUS_UNSUPPORTED;
-            *message = "swinup_vulkan_context_create: auto exposure needs shaderFloat64, which Vulkan device \"" +
-                       device->name() + "\" lacks" +
-                       (app != nullptr ? " or the application did not enable (vulkan_device.enabled_features)" : "") +
-                       " (pass an exposure value or texture instead of SWINUP_FLAG_AUTO_EXPOSURE)";
-            return nullptr;
-        }
         vulkan::Device& ref = *device;
         auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
         return std::make_unique<ApiBackend>(std::move(frame), app);
