@@ -12,6 +12,7 @@
 // chunks of 16 through shared memory.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "e4m3.glsl"
 #include "half.glsl"
@@ -99,7 +100,7 @@ void main() {
     if (col >= p.n) return;
     const vec4 s = vec4(scale[col], scale[col + 1], scale[col + 2], scale[col + 3]);
     const vec4 b = vec4(bias[col], bias[col + 1], bias[col + 2], bias[col + 3]);
-    for (int i = 0; i < 4; ++i) {
+    [[dont_unroll]] for (int i = 0; i < 4; ++i) {
         const int row = m0 + ty * 4 + i;
         if (row >= p.m) break;
         precise vec4 t = acc[i] * s;
@@ -112,9 +113,14 @@ void main() {
             case 1:
                 store_f16x4(at / 2u, y);
                 break;
-            case 2:
-                out_words[at / 4u] = pack_e4m3x4(vec4(gelu(y.x), gelu(y.y), gelu(y.z), gelu(y.w)));
+            case 2: {
+                // One GELU in a loop that is not unrolled: the exact GELU is long integer code
+                // (exact_math.glsl), and 16 copies of it make the shader slow to compile.
+                vec4 g;
+                [[dont_unroll]] for (int j = 0; j < 4; ++j) g[j] = gelu(y[j]);
+                out_words[at / 4u] = pack_e4m3x4(g);
                 break;
+            }
             case 3:
                 out_words[at / 4u] = pack_e4m3x4(vec4(relu(y.x), relu(y.y), relu(y.z), relu(y.w)));
                 break;

@@ -11,6 +11,7 @@
 // before and after run on the grid in its own order.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "e4m3.glsl"
 #include "half.glsl"
@@ -78,8 +79,10 @@ void main() {
         s[j] = biased;
         if (((mask >> j) & 1u) != 0u && biased > m) m = biased;
     }
+    // Not unrolled: the exact exp2 is long integer code, and 16 copies of it make the shader slow
+    // to compile (lavapipe: tens of seconds) for no gain.
     float l = 0.0;
-    for (int j = 0; j < kWindowTokens; ++j) {
+    [[dont_unroll]] for (int j = 0; j < kWindowTokens; ++j) {
         float pj = 0.0;
         if (((mask >> j) & 1u) != 0u) {
             precise float diff = s[j] - m;
@@ -98,9 +101,9 @@ void main() {
         for (int c = 0; c < d; ++c) o[c] = o[c] + pj * v_tile[j][c];
     }
     const uint out_at = uint(token * p.channels + head * d) / 4u;
-    for (int c = 0; c < d; c += 4) {
+    [[dont_unroll]] for (int c = 0; c < d; c += 4) {
         vec4 r;
-        for (int u = 0; u < 4; ++u) r[u] = p.exact != 0 ? exact_div(o[c + u], l) : o[c + u] / l;
+        [[dont_unroll]] for (int u = 0; u < 4; ++u) r[u] = p.exact != 0 ? exact_div(o[c + u], l) : o[c + u] / l;
         out_words[out_at + uint(c / 4)] = pack_e4m3x4(r);
     }
 }
