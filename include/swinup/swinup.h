@@ -50,7 +50,8 @@ typedef enum swinup_status {
 typedef enum swinup_backend {
     SWINUP_BACKEND_AUTO = 0, /* CUDA when built with it and a sm_89+ GPU is present, else CPU */
     SWINUP_BACKEND_CPU = 1,  /* the reference backend, any x86-64 / arm64 */
-    SWINUP_BACKEND_CUDA = 2  /* NVIDIA sm_89+ (FP8 tensor cores) */
+    SWINUP_BACKEND_CUDA = 2, /* NVIDIA sm_89+ (FP8 tensor cores) */
+    SWINUP_BACKEND_VULKAN = 3 /* any Vulkan 1.1 GPU (docs/vulkan.md); only when asked for */
 } swinup_backend;
 
 typedef enum swinup_variant {

@@ -8,23 +8,13 @@
 #include <string>
 
 #include "api/backend.h"
+#include "api/context_state.h"
 #include "api/raw_enum.h"
 #include "frame/halton_jitter.h"
 #include "frame/pixel_ops.h"
 #include "api/validation.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
-
-struct swinup_context {
-    swinup_context_desc desc{};  // as created (weights_path / weights_data cleared: not ours)
-    std::shared_ptr<const swinup::Weights> weights;
-    std::unique_ptr<swinup::Backend> backend;
-    std::string weights_origin;  // "embedded", "file <path>", "memory"
-    // The index the next dispatch gets: successful dispatches since creation or since the last
-    // dispatch with reset, which is frame 0 again (the window-shift parity; swinup.h's `reset`).
-    uint64_t frame_index = 0;
-    std::string last_error;
-};
 
 namespace {
 
@@ -33,15 +23,8 @@ namespace {
 // swinup_last_error(NULL) is "" after a successful call, as the header promises.
 thread_local std::string t_last_error;
 
-swinup_status fail_thread(swinup_status status, std::string message) {
-    t_last_error = std::move(message);
-    return status;
-}
-
-swinup_status fail_context(swinup_context* ctx, swinup_status status, std::string message) {
-    ctx->last_error = std::move(message);
-    return status;
-}
+using swinup::fail_context;
+using swinup::fail_thread;
 
 const char* variant_text(swinup_variant v) { return v == SWINUP_VARIANT_FULL ? "full" : "lite"; }
 
@@ -95,6 +78,11 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
                                                 const std::shared_ptr<const swinup::Weights>& weights,
                                                 swinup_status* status, std::string* message) {
     std::string error;
+    if (d.backend == SWINUP_BACKEND_VULKAN) {
+        *status = SWINUP_STATUS_UNSUPPORTED;
+        *message = "context_desc.backend: SWINUP_BACKEND_VULKAN: the Vulkan backend is not in this build yet";
+        return nullptr;
+    }
     if (d.backend == SWINUP_BACKEND_CUDA || (d.backend == SWINUP_BACKEND_AUTO && swinup::cuda_backend_available())) {
         std::unique_ptr<swinup::Backend> cuda = swinup::make_cuda_backend(d, weights, &error);
         if (cuda) return cuda;
@@ -120,6 +108,66 @@ void copy_text(char* dst, size_t capacity, const std::string& src) {
 }
 
 }  // namespace
+
+namespace swinup {
+
+swinup_status fail_thread(swinup_status status, std::string message) {
+    t_last_error = std::move(message);
+    return status;
+}
+
+swinup_status fail_context(swinup_context* ctx, swinup_status status, std::string message) {
+    ctx->last_error = std::move(message);
+    return status;
+}
+
+void clear_thread_error() { t_last_error.clear(); }
+
+uint64_t frame_index_for(const swinup_context& ctx, const swinup_dispatch_desc& desc) {
+    // A reset restarts the count: the frame is evaluated as a fresh context's first frame.
+    return desc.reset != 0 ? 0 : ctx.frame_index;
+}
+
+void frame_succeeded(swinup_context* ctx, uint64_t frame_index) {
+    ctx->frame_index = frame_index + 1;
+    ctx->last_error.clear();
+}
+
+swinup_status create_context(const char* caller, const swinup_context_desc* desc,
+                             const BackendMaker& make_backend, swinup_context** out) {
+    if (out != nullptr) *out = nullptr;
+    try {
+        const std::string who = std::string(caller) + ": ";
+        if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, who + "out is NULL");
+        if (desc == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, who + "desc is NULL");
+        const swinup::Validation v = swinup::validate_context_desc(*desc);
+        if (!v.ok()) return fail_thread(v.status, v.message);
+
+        auto ctx = std::make_unique<swinup_context>();
+        ctx->desc = *desc;
+        ctx->desc.weights_path = nullptr;  // the caller's memory: not kept
+        ctx->desc.weights_data = nullptr;
+        swinup_status status = SWINUP_STATUS_OK;
+        std::string message;
+        ctx->weights = load_weights(*desc, &ctx->weights_origin, &status, &message);
+        if (!ctx->weights) return fail_thread(status, message);
+        ctx->backend = make_backend(ctx->desc, ctx->weights, &status, &message);
+        if (!ctx->backend) return fail_thread(status, message);
+        *out = ctx.release();
+        t_last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_thread(SWINUP_STATUS_OUT_OF_MEMORY,
+                           std::string(caller) + ": out of host memory (the buffers are sized for "
+                           "max_render_width x max_render_height and the display size)");
+    } catch (const std::exception& e) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error: " + e.what());
+    } catch (...) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error");
+    }
+}
+
+}  // namespace swinup
 
 extern "C" {
 
@@ -152,35 +200,7 @@ void swinup_dispatch_desc_init(swinup_dispatch_desc* desc) {
 }
 
 swinup_status swinup_context_create(const swinup_context_desc* desc, swinup_context** out) {
-    if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_create: out is NULL");
-    *out = nullptr;
-    if (desc == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_create: desc is NULL");
-    try {
-        const swinup::Validation v = swinup::validate_context_desc(*desc);
-        if (!v.ok()) return fail_thread(v.status, v.message);
-
-        auto ctx = std::make_unique<swinup_context>();
-        ctx->desc = *desc;
-        ctx->desc.weights_path = nullptr;  // the caller's memory: not kept
-        ctx->desc.weights_data = nullptr;
-        swinup_status status = SWINUP_STATUS_OK;
-        std::string message;
-        ctx->weights = load_weights(*desc, &ctx->weights_origin, &status, &message);
-        if (!ctx->weights) return fail_thread(status, message);
-        ctx->backend = create_backend(ctx->desc, ctx->weights, &status, &message);
-        if (!ctx->backend) return fail_thread(status, message);
-        *out = ctx.release();
-        t_last_error.clear();
-        return SWINUP_STATUS_OK;
-    } catch (const std::bad_alloc&) {
-        return fail_thread(SWINUP_STATUS_OUT_OF_MEMORY,
-                           "swinup_context_create: out of host memory (the buffers are sized for "
-                           "max_render_width x max_render_height and the display size)");
-    } catch (const std::exception& e) {
-        return fail_thread(SWINUP_STATUS_INTERNAL, std::string("swinup_context_create: internal error: ") + e.what());
-    } catch (...) {
-        return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_create: internal error");
-    }
+    return swinup::create_context("swinup_context_create", desc, &create_backend, out);
 }
 
 swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc) {
@@ -190,12 +210,10 @@ swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* d
         const swinup::Validation v = swinup::validate_dispatch_desc(*desc, ctx->desc, ctx->backend->kind());
         if (!v.ok()) return fail_context(ctx, v.status, v.message);
         std::string error;
-        // A reset restarts the count: the frame is evaluated as a fresh context's first frame.
-        const uint64_t frame_index = desc->reset != 0 ? 0 : ctx->frame_index;
+        const uint64_t frame_index = swinup::frame_index_for(*ctx, *desc);
         const swinup_status status = ctx->backend->dispatch(*desc, frame_index, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
-        ctx->frame_index = frame_index + 1;
-        ctx->last_error.clear();
+        swinup::frame_succeeded(ctx, frame_index);
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
         return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_dispatch: out of host memory");

@@ -161,17 +161,17 @@ bool overlaps(const void* a, size_t a_size, const void* b, size_t b_size) {
     return a0 < b0 + b_size && b0 < a0 + a_size;
 }
 
-Validation check_jitter(const char* field, float v) {
+Validation check_jitter(const char* prefix, const char* field, float v) {
     if (!std::isfinite(v) || v < -0.5f || v > 0.5f) {
-        return invalid(std::string("dispatch.") + field + ": must be a finite number in [-0.5, 0.5], got " +
+        return invalid(std::string(prefix) + "." + field + ": must be a finite number in [-0.5, 0.5], got " +
                        number(v));
     }
     return {};
 }
 
-Validation check_finite(const char* field, float v, bool non_negative) {
+Validation check_finite(const char* prefix, const char* field, float v, bool non_negative) {
     if (!std::isfinite(v) || (non_negative && v < 0.0f)) {
-        return invalid(std::string("dispatch.") + field + ": must be a finite" +
+        return invalid(std::string(prefix) + "." + field + ": must be a finite" +
                        (non_negative ? " non-negative" : "") + " number, got " + number(v));
     }
     return {};
@@ -191,9 +191,10 @@ Validation validate_context_desc(const swinup_context_desc& d) {
     const int64_t precision = raw_enum(d.precision);
     const int64_t output_format = raw_enum(d.output_format);
     const int64_t weights_source = raw_enum(d.weights_source);
-    if (backend != SWINUP_BACKEND_AUTO && backend != SWINUP_BACKEND_CPU && backend != SWINUP_BACKEND_CUDA) {
+    if (backend != SWINUP_BACKEND_AUTO && backend != SWINUP_BACKEND_CPU && backend != SWINUP_BACKEND_CUDA &&
+        backend != SWINUP_BACKEND_VULKAN) {
         return invalid("context_desc.backend: unknown value " + std::to_string(backend) +
-                       " (expected SWINUP_BACKEND_AUTO, SWINUP_BACKEND_CPU or SWINUP_BACKEND_CUDA)");
+                       " (expected SWINUP_BACKEND_AUTO, SWINUP_BACKEND_CPU, SWINUP_BACKEND_CUDA or SWINUP_BACKEND_VULKAN)");
     }
     if (backend != SWINUP_BACKEND_CPU && d.device_index < 0) {
         return invalid("context_desc.device_index: must be >= 0, got " + std::to_string(d.device_index));
@@ -267,10 +268,12 @@ Validation validate_context_desc(const swinup_context_desc& d) {
     return {};
 }
 
-Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_context_desc& c,
-                                  swinup_backend backend) {
+Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup_context_desc& c,
+                                     const char* prefix) {
+    // Messages are built only on failure: a valid dispatch allocates nothing here.
+    const auto field = [prefix](const char* name) { return std::string(prefix) + "." + name; };
     if (d.struct_size != sizeof(swinup_dispatch_desc)) {
-        return invalid("dispatch.struct_size: expected " + number(uint64_t{sizeof(swinup_dispatch_desc)}) +
+        return invalid(field("struct_size") + ": expected " + number(uint64_t{sizeof(swinup_dispatch_desc)}) +
                        " (sizeof(swinup_dispatch_desc); call swinup_dispatch_desc_init), got " +
                        number(uint64_t{d.struct_size}));
     }
@@ -281,23 +284,30 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
                  {"height", d.render_height, c.max_render_height, c.display_height}};
     for (const auto& a : axes) {
         if (a.render < 1 || a.render > a.max) {
-            return invalid(std::string("dispatch.render_") + a.axis + ": must be 1..max_render_" + a.axis + " (" +
+            return invalid(field("render_") + a.axis + ": must be 1..max_render_" + a.axis + " (" +
                            number(uint64_t{a.max}) + "), got " + number(uint64_t{a.render}));
         }
         if (static_cast<uint64_t>(a.display) > 3ull * a.render) {
-            return invalid(std::string("dispatch.render_") + a.axis + ": display_" + a.axis + " / render_" + a.axis +
+            return invalid(field("render_") + a.axis + ": display_" + a.axis + " / render_" + a.axis +
                            " = " + number(uint64_t{a.display}) + " / " + number(uint64_t{a.render}) +
                            " is more than 3 (the scale must be in [1, 3])");
         }
     }
     Validation v;
-    if (!(v = check_jitter("jitter_x", d.jitter_x)).ok()) return v;
-    if (!(v = check_jitter("jitter_y", d.jitter_y)).ok()) return v;
-    if (!(v = check_finite("mv_scale_x", d.mv_scale_x, false)).ok()) return v;
-    if (!(v = check_finite("mv_scale_y", d.mv_scale_y, false)).ok()) return v;
-    if (!(v = check_finite("exposure_value", d.exposure_value, true)).ok()) return v;
-    if (!(v = check_finite("pre_exposure", d.pre_exposure, true)).ok()) return v;
-    if (!(v = check_finite("frame_time_delta_ms", d.frame_time_delta_ms, true)).ok()) return v;
+    if (!(v = check_jitter(prefix, "jitter_x", d.jitter_x)).ok()) return v;
+    if (!(v = check_jitter(prefix, "jitter_y", d.jitter_y)).ok()) return v;
+    if (!(v = check_finite(prefix, "mv_scale_x", d.mv_scale_x, false)).ok()) return v;
+    if (!(v = check_finite(prefix, "mv_scale_y", d.mv_scale_y, false)).ok()) return v;
+    if (!(v = check_finite(prefix, "exposure_value", d.exposure_value, true)).ok()) return v;
+    if (!(v = check_finite(prefix, "pre_exposure", d.pre_exposure, true)).ok()) return v;
+    if (!(v = check_finite(prefix, "frame_time_delta_ms", d.frame_time_delta_ms, true)).ok()) return v;
+    return {};
+}
+
+Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_context_desc& c,
+                                  swinup_backend backend) {
+    Validation v = validate_dispatch_scalars(d, c, "dispatch");
+    if (!v.ok()) return v;
 
     const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
     const ResourceRule color{"color",

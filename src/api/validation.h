@@ -23,6 +23,13 @@ struct Validation {
 
 Validation validate_context_desc(const swinup_context_desc& desc);
 
+// The checks of a dispatch that do not concern its images: struct_size, the render size against
+// the context, jitter, motion-vector scale, exposure, pre-exposure and frame time. `prefix` names
+// the descriptor in messages: "dispatch" for swinup_dispatch, "vulkan_dispatch.frame" for the
+// Vulkan-facing API (swinup_vulkan.h), which describes its images its own way.
+Validation validate_dispatch_scalars(const swinup_dispatch_desc& desc, const swinup_context_desc& context,
+                                     const char* prefix);
+
 // `backend` is the backend the context runs on: it decides which memory kinds are served.
 Validation validate_dispatch_desc(const swinup_dispatch_desc& desc, const swinup_context_desc& context,
                                   swinup_backend backend);

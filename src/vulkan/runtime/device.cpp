@@ -229,6 +229,7 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     VkPhysicalDevice16BitStorageFeatures e16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     enable.features.shaderInt64 = available.features.shaderInt64;
+    enable.features.shaderFloat64 = available.features.shaderFloat64;
     if (props.apiVersion >= VK_API_VERSION_1_2) {
         enable.pNext = &e11;
         e11.pNext = &e12;
@@ -258,6 +259,7 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     vkGetDeviceQueue(d->device_, d->queue_family_, 0, &d->queue_);
     d->finish_setup();
     d->caps_.shader_int64 = enable.features.shaderInt64 == VK_TRUE;
+    d->caps_.shader_float64 = enable.features.shaderFloat64 == VK_TRUE;
     d->caps_.storage_buffer_16bit = (props.apiVersion >= VK_API_VERSION_1_2 ? e11.storageBuffer16BitAccess
                                                                             : e16.storageBuffer16BitAccess) == VK_TRUE;
     d->caps_.shader_float16 = e12.shaderFloat16 == VK_TRUE;
@@ -297,6 +299,7 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
     // Optional features: only what the application says it enabled.
     if (h.enabled_features) {
         d->caps_.shader_int64 = h.enabled_features->features.shaderInt64 == VK_TRUE;
+        d->caps_.shader_float64 = h.enabled_features->features.shaderFloat64 == VK_TRUE;
         for (auto* s = static_cast<const VkBaseInStructure*>(h.enabled_features->pNext); s; s = s->pNext) {
             if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES) {
                 d->caps_.storage_buffer_16bit = reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->storageBuffer16BitAccess;

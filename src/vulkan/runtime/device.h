@@ -53,6 +53,7 @@ struct DeviceCapabilities {
     bool storage_buffer_16bit = false;     // storageBuffer16BitAccess (Vulkan 1.1 feature)
     bool storage_buffer_8bit = false;      // storageBuffer8BitAccess (Vulkan 1.2 feature)
     bool shader_int64 = false;             // shaderInt64
+    bool shader_float64 = false;           // shaderFloat64: auto exposure's f64 sums (frame passes)
     bool subgroup_size_control = false;    // subgroupSizeControl (Vulkan 1.3 feature)
     bool denorm_preserve_float32 = false;  // shaderDenormPreserveFloat32 (property, Vulkan 1.2)
 };

@@ -75,6 +75,12 @@ void Buffer::write(const void* data, size_t bytes, size_t offset) {
     }
 }
 
+void Buffer::flush() {
+    if (!mapped_ || coherent_) return;
+    VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, memory_, 0, VK_WHOLE_SIZE};
+    check(vkFlushMappedMemoryRanges(device_, 1, &range), "vkFlushMappedMemoryRanges");
+}
+
 void Buffer::read(void* data, size_t bytes, size_t offset) const {
     if (!mapped_ || offset + bytes > size_) {
         throw VulkanError(SWINUP_STATUS_INTERNAL, "Buffer::read outside a host-visible buffer");

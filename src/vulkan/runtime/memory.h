@@ -34,6 +34,8 @@ public:
     // Host access (Upload/Readback only): write flushes, read invalidates non-coherent memory.
     void write(const void* data, size_t bytes, size_t offset = 0);
     void read(void* data, size_t bytes, size_t offset = 0) const;
+    // Makes host writes through mapped() visible to the device (non-coherent memory only).
+    void flush();
     void* mapped() const { return mapped_; }
 
 private:

@@ -151,21 +151,23 @@ void Recorder::fill_buffer(const Buffer& dst, uint32_t value) {
     vkCmdFillBuffer(commands_, dst.handle(), 0, VK_WHOLE_SIZE, value);
 }
 
-void Recorder::copy_buffer_to_image(const Buffer& src, VkDeviceSize offset, const Image& dst) {
+void Recorder::copy_buffer_to_image(const Buffer& src, VkDeviceSize offset, const Image& dst, uint32_t width,
+                                    uint32_t height) {
     before_command();
     VkBufferImageCopy region{};
     region.bufferOffset = offset;
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {dst.width(), dst.height(), 1};
+    region.imageExtent = {width ? width : dst.width(), height ? height : dst.height(), 1};
     vkCmdCopyBufferToImage(commands_, src.handle(), dst.handle(), dst.layout, 1, &region);
 }
 
-void Recorder::copy_image_to_buffer(const Image& src, const Buffer& dst, VkDeviceSize offset) {
+void Recorder::copy_image_to_buffer(const Image& src, const Buffer& dst, VkDeviceSize offset, uint32_t width,
+                                    uint32_t height) {
     before_command();
     VkBufferImageCopy region{};
     region.bufferOffset = offset;
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {src.width(), src.height(), 1};
+    region.imageExtent = {width ? width : src.width(), height ? height : src.height(), 1};
     vkCmdCopyImageToBuffer(commands_, src.handle(), src.layout, dst.handle(), 1, &region);
 }
 

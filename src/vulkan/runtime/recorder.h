@@ -122,9 +122,12 @@ public:
     void copy_buffer(const Buffer& src, VkDeviceSize src_offset, const Buffer& dst, VkDeviceSize dst_offset,
                      VkDeviceSize bytes);
     void fill_buffer(const Buffer& dst, uint32_t value);  // the whole buffer, every word = value
-    // Whole-image copies between a tightly packed buffer region and an image in GENERAL layout.
-    void copy_buffer_to_image(const Buffer& src, VkDeviceSize offset, const Image& dst);
-    void copy_image_to_buffer(const Image& src, const Buffer& dst, VkDeviceSize offset);
+    // Copies between a tightly packed buffer region and the top-left width x height texels of an
+    // image in its current layout (GENERAL for swinup's images); width/height 0 = the whole image.
+    void copy_buffer_to_image(const Buffer& src, VkDeviceSize offset, const Image& dst, uint32_t width = 0,
+                              uint32_t height = 0);
+    void copy_image_to_buffer(const Image& src, const Buffer& dst, VkDeviceSize offset, uint32_t width = 0,
+                              uint32_t height = 0);
 
     // Moves an image swinup owns to `layout` (discarding its contents when it was UNDEFINED).
     void transition(Image& image, VkImageLayout layout);

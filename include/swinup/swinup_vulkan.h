@@ -1,0 +1,186 @@
+/*
+ * swinup on Vulkan: a context made from the application's Vulkan device (or one swinup makes), and
+ * a dispatch that records the whole frame into the application's command buffer, reading its
+ * images and writing its output image in place. No copies through the host, no submits, no waits:
+ * the application submits the command buffer when it wants, on a queue of the family it named.
+ *
+ * Everything else is swinup.h's: the context descriptor (variant, precision, sizes, flags, output
+ * format, weights), the per-frame scalars of swinup_dispatch_desc (jitter, motion-vector scale,
+ * exposure, pre-exposure, render size, reset), swinup_last_error, swinup_context_get_info and
+ * swinup_context_destroy. docs/integration.md ("Vulkan") walks through an engine's frame;
+ * docs/vulkan.md lists what the device must support.
+ *
+ * ---- Images: formats, usage, layouts -----------------------------------------------------------
+ *
+ *   resource        VkFormat (swinup_format)                              usage bit needed   layout on entry (= on exit)
+ *   color           R16G16B16A16_SFLOAT (RGBA16F), R32G32B32A32_SFLOAT (RGBA32F)   SAMPLED   SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *   depth           R32_SFLOAT or D32_SFLOAT (R32F)                       SAMPLED            SHADER_READ_ONLY_OPTIMAL, DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+ *                                                                                            DEPTH_READ_ONLY_OPTIMAL or GENERAL
+ *   motion_vectors  R16G16_SFLOAT (RG16F), R32G32_SFLOAT (RG32F)          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *   exposure        R32_SFLOAT (R32F), 1x1, optional                      SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *   output          the context's output_format: R16G16B16A16_SFLOAT      STORAGE            GENERAL
+ *                   (RGBA16F), A2B10G10R10_UNORM_PACK32 (R10G10B10A2),
+ *                   R8G8B8A8_UNORM (RGBA8)
+ *
+ * Each image is a 2D, single-sample image; swinup reads the top-left render_width x
+ * render_height texels of mip level 0, array layer 0 (display size for motion vectors under
+ * SWINUP_FLAG_MV_DISPLAY_RES, one texel of the exposure image) and writes the top-left
+ * display_width x display_height texels of the output: an image may be larger than what is read
+ * (an engine's dynamic-resolution targets are). The view is the application's: a 2D view of that
+ * mip level and layer in the image's format, identity swizzle, colour aspect (depth aspect for
+ * D32_SFLOAT). swinup does not make views, because it cannot know when an image is destroyed.
+ * The layout and usage fields declare what the image is in and was created with; a missing usage
+ * bit or an unlisted layout or format is refused before anything is recorded. swinup never changes
+ * a layout: each image is in the same layout after swinup's commands as before.
+ *
+ * ---- Synchronisation the application owns ------------------------------------------------------
+ *
+ * Before swinup_vulkan_record_dispatch's commands (a barrier the application records first):
+ *   - colour, depth, motion vectors, exposure: the writes that produced them (e.g.
+ *     COLOR_ATTACHMENT_OUTPUT / COLOR_ATTACHMENT_WRITE, LATE_FRAGMENT_TESTS /
+ *     DEPTH_STENCIL_ATTACHMENT_WRITE, COMPUTE_SHADER / SHADER_WRITE) made visible to
+ *     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, with the transition into
+ *     the layout declared in the descriptor;
+ *   - output: every earlier read or write of it (last frame's post-processing, presentation
+ *     copies) finished before VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT,
+ *     and the image in VK_IMAGE_LAYOUT_GENERAL.
+ * After them (a barrier the application records next):
+ *   - output: written at VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT with VK_ACCESS_SHADER_WRITE_BIT;
+ *     make that visible to whatever reads it next;
+ *   - inputs: read at VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT (VK_ACCESS_SHADER_READ_BIT); the next
+ *     write to them (the next frame's rendering) must wait for that stage.
+ * swinup's own buffers and images (history, recurrent features, network activations) are
+ * synchronised by barriers swinup records, also between consecutive frames, on the condition that
+ * the recorded frames execute on one queue in the order they were recorded (or that the
+ * application orders them with semaphores when it uses several queues of the family).
+ *
+ * ---- The command buffer ------------------------------------------------------------------------
+ *
+ * A primary command buffer in the recording state, allocated from a pool of the queue family given
+ * at creation, outside a render pass. swinup binds compute pipelines, compute descriptor sets and
+ * push constants: after the call the command buffer's compute bindings are undefined (re-bind
+ * yours); graphics state is untouched. Each recorded frame must be submitted exactly once, in
+ * recording order, and must complete before the context is destroyed. A successful call advances
+ * the temporal state at once (it counts as the context's dispatch of that frame): a command buffer
+ * that is recorded but then never submitted leaves the history one frame ahead, so the next frame
+ * should set frame.reset. A refused call records nothing and changes nothing.
+ *
+ * ---- Struct sizes ------------------------------------------------------------------------------
+ *
+ * swinup_vulkan_device_desc.struct_size and swinup_vulkan_dispatch_desc.struct_size must be the
+ * sizeof of these structs as this header declares them, and swinup_vulkan_dispatch_desc.frame's
+ * struct_size sizeof(swinup_dispatch_desc) (the _init functions set them); any other value is
+ * SWINUP_STATUS_INVALID_ARGUMENT naming the field.
+ */
+#ifndef SWINUP_SWINUP_VULKAN_H
+#define SWINUP_SWINUP_VULKAN_H
+
+#include <vulkan/vulkan.h>
+
+#include "swinup/swinup.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The application's device. swinup keeps the handles (it does not own them: destroy the context
+   before the device). It calls Vulkan through the loader it is linked with (libvulkan.so.1), so
+   the handles must come from that loader (as they do with volk or any loader that loads
+   libvulkan); the two loader entry points are recorded for a later version that dispatches
+   through them, and are not called in this one. */
+typedef struct swinup_vulkan_device_desc {
+    uint32_t struct_size;                      /* sizeof(swinup_vulkan_device_desc) */
+    VkInstance instance;                       /* created with apiVersion >= 1.1 */
+    VkPhysicalDevice physical_device;          /* the device's physical device */
+    VkDevice device;                           /* the application's logical device */
+    uint32_t queue_family_index;               /* the family the command buffers come from and are
+                                                  submitted to; it must support compute */
+    uint32_t api_version;                      /* the apiVersion the instance was created with; swinup
+                                                  uses no command or structure above it (0: 1.1) */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* may be NULL (see above) */
+    PFN_vkGetDeviceProcAddr get_device_proc_addr;     /* may be NULL (see above) */
+    uint32_t enabled_extension_count;          /* device extensions the application enabled */
+    const char* const* enabled_extensions;     /* (VkDeviceCreateInfo.ppEnabledExtensionNames);
+                                                  checked for NULL entries, not otherwise read: this
+                                                  version uses no device extension */
+    const VkPhysicalDeviceFeatures2* enabled_features; /* the feature chain the device was created
+                                                  with (VkDeviceCreateInfo.pNext, its
+                                                  VkPhysicalDeviceVulkan11/12/13Features are read),
+                                                  or NULL: no optional feature is assumed enabled.
+                                                  swinup uses an optional feature (and shaderFloat64,
+                                                  which SWINUP_FLAG_AUTO_EXPOSURE needs) only when it
+                                                  is enabled here */
+} swinup_vulkan_device_desc;
+
+/* One of the application's images, as it is when the recorded commands execute. */
+typedef struct swinup_vulkan_image {
+    VkImage image;                 /* VK_NULL_HANDLE only for an absent exposure image */
+    VkImageView view;              /* a 2D view of mip 0, layer 0 (see the table above) */
+    VkFormat format;               /* the format of the image and the view */
+    uint32_t width;                /* the image's width at mip 0 (>= what swinup reads or writes) */
+    uint32_t height;               /* the image's height at mip 0 */
+    VkImageLayout layout;          /* the layout it is in; left in it */
+    VkImageUsageFlags usage;       /* the usage it was created with */
+} swinup_vulkan_image;
+
+/* One frame recorded into the application's command buffer. */
+typedef struct swinup_vulkan_dispatch_desc {
+    uint32_t struct_size;          /* sizeof(swinup_vulkan_dispatch_desc) */
+    swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
+                                      mv_scale, exposure_value, pre_exposure, render size, reset,
+                                      frame_time_delta_ms. Its five swinup_resource fields and
+                                      cuda_stream are not read: the images are below */
+    swinup_vulkan_image color;     /* render-resolution linear colour */
+    swinup_vulkan_image depth;     /* render-resolution device depth */
+    swinup_vulkan_image motion_vectors; /* render or display resolution (SWINUP_FLAG_MV_DISPLAY_RES) */
+    swinup_vulkan_image output;    /* display-resolution output, written */
+    swinup_vulkan_image exposure;  /* optional 1x1 exposure; image VK_NULL_HANDLE = frame.exposure_value
+                                      (ignored under SWINUP_FLAG_AUTO_EXPOSURE) */
+} swinup_vulkan_dispatch_desc;
+
+/* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
+   every handle VK_NULL_HANDLE, formats VK_FORMAT_UNDEFINED. */
+SWINUP_API void swinup_vulkan_device_desc_init(swinup_vulkan_device_desc* desc);
+SWINUP_API void swinup_vulkan_dispatch_desc_init(swinup_vulkan_dispatch_desc* desc);
+
+/* Create a context that records into Vulkan command buffers.
+ *   device non-NULL: run on the application's device (the handles above).
+ *   device NULL: swinup makes its own instance and device (desc->device_index among the usable
+ *     devices, or the environment variable SWINUP_VULKAN_DEVICE: an index or a name substring),
+ *     for tools and tests; swinup_vulkan_context_get_device returns its handles.
+ * desc->backend selects what runs the frame: SWINUP_BACKEND_VULKAN (or AUTO) the Vulkan compute
+ * backend on that device. Other values are refused: SWINUP_BACKEND_CUDA (the CUDA backend on
+ * Vulkan images shared through external memory) is SWINUP_STATUS_UNSUPPORTED in this version.
+ * A device without what docs/vulkan.md lists as required is SWINUP_STATUS_UNSUPPORTED naming the
+ * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
+ * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
+ * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
+ * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's. Both kinds of dispatch
+ * advance the one temporal state of the context. */
+SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc,
+                                                      const swinup_vulkan_device_desc* device,
+                                                      swinup_context** out);
+
+/* The device a Vulkan context runs on: the application's handles as given, or those of the device
+ * swinup made (with vkGetInstanceProcAddr / vkGetDeviceProcAddr of the loader swinup is linked
+ * with; no extension list and no feature chain). For swinup's own device the application may create
+ * images, views and command buffers on it and submit to queue 0 of queue_family_index;
+ * swinup_dispatch (host pointers) on such a context submits to that same queue, so the application
+ * must not use the queue from another thread during it. */
+SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx,
+                                                          swinup_vulkan_device_desc* out);
+
+/* Record one frame into cmd (see the header comment for the images, the barriers and the command
+ * buffer). Every field is checked first, as swinup_dispatch does (the scalars with the same
+ * messages); bad input is SWINUP_STATUS_INVALID_ARGUMENT with swinup_last_error(ctx) naming the
+ * image and what is wrong, e.g. "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT
+ * (swinup writes the output with imageStore)", and nothing is recorded. A context not made by
+ * swinup_vulkan_context_create is SWINUP_STATUS_INVALID_ARGUMENT. */
+SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
+                                                       const swinup_vulkan_dispatch_desc* desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWINUP_SWINUP_VULKAN_H */

@@ -1,0 +1,45 @@
+// The backend behind a context made by swinup_vulkan_context_create (include/swinup/swinup_vulkan.h):
+// the Vulkan backend on the application's device (or on one swinup made), able both to run a frame
+// from host pointers (swinup_dispatch, own device only) and to record a frame into the
+// application's command buffer on the application's images.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "api/backend.h"
+#include "swinup/swinup_vulkan.h"
+
+namespace swinup::vulkan_api {
+
+// One application image as the frame passes bind it (validated: vulkan_dispatch_validation.h).
+struct BoundImage {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+};
+
+struct FrameImages {
+    BoundImage color, depth, motion_vectors, output;
+    BoundImage exposure;  // image VK_NULL_HANDLE: none (frame.exposure_value, or auto exposure)
+};
+
+class VulkanApiBackend : public Backend {
+public:
+    // Records one frame into cmd. frame carries the scalars (validated); on failure nothing usable
+    // was recorded, the temporal state is unchanged and *error says why.
+    virtual swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& frame, const FrameImages& images,
+                                 uint64_t frame_index, std::string* error) = 0;
+    // The device the context runs on, as swinup_vulkan_context_get_device returns it.
+    virtual swinup_vulkan_device_desc device() const = 0;
+};
+
+// Makes the backend: on the application's device when `device` is non-null (validated), else on a
+// device swinup creates. Returns nullptr with *status and *message set on failure.
+std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_desc& desc,
+                                                          std::shared_ptr<const Weights> weights,
+                                                          const swinup_vulkan_device_desc* device,
+                                                          swinup_status* status, std::string* message);
+
+}  // namespace swinup::vulkan_api

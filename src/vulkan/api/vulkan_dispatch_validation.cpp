@@ -1,0 +1,134 @@
+#include "vulkan/api/vulkan_dispatch_validation.h"
+
+#include <string>
+
+#include "api/raw_enum.h"
+#include "frame/formats.h"
+#include "vulkan/api/vulkan_image_rules.h"
+
+namespace swinup::vulkan_api {
+
+namespace {
+
+Validation invalid(std::string message) { return {SWINUP_STATUS_INVALID_ARGUMENT, std::move(message)}; }
+
+std::string number(uint64_t v) { return std::to_string(v); }
+
+template <typename List, typename Value>
+bool contains(const List& list, Value v) {
+    for (Value x : list)
+        if (x == v) return true;
+    return false;
+}
+
+// The size swinup reads (or writes) of an image and where that size comes from.
+struct Extent {
+    uint32_t width, height;
+    const char* origin;
+};
+
+Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, const Extent& needed) {
+    // Messages are built only on failure.
+    const auto field = [&](const char* member) { return std::string("vulkan_dispatch.") + rule.name + "." + member; };
+    if (image.image == VK_NULL_HANDLE) return invalid(field("image") + ": is VK_NULL_HANDLE");
+    if (image.view == VK_NULL_HANDLE) {
+        return invalid(field("view") + ": is VK_NULL_HANDLE (swinup reads and writes images through the "
+                                       "application's views: a 2D view of mip 0, layer 0)");
+    }
+    const int64_t format = raw_enum(image.format);
+    if (!contains(rule.formats, static_cast<VkFormat>(format)) || format == VK_FORMAT_UNDEFINED) {
+        const swinup_format carried = swinup_format_of(rule.formats[0]);
+        return invalid(field("format") + ": expected " + format_list(rule) + " (" + format_name(carried) +
+                       "), got " + vk_format_name(static_cast<VkFormat>(format)));
+    }
+    if ((image.usage & rule.usage) == 0) {
+        const char* bit = rule.usage == VK_IMAGE_USAGE_STORAGE_BIT ? "VK_IMAGE_USAGE_STORAGE_BIT"
+                                                                   : "VK_IMAGE_USAGE_SAMPLED_BIT";
+        return invalid(field("usage") + ": lacks " + bit + " (" + rule.usage_reason + ")");
+    }
+    const int64_t layout = raw_enum(image.layout);
+    if (!contains(rule.layouts, static_cast<VkImageLayout>(layout)) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
+        return invalid(field("layout") + ": expected " + layout_list(rule) + ", got " +
+                       vk_layout_name(static_cast<VkImageLayout>(layout)) +
+                       " (swinup records no layout transition: the application's barrier puts the image in "
+                       "one of these)");
+    }
+    if (image.width < needed.width || image.height < needed.height) {
+        const bool width = image.width < needed.width;
+        return invalid(field(width ? "width" : "height") + ": the image is " + number(image.width) + "x" +
+                       number(image.height) + ", smaller than the " + number(needed.width) + "x" +
+                       number(needed.height) + " texels swinup " +
+                       (rule.usage == VK_IMAGE_USAGE_STORAGE_BIT ? "writes" : "reads") + " (" + needed.origin + ")");
+    }
+    return {};
+}
+
+}  // namespace
+
+Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
+    if (d.struct_size != sizeof(swinup_vulkan_dispatch_desc)) {
+        return invalid("vulkan_dispatch.struct_size: expected " + number(sizeof(swinup_vulkan_dispatch_desc)) +
+                       " (sizeof(swinup_vulkan_dispatch_desc); call swinup_vulkan_dispatch_desc_init), got " +
+                       number(d.struct_size));
+    }
+    Validation v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame");
+    if (!v.ok()) return v;
+
+    const Extent render{d.frame.render_width, d.frame.render_height, "frame.render_width x frame.render_height"};
+    const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
+    const Extent motion = mv_display ? Extent{c.display_width, c.display_height,
+                                              "the display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"}
+                                     : render;
+    const Extent display{c.display_width, c.display_height, "the context's display size"};
+    if (!(v = check_image(d.color, color_rule(), render)).ok()) return v;
+    if (!(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
+    if (!(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok()) return v;
+    const bool exposure_image = d.exposure.image != VK_NULL_HANDLE && (c.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
+    if (exposure_image && !(v = check_image(d.exposure, exposure_rule(), Extent{1, 1, "one texel"})).ok()) return v;
+    if (!(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
+        if (v.message.rfind("vulkan_dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
+        return v;
+    }
+
+    // The output is written while the inputs may still be read: it must be an image of its own.
+    const struct {
+        const char* name;
+        const swinup_vulkan_image* image;
+    } inputs[4] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
+                   {"exposure", exposure_image ? &d.exposure : nullptr}};
+    for (const auto& in : inputs) {
+        if (in.image != nullptr && in.image->image == d.output.image) {
+            return invalid(std::string("vulkan_dispatch.output.image: is also vulkan_dispatch.") + in.name +
+                           ".image (the output must be an image of its own)");
+        }
+    }
+    return {};
+}
+
+Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
+    if (d.struct_size != sizeof(swinup_vulkan_device_desc)) {
+        return invalid("vulkan_device.struct_size: expected " + number(sizeof(swinup_vulkan_device_desc)) +
+                       " (sizeof(swinup_vulkan_device_desc); call swinup_vulkan_device_desc_init), got " +
+                       number(d.struct_size));
+    }
+    if (d.instance == VK_NULL_HANDLE) return invalid("vulkan_device.instance: is VK_NULL_HANDLE");
+    if (d.physical_device == VK_NULL_HANDLE) return invalid("vulkan_device.physical_device: is VK_NULL_HANDLE");
+    if (d.device == VK_NULL_HANDLE) return invalid("vulkan_device.device: is VK_NULL_HANDLE");
+    if (d.enabled_extension_count != 0 && d.enabled_extensions == nullptr) {
+        return invalid("vulkan_device.enabled_extensions: is NULL, but enabled_extension_count is " +
+                       number(d.enabled_extension_count));
+    }
+    for (uint32_t i = 0; i < d.enabled_extension_count; ++i) {
+        if (d.enabled_extensions[i] == nullptr) {
+            return invalid("vulkan_device.enabled_extensions[" + number(i) + "]: is NULL");
+        }
+    }
+    if (d.api_version != 0 && d.api_version < VK_API_VERSION_1_1) {
+        return {SWINUP_STATUS_UNSUPPORTED,
+                "vulkan_device.api_version: " + number(VK_API_VERSION_MAJOR(d.api_version)) + "." +
+                    number(VK_API_VERSION_MINOR(d.api_version)) + ": swinup needs Vulkan 1.1 or newer"};
+    }
+    return {};
+}
+
+}  // namespace swinup::vulkan_api

@@ -1,0 +1,149 @@
+#include "vulkan/api/vulkan_image_rules.h"
+
+namespace swinup::vulkan_api {
+
+namespace {
+
+struct FormatEntry {
+    VkFormat format;
+    const char* name;
+    swinup_format carries;
+};
+
+constexpr FormatEntry kFormats[] = {
+    {VK_FORMAT_R16G16B16A16_SFLOAT, "VK_FORMAT_R16G16B16A16_SFLOAT", SWINUP_FORMAT_RGBA16F},
+    {VK_FORMAT_R32G32B32A32_SFLOAT, "VK_FORMAT_R32G32B32A32_SFLOAT", SWINUP_FORMAT_RGBA32F},
+    {VK_FORMAT_R32_SFLOAT, "VK_FORMAT_R32_SFLOAT", SWINUP_FORMAT_R32F},
+    {VK_FORMAT_D32_SFLOAT, "VK_FORMAT_D32_SFLOAT", SWINUP_FORMAT_R32F},
+    {VK_FORMAT_R16G16_SFLOAT, "VK_FORMAT_R16G16_SFLOAT", SWINUP_FORMAT_RG16F},
+    {VK_FORMAT_R32G32_SFLOAT, "VK_FORMAT_R32G32_SFLOAT", SWINUP_FORMAT_RG32F},
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "VK_FORMAT_A2B10G10R10_UNORM_PACK32", SWINUP_FORMAT_R10G10B10A2},
+    {VK_FORMAT_R8G8B8A8_UNORM, "VK_FORMAT_R8G8B8A8_UNORM", SWINUP_FORMAT_RGBA8},
+    // Formats an engine may reasonably pass by mistake: named in the message, carried by nothing.
+    {VK_FORMAT_UNDEFINED, "VK_FORMAT_UNDEFINED", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_R16G16B16_SFLOAT, "VK_FORMAT_R16G16B16_SFLOAT", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_R32G32B32_SFLOAT, "VK_FORMAT_R32G32B32_SFLOAT", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "VK_FORMAT_B10G11R11_UFLOAT_PACK32", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_B8G8R8A8_UNORM, "VK_FORMAT_B8G8R8A8_UNORM", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_R8G8B8A8_SRGB, "VK_FORMAT_R8G8B8A8_SRGB", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_B8G8R8A8_SRGB, "VK_FORMAT_B8G8R8A8_SRGB", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, "VK_FORMAT_A2R10G10B10_UNORM_PACK32", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_D24_UNORM_S8_UINT, "VK_FORMAT_D24_UNORM_S8_UINT", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, "VK_FORMAT_D32_SFLOAT_S8_UINT", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_D16_UNORM, "VK_FORMAT_D16_UNORM", SWINUP_FORMAT_UNKNOWN},
+};
+
+struct LayoutEntry {
+    VkImageLayout layout;
+    const char* name;
+};
+
+constexpr LayoutEntry kLayouts[] = {
+    {VK_IMAGE_LAYOUT_UNDEFINED, "VK_IMAGE_LAYOUT_UNDEFINED"},
+    {VK_IMAGE_LAYOUT_GENERAL, "VK_IMAGE_LAYOUT_GENERAL"},
+    {VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, "VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, "VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, "VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, "VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, "VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, "VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_PREINITIALIZED, "VK_IMAGE_LAYOUT_PREINITIALIZED"},
+    {VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL, "VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, "VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, "VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL, "VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL"},
+    {VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, "VK_IMAGE_LAYOUT_PRESENT_SRC_KHR"},
+};
+
+constexpr VkImageLayout kSampledLayouts = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+constexpr const char* kSampledReason = "swinup reads the inputs as sampled images with texelFetch";
+
+template <typename List, typename Value>
+std::string join(const List& list, size_t count, Value end, std::string (*name)(Value)) {
+    size_t n = 0;
+    while (n < count && list[n] != end) ++n;
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        if (i > 0) s += (i + 1 == n) ? " or " : ", ";
+        s += name(list[i]);
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string vk_format_name(VkFormat format) {
+    for (const FormatEntry& e : kFormats)
+        if (e.format == format) return e.name;
+    return "VkFormat " + std::to_string(static_cast<int64_t>(format));
+}
+
+std::string vk_layout_name(VkImageLayout layout) {
+    for (const LayoutEntry& e : kLayouts)
+        if (e.layout == layout) return e.name;
+    return "VkImageLayout " + std::to_string(static_cast<int64_t>(layout));
+}
+
+swinup_format swinup_format_of(VkFormat format) {
+    for (const FormatEntry& e : kFormats)
+        if (e.format == format) return e.carries;
+    return SWINUP_FORMAT_UNKNOWN;
+}
+
+const ImageRule& color_rule() {
+    static const ImageRule rule{"color",
+                                {VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_UNDEFINED},
+                                VK_IMAGE_USAGE_SAMPLED_BIT,
+                                kSampledReason,
+                                {kSampledLayouts, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
+    return rule;
+}
+
+const ImageRule& depth_rule() {
+    static const ImageRule rule{"depth",
+                                {VK_FORMAT_R32_SFLOAT, VK_FORMAT_D32_SFLOAT, VK_FORMAT_UNDEFINED},
+                                VK_IMAGE_USAGE_SAMPLED_BIT,
+                                kSampledReason,
+                                {kSampledLayouts, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                                 VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL}};
+    return rule;
+}
+
+const ImageRule& motion_vectors_rule() {
+    static const ImageRule rule{"motion_vectors",
+                                {VK_FORMAT_R16G16_SFLOAT, VK_FORMAT_R32G32_SFLOAT, VK_FORMAT_UNDEFINED},
+                                VK_IMAGE_USAGE_SAMPLED_BIT,
+                                kSampledReason,
+                                {kSampledLayouts, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
+    return rule;
+}
+
+const ImageRule& exposure_rule() {
+    static const ImageRule rule{"exposure",
+                                {VK_FORMAT_R32_SFLOAT, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED},
+                                VK_IMAGE_USAGE_SAMPLED_BIT,
+                                kSampledReason,
+                                {kSampledLayouts, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
+    return rule;
+}
+
+ImageRule output_rule(swinup_format output_format) {
+    VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
+    if (output_format == SWINUP_FORMAT_R10G10B10A2) format = VK_FORMAT_A2B10G10R10_UNORM_PACK32;
+    if (output_format == SWINUP_FORMAT_RGBA8) format = VK_FORMAT_R8G8B8A8_UNORM;
+    return ImageRule{"output",
+                     {format, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED},
+                     VK_IMAGE_USAGE_STORAGE_BIT,
+                     "swinup writes the output with imageStore",
+                     {VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
+}
+
+std::string format_list(const ImageRule& rule) {
+    return join(rule.formats, 3, VK_FORMAT_UNDEFINED, &vk_format_name);
+}
+
+std::string layout_list(const ImageRule& rule) {
+    return join(rule.layouts, 4, VK_IMAGE_LAYOUT_UNDEFINED, &vk_layout_name);
+}
+
+}  // namespace swinup::vulkan_api

@@ -1,0 +1,169 @@
+#include "vulkan/frame/frame_passes.h"
+
+#include <string>
+
+#include "model/model_spec.h"
+#include "vulkan/runtime/vulkan_error.h"
+#include "vulkan_shaders.h"
+
+namespace swinup::vulkan {
+namespace {
+
+using K = BindingKind;
+constexpr uint32_t kPush = sizeof(FramePush);
+
+size_t sz(int a, int b) { return static_cast<size_t>(a) * static_cast<size_t>(b); }
+
+const SpirvCode& output_shader(swinup_precision precision, swinup_format format) {
+    const bool fast = precision == SWINUP_PRECISION_FAST;
+    switch (format) {
+        case SWINUP_FORMAT_RGBA16F: return fast ? shaders::frame_output_pass_fast_rgba16f : shaders::frame_output_pass_exact_rgba16f;
+        case SWINUP_FORMAT_R10G10B10A2: return fast ? shaders::frame_output_pass_fast_rgb10a2 : shaders::frame_output_pass_exact_rgb10a2;
+        case SWINUP_FORMAT_RGBA8: return fast ? shaders::frame_output_pass_fast_rgba8 : shaders::frame_output_pass_exact_rgba8;
+        default:
+            throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                              "the output format must be RGBA16F, R10G10B10A2 or RGBA8 (got " +
+                                  std::to_string(static_cast<int>(format)) + ")");
+    }
+}
+
+Groups groups_2d(int width, int height) {
+    return {div_up(static_cast<uint32_t>(width), 8), div_up(static_cast<uint32_t>(height), 8), 1};
+}
+
+}  // namespace
+
+FrameBuffers::FrameBuffers(Device& device, int rw, int rh, int dw, int dh)
+    : color(device, sz(rw, rh) * 12, MemoryUse::DeviceLocal),
+      motion(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal),
+      dilated(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal),
+      tc(device, sz(rw, rh) * 12, MemoryUse::DeviceLocal),
+      staged(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * kSlots, MemoryUse::DeviceLocal),
+      head(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * kHeadOutputs * 4, MemoryUse::DeviceLocal),
+      scalars(device, sizeof(FrameScalars), MemoryUse::DeviceLocal),
+      row_sums(device, static_cast<size_t>(rh) * 8, MemoryUse::DeviceLocal),
+      no_exposure(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT) {
+    for (int i = 0; i < 2; ++i) {
+        history[i] = Buffer(device, sz(dw, dh) * 8, MemoryUse::DeviceLocal);
+        depth[i] = Buffer(device, sz(rw, rh) * 4, MemoryUse::DeviceLocal);
+        recurrent[i] = Buffer(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal);
+    }
+}
+
+void FrameBuffers::record_initialise(Recorder& rec) {
+    rec.transition(no_exposure, VK_IMAGE_LAYOUT_GENERAL);
+    for (int i = 0; i < 2; ++i) {
+        rec.fill_buffer(history[i], 0);
+        rec.fill_buffer(depth[i], 0);
+        rec.fill_buffer(recurrent[i], 0);
+    }
+}
+
+FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, float still_history_shift) {
+    FramePush p{};
+    const FrameGeometry& g = f.geometry;
+    p.width = g.width;
+    p.height = g.height;
+    p.display_width = g.display_width;
+    p.display_height = g.display_height;
+    p.jitter_x = g.jitter_x;
+    p.jitter_y = g.jitter_y;
+    p.scale_x = g.scale_x;
+    p.scale_y = g.scale_y;
+    p.padded_width = f.padded_width;
+    p.padded_height = f.padded_height;
+    p.prev_width = f.history_valid ? f.previous_width : g.width;
+    p.prev_height = f.history_valid ? f.previous_height : g.height;
+    p.flags = (f.history_valid ? kFlagHistoryValid : 0u) | (f.ldr ? kFlagLdr : 0u) |
+              (f.depth_inverted ? kFlagDepthInverted : 0u) | (f.mv_display_res ? kFlagMvDisplayRes : 0u);
+    p.pre_exposure = f.exposure.pre_exposure;
+    p.mv_scale_x = desc.mv_scale_x;
+    p.mv_scale_y = desc.mv_scale_y;
+    p.motion_offset_x = f.motion_offset_x;
+    p.motion_offset_y = f.motion_offset_y;
+    p.still_history_shift = still_history_shift;
+    p.exposure_value = f.exposure.value;
+    return p;
+}
+
+VkFormat output_vk_format(swinup_format format) {
+    switch (format) {
+        case SWINUP_FORMAT_RGBA16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
+        case SWINUP_FORMAT_R10G10B10A2: return VK_FORMAT_A2B10G10R10_UNORM_PACK32;
+        case SWINUP_FORMAT_RGBA8: return VK_FORMAT_R8G8B8A8_UNORM;
+        default: return VK_FORMAT_UNDEFINED;
+    }
+}
+
+FramePasses::FramePasses(Device& device, swinup_precision precision) : device_(device), precision_(precision) {}
+
+void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                                  const FrameInputViews& inputs, FrameBuffers& buffers) {
+    if (frame.exposure.automatic) {
+        if (!device_.capabilities().shader_float64) {
+            throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                              "auto exposure needs shaderFloat64, which Vulkan device \"" + device_.name() +
+                                  "\" lacks (pass an exposure value or texture instead)");
+        }
+        rec.dispatch(device_.pipeline({&shaders::frame_exposure_rows, {K::SampledImage, K::StorageBuffer}, kPush, {}}),
+                     {Bind::sampled_image(inputs.color.view, inputs.color.layout), Bind::buffer(buffers.row_sums)},
+                     push, Groups{div_up(static_cast<uint32_t>(push.height), 64)});
+        rec.dispatch(device_.pipeline({&shaders::frame_exposure_auto, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+                     {Bind::buffer(buffers.row_sums), Bind::buffer(buffers.scalars)}, push, Groups{1});
+        return;
+    }
+    FramePush p = push;
+    p.option = inputs.exposure.view ? 1u : 0u;
+    const Bind texture = inputs.exposure.view ? Bind::sampled_image(inputs.exposure.view, inputs.exposure.layout)
+                                              : Bind::sampled_image(buffers.no_exposure);
+    rec.dispatch(device_.pipeline({&shaders::frame_exposure_fixed, {K::SampledImage, K::StorageBuffer}, kPush, {}}),
+                 {texture, Bind::buffer(buffers.scalars)}, p, Groups{1});
+}
+
+void FramePasses::record_input_planes(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                                      const FrameInputViews& inputs, FrameBuffers& buffers) {
+    rec.dispatch(device_.pipeline({&shaders::frame_input_planes,
+                                   {K::SampledImage, K::SampledImage, K::SampledImage, K::StorageBuffer,
+                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
+                                   kPush, {}}),
+                 {Bind::sampled_image(inputs.color.view, inputs.color.layout),
+                  Bind::sampled_image(inputs.depth.view, inputs.depth.layout),
+                  Bind::sampled_image(inputs.motion.view, inputs.motion.layout), Bind::buffer(buffers.color),
+                  Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.motion), Bind::buffer(buffers.scalars)},
+                 push, groups_2d(push.width, push.height));
+}
+
+void FramePasses::record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                                 FrameBuffers& buffers) {
+    rec.dispatch(device_.pipeline({&shaders::frame_staging,
+                                   {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+                                    K::StorageBuffer},
+                                   kPush, {}}),
+                 {Bind::buffer(buffers.color), Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.motion),
+                  Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.depth[frame.current]),
+                  Bind::buffer(buffers.recurrent[frame.current]), Bind::buffer(buffers.staged),
+                  Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated)},
+                 push, groups_2d(push.padded_width, push.padded_height));
+}
+
+void FramePasses::record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                                FrameBuffers& buffers, VkImageView output, swinup_format format) {
+    rec.dispatch(device_.pipeline({&output_shader(precision_, format),
+                                   {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+                                    K::StorageBuffer, K::StorageImage, K::StorageBuffer},
+                                   kPush, {}}),
+                 {Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated), Bind::buffer(buffers.head),
+                  Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.history[frame.next]),
+                  Bind::storage_image(output), Bind::buffer(buffers.scalars)},
+                 push, groups_2d(push.display_width, push.display_height));
+}
+
+void FramePasses::record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                                   FrameBuffers& buffers) {
+    rec.dispatch(device_.pipeline({&shaders::frame_recurrent_store, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+                 {Bind::buffer(buffers.head), Bind::buffer(buffers.recurrent[frame.next])}, push,
+                 groups_2d(push.width, push.height));
+}
+
+}  // namespace swinup::vulkan

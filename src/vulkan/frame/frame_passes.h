@@ -1,0 +1,89 @@
+// Host-side recording of the passes before and after the network (docs/model-spec.md, "Staging"
+// and "Output pass"), each one shader of shaders/frame/: exposure, input planes, staging, output,
+// recurrent features. The same recording serves the host-pointer path (swinup's own images) and
+// the Vulkan-facing API (the application's images): inputs are read as sampled images in the
+// layout the caller states, the output is written as a storage image in GENERAL layout.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <memory>
+
+#include "frame/frame_sequence.h"
+#include "swinup/swinup.h"
+#include "vulkan/frame/frame_push.h"
+#include "vulkan/runtime/device.h"
+#include "vulkan/runtime/memory.h"
+#include "vulkan/runtime/recorder.h"
+
+namespace swinup::vulkan {
+
+// A sampled input image as a pass binds it.
+struct InputView {
+    VkImageView view = VK_NULL_HANDLE;
+    VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
+};
+
+struct FrameInputViews {
+    InputView color, depth, motion;
+    InputView exposure;  // view VK_NULL_HANDLE: no exposure texture
+};
+
+// The buffers of a frame and of the temporal state, allocated once for the largest sizes: the
+// Vulkan twin of cpu::FramePlanes and cpu::TemporalState. Render-resolution planes are packed
+// with the frame's width; the state is double-buffered (slot FrameSetup::current is read,
+// FrameSetup::next written, and only a successful frame's commit swaps them).
+struct FrameBuffers {
+    FrameBuffers(Device& device, int max_render_width, int max_render_height, int display_width,
+                 int display_height);
+    // Records what makes the buffers ready for the first frame: the state zeroed, the stand-in
+    // exposure image moved to GENERAL layout. Once, before the first frame.
+    void record_initialise(Recorder& recorder);
+
+    Buffer color, motion, dilated, tc;  // f32 planes (3, 2, 2, 3 per render pixel)
+    Buffer staged;                       // padded grid, 16 e4m3 codes a pixel (4 per uint)
+    Buffer head;                         // padded grid, 16 f32 a pixel
+    Buffer scalars;                      // FrameScalars
+    Buffer row_sums;                     // f64 per render row (auto exposure)
+    Buffer history[2];                   // display w * h * 4 f16
+    Buffer depth[2];                     // render w * h f32 reverse-Z
+    Buffer recurrent[2];                 // render w * h * 4 f16
+    Image no_exposure;                   // 1x1 R32F bound when a frame has no exposure texture
+};
+
+// The FramePush of a frame (its setup, the dispatch's motion scales, the network's
+// still_history_shift).
+FramePush frame_push(const FrameSetup& frame, const swinup_dispatch_desc& desc, float still_history_shift);
+
+// The VkFormat of the output image for an output format (RGBA16F, R10G10B10A2, RGBA8), or
+// VK_FORMAT_UNDEFINED for any other.
+VkFormat output_vk_format(swinup_format format);
+
+class FramePasses {
+public:
+    // Throws VulkanError when a pipeline cannot be made.
+    FramePasses(Device& device, swinup_precision precision);
+
+    // The frame's exposure into buffers.scalars (and its counters cleared): automatic (needs
+    // shaderFloat64: VulkanError(UNSUPPORTED) naming it otherwise), the exposure texture's value,
+    // or frame.exposure.value.
+    void record_exposure(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                         const FrameInputViews& inputs, FrameBuffers& buffers);
+    // Colour, depth (into buffers.depth[frame.next]) and motion planes, replaced values counted.
+    void record_input_planes(Recorder& rec, const FramePush& push, const FrameSetup& frame,
+                             const FrameInputViews& inputs, FrameBuffers& buffers);
+    // The staged slots, t(colour) and dilated motion.
+    void record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers);
+    // After the network wrote buffers.head: the output image (its format `format`, a storage
+    // image in GENERAL layout) and the new history (buffers.history[frame.next]).
+    void record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers,
+                       VkImageView output, swinup_format format);
+    // The recurrent features of buffers.head into buffers.recurrent[frame.next].
+    void record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers);
+
+private:
+    Device& device_;
+    swinup_precision precision_;
+};
+
+}  // namespace swinup::vulkan

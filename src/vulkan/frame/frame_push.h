@@ -1,0 +1,33 @@
+// The push constants of every frame pass: the C++ twin of shaders/common/frame_push.glsl (same
+// order, same size; a static_assert below and the shaders' use keep them together).
+#pragma once
+
+#include <cstdint>
+
+namespace swinup::vulkan {
+
+constexpr uint32_t kFlagHistoryValid = 1u;
+constexpr uint32_t kFlagLdr = 2u;
+constexpr uint32_t kFlagDepthInverted = 4u;
+constexpr uint32_t kFlagMvDisplayRes = 8u;
+
+struct FramePush {
+    int32_t width, height, display_width, display_height;
+    float jitter_x, jitter_y, scale_x, scale_y;
+    int32_t padded_width, padded_height, prev_width, prev_height;
+    uint32_t flags;
+    float pre_exposure, mv_scale_x, mv_scale_y;
+    float motion_offset_x, motion_offset_y, still_history_shift;
+    uint32_t option;
+    float exposure_value;
+    uint32_t pad0, pad1, pad2;
+};
+static_assert(sizeof(FramePush) == 96, "FramePush must match shaders/common/frame_push.glsl");
+
+// The frame's scalars buffer (FrameScalars of frame_push.glsl).
+struct FrameScalars {
+    float exposure;
+    uint32_t color_replaced, depth_replaced, motion_replaced;
+};
+
+}  // namespace swinup::vulkan

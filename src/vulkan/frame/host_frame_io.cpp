@@ -1,0 +1,138 @@
+#include "vulkan/frame/host_frame_io.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "frame/formats.h"
+#include "vulkan/runtime/vulkan_error.h"
+
+namespace swinup::vulkan {
+namespace {
+
+enum Role { kColor = 0, kDepth = 1, kMotion = 2 };
+
+// The image format a host input is copied into, and its bytes per texel.
+VkFormat input_vk_format(swinup_format f) {
+    switch (f) {
+        case SWINUP_FORMAT_RGBA16F: case SWINUP_FORMAT_RGB16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
+        case SWINUP_FORMAT_RGBA32F: case SWINUP_FORMAT_RGB32F: return VK_FORMAT_R32G32B32A32_SFLOAT;
+        case SWINUP_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
+        case SWINUP_FORMAT_RG16F: return VK_FORMAT_R16G16_SFLOAT;
+        case SWINUP_FORMAT_RG32F: return VK_FORMAT_R32G32_SFLOAT;
+        default: return VK_FORMAT_UNDEFINED;
+    }
+}
+
+size_t align16(size_t n) { return (n + 15) / 16 * 16; }
+
+// Copies a host resource's rows, packed, into dst in the image's texel layout (3 channels widened
+// to 4, the fourth set to 1).
+void pack_rows(const swinup_resource& r, uint8_t* dst) {
+    const size_t pitch = resource_row_pitch(r);
+    const size_t element = format_element_bytes(r.format);
+    const int channels = format_channels(r.format);
+    const auto* src = static_cast<const uint8_t*>(r.data);
+    if (channels != 3) {
+        const size_t row_bytes = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+        for (uint32_t y = 0; y < r.height; ++y) std::memcpy(dst + y * row_bytes, src + y * pitch, row_bytes);
+        return;
+    }
+    const uint16_t half_one = 0x3c00;
+    const float float_one = 1.0f;
+    for (uint32_t y = 0; y < r.height; ++y) {
+        const uint8_t* row = src + y * pitch;
+        for (uint32_t x = 0; x < r.width; ++x) {
+            uint8_t* texel = dst + (static_cast<size_t>(y) * r.width + x) * element * 4;
+            std::memcpy(texel, row + static_cast<size_t>(x) * element * 3, element * 3);
+            std::memcpy(texel + element * 3, element == 2 ? static_cast<const void*>(&half_one)
+                                                          : static_cast<const void*>(&float_one), element);
+        }
+    }
+}
+
+}  // namespace
+
+HostFrameIo::HostFrameIo(Device& device, const swinup_context_desc& context)
+    : device_(device), context_(context) {
+    const size_t render = static_cast<size_t>(context.max_render_width) * context.max_render_height;
+    const size_t display = static_cast<size_t>(context.display_width) * context.display_height;
+    // Colour (at most 16 bytes a texel), depth (4), motion (8, at display size at most).
+    upload_ = Buffer(device, align16(render * 16) + align16(render * 4) + align16(std::max(render, display) * 8),
+                     MemoryUse::Upload);
+    readback_ = Buffer(device, display * 8, MemoryUse::Readback);
+    const VkFormat format = output_vk_format(context.output_format);
+    if (format == VK_FORMAT_UNDEFINED) {
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "the output format must be RGBA16F, R10G10B10A2 or RGBA8");
+    }
+    if (!device.format_supports(format, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() +
+                                                         "\" cannot write " + format_name(format) +
+                                                         " as a storage image (the output format)");
+    }
+    output_ = Image(device, context.display_width, context.display_height, format,
+                    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+}
+
+Image& HostFrameIo::input_image(int role, VkFormat format, uint32_t width, uint32_t height) {
+    auto key = std::make_pair(role, format);
+    auto it = inputs_.find(key);
+    if (it == inputs_.end()) {
+        if (!device_.format_supports(format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
+            throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device_.name() +
+                                                             "\" cannot sample " + format_name(format));
+        }
+        it = inputs_.emplace(key, Image(device_, width, height, format,
+                                        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT)).first;
+    }
+    return it->second;
+}
+
+void HostFrameIo::record_prepare(Recorder& rec) {
+    if (!output_ready_) {
+        rec.transition(output_, VK_IMAGE_LAYOUT_GENERAL);
+        output_ready_ = true;
+    }
+}
+
+FrameInputViews HostFrameIo::record_upload(Recorder& rec, const swinup_dispatch_desc& desc) {
+    record_prepare(rec);
+    const size_t render = static_cast<size_t>(context_.max_render_width) * context_.max_render_height;
+    const size_t offsets[3] = {0, align16(render * 16), align16(render * 16) + align16(render * 4)};
+    const swinup_resource* resources[3] = {&desc.color, &desc.depth, &desc.motion_vectors};
+    // Image sizes: the largest the context allows for each role (motion may be display-sized).
+    const bool mv_display = (context_.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
+    const uint32_t widths[3] = {context_.max_render_width, context_.max_render_width,
+                                mv_display ? context_.display_width : context_.max_render_width};
+    const uint32_t heights[3] = {context_.max_render_height, context_.max_render_height,
+                                 mv_display ? context_.display_height : context_.max_render_height};
+    FrameInputViews views;
+    InputView* out[3] = {&views.color, &views.depth, &views.motion};
+    auto* base = static_cast<uint8_t*>(upload_.mapped());
+    for (int role = 0; role < 3; ++role) {
+        const swinup_resource& r = *resources[role];
+        const VkFormat format = input_vk_format(r.format);
+        if (format == VK_FORMAT_UNDEFINED) {
+            throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "an input has a format the Vulkan backend does not read");
+        }
+        Image& image = input_image(role, format, widths[role], heights[role]);
+        if (image.layout != VK_IMAGE_LAYOUT_GENERAL) rec.transition(image, VK_IMAGE_LAYOUT_GENERAL);
+        pack_rows(r, base + offsets[role]);
+        rec.copy_buffer_to_image(upload_, offsets[role], image, r.width, r.height);
+        *out[role] = {image.view(), VK_IMAGE_LAYOUT_GENERAL};
+    }
+    upload_.flush();
+    return views;
+}
+
+void HostFrameIo::record_readback(Recorder& rec) { rec.copy_image_to_buffer(output_, readback_, 0); }
+
+void HostFrameIo::write_output(const swinup_dispatch_desc& desc) const {
+    const swinup_resource& r = desc.output;
+    const size_t row_bytes = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+    const size_t pitch = resource_row_pitch(r);
+    auto* dst = static_cast<uint8_t*>(r.data_mut);
+    for (uint32_t y = 0; y < r.height; ++y) readback_.read(dst + y * pitch, row_bytes, y * row_bytes);
+}
+
+}  // namespace swinup::vulkan

@@ -1,0 +1,31 @@
+// The push constants every frame pass takes (src/vulkan/frame/frame_push.h is the C++ twin; the
+// two must stay identical in order and size).
+#ifndef SWINUP_FRAME_PUSH_GLSL
+#define SWINUP_FRAME_PUSH_GLSL
+
+const uint kFlagHistoryValid = 1u;   // the previous frame's state is read
+const uint kFlagLdr = 2u;            // colour clamped to [0, 1]
+const uint kFlagDepthInverted = 4u;  // depth is already reverse-Z
+const uint kFlagMvDisplayRes = 8u;   // motion vectors at display resolution
+
+layout(push_constant) uniform FramePush {
+    int width, height, display_width, display_height;
+    float jitter_x, jitter_y, scale_x, scale_y;
+    int padded_width, padded_height, prev_width, prev_height;
+    uint flags;
+    float pre_exposure, mv_scale_x, mv_scale_y;
+    float motion_offset_x, motion_offset_y, still_history_shift;
+    uint option;           // pass-specific (exposure: 0 value, 1 texture)
+    float exposure_value;  // the exposure of a fixed-exposure frame
+    uint pad0, pad1, pad2;
+} frame;
+
+// The frame's scalars, written by the exposure pass, counted by the input pass.
+struct FrameScalars {
+    float exposure;
+    uint color_replaced;
+    uint depth_replaced;
+    uint motion_replaced;
+};
+
+#endif

@@ -1,0 +1,147 @@
+// variants: EXACT_RGBA16F EXACT_RGB10A2 EXACT_RGBA8 FAST_RGBA16F FAST_RGB10A2 FAST_RGBA8
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// The output pass (src/frame/output_pixel.h, cpu/output_pass.cpp): per display pixel the
+// anisotropic Gaussian of its nearest render pixel's kernel over the 3x3 samples in t-space,
+// blended with the Lanczos-3 history; writes the new history (f16) and the output image in the
+// input's units. The output image's format is the variant's: RGBA16F as f16 (alpha 1), RGB10A2
+// and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code.
+// FAST_*: the kernel weights' and the colour compression's exp2/log2 and the Lanczos weights'
+// multiply-adds by the hardware (bound: tests/vulkan/test_vulkan_frame.cpp).
+#include "frame_push.glsl"
+#include "pixel_ops.glsl"
+
+#if defined(FAST_RGBA16F) || defined(FAST_RGB10A2) || defined(FAST_RGBA8)
+#define FAST 1
+#endif
+
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(std430, binding = 0) readonly buffer Tc { float tc[]; };
+layout(std430, binding = 1) readonly buffer Dilated { float motion[]; };
+layout(std430, binding = 2) readonly buffer Head { float head[]; };           // padded grid, 16 a pixel
+layout(std430, binding = 3) readonly buffer History { uint history[]; };
+layout(std430, binding = 4) writeonly buffer NewHistory { uint new_history[]; };
+#if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
+layout(rgba16f, binding = 5) uniform writeonly image2D output_image;
+#elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
+layout(rgb10_a2, binding = 5) uniform writeonly image2D output_image;
+#else
+layout(rgba8, binding = 5) uniform writeonly image2D output_image;
+#endif
+layout(std430, binding = 6) readonly buffer Scalars { FrameScalars scalars; };
+
+vec3 history_rgb(int x, int y) {
+    const int p = (y * frame.display_width + x) * 2;
+    const uint w0 = history[p], w1 = history[p + 1];
+    return vec3(f16_unpack(w0, 0u), f16_unpack(w0, 1u), f16_unpack(w1, 0u));
+}
+#include "history_sampler.glsl"
+
+#ifdef FAST
+float t_of(float x) { return log2(1.0 + max(x, 0.0)); }
+float t_inverse(float y) { return exp2(y) - 1.0; }
+float kernel_weight(float dx, float dy, float s, float c, float sigma_major, float sigma_minor) {
+    const float u = c * dx + s * dy;
+    const float v = c * dy - s * dx;
+    const float a = u / sigma_major;
+    const float b = v / sigma_minor;
+    return exp2(-0.5 * kExactLog2e * (a * a + b * b));
+}
+const bool kFused = true;
+#else
+float t_of(float x) { return px_t_of(x); }
+float t_inverse(float y) { return px_t_inverse(y); }
+float kernel_weight(float dx, float dy, float s, float c, float sigma_major, float sigma_minor) {
+    return px_kernel_weight(dx, dy, s, c, sigma_major, sigma_minor);
+}
+const bool kFused = false;
+#endif
+
+float output_position(int o, float scale) {
+    const float r = exact_sub(exact_div(float(o) + 0.5, scale), 0.5);
+    return exact_add(r, 0.5);
+}
+
+float blend_alpha(float raw) { return exact_sigmoid(px_is_nan(raw) ? 0.0 : raw); }
+
+float history_weight(float raw, float mv_x, float mv_y, float still_history_shift) {
+    const bool still = mv_x == 0.0 && mv_y == 0.0;
+    return blend_alpha(still && still_history_shift != 0.0 ? exact_add(raw, still_history_shift) : raw);
+}
+
+void main() {
+    const int ox = int(gl_GlobalInvocationID.x);
+    const int oy = int(gl_GlobalInvocationID.y);
+    if (ox >= frame.display_width || oy >= frame.display_height) return;
+
+    const float cx = output_position(ox, frame.scale_x);
+    const float cy = output_position(oy, frame.scale_y);
+    const int nx = px_clampi(px_floor_to_int(cx), 0, frame.width - 1);
+    const int ny = px_clampi(px_floor_to_int(cy), 0, frame.height - 1);
+    const int head_index = (ny * frame.padded_width + nx) * 16;
+
+    const float sigma_major = px_kernel_sigma(head[head_index + 4]);
+    const float sigma_minor = px_kernel_sigma(head[head_index + 5]);
+    float sin_theta, cos_theta;
+    px_kernel_sincos(head[head_index + 6], sin_theta, cos_theta);
+
+    vec3 sum = vec3(0.0);
+    float weight_sum = 0.0;
+    for (int dy = -1; dy <= 1; ++dy) {
+        const int qy = px_clampi(ny + dy, 0, frame.height - 1);
+        const float sy = exact_add(float(qy) + 0.5, frame.jitter_y);
+        for (int dx = -1; dx <= 1; ++dx) {
+            const int qx = px_clampi(nx + dx, 0, frame.width - 1);
+            const float sx = exact_add(float(qx) + 0.5, frame.jitter_x);
+            const float w = kernel_weight(exact_sub(sx, cx), exact_sub(sy, cy), sin_theta, cos_theta,
+                                          sigma_major, sigma_minor);
+            const int t = (qy * frame.width + qx) * 3;
+            for (int c = 0; c < 3; ++c) sum[c] = exact_add(sum[c], exact_mul(w, tc[t + c]));
+            weight_sum = exact_add(weight_sum, w);
+        }
+    }
+    vec3 current;
+    const int tn = (ny * frame.width + nx) * 3;
+    for (int c = 0; c < 3; ++c) {
+        current[c] = weight_sum < F(0x1e3ce508u) /* 1e-20f */ ? tc[tn + c] : exact_div(sum[c], weight_sum);
+    }
+
+    const int m = (ny * frame.width + nx) * 2;
+    const float mv_x = motion[m], mv_y = motion[m + 1];
+    const float hx = exact_add(float(ox) + 0.5, exact_mul(mv_x, frame.scale_x));
+    const float hy = exact_add(float(oy) + 0.5, exact_mul(mv_y, frame.scale_y));
+    const bool history_valid = (frame.flags & kFlagHistoryValid) != 0u && px_on_screen(hx, frame.display_width) &&
+                               px_on_screen(hy, frame.display_height);
+    vec3 result;
+    if (!history_valid) {
+        for (int c = 0; c < 3; ++c) result[c] = t_inverse(current[c]);
+    } else {
+        const vec3 h = px_clamped_separable_sample(6, true, kFused, frame.display_width, frame.display_height, hx, hy);
+        const float alpha = history_weight(head[head_index + 7], mv_x, mv_y, frame.still_history_shift);
+        const float share = exact_mul(exact_sub(1.0, alpha), weight_sum < 1.0 ? weight_sum : 1.0);
+        for (int c = 0; c < 3; ++c) {
+            const float th = t_of(h[c]);
+            result[c] = t_inverse(exact_add(th, exact_mul(share, exact_sub(current[c], th))));
+        }
+    }
+
+    // The history (f16 of the linear value in [0, 65504]) and the output in the input's units.
+    const int p = (oy * frame.display_width + ox) * 2;
+    new_history[p] = px_encode_half_colour(result.r) | (px_encode_half_colour(result.g) << 16);
+    new_history[p + 1] = px_encode_half_colour(result.b);
+    const float exposure = scalars.exposure;
+    vec3 v;
+    for (int c = 0; c < 3; ++c) v[c] = px_output_units(result[c], exposure, frame.pre_exposure);
+#if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
+    // f16 values are exact in f32, and the image's f32 -> f16 conversion of an f16 value is exact.
+    const vec4 stored = vec4(f16_bits_to_f32(px_encode_half_colour(v.r)), f16_bits_to_f32(px_encode_half_colour(v.g)),
+                             f16_bits_to_f32(px_encode_half_colour(v.b)), 1.0);
+#elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
+    const vec4 stored = vec4(float(px_unorm_encode(v.r, 1023.0)) / 1023.0, float(px_unorm_encode(v.g, 1023.0)) / 1023.0,
+                             float(px_unorm_encode(v.b, 1023.0)) / 1023.0, 1.0);
+#else
+    const vec4 stored = vec4(float(px_unorm_encode(v.r, 255.0)) / 255.0, float(px_unorm_encode(v.g, 255.0)) / 255.0,
+                             float(px_unorm_encode(v.b, 255.0)) / 255.0, 1.0);
+#endif
+    imageStore(output_image, ivec2(ox, oy), stored);
+}

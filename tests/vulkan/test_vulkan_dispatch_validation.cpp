@@ -1,0 +1,219 @@
+// The Vulkan-facing API's descriptor checks (src/vulkan/api/vulkan_dispatch_validation.h), without a
+// device: the handles are stand-in values, which validation compares but never uses. Each bad field
+// must be refused with a message that names the image and what is wrong; the recording path
+// (test_vulkan_record_dispatch.cpp) checks on a device that a refused frame records nothing and
+// leaves the history as it was.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "swinup/swinup_vulkan.h"
+#include "vulkan/api/vulkan_dispatch_validation.h"
+
+namespace {
+
+using swinup::Validation;
+using swinup::vulkan_api::validate_vulkan_device_desc;
+using swinup::vulkan_api::validate_vulkan_dispatch_desc;
+
+template <typename Handle>
+Handle fake(uintptr_t value) {
+    return reinterpret_cast<Handle>(value);
+}
+
+swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
+                          VkImageUsageFlags usage) {
+    swinup_vulkan_image i{};
+    i.image = fake<VkImage>(id);
+    i.view = fake<VkImageView>(id + 1);
+    i.format = format;
+    i.width = w;
+    i.height = h;
+    i.layout = layout;
+    i.usage = usage;
+    return i;
+}
+
+struct Frame {
+    swinup_context_desc context{};
+    swinup_vulkan_dispatch_desc desc{};
+
+    Frame() {
+        swinup_context_desc_init(&context);
+        context.max_render_width = 64;
+        context.max_render_height = 48;
+        context.display_width = 128;
+        context.display_height = 96;
+        context.output_format = SWINUP_FORMAT_R10G10B10A2;
+        swinup_vulkan_dispatch_desc_init(&desc);
+        desc.frame.render_width = 64;
+        desc.frame.render_height = 48;
+        const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+        desc.color = image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, read, sampled);
+        desc.depth = image(0x200, VK_FORMAT_D32_SFLOAT, 64, 48, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                           VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+        desc.motion_vectors = image(0x300, VK_FORMAT_R16G16_SFLOAT, 64, 48, read, sampled);
+        desc.output = image(0x400, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
+                            VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    }
+
+    Validation check() const { return validate_vulkan_dispatch_desc(desc, context); }
+};
+
+void expect_refused(const Frame& f, const std::string& message) {
+    const Validation v = f.check();
+    EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(v.message, message);
+}
+
+TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
+    Frame f;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    // Images larger than what is read or written (an engine's dynamic-resolution targets) are fine.
+    f.desc.color.width = 100;
+    f.desc.depth.height = 90;
+    f.desc.output.width = 200;
+    f.desc.frame.render_width = 50;  // 128 / 50 <= 3
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+TEST(VulkanDispatchValidation, WrongFormatsAreNamed) {
+    Frame f;
+    f.desc.depth.format = VK_FORMAT_R16G16_SFLOAT;
+    expect_refused(f, "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT "
+                      "(SWINUP_FORMAT_R32F), got VK_FORMAT_R16G16_SFLOAT");
+    f = Frame();
+    f.desc.color.format = VK_FORMAT_R16G16B16_SFLOAT;
+    expect_refused(f, "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
+                      "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
+    f = Frame();
+    f.desc.motion_vectors.format = static_cast<VkFormat>(123456);
+    expect_refused(f, "vulkan_dispatch.motion_vectors.format: expected VK_FORMAT_R16G16_SFLOAT or "
+                      "VK_FORMAT_R32G32_SFLOAT (SWINUP_FORMAT_RG16F), got VkFormat 123456");
+    f = Frame();
+    f.desc.output.format = VK_FORMAT_R16G16B16A16_SFLOAT;  // valid output format, not the context's
+    expect_refused(f, "vulkan_dispatch.output.format: expected VK_FORMAT_A2B10G10R10_UNORM_PACK32 "
+                      "(SWINUP_FORMAT_R10G10B10A2), got VK_FORMAT_R16G16B16A16_SFLOAT (the context's output_format)");
+    f = Frame();
+    f.desc.output.format = VK_FORMAT_UNDEFINED;
+    EXPECT_EQ(f.check().status, SWINUP_STATUS_INVALID_ARGUMENT);
+}
+
+TEST(VulkanDispatchValidation, MissingUsageFlagsAreNamed) {
+    Frame f;
+    f.desc.output.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    expect_refused(f, "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT (swinup writes the "
+                      "output with imageStore)");
+    f = Frame();
+    f.desc.motion_vectors.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    expect_refused(f, "vulkan_dispatch.motion_vectors.usage: lacks VK_IMAGE_USAGE_SAMPLED_BIT (swinup reads "
+                      "the inputs as sampled images with texelFetch)");
+}
+
+TEST(VulkanDispatchValidation, LayoutsOutsideTheListAreNamed) {
+    Frame f;
+    f.desc.color.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    expect_refused(f, "vulkan_dispatch.color.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or "
+                      "VK_IMAGE_LAYOUT_GENERAL, got VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL (swinup records no "
+                      "layout transition: the application's barrier puts the image in one of these)");
+    f = Frame();
+    f.desc.output.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    expect_refused(f, "vulkan_dispatch.output.layout: expected VK_IMAGE_LAYOUT_GENERAL, got "
+                      "VK_IMAGE_LAYOUT_UNDEFINED (swinup records no layout transition: the application's "
+                      "barrier puts the image in one of these)");
+}
+
+TEST(VulkanDispatchValidation, ImagesSmallerThanWhatIsReadOrWrittenAreNamed) {
+    Frame f;
+    f.desc.color.width = 63;
+    expect_refused(f, "vulkan_dispatch.color.width: the image is 63x48, smaller than the 64x48 texels swinup "
+                      "reads (frame.render_width x frame.render_height)");
+    f = Frame();
+    f.desc.output.height = 95;
+    expect_refused(f, "vulkan_dispatch.output.height: the image is 128x95, smaller than the 128x96 texels "
+                      "swinup writes (the context's display size)");
+    f = Frame();
+    f.context.flags = SWINUP_FLAG_MV_DISPLAY_RES;  // motion vectors must then cover the display
+    expect_refused(f, "vulkan_dispatch.motion_vectors.width: the image is 64x48, smaller than the 128x96 "
+                      "texels swinup reads (the display size: the context has SWINUP_FLAG_MV_DISPLAY_RES)");
+}
+
+TEST(VulkanDispatchValidation, NullHandlesAndSharedOutputAreNamed) {
+    Frame f;
+    f.desc.depth.image = VK_NULL_HANDLE;
+    expect_refused(f, "vulkan_dispatch.depth.image: is VK_NULL_HANDLE");
+    f = Frame();
+    f.desc.output.view = VK_NULL_HANDLE;
+    expect_refused(f, "vulkan_dispatch.output.view: is VK_NULL_HANDLE (swinup reads and writes images "
+                      "through the application's views: a 2D view of mip 0, layer 0)");
+    f = Frame();
+    f.context.output_format = SWINUP_FORMAT_RGBA16F;
+    f.desc.output = f.desc.color;
+    f.desc.output.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    f.desc.output.layout = VK_IMAGE_LAYOUT_GENERAL;
+    f.desc.output.width = 128;
+    f.desc.output.height = 96;
+    expect_refused(f, "vulkan_dispatch.output.image: is also vulkan_dispatch.color.image (the output must be "
+                      "an image of its own)");
+}
+
+TEST(VulkanDispatchValidation, TheExposureImageIsCheckedWhenGivenAndIgnoredUnderAutoExposure) {
+    Frame f;
+    f.desc.exposure = image(0x500, VK_FORMAT_R16G16_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    expect_refused(f, "vulkan_dispatch.exposure.format: expected VK_FORMAT_R32_SFLOAT (SWINUP_FORMAT_R32F), "
+                      "got VK_FORMAT_R16G16_SFLOAT");
+    f.context.flags = SWINUP_FLAG_AUTO_EXPOSURE;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    f.context.flags = 0;
+    f.desc.exposure.format = VK_FORMAT_R32_SFLOAT;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
+    Frame f;
+    f.desc.struct_size = 8;
+    expect_refused(f, "vulkan_dispatch.struct_size: expected " + std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
+                          " (sizeof(swinup_vulkan_dispatch_desc); call swinup_vulkan_dispatch_desc_init), got 8");
+    f = Frame();
+    f.desc.frame.struct_size = 4;
+    expect_refused(f, "vulkan_dispatch.frame.struct_size: expected " + std::to_string(sizeof(swinup_dispatch_desc)) +
+                          " (sizeof(swinup_dispatch_desc); call swinup_dispatch_desc_init), got 4");
+    f = Frame();
+    f.desc.frame.jitter_x = 0.75f;
+    expect_refused(f, "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
+    f = Frame();
+    f.desc.frame.render_width = 65;
+    expect_refused(f, "vulkan_dispatch.frame.render_width: must be 1..max_render_width (64), got 65");
+}
+
+TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {
+    swinup_vulkan_device_desc d;
+    swinup_vulkan_device_desc_init(&d);
+    Validation v = validate_vulkan_device_desc(d);
+    EXPECT_EQ(v.message, "vulkan_device.instance: is VK_NULL_HANDLE");
+    d.instance = fake<VkInstance>(0x10);
+    d.physical_device = fake<VkPhysicalDevice>(0x20);
+    v = validate_vulkan_device_desc(d);
+    EXPECT_EQ(v.message, "vulkan_device.device: is VK_NULL_HANDLE");
+    d.device = fake<VkDevice>(0x30);
+    EXPECT_TRUE(validate_vulkan_device_desc(d).ok()) << validate_vulkan_device_desc(d).message;
+    d.api_version = VK_API_VERSION_1_0;
+    v = validate_vulkan_device_desc(d);
+    EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(v.message, "vulkan_device.api_version: 1.0: swinup needs Vulkan 1.1 or newer");
+    d.api_version = VK_API_VERSION_1_3;
+    d.enabled_extension_count = 2;
+    v = validate_vulkan_device_desc(d);
+    EXPECT_EQ(v.message, "vulkan_device.enabled_extensions: is NULL, but enabled_extension_count is 2");
+    const char* names[2] = {"VK_KHR_16bit_storage", nullptr};
+    d.enabled_extensions = names;
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.enabled_extensions[1]: is NULL");
+    d.struct_size = 3;
+    EXPECT_EQ(validate_vulkan_device_desc(d).message,
+              "vulkan_device.struct_size: expected " + std::to_string(sizeof(swinup_vulkan_device_desc)) +
+                  " (sizeof(swinup_vulkan_device_desc); call swinup_vulkan_device_desc_init), got 3");
+}
+
+}  // namespace

@@ -1,0 +1,408 @@
+// The Vulkan frame passes (src/vulkan/frame/, shaders/frame/) against the CPU backend's functions
+// (cpu/input_planes.cpp, staging.cpp, output_pass.cpp) on small frames: 64x64 -> 128x128 and the
+// odd 37x23 -> 80x50, with NaN/Inf in the inputs, history and recurrent state present.
+// Bounds: exposure, input planes, replaced-value counts, staged e4m3 codes, t(colour), dilated
+// motion, exact output bytes, history and recurrent features: bit-identical (the CPU-vs-CUDA
+// pre-network and exact output tests are bit-identical too). Fast output: the CUDA fast output
+// test's bound, |t(fast) - t(exact)| <= 2^-13 per channel for all but 1e-3 of the pixels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu/input_planes.h"
+#include "cpu/output_pass.h"
+#include "cpu/staging.h"
+#include "frame/formats.h"
+#include "frame/frame_sequence.h"
+#include "model/model_spec.h"
+#include "numeric/e4m3.h"
+#include "numeric/float_bits.h"
+#include "numeric/half.h"
+#include "vulkan/frame/frame_passes.h"
+#include "vulkan/frame/host_frame_io.h"
+#include "vulkan_test_support.h"
+
+namespace swinup::vulkan {
+namespace {
+
+using testing::VulkanTest;
+
+struct Size {
+    int rw, rh, dw, dh;
+};
+const Size kSizes[] = {{64, 64, 128, 128}, {37, 23, 80, 50}};
+
+// Transfers between host vectors and device buffers inside one recording.
+class Transfers {
+public:
+    explicit Transfers(Device& d) : device_(d) {}
+    template <class T>
+    void upload(Recorder& rec, const std::vector<T>& data, const Buffer& dst) {
+        keep_.emplace_back(device_, data.size() * sizeof(T), MemoryUse::Upload);
+        keep_.back().write(data.data(), data.size() * sizeof(T));
+        rec.copy_buffer(keep_.back(), 0, dst, 0, data.size() * sizeof(T));
+    }
+    // Returns an index for read() after the submission.
+    size_t download(Recorder& rec, const Buffer& src, size_t bytes) {
+        keep_.emplace_back(device_, bytes, MemoryUse::Readback);
+        rec.copy_buffer(src, 0, keep_.back(), 0, bytes);
+        return keep_.size() - 1;
+    }
+    template <class T>
+    std::vector<T> read(size_t index, size_t count) const {
+        std::vector<T> v(count);
+        keep_[index].read(v.data(), count * sizeof(T));
+        return v;
+    }
+
+private:
+    Device& device_;
+    std::vector<Buffer> keep_;
+};
+
+uint32_t bits(float f) { return float_to_bits(f); }
+
+template <class T>
+void expect_bits_equal(const char* what, const std::vector<T>& got, const T* want, size_t n) {
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t g, w;
+        if constexpr (std::is_same_v<T, float>) {
+            g = bits(got[i]);
+            w = bits(want[i]);
+        } else {
+            g = got[i];
+            w = want[i];
+        }
+        if (g != w && ++bad <= 5) {
+            ADD_FAILURE() << what << "[" << i << "]: Vulkan 0x" << std::hex << g << ", CPU 0x" << w << std::dec;
+        }
+    }
+    EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << n << " differ";
+}
+
+// Random host inputs of one frame, with NaN/Inf sprinkled in.
+struct HostInputs {
+    std::vector<uint8_t> color, depth, motion;
+    float exposure_texture = 0.0f;
+};
+
+void fill_resource(std::mt19937& rng, swinup_resource& r, std::vector<uint8_t>& bytes, swinup_format format,
+                   uint32_t w, uint32_t h, float lo, float hi, uint32_t pad_bytes) {
+    r.format = format;
+    r.width = w;
+    r.height = h;
+    r.memory = SWINUP_MEMORY_HOST;
+    const size_t row = w * format_pixel_bytes(format);
+    r.row_pitch = row + pad_bytes;
+    bytes.assign(r.row_pitch * h, 0);
+    std::uniform_real_distribution<float> value(lo, hi);
+    const float specials[] = {NAN, INFINITY, -INFINITY, -1.0f};
+    const int channels = format_channels(format);
+    for (uint32_t y = 0; y < h; ++y) {
+        for (uint32_t e = 0; e < w * static_cast<uint32_t>(channels); ++e) {
+            float v = value(rng);
+            if (rng() % 97 == 0) v = specials[rng() % 4];
+            uint8_t* p = bytes.data() + y * r.row_pitch;
+            if (format_is_half(format)) {
+                const uint16_t hb = f32_to_f16_bits(v);
+                std::memcpy(p + e * 2, &hb, 2);
+            } else {
+                std::memcpy(p + e * 4, &v, 4);
+            }
+        }
+    }
+    r.data = bytes.data();
+}
+
+struct PreCase {
+    Size size;
+    swinup_format color_format, motion_format;
+    uint32_t flags;
+    bool exposure_texture;
+};
+
+class VulkanFrame : public VulkanTest {
+protected:
+    void check_pre_network(const PreCase& c) {
+        SCOPED_TRACE(std::to_string(c.size.rw) + "x" + std::to_string(c.size.rh) + " flags " + std::to_string(c.flags));
+        if ((c.flags & SWINUP_FLAG_AUTO_EXPOSURE) && !device().capabilities().shader_float64) {
+            GTEST_SKIP() << "auto exposure needs shaderFloat64, which " << device().name() << " lacks";
+        }
+        std::mt19937 rng(c.size.rw * 131 + c.flags);
+        swinup_context_desc ctx;
+        swinup_context_desc_init(&ctx);
+        ctx.max_render_width = c.size.rw;
+        ctx.max_render_height = c.size.rh;
+        ctx.display_width = c.size.dw;
+        ctx.display_height = c.size.dh;
+        ctx.flags = c.flags;
+        swinup_dispatch_desc d;
+        swinup_dispatch_desc_init(&d);
+        d.render_width = c.size.rw;
+        d.render_height = c.size.rh;
+        d.jitter_x = 0.3125f;
+        d.jitter_y = -0.1875f;
+        d.mv_scale_x = 1.5f;
+        d.mv_scale_y = -0.75f;
+        d.pre_exposure = 1.25f;
+        d.exposure_value = 0.8f;
+        HostInputs in;
+        fill_resource(rng, d.color, in.color, c.color_format, c.size.rw, c.size.rh, 0.0f, 6.0f, 4);
+        fill_resource(rng, d.depth, in.depth, SWINUP_FORMAT_R32F, c.size.rw, c.size.rh, 0.0f, 1.0f, 0);
+        const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
+        fill_resource(rng, d.motion_vectors, in.motion, c.motion_format, mv_display ? c.size.dw : c.size.rw,
+                      mv_display ? c.size.dh : c.size.rh, -9.0f, 9.0f, 8);
+        if (c.exposure_texture) {
+            in.exposure_texture = 1.75f;
+            d.exposure.data = &in.exposure_texture;
+            d.exposure.format = SWINUP_FORMAT_R32F;
+            d.exposure.width = d.exposure.height = 1;
+        }
+
+        // A previous frame (same size, other jitter) so that the history is read.
+        FrameSequence sequence;
+        swinup_dispatch_desc first = d;
+        first.jitter_x = -0.25f;
+        first.jitter_y = 0.125f;
+        sequence.commit(sequence.begin(ctx, first));
+        const FrameSetup frame = sequence.begin(ctx, d);
+        ASSERT_TRUE(frame.history_valid);
+
+        const size_t render = static_cast<size_t>(c.size.rw) * c.size.rh;
+        const size_t display = static_cast<size_t>(c.size.dw) * c.size.dh;
+        std::vector<uint16_t> history(display * 4), recurrent(render * 4);
+        std::vector<float> prev_z(render);
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+        for (auto& h : history) h = f32_to_f16_bits(unit(rng) * 3.0f);
+        for (auto& r : recurrent) r = f32_to_f16_bits(unit(rng) * 2.0f - 1.0f);
+        for (auto& z : prev_z) z = unit(rng);
+
+        // CPU.
+        const int pw = frame.padded_width, ph = frame.padded_height;
+        std::vector<double> row_sums(c.size.rh);
+        const float exposure = frame.exposure.automatic
+                                   ? cpu::auto_exposure(d, c.size.rw, c.size.rh, frame.exposure.pre_exposure, row_sums)
+                                   : frame.exposure.value;
+        std::vector<float> color(render * 3), z(render), motion(render * 2);
+        std::vector<uint32_t> row_counts(static_cast<size_t>(c.size.rh) * 3);
+        const cpu::ReplacedCounts counts =
+            cpu::read_input_planes(d, frame, exposure, color.data(), z.data(), motion.data(), row_counts);
+        EXPECT_GT(counts.color + counts.depth + counts.motion, 0u) << "the inputs hold no NaN/Inf";
+        StageCurrent cur;
+        static_cast<FrameGeometry&>(cur) = frame.geometry;
+        cur.color = color.data();
+        cur.z = z.data();
+        cur.motion = motion.data();
+        StagePrevious prev;
+        prev.valid = true;
+        prev.history = history.data();
+        prev.z = prev_z.data();
+        prev.recurrent = recurrent.data();
+        prev.width = frame.previous_width;
+        prev.height = frame.previous_height;
+        std::vector<float> dilated(render * 2), tc(render * 3), staged(static_cast<size_t>(pw) * ph * kSlots);
+        cpu::stage_frame(cur, prev, {dilated.data(), tc.data(), staged.data(), pw, ph});
+
+        // Vulkan.
+        FrameBuffers buffers(device(), c.size.rw, c.size.rh, c.size.dw, c.size.dh);
+        HostFrameIo io(device(), ctx);
+        FramePasses passes(device(), SWINUP_PRECISION_EXACT);
+        Transfers t(device());
+        HostSubmitter submitter(device());
+        Recorder& rec = submitter.begin();
+        buffers.record_initialise(rec);
+        t.upload(rec, history, buffers.history[frame.current]);
+        t.upload(rec, recurrent, buffers.recurrent[frame.current]);
+        t.upload(rec, prev_z, buffers.depth[frame.current]);
+        const FrameInputViews views = io.record_upload(rec, d);
+        const FramePush push = frame_push(frame, d, 0.0f);
+        passes.record_exposure(rec, push, frame, views, buffers);
+        passes.record_input_planes(rec, push, frame, views, buffers);
+        passes.record_staging(rec, push, frame, buffers);
+        const size_t r_scalars = t.download(rec, buffers.scalars, sizeof(FrameScalars));
+        const size_t r_color = t.download(rec, buffers.color, render * 12);
+        const size_t r_z = t.download(rec, buffers.depth[frame.next], render * 4);
+        const size_t r_motion = t.download(rec, buffers.motion, render * 8);
+        const size_t r_staged = t.download(rec, buffers.staged, static_cast<size_t>(pw) * ph * kSlots);
+        const size_t r_tc = t.download(rec, buffers.tc, render * 12);
+        const size_t r_dilated = t.download(rec, buffers.dilated, render * 8);
+        submitter.submit_and_wait();
+
+        const auto scalars = t.read<FrameScalars>(r_scalars, 1)[0];
+        EXPECT_EQ(bits(scalars.exposure), bits(exposure)) << scalars.exposure << " vs " << exposure;
+        EXPECT_EQ(scalars.color_replaced, counts.color);
+        EXPECT_EQ(scalars.depth_replaced, counts.depth);
+        EXPECT_EQ(scalars.motion_replaced, counts.motion);
+        expect_bits_equal("colour plane", t.read<float>(r_color, render * 3), color.data(), render * 3);
+        expect_bits_equal("depth plane", t.read<float>(r_z, render), z.data(), render);
+        expect_bits_equal("motion plane", t.read<float>(r_motion, render * 2), motion.data(), render * 2);
+        expect_bits_equal("t(colour)", t.read<float>(r_tc, render * 3), tc.data(), render * 3);
+        expect_bits_equal("dilated motion", t.read<float>(r_dilated, render * 2), dilated.data(), render * 2);
+        const auto codes = t.read<uint8_t>(r_staged, static_cast<size_t>(pw) * ph * kSlots);
+        std::vector<uint8_t> want(codes.size());
+        for (size_t i = 0; i < want.size(); ++i) want[i] = f32_to_e4m3(staged[i]);
+        expect_bits_equal("staged e4m3 slots", codes, want.data(), want.size());
+    }
+
+    void check_output(const Size& size, swinup_format format, swinup_precision precision) {
+        SCOPED_TRACE(std::to_string(size.rw) + "x" + std::to_string(size.rh) + " format " + std::to_string(format) +
+                     (precision == SWINUP_PRECISION_FAST ? " fast" : " exact"));
+        std::mt19937 rng(size.rw * 7 + format);
+        swinup_context_desc ctx;
+        swinup_context_desc_init(&ctx);
+        ctx.max_render_width = size.rw;
+        ctx.max_render_height = size.rh;
+        ctx.display_width = size.dw;
+        ctx.display_height = size.dh;
+        ctx.output_format = format;
+        ctx.precision = precision;
+        swinup_dispatch_desc d;
+        swinup_dispatch_desc_init(&d);
+        d.render_width = size.rw;
+        d.render_height = size.rh;
+        d.jitter_x = -0.375f;
+        d.jitter_y = 0.0625f;
+        d.pre_exposure = 1.5f;
+        d.exposure_value = 0.625f;
+        std::vector<uint8_t> output_bytes(static_cast<size_t>(size.dw) * size.dh * format_pixel_bytes(format) +
+                                          16 * size.dh);
+        d.output.data_mut = output_bytes.data();
+        d.output.data = output_bytes.data();
+        d.output.format = format;
+        d.output.width = size.dw;
+        d.output.height = size.dh;
+        d.output.row_pitch = size.dw * format_pixel_bytes(format) + 16;
+        FrameSequence sequence;
+        sequence.commit(sequence.begin(ctx, d));
+        const FrameSetup frame = sequence.begin(ctx, d);
+        const int pw = frame.padded_width, ph = frame.padded_height;
+        const size_t render = static_cast<size_t>(size.rw) * size.rh;
+        const size_t display = static_cast<size_t>(size.dw) * size.dh;
+        std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+        std::vector<float> tc(render * 3), dilated(render * 2), head(static_cast<size_t>(pw) * ph * kHeadOutputs);
+        std::vector<uint16_t> history(display * 4);
+        for (auto& v : tc) v = unit(rng) * 2.8f;
+        for (size_t i = 0; i < render; ++i) {
+            const bool still = rng() % 5 == 0;
+            dilated[i * 2] = still ? 0.0f : unit(rng) * 6.0f - 3.0f;
+            dilated[i * 2 + 1] = still ? 0.0f : unit(rng) * 6.0f - 3.0f;
+        }
+        for (auto& v : head) v = rng() % 211 == 0 ? NAN : unit(rng) * 6.0f - 3.0f;
+        for (auto& h : history) h = f32_to_f16_bits(unit(rng) * 3.0f);
+        const float still_shift = 1.5f;
+
+        // CPU (exact: the reference either way).
+        OutputCurrent cur;
+        static_cast<FrameGeometry&>(cur) = frame.geometry;
+        cur.tc = tc.data();
+        cur.motion = dilated.data();
+        cur.head = head.data();
+        cur.head_stride = pw;
+        cur.still_history_shift = still_shift;
+        OutputPrevious prev{true, history.data()};
+        std::vector<uint8_t> cpu_output(output_bytes.size());
+        swinup_resource cpu_resource = d.output;
+        cpu_resource.data_mut = cpu_output.data();
+        cpu_resource.data = cpu_output.data();
+        cpu::OutputTarget target{&cpu_resource, frame.exposure.value, frame.exposure.pre_exposure};
+        std::vector<PixelKernel> kernels(render);
+        std::vector<uint16_t> new_history(display * 4), recurrent(render * 4);
+        cpu::output_frame(cur, prev, kernels.data(), new_history.data(), target);
+        cpu::keep_recurrent_features(head.data(), pw, size.rw, size.rh, recurrent.data());
+
+        // Vulkan.
+        FrameBuffers buffers(device(), size.rw, size.rh, size.dw, size.dh);
+        HostFrameIo io(device(), ctx);
+        FramePasses passes(device(), precision);
+        Transfers t(device());
+        HostSubmitter submitter(device());
+        Recorder& rec = submitter.begin();
+        buffers.record_initialise(rec);
+        t.upload(rec, tc, buffers.tc);
+        t.upload(rec, dilated, buffers.dilated);
+        t.upload(rec, head, buffers.head);
+        t.upload(rec, history, buffers.history[frame.current]);
+        const FramePush push = frame_push(frame, d, still_shift);
+        passes.record_exposure(rec, push, frame, FrameInputViews{}, buffers);
+        io.record_prepare(rec);
+        passes.record_output(rec, push, frame, buffers, io.output_view(), format);
+        passes.record_recurrent(rec, push, frame, buffers);
+        io.record_readback(rec);
+        const size_t r_history = t.download(rec, buffers.history[frame.next], display * 8);
+        const size_t r_recurrent = t.download(rec, buffers.recurrent[frame.next], render * 8);
+        submitter.submit_and_wait();
+        io.write_output(d);
+
+        const auto got_history = t.read<uint16_t>(r_history, display * 4);
+        expect_bits_equal("recurrent features", t.read<uint16_t>(r_recurrent, render * 4), recurrent.data(),
+                          render * 4);
+        if (precision == SWINUP_PRECISION_EXACT) {
+            expect_bits_equal("new history", got_history, new_history.data(), display * 4);
+            expect_bits_equal("output bytes", output_bytes, cpu_output.data(), output_bytes.size());
+            return;
+        }
+        // Fast: the history (the linear output) in t-space against the exact CPU's.
+        size_t beyond = 0;
+        double worst = 0.0;
+        for (size_t p = 0; p < display; ++p) {
+            double pixel = 0.0;
+            for (int c = 0; c < 3; ++c) {
+                const double a = std::log2(1.0 + f16_bits_to_f32(got_history[p * 4 + c]));
+                const double b = std::log2(1.0 + f16_bits_to_f32(new_history[p * 4 + c]));
+                pixel = std::max(pixel, std::abs(a - b));
+            }
+            worst = std::max(worst, pixel);
+            if (pixel > 1.0 / 8192.0) ++beyond;
+        }
+        EXPECT_LE(static_cast<double>(beyond), 1e-3 * static_cast<double>(display))
+            << beyond << " of " << display << " pixels beyond 2^-13 in t-space (worst " << worst << ")";
+        std::printf("[ vulkan   ] fast output %dx%d: worst |t difference| %.3g, %zu pixels beyond 2^-13\n", size.dw,
+                    size.dh, worst, beyond);
+    }
+};
+
+TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithExposureValue) {
+    for (const Size& s : kSizes) {
+        check_pre_network({s, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RG16F, SWINUP_FLAG_MV_JITTERED, false});
+    }
+}
+
+TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithHostExposureTextureHdrAndDisplayMotion) {
+    for (const Size& s : kSizes) {
+        check_pre_network({s, SWINUP_FORMAT_RGB32F, SWINUP_FORMAT_RG32F,
+                           SWINUP_FLAG_HDR | SWINUP_FLAG_MV_DISPLAY_RES | SWINUP_FLAG_DEPTH_INVERTED, true});
+    }
+}
+
+TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithAutoExposure) {
+    for (const Size& s : kSizes) {
+        check_pre_network({s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG16F, SWINUP_FLAG_HDR | SWINUP_FLAG_AUTO_EXPOSURE,
+                           false});
+    }
+}
+
+}  // namespace
+}  // namespace swinup::vulkan
+
+namespace swinup::vulkan {
+namespace {
+
+TEST_F(VulkanFrame, OutputPassExactMatchesTheCpuInEveryFormat) {
+    for (const Size& s : kSizes) {
+        for (swinup_format f : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
+            check_output(s, f, SWINUP_PRECISION_EXACT);
+        }
+    }
+}
+
+TEST_F(VulkanFrame, OutputPassFastIsWithinItsBound) {
+    for (const Size& s : kSizes) check_output(s, SWINUP_FORMAT_RGBA16F, SWINUP_PRECISION_FAST);
+}
+
+}  // namespace
+}  // namespace swinup::vulkan

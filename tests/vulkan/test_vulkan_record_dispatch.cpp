@@ -1,0 +1,331 @@
+// The Vulkan-facing API (include/swinup/swinup_vulkan.h) on a device the test makes as an
+// application would (vulkan_test_device.h: validation layer on, every message fails the test):
+// images the test creates and uploads a short sequence into; swinup's frame recorded into the
+// test's command buffer between the test's own barriers; submitted by the test; the output read
+// back. Its bytes must equal swinup_dispatch with host pointers on the Vulkan backend, and be within
+// the exact-mode frame bound of the CPU backend. Refused frames (wrong format, missing usage,
+// mismatched size, null view, wrong layout) must record nothing and leave the history as it was:
+// the next good frame equals that of a context that never saw them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api/resource_desc.h"
+#include "gpu_test_support.h"
+#include "numeric/half.h"
+#include "swinup/swinup.h"
+#include "swinup/swinup_vulkan.h"
+#include "vulkan_test_device.h"
+
+namespace swinup {
+namespace {
+
+using vulkan_test::TestDevice;
+using vulkan_test::TestImage;
+
+constexpr uint32_t kRenderW = 40, kRenderH = 24;   // not multiples of the window: padding is exercised
+constexpr uint32_t kDisplayW = 80, kDisplayH = 48;  // s = 2
+constexpr int kFrames = 4;
+constexpr double kExactFrameBound = 1e-2;  // tests/cuda/test_cuda_backend.cpp's CPU-vs-GPU exact bound
+
+// A textured plane sliding right by 0.75 render pixels a frame, with a depth step and HDR edges.
+struct SyntheticFrame {
+    std::vector<float> color, depth, mv;
+    explicit SyntheticFrame(int f)
+        : color(size_t(kRenderW) * kRenderH * 4), depth(size_t(kRenderW) * kRenderH), mv(size_t(kRenderW) * kRenderH * 2) {
+        for (uint32_t y = 0; y < kRenderH; ++y)
+            for (uint32_t x = 0; x < kRenderW; ++x) {
+                const size_t i = size_t(y) * kRenderW + x;
+                const float u = float(x) - 0.75f * float(f);
+                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
+                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
+                color[i * 4 + 2] = ((int(std::floor(u / 6)) + int(y) / 6) & 1) ? 2.5f : 0.1f;
+                color[i * 4 + 3] = 1.0f;
+                depth[i] = x > kRenderW / 2 ? 0.3f : 0.7f;
+                mv[i * 2 + 0] = -0.75f;
+                mv[i * 2 + 1] = 0.0f;
+            }
+    }
+};
+
+size_t output_texel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
+
+VkFormat output_vk_format(swinup_format f) {
+    if (f == SWINUP_FORMAT_R10G10B10A2) return VK_FORMAT_A2B10G10R10_UNORM_PACK32;
+    if (f == SWINUP_FORMAT_RGBA8) return VK_FORMAT_R8G8B8A8_UNORM;
+    return VK_FORMAT_R16G16B16A16_SFLOAT;
+}
+
+swinup_context_desc context_desc(swinup_backend backend, swinup_format output) {
+    swinup_context_desc d = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
+    d.backend = backend;
+    d.flags = SWINUP_FLAG_HDR;
+    d.output_format = output;
+    d.num_threads = 2;
+    return d;
+}
+
+void set_scalars(swinup_dispatch_desc* d, int f) {
+    d->render_width = kRenderW;
+    d->render_height = kRenderH;
+    swinup_get_jitter(uint32_t(f), swinup_get_jitter_phase_count(2.0f), &d->jitter_x, &d->jitter_y);
+}
+
+// Frame f through swinup_dispatch on host pointers; returns the output bytes.
+std::vector<uint8_t> host_frame(swinup_context* ctx, int f, swinup_format format) {
+    const SyntheticFrame frame(f);
+    std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * output_texel_bytes(format), 0xcd);
+    swinup_dispatch_desc d =
+        frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
+                            input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
+                            input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
+                            output_resource(out.data(), format, kDisplayW, kDisplayH));
+    set_scalars(&d, f);
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+    return out;
+}
+
+// The application's images of one frame.
+struct AppImages {
+    TestImage color, depth, motion, output;
+    AppImages(TestDevice& dev, swinup_format format, VkFormat depth_format = VK_FORMAT_R32_SFLOAT) {
+        color = dev.make_image(VK_FORMAT_R32G32B32A32_SFLOAT, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 16);
+        depth = dev.make_image(depth_format, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 4);
+        motion = dev.make_image(VK_FORMAT_R32G32_SFLOAT, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 8);
+        output = dev.make_image(output_vk_format(format), kDisplayW, kDisplayH, VK_IMAGE_USAGE_STORAGE_BIT,
+                                uint32_t(output_texel_bytes(format)));
+    }
+
+    // Uploads frame f and poisons the output (every byte must be written).
+    void upload(TestDevice& dev, int f) {
+        const SyntheticFrame frame(f);
+        dev.upload(color, frame.color.data(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        dev.upload(depth, frame.depth.data(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        dev.upload(motion, frame.mv.data(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        dev.fill(output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    }
+
+    swinup_vulkan_dispatch_desc describe(int f) const {
+        swinup_vulkan_dispatch_desc d;
+        swinup_vulkan_dispatch_desc_init(&d);
+        set_scalars(&d.frame, f);
+        d.color = color.described(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        d.depth = depth.described(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        d.motion_vectors = motion.described(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        d.output = output.described(VK_IMAGE_LAYOUT_GENERAL);
+        return d;
+    }
+};
+
+// Records frame f with desc into the test's own command buffer, between the barriers an engine
+// records (the inputs were made visible by the upload), submits, and reads the output back.
+std::vector<uint8_t> recorded_frame(TestDevice& dev, swinup_context* ctx, AppImages& images,
+                                    const swinup_vulkan_dispatch_desc& desc) {
+    VkCommandBuffer cmd = dev.begin();
+    // Before: the output's earlier use (here the poison upload) finished, image in GENERAL.
+    TestDevice::barrier(cmd, images.output, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    EXPECT_EQ(swinup_vulkan_record_dispatch(ctx, cmd, &desc), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+    dev.submit_and_wait(cmd);  // read() records the after-barrier: compute write -> transfer read
+    return dev.read(images.output, VK_IMAGE_LAYOUT_GENERAL);
+}
+
+struct Context {
+    swinup_context* ctx = nullptr;
+    ~Context() { swinup_context_destroy(ctx); }
+};
+
+std::vector<float> decode(const std::vector<uint8_t>& bytes, swinup_format format) {
+    std::vector<float> v;
+    for (size_t p = 0; p < bytes.size() / output_texel_bytes(format); ++p) {
+        if (format == SWINUP_FORMAT_RGBA16F) {
+            uint16_t h[4];
+            std::memcpy(h, &bytes[p * 8], 8);
+            for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
+        } else {
+            uint32_t w;
+            std::memcpy(&w, &bytes[p * 4], 4);
+            for (int c = 0; c < 3; ++c)
+                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
+                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
+        }
+    }
+    return v;
+}
+
+#define SKIP_WITHOUT_DEVICE(dev) \
+    if (!(dev).skip_reason.empty()) GTEST_SKIP() << (dev).skip_reason
+
+class RecordDispatch : public ::testing::TestWithParam<swinup_format> {};
+
+TEST_P(RecordDispatch, EqualsHostPointerDispatchAndStaysWithinTheCpuBound) {
+    const swinup_format format = GetParam();
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    Context recorded, host, cpu;
+    const swinup_context_desc vk_desc = context_desc(SWINUP_BACKEND_VULKAN, format);
+    ASSERT_EQ(swinup_vulkan_context_create(&vk_desc, &device, &recorded.ctx), SWINUP_STATUS_OK)
+        << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_context_create(&vk_desc, &host.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    const swinup_context_desc cpu_desc = context_desc(SWINUP_BACKEND_CPU, format);
+    ASSERT_EQ(swinup_context_create(&cpu_desc, &cpu.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+
+    AppImages images(dev, format);
+    for (int f = 0; f < kFrames; ++f) {
+        images.upload(dev, f);
+        const std::vector<uint8_t> mine = recorded_frame(dev, recorded.ctx, images, images.describe(f));
+        const std::vector<uint8_t> theirs = host_frame(host.ctx, f, format);
+        const std::vector<uint8_t> reference = host_frame(cpu.ctx, f, format);
+        EXPECT_TRUE(mine == theirs) << "frame " << f << ": recorded output differs from swinup_dispatch's";
+        EXPECT_LE(gpu_test::relative_rms(decode(mine, format), decode(reference, format)), kExactFrameBound)
+            << "frame " << f;
+    }
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
+INSTANTIATE_TEST_SUITE_P(OutputFormats, RecordDispatch,
+                         ::testing::Values(SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8));
+
+TEST(RecordDispatchInput, ADepthBufferIsReadThroughItsDepthAspect) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    Context with_depth_buffer, with_r32;
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &with_depth_buffer.ctx), SWINUP_STATUS_OK)
+        << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &with_r32.ctx), SWINUP_STATUS_OK)
+        << swinup_last_error(nullptr);
+    AppImages d32(dev, SWINUP_FORMAT_RGBA16F, VK_FORMAT_D32_SFLOAT);
+    AppImages r32(dev, SWINUP_FORMAT_RGBA16F);
+    for (int f = 0; f < 2; ++f) {
+        d32.upload(dev, f);
+        r32.upload(dev, f);
+        EXPECT_TRUE(recorded_frame(dev, with_depth_buffer.ctx, d32, d32.describe(f)) ==
+                    recorded_frame(dev, with_r32.ctx, r32, r32.describe(f)))
+            << "frame " << f;
+    }
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
+// A bad frame: what is changed and the start of the message it must get.
+struct BadFrame {
+    const char* what;
+    void (*spoil)(swinup_vulkan_dispatch_desc*);
+    const char* message;
+};
+
+TEST(RecordDispatchRefusal, RefusedFramesRecordNothingAndLeaveTheHistory) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, format);
+    Context tested, clean;
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &tested.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &clean.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+
+    const BadFrame bad[] = {
+        {"wrong format", [](swinup_vulkan_dispatch_desc* d) { d->depth.format = VK_FORMAT_R16G16_SFLOAT; },
+         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT"},
+        {"missing usage", [](swinup_vulkan_dispatch_desc* d) { d->output.usage &= ~VkImageUsageFlags(VK_IMAGE_USAGE_STORAGE_BIT); },
+         "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT"},
+        {"mismatched size", [](swinup_vulkan_dispatch_desc* d) { d->frame.render_width = kRenderW + 1; d->color.width = kRenderW; },
+         "vulkan_dispatch.frame.render_width: must be 1..max_render_width (40), got 41"},
+        {"image smaller than the render size", [](swinup_vulkan_dispatch_desc* d) { d->motion_vectors.height = kRenderH - 1; },
+         "vulkan_dispatch.motion_vectors.height: the image is 40x23, smaller than the 40x24 texels swinup reads"},
+        {"null view", [](swinup_vulkan_dispatch_desc* d) { d->color.view = VK_NULL_HANDLE; },
+         "vulkan_dispatch.color.view: is VK_NULL_HANDLE"},
+        {"null image", [](swinup_vulkan_dispatch_desc* d) { d->output.image = VK_NULL_HANDLE; },
+         "vulkan_dispatch.output.image: is VK_NULL_HANDLE"},
+        {"wrong layout", [](swinup_vulkan_dispatch_desc* d) { d->output.layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL; },
+         "vulkan_dispatch.output.layout: expected VK_IMAGE_LAYOUT_GENERAL, got VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL"},
+        {"NaN jitter", [](swinup_vulkan_dispatch_desc* d) { d->frame.jitter_x = std::nanf(""); },
+         "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5]"},
+    };
+    images.upload(dev, 1);
+    for (const BadFrame& b : bad) {
+        swinup_vulkan_dispatch_desc d = images.describe(1);
+        b.spoil(&d);
+        VkCommandBuffer cmd = dev.begin();
+        EXPECT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &d), SWINUP_STATUS_INVALID_ARGUMENT) << b.what;
+        EXPECT_EQ(std::string(swinup_last_error(tested.ctx)).rfind(b.message, 0), 0u)
+            << b.what << ": " << swinup_last_error(tested.ctx);
+        dev.submit_and_wait(cmd);  // whatever was recorded runs: nothing may touch the output
+        const std::vector<uint8_t> untouched = dev.read(images.output, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(untouched == std::vector<uint8_t>(untouched.size(), 0xcd)) << b.what << ": the output was written";
+    }
+    // The next good frame: as if the refused ones never happened.
+    const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, images.describe(1));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, images.describe(1)));
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
+TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
+    const swinup_format format = SWINUP_FORMAT_R10G10B10A2;
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, format);
+    Context own, host;
+    const swinup_status s = swinup_vulkan_context_create(&desc, nullptr, &own.ctx);
+    if (s == SWINUP_STATUS_UNSUPPORTED) GTEST_SKIP() << swinup_last_error(nullptr);
+    ASSERT_EQ(s, SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_context_create(&desc, &host.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_vulkan_device_desc handles;
+    ASSERT_EQ(swinup_vulkan_context_get_device(own.ctx, &handles), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_NE(handles.device, VK_NULL_HANDLE);
+    ASSERT_NE(handles.get_instance_proc_addr, nullptr);
+    TestDevice dev(handles);
+    AppImages images(dev, format);
+    // Frame 0 recorded, frame 1 through host pointers, frame 2 recorded: one temporal state.
+    images.upload(dev, 0);
+    EXPECT_TRUE(recorded_frame(dev, own.ctx, images, images.describe(0)) == host_frame(host.ctx, 0, format));
+    EXPECT_TRUE(host_frame(own.ctx, 1, format) == host_frame(host.ctx, 1, format));
+    images.upload(dev, 2);
+    EXPECT_TRUE(recorded_frame(dev, own.ctx, images, images.describe(2)) == host_frame(host.ctx, 2, format));
+}
+
+TEST(RecordDispatchContext, BackendsThatCannotRecordAreRefusedAtCreate) {
+    swinup_context_desc desc = context_desc(SWINUP_BACKEND_CPU, SWINUP_FORMAT_RGBA16F);
+    swinup_context* ctx = reinterpret_cast<swinup_context*>(&desc);  // must be set to NULL
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, nullptr, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_STREQ(swinup_last_error(nullptr),
+                 "context_desc.backend: SWINUP_BACKEND_CPU cannot record into Vulkan command buffers; use "
+                 "SWINUP_BACKEND_VULKAN (or swinup_context_create for the CPU)");
+    desc.backend = SWINUP_BACKEND_CUDA;
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, nullptr, &ctx), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_STREQ(swinup_last_error(nullptr),
+                 "context_desc.backend: SWINUP_BACKEND_CUDA on Vulkan images (through external memory) is not "
+                 "available in this version; use SWINUP_BACKEND_VULKAN");
+    swinup_vulkan_device_desc device;
+    swinup_vulkan_device_desc_init(&device);
+    desc.backend = SWINUP_BACKEND_VULKAN;
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(nullptr), "vulkan_device.instance: is VK_NULL_HANDLE");
+
+    // A context of swinup_context_create cannot record.
+    desc.backend = SWINUP_BACKEND_CPU;
+    Context cpu;
+    ASSERT_EQ(swinup_context_create(&desc, &cpu.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_vulkan_dispatch_desc d;
+    swinup_vulkan_dispatch_desc_init(&d);
+    EXPECT_EQ(swinup_vulkan_record_dispatch(cpu.ctx, reinterpret_cast<VkCommandBuffer>(&d), &d),
+              SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(cpu.ctx),
+                 "swinup_vulkan_record_dispatch: ctx was not made by swinup_vulkan_context_create");
+}
+
+}  // namespace
+}  // namespace swinup
