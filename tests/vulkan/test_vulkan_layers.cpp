@@ -400,6 +400,35 @@ TEST_P(VulkanLayers, HeadMatchesCpu) {
     }
 }
 
+// More rows than one dimension of workgroups holds (65535 groups of 64): the kernels number their
+// groups on a 2D grid (layer_recorder.h groups_1d), and every row is normalised exactly once.
+TEST_P(VulkanLayers, RmsNormBeyondOneGroupDimension) {
+    const int rows = 65535 * 64 + 100, channels = 4;
+    const std::vector<float> gain = {1.0f, 0.75f, 1.25f, 0.5f};
+    const std::vector<float> x = random_f16(size_t(rows) * channels, 71, 4.0f);
+    std::vector<float> ref(x.size());
+    cpu::rms_norm_e4m3(x.data(), rows, channels, gain.data(), ref.data());
+    const std::vector<uint16_t> xb = vulkan_test::to_f16(x);
+    Buffer xbuf = host_buffer(*device_, xb.data(), xb.size() * 2);
+    Buffer gbuf = host_buffer(*device_, gain.data(), gain.size() * 4);
+    Buffer out = host_buffer(*device_, nullptr, x.size());
+    run([&](vulkan::LayerRecorder& rec) {
+        vulkan::record_rms_norm(rec, {view(xbuf), view(gbuf), view(out), rows, channels, false, 0, 1}, exact());
+    });
+    expect_match(vulkan_test::read_e4m3(out, ref.size()), ref, true, "rms_norm 2D grid");
+}
+
+TEST(VulkanLayerGroups, OneDimensionUntil65535GroupsThenTwo) {
+    const vulkan::Groups2d a = vulkan::groups_1d(65535u * 64u, 64);
+    EXPECT_EQ(a.x, 65535u);
+    EXPECT_EQ(a.y, 1u);
+    const vulkan::Groups2d b = vulkan::groups_1d(65535u * 64u + 1u, 64);
+    EXPECT_EQ(b.x, 65535u);
+    EXPECT_EQ(b.y, 2u);
+    const vulkan::Groups2d c = vulkan::groups_1d(0, 64);
+    EXPECT_EQ(c.x * c.y, 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Precision, VulkanLayers, ::testing::Values(SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST),
                          [](const ::testing::TestParamInfo<swinup_precision>& p) {
                              return std::string(p.param == SWINUP_PRECISION_EXACT ? "Exact" : "Fast");

@@ -29,6 +29,19 @@ enum class LayerKernel {
 };
 constexpr int kLayerKernelCount = 4;
 
+// Workgroup counts covering `items` work items in groups of `group_size`, as a 2D grid when they
+// exceed 65535 (maxComputeWorkGroupCount's guaranteed minimum per dimension); the shaders number
+// their groups y * num_groups_x + x (some groups at the end may have no items).
+struct Groups2d {
+    uint32_t x = 1, y = 1;
+};
+inline Groups2d groups_1d(uint64_t items, uint32_t group_size) {
+    constexpr uint64_t kMaxX = 65535;
+    const uint64_t groups = (items + group_size - 1) / group_size;
+    if (groups <= kMaxX) return {uint32_t(groups == 0 ? 1 : groups), 1};
+    return {uint32_t(kMaxX), uint32_t((groups + kMaxX - 1) / kMaxX)};
+}
+
 class LayerRecorder {
 public:
     virtual ~LayerRecorder() = default;

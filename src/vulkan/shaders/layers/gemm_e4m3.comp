@@ -9,7 +9,7 @@
 //   o = q * C' + c to fine token q of coarse token r, plus the skip (f16 / f32 at the fine grid),
 //   rounded to f16.
 // Tiles: 64 rows x 64 outputs per workgroup of 256 invocations, each 4 rows x 4 outputs; K in
-// chunks of 16 through shared memory.
+// chunks of 16 through shared memory. Workgroup x = output tile, (z, y) = row tile.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -67,7 +67,8 @@ void store_f16x4(uint index, vec4 v) {
 void main() {
     const int lid = int(gl_LocalInvocationIndex);
     const int n0 = int(gl_WorkGroupID.x) * kTile;
-    const int m0 = int(gl_WorkGroupID.y) * kTile;
+    // Row tiles on y and z (layer_recorder.h groups_1d: past 65535 tiles in y).
+    const int m0 = int(gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * kTile;
     const int tx = lid % 16;  // outputs n0 + 4 tx .. + 3
     const int ty = lid / 16;  // rows m0 + 4 ty .. + 3
     const int load_line = lid / 4;  // the tile row (a) or output (w) this invocation loads
