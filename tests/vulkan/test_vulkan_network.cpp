@@ -37,8 +37,7 @@ struct Case {
     bool head_mlp = false;
 };
 
-void compare_network(vulkan::Device& device, const Case& c) {
-    const int w = 64, h = 64;
+void compare_network(vulkan::Device& device, const Case& c, int w = 64, int h = 64) {
     const std::shared_ptr<const Weights> weights = test::make_random_weights(c.variant, 5, c.head_mlp);
     // Slots in [-1.5, 1.5): the staged ranges (model-spec.md "Staging") after e4m3 rounding.
     const std::vector<float> staged = test::random_staged(w, h, 3, -1.5f, 1.5f);
@@ -52,6 +51,7 @@ void compare_network(vulkan::Device& device, const Case& c) {
     cpu_net.run(staged.data(), w, h, c.frame, cpu_head.data());
 
     vulkan::VulkanNetwork net(device, weights, c.precision, w, h);
+    std::printf("[ grid     ] %dx%d\n", w, h);
     net.set_layer_snapshots(true);
     const std::vector<uint8_t> staged_bytes = vulkan_test::to_e4m3(staged);
     vulkan::Buffer staged_buf = vulkan_test::host_buffer(device, staged_bytes.data(), staged_bytes.size());
@@ -113,6 +113,24 @@ INSTANTIATE_TEST_SUITE_P(
 // A grid smaller than the network's maximum (the activations are sized for the maximum) and an
 // invalid grid: the error names the size.
 using VulkanNetworkGrid = vulkan::testing::VulkanTest;
+
+// A grid that is not square: level 3 is 12 x 8 tokens, so the shifted windows wrap differently
+// along x and y.
+TEST_F(VulkanNetworkGrid, NonSquareGridMatchesCpu) {
+    compare_network(device(), {Variant::full, SWINUP_PRECISION_EXACT, 1, true}, 96, 64);
+}
+
+// Weights without a tensor the network reads: an error naming it, at create.
+TEST_F(VulkanNetworkGrid, MissingTensorIsNamed) {
+    auto weights = test::make_random_weights(Variant::lite, 9, false);
+    weights->tensors.erase("dec2.fc1.weight");
+    try {
+        vulkan::VulkanNetwork net(device(), weights, SWINUP_PRECISION_EXACT, 64, 64);
+        ADD_FAILURE() << "weights without dec2.fc1.weight were accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("dec2.fc1.weight"), std::string::npos) << e.what();
+    }
+}
 
 TEST_F(VulkanNetworkGrid, SmallerGridMatchesAndBadGridIsRefused) {
     vulkan::Device& dev = device();
