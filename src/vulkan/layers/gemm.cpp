@@ -5,7 +5,10 @@
 namespace swinup::vulkan {
 
 namespace {
-constexpr int kTile = 64;  // gemm_e4m3.comp: outputs and rows per workgroup
+// gemm_e4m3.comp's tiles: 64 outputs x 64 rows, or 32 outputs x 128 rows where 64-output tiles
+// would compute outputs nobody reads (layers of 8, 16, 32 or 96 outputs).
+constexpr int kTileElements = 4096;
+int tile_outputs(int n) { return n % 64 == 0 ? 64 : 32; }
 }  // namespace
 
 void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
@@ -26,9 +29,11 @@ void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
     if (expand && (l.out % 16 != 0)) throw std::logic_error("gemm: an expand needs 4 C' with C' % 4 == 0");
     p.m = call.rows;
     const BufferView skip = call.skip.buffer != VK_NULL_HANDLE ? call.skip : call.out;
-    const Groups2d rows = groups_1d(uint64_t(call.rows), kTile);
-    recorder.dispatch(LayerKernel::gemm_e4m3, {call.a, l.weight, l.scale, l.bias, call.out, skip}, &p, sizeof p,
-                      uint32_t((l.out + kTile - 1) / kTile), rows.x, rows.y);
+    const int tile_n = tile_outputs(l.out);
+    const Groups2d rows = groups_1d(uint64_t(call.rows), uint32_t(kTileElements / tile_n));
+    recorder.dispatch(tile_n == 64 ? LayerKernel::gemm_e4m3 : LayerKernel::gemm_e4m3_n32,
+                      {call.a, l.weight, l.scale, l.bias, call.out, skip}, &p, sizeof p,
+                      uint32_t((l.out + tile_n - 1) / tile_n), rows.x, rows.y);
 }
 
 }  // namespace swinup::vulkan

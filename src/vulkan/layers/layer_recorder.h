@@ -22,12 +22,13 @@ struct BufferView {
 
 // The layer kernels, one shader each.
 enum class LayerKernel {
-    gemm_e4m3,         // layers/gemm_e4m3.comp
+    gemm_e4m3,         // layers/gemm_e4m3.comp, 64-output tiles
+    gemm_e4m3_n32,     // the same with 32-output tiles (specialization constant 0 = 32)
     rms_norm_e4m3,     // layers/rms_norm_e4m3.comp
     window_attention,  // layers/window_attention.comp
     gather_rows,       // layers/gather_rows.comp
 };
-constexpr int kLayerKernelCount = 4;
+constexpr int kLayerKernelCount = 5;
 
 // Workgroup counts covering `items` work items in groups of `group_size`, as a 2D grid when they
 // exceed 65535 (maxComputeWorkGroupCount's guaranteed minimum per dimension); the shaders number

@@ -8,8 +8,9 @@
 //   the f16 stream in place, 5 add: out += y (f32), 6/7 expand: depth-to-space of output
 //   o = q * C' + c to fine token q of coarse token r, plus the skip (f16 / f32 at the fine grid),
 //   rounded to f16.
-// Tiles: 64 rows x 64 outputs per workgroup of 256 invocations, each 4 rows x 4 outputs; K in
-// chunks of 16 through shared memory. Workgroup x = output tile, (z, y) = row tile.
+// Tiles: a workgroup of 256 invocations, each 4 rows x 4 outputs, computes kTileN outputs
+// (specialization constant 0: 64, or 32 for layers of 8, 16, 32 or 96 outputs) x 4096 / kTileN
+// rows; K in chunks of 16 through shared memory. Workgroup x = output tile, (z, y) = row tile.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -43,11 +44,13 @@ layout(push_constant) uniform Params {
     int exact;       // 1: the exact formulas (GELU); 0: hardware exp2 / division
 } p;
 
-const int kTile = 64;
+layout(constant_id = 0) const int kTileN = 64;
+const int kTileM = 4096 / kTileN;
+const int kThreadsN = kTileN / 4;  // invocations along the outputs
 const int kChunk = 16;
 
-shared float a_tile[kChunk][kTile];
-shared float w_tile[kChunk][kTile];
+shared float a_tile[kChunk][kTileM];
+shared float w_tile[kChunk][kTileN];
 
 float fast_gelu(float x) {
     const float inner = 0.7978845608028654 * (x + 0.044715 * (x * x * x));
@@ -66,27 +69,29 @@ void store_f16x4(uint index, vec4 v) {
 
 void main() {
     const int lid = int(gl_LocalInvocationIndex);
-    const int n0 = int(gl_WorkGroupID.x) * kTile;
+    const int n0 = int(gl_WorkGroupID.x) * kTileN;
     // Row tiles on y and z (layer_recorder.h groups_1d: past 65535 tiles in y).
-    const int m0 = int(gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * kTile;
-    const int tx = lid % 16;  // outputs n0 + 4 tx .. + 3
-    const int ty = lid / 16;  // rows m0 + 4 ty .. + 3
-    const int load_line = lid / 4;  // the tile row (a) or output (w) this invocation loads
-    const int load_word = lid % 4;  // which uint of the chunk's 16 values
+    const int m0 = int(gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * kTileM;
+    const int tx = lid % kThreadsN;  // outputs n0 + 4 tx .. + 3
+    const int ty = lid / kThreadsN;  // rows m0 + 4 ty .. + 3
 
     vec4 acc[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
     const int k_words = p.k / 4;
     for (int k0 = 0; k0 < p.k; k0 += kChunk) {
-        const int word = k0 / 4 + load_word;
-        vec4 av = vec4(0.0);
-        const int row = m0 + load_line;
-        if (row < p.m && word < k_words) av = unpack_e4m3x4(a_words[p.a_offset + row * p.lda + word]);
-        vec4 wv = vec4(0.0);
-        const int col = n0 + load_line;
-        if (col < p.n && word < k_words) wv = unpack_e4m3x4(w_words[col * k_words + word]);
-        for (int i = 0; i < 4; ++i) {
-            a_tile[load_word * 4 + i][load_line] = av[i];
-            w_tile[load_word * 4 + i][load_line] = wv[i];
+        // Each uint holds 4 of the chunk's 16 values: line = tile row (a) or output (w), word 0-3.
+        for (int index = lid; index < kTileM * 4; index += 256) {
+            const int line = index / 4, word = k0 / 4 + index % 4;
+            const int row = m0 + line;
+            vec4 av = vec4(0.0);
+            if (row < p.m && word < k_words) av = unpack_e4m3x4(a_words[p.a_offset + row * p.lda + word]);
+            for (int i = 0; i < 4; ++i) a_tile[(index % 4) * 4 + i][line] = av[i];
+        }
+        for (int index = lid; index < kTileN * 4; index += 256) {
+            const int line = index / 4, word = k0 / 4 + index % 4;
+            const int col = n0 + line;
+            vec4 wv = vec4(0.0);
+            if (col < p.n && word < k_words) wv = unpack_e4m3x4(w_words[col * k_words + word]);
+            for (int i = 0; i < 4; ++i) w_tile[(index % 4) * 4 + i][line] = wv[i];
         }
         barrier();
         for (int kk = 0; kk < kChunk; ++kk) {
