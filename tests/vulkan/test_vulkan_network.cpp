@@ -120,6 +120,36 @@ TEST_F(VulkanNetworkGrid, NonSquareGridMatchesCpu) {
     compare_network(device(), {Variant::full, SWINUP_PRECISION_EXACT, 1, true}, 96, 64);
 }
 
+// The layer marker brackets every layer, in the order and with the names of the layer outputs,
+// on the recorder the network records into.
+TEST_F(VulkanNetworkGrid, LayerMarkerBracketsEveryLayerInOrder) {
+    const std::shared_ptr<const Weights> weights = test::make_random_weights(Variant::full, 10, false);
+    vulkan::VulkanNetwork net(device(), weights, SWINUP_PRECISION_FAST, 64, 64);
+    net.set_layer_snapshots(true);
+    std::vector<std::string> events;
+    vulkan::Recorder* seen = nullptr;
+    net.set_layer_marker([&](const std::string& layer, bool begin, vulkan::Recorder& rec) {
+        events.push_back((begin ? "+" : "-") + layer);
+        seen = &rec;
+    });
+    const std::vector<uint8_t> staged = vulkan_test::to_e4m3(test::random_staged(64, 64, 5, -1.5f, 1.5f));
+    vulkan::Buffer staged_buf = vulkan_test::host_buffer(device(), staged.data(), staged.size());
+    vulkan::Buffer head_buf = vulkan_test::host_buffer(device(), nullptr, size_t(64) * 64 * kHeadOutputs * 4);
+    vulkan::HostSubmitter submitter(device());
+    vulkan::Recorder& rec = submitter.begin();
+    net.record(rec, vulkan_test::view(staged_buf), 64, 64, 0, vulkan_test::view(head_buf));
+    rec.barrier(true);
+    submitter.submit_and_wait();
+    EXPECT_EQ(seen, &rec);
+    std::vector<std::string> expected;
+    for (const auto& layer : net.layer_outputs()) {
+        expected.push_back("+" + layer.name);
+        expected.push_back("-" + layer.name);
+    }
+    EXPECT_EQ(expected.size(), 2 * (weights->config.blocks().size() + 9));  // blocks, embed0/1, 3 merges, 3 expands, head
+    EXPECT_EQ(events, expected);
+}
+
 // Weights without a tensor the network reads: an error naming it, at create.
 TEST_F(VulkanNetworkGrid, MissingTensorIsNamed) {
     auto weights = test::make_random_weights(Variant::lite, 9, false);
