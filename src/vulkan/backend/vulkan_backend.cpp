@@ -17,6 +17,12 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
                static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
       passes_(device, desc.precision), network_fn_(std::move(network)), submitter_(device),
       scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback) {
+    if ((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) && !device.capabilities().shader_float64) {
+        // Refused at creation rather than at the first frame: the engine learns it up front.
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                          "SWINUP_FLAG_AUTO_EXPOSURE needs shaderFloat64, which Vulkan device \"" + device.name() +
+                              "\" lacks (pass an exposure value or texture instead)");
+    }
     if (!network_fn_) {
         network_ = std::make_unique<VulkanNetwork>(device, weights_, desc.precision,
                                                    pad_to_grid(static_cast<int>(desc.max_render_width)),
@@ -65,8 +71,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         FrameScalars scalars;
         scalars_readback_.read(&scalars, sizeof scalars);
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
-        state_initialised_ = true;
-        frames_.commit(frame);
+        commit(frame);
     } catch (const VulkanError& e) {
         *error = std::string("dispatch: the Vulkan backend failed: ") + e.what() +
                  " (the temporal state is unchanged; a lost device needs a new context)";

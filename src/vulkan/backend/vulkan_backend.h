@@ -55,8 +55,12 @@ public:
     // frame.next. Throws VulkanError.
     void record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
                       const FrameInputViews& inputs, VkImageView output, uint64_t frame_index);
-    // Makes `frame` the last successful one (its state slot is what the next frame reads).
-    void commit(const FrameSetup& frame) { frames_.commit(frame); }
+    // Makes `frame` the last successful one (its state slot is what the next frame reads; the
+    // state's zeroing, recorded with the first frame, counts as done).
+    void commit(const FrameSetup& frame) {
+        frames_.commit(frame);
+        state_initialised_ = true;
+    }
 
     Device& device() { return device_; }
     const VulkanFrameStats& last_frame_stats() const { return stats_; }
