@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <ostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,14 @@ struct Case {
     uint64_t frame;
     bool head_mlp = false;
 };
+
+std::string case_text(const Case& c) {
+    return std::string(c.variant == Variant::lite ? "Lite" : "Full") + (c.head_mlp ? "HeadMlp" : "") +
+           (c.precision == SWINUP_PRECISION_EXACT ? "Exact" : "Fast") + "Frame" + std::to_string(c.frame);
+}
+
+// gtest prints the parameter with this (ctest's test names) instead of its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << case_text(c); }
 
 void compare_network(vulkan::Device& device, const Case& c, int w = 64, int h = 64) {
     const std::shared_ptr<const Weights> weights = test::make_random_weights(c.variant, 5, c.head_mlp);
@@ -94,11 +103,7 @@ class VulkanNetwork : public vulkan::testing::VulkanTest, public ::testing::With
 
 TEST_P(VulkanNetwork, MatchesCpuNetwork) { compare_network(device(), GetParam()); }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& p) {
-    const Case& c = p.param;
-    return std::string(c.variant == Variant::lite ? "Lite" : "Full") + (c.head_mlp ? "HeadMlp" : "") +
-           (c.precision == SWINUP_PRECISION_EXACT ? "Exact" : "Fast") + "Frame" + std::to_string(c.frame);
-}
+std::string case_name(const ::testing::TestParamInfo<Case>& p) { return case_text(p.param); }
 
 INSTANTIATE_TEST_SUITE_P(
     Variants, VulkanNetwork,
