@@ -49,8 +49,9 @@ const int kTileM = 4096 / kTileN;
 const int kThreadsN = kTileN / 4;  // invocations along the outputs
 const int kChunk = 16;
 
-shared float a_tile[kChunk][kTileM];
-shared float w_tile[kChunk][kTileN];
+// vec4 elements: one shared-memory load gives an invocation its 4 rows (a) or 4 outputs (w).
+shared vec4 a_tile[kChunk][kTileM / 4];
+shared vec4 w_tile[kChunk][kTileN / 4];
 
 float fast_gelu(float x) {
     const float inner = 0.7978845608028654 * (x + 0.044715 * (x * x * x));
@@ -84,20 +85,20 @@ void main() {
             const int row = m0 + line;
             vec4 av = vec4(0.0);
             if (row < p.m && word < k_words) av = unpack_e4m3x4(a_words[p.a_offset + row * p.lda + word]);
-            for (int i = 0; i < 4; ++i) a_tile[(index % 4) * 4 + i][line] = av[i];
+            for (int i = 0; i < 4; ++i) a_tile[(index % 4) * 4 + i][line / 4][line % 4] = av[i];
         }
         for (int index = lid; index < kTileN * 4; index += 256) {
             const int line = index / 4, word = k0 / 4 + index % 4;
             const int col = n0 + line;
             vec4 wv = vec4(0.0);
             if (col < p.n && word < k_words) wv = unpack_e4m3x4(w_words[col * k_words + word]);
-            for (int i = 0; i < 4; ++i) w_tile[(index % 4) * 4 + i][line] = wv[i];
+            for (int i = 0; i < 4; ++i) w_tile[(index % 4) * 4 + i][line / 4][line % 4] = wv[i];
         }
         barrier();
         for (int kk = 0; kk < kChunk; ++kk) {
-            const vec4 wk = vec4(w_tile[kk][tx * 4], w_tile[kk][tx * 4 + 1], w_tile[kk][tx * 4 + 2],
-                                 w_tile[kk][tx * 4 + 3]);
-            for (int i = 0; i < 4; ++i) acc[i] = acc[i] + a_tile[kk][ty * 4 + i] * wk;
+            const vec4 wk = w_tile[kk][tx];
+            const vec4 ak = a_tile[kk][ty];
+            for (int i = 0; i < 4; ++i) acc[i] = acc[i] + ak[i] * wk;
         }
         barrier();
     }
