@@ -64,8 +64,8 @@ struct VulkanNetwork::Impl {
     DeviceHead head;
 
     // Activations (f16 residual streams): e = encoder (kept as skips), d = decoder, t3 = the tube;
-    // skip32: lite's skip0 outputs (f32). Scratch: layer_scratch.h.
-    Buffer e0, d0, e1, d1, e2, d2, t3, skip32;
+    // Scratch: layer_scratch.h; lite's skip0 outputs (f32) use `qkv`, dead after dec1.
+    Buffer e0, d0, e1, d1, e2, d2, t3;
     Buffer normed, wide, qkv;
     LayerScratch scratch;
 
@@ -149,8 +149,12 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
         wide_bytes = std::max(wide_bytes, tokens[l] * 4 * ch[l]);
         qkv_bytes = std::max(qkv_bytes, tokens[l] * 3 * ch[l] * 2);
     }
-    if (lite) normed_bytes = std::max(normed_bytes, tokens[1] * 4 * kSlots);  // embed's input rows
-    else wide_bytes = std::max(wide_bytes, px * ch[0]);                      // embed0's outputs
+    if (lite) {
+        normed_bytes = std::max(normed_bytes, tokens[1] * 4 * kSlots);  // embed's input rows
+        qkv_bytes = std::max(qkv_bytes, px * ch[0] * 4);                // skip0's f32 outputs
+    } else {
+        wide_bytes = std::max(wide_bytes, px * ch[0]);  // embed0's outputs
+    }
     normed = Buffer(device, normed_bytes, MemoryUse::DeviceLocal);
     wide = Buffer(device, wide_bytes, MemoryUse::DeviceLocal);
     qkv = Buffer(device, qkv_bytes, MemoryUse::DeviceLocal);
@@ -163,7 +167,6 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
     e2 = f16_grid(2);
     d2 = f16_grid(2);
     t3 = f16_grid(3);
-    if (lite) skip32 = Buffer(device, px * ch[0] * 4, MemoryUse::DeviceLocal);
 }
 
 // Ends layer `name`: the marker's end, then (tests) the copy of its output.
@@ -257,10 +260,11 @@ void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, int w, i
     begin("expand0");
     if (lite) {
         // expand0 + skip0(slots) -> f16 at level 0 (the CPU's fused tail, layer by layer).
-        // expand0's norm is recorded next, its GEMM (which reads skip32) after a barrier.
-        record_gemm(rec, gemm_call(skip0, staged, w * h, kSlots / 4, GemmEpilogue::store_f32, whole(skip32), ch[0]),
+        // expand0's norm is recorded next, its GEMM (which reads skip0's outputs) after a barrier.
+        // The outputs go to `qkv`: no attention runs after dec1 in lite.
+        record_gemm(rec, gemm_call(skip0, staged, w * h, kSlots / 4, GemmEpilogue::store_f32, scratch.qkv, ch[0]),
                     exact);
-        record_patch_expand(rec, expand0, whole(d1), w1, h1, whole(skip32), true, whole(d0), scratch, exact);
+        record_patch_expand(rec, expand0, whole(d1), w1, h1, scratch.qkv, true, whole(d0), scratch, exact);
     } else {
         record_patch_expand(rec, expand0, whole(d1), w1, h1, whole(e0), false, whole(d0), scratch, exact);
     }
