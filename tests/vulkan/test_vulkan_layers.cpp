@@ -295,7 +295,8 @@ TEST_P(VulkanLayers, WindowAttentionMatchesCpu) {
     };
     for (const Shape s : {Shape{64, 2}, Shape{96, 4}, Shape{32, 2}, Shape{128, 4}}) {
         for (const bool shifted : {false, true}) {
-            const int w = 16, h = 12, c = s.channels;
+            // 5 x 3 windows for two of the shapes: an odd number of windows in a row.
+            const int w = s.heads == 2 ? 20 : 16, h = 12, c = s.channels;
             const std::vector<float> qkv = random_f16(size_t(w) * h * 3 * c, 41 + c, 1.5f);
             const std::vector<float> bias = random_f16(size_t(s.heads) * 256, 42 + c, 1.0f);
             std::vector<float> ref(size_t(w) * h * c);
@@ -398,6 +399,35 @@ TEST_P(VulkanLayers, HeadMatchesCpu) {
         });
         expect_match(vulkan_test::read_f32(out, ref.size()), ref, true, mlp ? "head with MLP" : "head");
     }
+}
+
+// More rows than one dimension of workgroups holds (65535 groups of 64): the kernels number their
+// groups on a 2D grid (layer_recorder.h groups_1d), and every row is normalised exactly once.
+TEST_P(VulkanLayers, RmsNormBeyondOneGroupDimension) {
+    const int rows = 65535 * 64 + 100, channels = 4;
+    const std::vector<float> gain = {1.0f, 0.75f, 1.25f, 0.5f};
+    const std::vector<float> x = random_f16(size_t(rows) * channels, 71, 4.0f);
+    std::vector<float> ref(x.size());
+    cpu::rms_norm_e4m3(x.data(), rows, channels, gain.data(), ref.data());
+    const std::vector<uint16_t> xb = vulkan_test::to_f16(x);
+    Buffer xbuf = host_buffer(*device_, xb.data(), xb.size() * 2);
+    Buffer gbuf = host_buffer(*device_, gain.data(), gain.size() * 4);
+    Buffer out = host_buffer(*device_, nullptr, x.size());
+    run([&](vulkan::LayerRecorder& rec) {
+        vulkan::record_rms_norm(rec, {view(xbuf), view(gbuf), view(out), rows, channels, false, 0, 1}, exact());
+    });
+    expect_match(vulkan_test::read_e4m3(out, ref.size()), ref, true, "rms_norm 2D grid");
+}
+
+TEST(VulkanLayerGroups, OneDimensionUntil65535GroupsThenTwo) {
+    const vulkan::Groups2d a = vulkan::groups_1d(65535u * 64u, 64);
+    EXPECT_EQ(a.x, 65535u);
+    EXPECT_EQ(a.y, 1u);
+    const vulkan::Groups2d b = vulkan::groups_1d(65535u * 64u + 1u, 64);
+    EXPECT_EQ(b.x, 65535u);
+    EXPECT_EQ(b.y, 2u);
+    const vulkan::Groups2d c = vulkan::groups_1d(0, 64);
+    EXPECT_EQ(c.x * c.y, 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Precision, VulkanLayers, ::testing::Values(SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST),

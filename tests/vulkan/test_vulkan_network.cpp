@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <ostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,8 +38,15 @@ struct Case {
     bool head_mlp = false;
 };
 
-void compare_network(vulkan::Device& device, const Case& c) {
-    const int w = 64, h = 64;
+std::string case_text(const Case& c) {
+    return std::string(c.variant == Variant::lite ? "Lite" : "Full") + (c.head_mlp ? "HeadMlp" : "") +
+           (c.precision == SWINUP_PRECISION_EXACT ? "Exact" : "Fast") + "Frame" + std::to_string(c.frame);
+}
+
+// gtest prints the parameter with this (ctest's test names) instead of its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << case_text(c); }
+
+void compare_network(vulkan::Device& device, const Case& c, int w = 64, int h = 64) {
     const std::shared_ptr<const Weights> weights = test::make_random_weights(c.variant, 5, c.head_mlp);
     // Slots in [-1.5, 1.5): the staged ranges (model-spec.md "Staging") after e4m3 rounding.
     const std::vector<float> staged = test::random_staged(w, h, 3, -1.5f, 1.5f);
@@ -52,6 +60,7 @@ void compare_network(vulkan::Device& device, const Case& c) {
     cpu_net.run(staged.data(), w, h, c.frame, cpu_head.data());
 
     vulkan::VulkanNetwork net(device, weights, c.precision, w, h);
+    std::printf("[ grid     ] %dx%d\n", w, h);
     net.set_layer_snapshots(true);
     const std::vector<uint8_t> staged_bytes = vulkan_test::to_e4m3(staged);
     vulkan::Buffer staged_buf = vulkan_test::host_buffer(device, staged_bytes.data(), staged_bytes.size());
@@ -94,11 +103,7 @@ class VulkanNetwork : public vulkan::testing::VulkanTest, public ::testing::With
 
 TEST_P(VulkanNetwork, MatchesCpuNetwork) { compare_network(device(), GetParam()); }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& p) {
-    const Case& c = p.param;
-    return std::string(c.variant == Variant::lite ? "Lite" : "Full") + (c.head_mlp ? "HeadMlp" : "") +
-           (c.precision == SWINUP_PRECISION_EXACT ? "Exact" : "Fast") + "Frame" + std::to_string(c.frame);
-}
+std::string case_name(const ::testing::TestParamInfo<Case>& p) { return case_text(p.param); }
 
 INSTANTIATE_TEST_SUITE_P(
     Variants, VulkanNetwork,
@@ -113,6 +118,54 @@ INSTANTIATE_TEST_SUITE_P(
 // A grid smaller than the network's maximum (the activations are sized for the maximum) and an
 // invalid grid: the error names the size.
 using VulkanNetworkGrid = vulkan::testing::VulkanTest;
+
+// A grid that is not square: level 3 is 12 x 8 tokens, so the shifted windows wrap differently
+// along x and y.
+TEST_F(VulkanNetworkGrid, NonSquareGridMatchesCpu) {
+    compare_network(device(), {Variant::full, SWINUP_PRECISION_EXACT, 1, true}, 96, 64);
+}
+
+// The layer marker brackets every layer, in the order and with the names of the layer outputs,
+// on the recorder the network records into.
+TEST_F(VulkanNetworkGrid, LayerMarkerBracketsEveryLayerInOrder) {
+    const std::shared_ptr<const Weights> weights = test::make_random_weights(Variant::full, 10, false);
+    vulkan::VulkanNetwork net(device(), weights, SWINUP_PRECISION_FAST, 64, 64);
+    net.set_layer_snapshots(true);
+    std::vector<std::string> events;
+    vulkan::Recorder* seen = nullptr;
+    net.set_layer_marker([&](const std::string& layer, bool begin, vulkan::Recorder& rec) {
+        events.push_back((begin ? "+" : "-") + layer);
+        seen = &rec;
+    });
+    const std::vector<uint8_t> staged = vulkan_test::to_e4m3(test::random_staged(64, 64, 5, -1.5f, 1.5f));
+    vulkan::Buffer staged_buf = vulkan_test::host_buffer(device(), staged.data(), staged.size());
+    vulkan::Buffer head_buf = vulkan_test::host_buffer(device(), nullptr, size_t(64) * 64 * kHeadOutputs * 4);
+    vulkan::HostSubmitter submitter(device());
+    vulkan::Recorder& rec = submitter.begin();
+    net.record(rec, vulkan_test::view(staged_buf), 64, 64, 0, vulkan_test::view(head_buf));
+    rec.barrier(true);
+    submitter.submit_and_wait();
+    EXPECT_EQ(seen, &rec);
+    std::vector<std::string> expected;
+    for (const auto& layer : net.layer_outputs()) {
+        expected.push_back("+" + layer.name);
+        expected.push_back("-" + layer.name);
+    }
+    EXPECT_EQ(expected.size(), 2 * (weights->config.blocks().size() + 9));  // blocks, embed0/1, 3 merges, 3 expands, head
+    EXPECT_EQ(events, expected);
+}
+
+// Weights without a tensor the network reads: an error naming it, at create.
+TEST_F(VulkanNetworkGrid, MissingTensorIsNamed) {
+    auto weights = test::make_random_weights(Variant::lite, 9, false);
+    weights->tensors.erase("dec2.fc1.weight");
+    try {
+        vulkan::VulkanNetwork net(device(), weights, SWINUP_PRECISION_EXACT, 64, 64);
+        ADD_FAILURE() << "weights without dec2.fc1.weight were accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("dec2.fc1.weight"), std::string::npos) << e.what();
+    }
+}
 
 TEST_F(VulkanNetworkGrid, SmallerGridMatchesAndBadGridIsRefused) {
     vulkan::Device& dev = device();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "model/model_spec.h"
 #include "numeric/e4m3.h"
@@ -63,8 +64,8 @@ struct VulkanNetwork::Impl {
     DeviceHead head;
 
     // Activations (f16 residual streams): e = encoder (kept as skips), d = decoder, t3 = the tube;
-    // skip32: lite's skip0 outputs (f32). Scratch: layer_scratch.h.
-    Buffer e0, d0, e1, d1, e2, d2, t3, skip32;
+    // Scratch: layer_scratch.h; lite's skip0 outputs (f32) use `qkv`, dead after dec1.
+    Buffer e0, d0, e1, d1, e2, d2, t3;
     Buffer normed, wide, qkv;
     LayerScratch scratch;
 
@@ -76,6 +77,8 @@ struct VulkanNetwork::Impl {
         size_t offset;  // bytes into snapshot_buffer
     };
     bool snapshots_on = false;
+    LayerMarker marker;
+    Recorder* recorder = nullptr;  // during record()
     std::vector<Snapshot> snapshots;
     Buffer snapshot_buffer;
 
@@ -83,6 +86,9 @@ struct VulkanNetwork::Impl {
     void record(LayerRecorder& rec, BufferView staged, int w, int h, uint64_t frame, BufferView head_out);
     void block(LayerRecorder& rec, const std::string& name, const Buffer& x, int w, int h, uint64_t frame);
     void snap(LayerRecorder& rec, const char* name, BufferView data, int w, int h, int c, Stored stored);
+    void begin(const char* name) {
+        if (marker) marker(name, true, *recorder);
+    }
 };
 
 VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision precision, int mw, int mh)
@@ -143,8 +149,12 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
         wide_bytes = std::max(wide_bytes, tokens[l] * 4 * ch[l]);
         qkv_bytes = std::max(qkv_bytes, tokens[l] * 3 * ch[l] * 2);
     }
-    if (lite) normed_bytes = std::max(normed_bytes, tokens[1] * 4 * kSlots);  // embed's input rows
-    else wide_bytes = std::max(wide_bytes, px * ch[0]);                      // embed0's outputs
+    if (lite) {
+        normed_bytes = std::max(normed_bytes, tokens[1] * 4 * kSlots);  // embed's input rows
+        qkv_bytes = std::max(qkv_bytes, px * ch[0] * 4);                // skip0's f32 outputs
+    } else {
+        wide_bytes = std::max(wide_bytes, px * ch[0]);  // embed0's outputs
+    }
     normed = Buffer(device, normed_bytes, MemoryUse::DeviceLocal);
     wide = Buffer(device, wide_bytes, MemoryUse::DeviceLocal);
     qkv = Buffer(device, qkv_bytes, MemoryUse::DeviceLocal);
@@ -157,11 +167,12 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
     e2 = f16_grid(2);
     d2 = f16_grid(2);
     t3 = f16_grid(3);
-    if (lite) skip32 = Buffer(device, px * ch[0] * 4, MemoryUse::DeviceLocal);
 }
 
+// Ends layer `name`: the marker's end, then (tests) the copy of its output.
 void VulkanNetwork::Impl::snap(LayerRecorder& rec, const char* name, BufferView data, int w, int h, int c,
                                Stored stored) {
+    if (marker) marker(name, false, *recorder);
     if (!snapshots_on) return;
     const size_t bytes = stored_bytes(stored, size_t(w) * h * c);
     const size_t offset = snapshots.empty() ? 0 : snapshots.back().offset +
@@ -179,6 +190,7 @@ void VulkanNetwork::Impl::block(LayerRecorder& rec, const std::string& name, con
     for (size_t i = 0; i < blocks.size(); ++i) {
         if (blocks[i].spec.name != name) continue;
         const bool shifted = (uint64_t(i) + frame) % 2 == 1;
+        begin(name.c_str());
         record_swin_block(rec, blocks[i], whole(x), w, h, shifted, scratch, exact);
         snap(rec, name.c_str(), whole(x), w, h, blocks[i].spec.channels, Stored::f16);
         return;
@@ -203,6 +215,7 @@ void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, int w, i
 
     if (lite) {
         // embed: the 2x2 pixels' 16 slots in quadrant order (64 e4m3) -> linear -> f16.
+        begin("embed");
         record_gather_rows(rec, {staged, scratch.normed, w1 * h1 * 4, kSlots / 4, kSlots / 4, kSlots / 4, 0, true, w1});
         rec.barrier();
         record_gemm(rec, gemm_call(embed, scratch.normed, w1 * h1, kSlots, GemmEpilogue::store_f16, whole(e1), ch[1]),
@@ -211,43 +224,53 @@ void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, int w, i
         snap(rec, "embed", whole(e1), w1, h1, ch[1], Stored::f16);
     } else {
         // embed0 (16 -> C0) -> ReLU -> e4m3 -> embed1 (C0 -> C0) -> f16, per pixel.
+        begin("embed0");
         record_gemm(rec, gemm_call(embed0, staged, w * h, kSlots / 4, GemmEpilogue::relu_e4m3, scratch.wide, ch[0]),
                     exact);
         rec.barrier();
         snap(rec, "embed0", scratch.wide, w, h, ch[0], Stored::e4m3);
+        begin("embed1");
         record_gemm(rec, gemm_call(embed1, scratch.wide, w * h, ch[0] / 4, GemmEpilogue::store_f16, whole(e0), ch[0]),
                     exact);
         rec.barrier();
         snap(rec, "embed1", whole(e0), w, h, ch[0], Stored::f16);
         block(rec, "enc0", e0, w, h, frame);
+        begin("merge0");
         record_patch_merge(rec, merge0, whole(e0), w, h, whole(e1), scratch, exact);
         snap(rec, "merge0", whole(e1), w1, h1, ch[1], Stored::f16);
     }
     block(rec, "enc1", e1, w1, h1, frame);
+    begin("merge1");
     record_patch_merge(rec, merge1, whole(e1), w1, h1, whole(e2), scratch, exact);
     snap(rec, "merge1", whole(e2), w2, h2, ch[2], Stored::f16);
     block(rec, "enc2", e2, w2, h2, frame);
+    begin("merge2");
     record_patch_merge(rec, merge2, whole(e2), w2, h2, whole(t3), scratch, exact);
     snap(rec, "merge2", whole(t3), w3, h3, ch[3], Stored::f16);
     for (int i = 0; i < config.tube_blocks; ++i) block(rec, "tube" + std::to_string(i), t3, w3, h3, frame);
+    begin("expand2");
     record_patch_expand(rec, expand2, whole(t3), w3, h3, whole(e2), false, whole(d2), scratch, exact);
     snap(rec, "expand2", whole(d2), w2, h2, ch[2], Stored::f16);
     block(rec, "dec2", d2, w2, h2, frame);
+    begin("expand1");
     record_patch_expand(rec, expand1, whole(d2), w2, h2, whole(e1), false, whole(d1), scratch, exact);
     snap(rec, "expand1", whole(d1), w1, h1, ch[1], Stored::f16);
     block(rec, "dec1", d1, w1, h1, frame);
 
+    begin("expand0");
     if (lite) {
         // expand0 + skip0(slots) -> f16 at level 0 (the CPU's fused tail, layer by layer).
-        // expand0's norm is recorded next, its GEMM (which reads skip32) after a barrier.
-        record_gemm(rec, gemm_call(skip0, staged, w * h, kSlots / 4, GemmEpilogue::store_f32, whole(skip32), ch[0]),
+        // expand0's norm is recorded next, its GEMM (which reads skip0's outputs) after a barrier.
+        // The outputs go to `qkv`: no attention runs after dec1 in lite.
+        record_gemm(rec, gemm_call(skip0, staged, w * h, kSlots / 4, GemmEpilogue::store_f32, scratch.qkv, ch[0]),
                     exact);
-        record_patch_expand(rec, expand0, whole(d1), w1, h1, whole(skip32), true, whole(d0), scratch, exact);
+        record_patch_expand(rec, expand0, whole(d1), w1, h1, scratch.qkv, true, whole(d0), scratch, exact);
     } else {
         record_patch_expand(rec, expand0, whole(d1), w1, h1, whole(e0), false, whole(d0), scratch, exact);
     }
     snap(rec, "expand0", whole(d0), w, h, ch[0], Stored::f16);
     if (!lite) block(rec, "dec0", d0, w, h, frame);
+    begin("head");
     record_head(rec, head, whole(d0), staged, w * h, head_out, scratch, exact);
     snap(rec, "head", head_out, w, h, kHeadOutputs, Stored::f32);
 }
@@ -270,10 +293,14 @@ void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int
                                     std::to_string(impl_->max_height));
     }
     RuntimeLayerRecorder rec(impl_->device, recorder);
+    impl_->recorder = &recorder;
     impl_->record(rec, staged, width, height, frame_index, head);
+    impl_->recorder = nullptr;
 }
 
 void VulkanNetwork::set_layer_snapshots(bool on) { impl_->snapshots_on = on; }
+
+void VulkanNetwork::set_layer_marker(LayerMarker marker) { impl_->marker = std::move(marker); }
 
 std::vector<VulkanNetwork::LayerOutput> VulkanNetwork::layer_outputs() const {
     std::vector<LayerOutput> out;

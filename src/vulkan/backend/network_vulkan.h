@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,12 @@ public:
         std::vector<float> values;  // tokens row-major, channels contiguous
     };
     std::vector<LayerOutput> layer_outputs() const;
+
+    // Bench: called while recording, before each layer's first command (begin = true) and after
+    // its last (false), with the layer names of layer_outputs(), in order, and the recorder the
+    // layer is recorded into (for timestamp queries). Empty: no calls.
+    using LayerMarker = std::function<void(const std::string& layer, bool begin, Recorder& recorder)>;
+    void set_layer_marker(LayerMarker marker);
 
 private:
     struct Impl;

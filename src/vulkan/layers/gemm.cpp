@@ -1,14 +1,14 @@
 #include "vulkan/layers/gemm.h"
 
-#include <algorithm>
 #include <stdexcept>
-#include <string>
 
 namespace swinup::vulkan {
 
 namespace {
-constexpr int kTile = 64;        // gemm_e4m3.comp: outputs and rows per workgroup
-constexpr int kMaxGroups = 65535;  // maxComputeWorkGroupCount's guaranteed minimum
+// gemm_e4m3.comp's tiles: 64 outputs x 64 rows, or 32 outputs x 128 rows where 64-output tiles
+// would compute outputs nobody reads (layers of 8, 16, 32 or 96 outputs).
+constexpr int kTileElements = 4096;
+int tile_outputs(int n) { return n % 64 == 0 ? 64 : 32; }
 }  // namespace
 
 void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
@@ -27,23 +27,13 @@ void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
     p.expand_c = expand ? l.out / 4 : 0;
     p.exact = exact ? 1 : 0;
     if (expand && (l.out % 16 != 0)) throw std::logic_error("gemm: an expand needs 4 C' with C' % 4 == 0");
+    p.m = call.rows;
     const BufferView skip = call.skip.buffer != VK_NULL_HANDLE ? call.skip : call.out;
-    const uint32_t groups_n = uint32_t((l.out + kTile - 1) / kTile);
-    // Rows beyond the dispatch limit go in further dispatches over consecutive row ranges (the
-    // expand addresses rows by coarse token, so it is kept in one: its grids are 4x smaller).
-    const int rows_per_dispatch = expand ? call.rows : kMaxGroups * kTile;
-    for (int first = 0; first < call.rows; first += rows_per_dispatch) {
-        const int rows = std::min(rows_per_dispatch, call.rows - first);
-        if ((rows + kTile - 1) / kTile > kMaxGroups) {
-            throw std::invalid_argument("gemm: " + std::to_string(call.rows) + " rows exceed one dispatch");
-        }
-        GemmParams q = p;
-        q.m = rows;
-        q.a_offset = p.a_offset + first * p.lda;
-        q.out_offset = p.out_offset + first * p.ldo;
-        recorder.dispatch(LayerKernel::gemm_e4m3, {call.a, l.weight, l.scale, l.bias, call.out, skip}, &q, sizeof q,
-                          groups_n, uint32_t((rows + kTile - 1) / kTile), 1);
-    }
+    const int tile_n = tile_outputs(l.out);
+    const Groups2d rows = groups_1d(uint64_t(call.rows), uint32_t(kTileElements / tile_n));
+    recorder.dispatch(tile_n == 64 ? LayerKernel::gemm_e4m3 : LayerKernel::gemm_e4m3_n32,
+                      {call.a, l.weight, l.scale, l.bias, call.out, skip}, &p, sizeof p,
+                      uint32_t((l.out + tile_n - 1) / tile_n), rows.x, rows.y);
 }
 
 }  // namespace swinup::vulkan

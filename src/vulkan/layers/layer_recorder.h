@@ -22,12 +22,26 @@ struct BufferView {
 
 // The layer kernels, one shader each.
 enum class LayerKernel {
-    gemm_e4m3,         // layers/gemm_e4m3.comp
+    gemm_e4m3,         // layers/gemm_e4m3.comp, 64-output tiles
+    gemm_e4m3_n32,     // the same with 32-output tiles (specialization constant 0 = 32)
     rms_norm_e4m3,     // layers/rms_norm_e4m3.comp
     window_attention,  // layers/window_attention.comp
     gather_rows,       // layers/gather_rows.comp
 };
-constexpr int kLayerKernelCount = 4;
+constexpr int kLayerKernelCount = 5;
+
+// Workgroup counts covering `items` work items in groups of `group_size`, as a 2D grid when they
+// exceed 65535 (maxComputeWorkGroupCount's guaranteed minimum per dimension); the shaders number
+// their groups y * num_groups_x + x (some groups at the end may have no items).
+struct Groups2d {
+    uint32_t x = 1, y = 1;
+};
+inline Groups2d groups_1d(uint64_t items, uint32_t group_size) {
+    constexpr uint64_t kMaxX = 65535;
+    const uint64_t groups = (items + group_size - 1) / group_size;
+    if (groups <= kMaxX) return {uint32_t(groups == 0 ? 1 : groups), 1};
+    return {uint32_t(kMaxX), uint32_t((groups + kMaxX - 1) / kMaxX)};
+}
 
 class LayerRecorder {
 public:

@@ -8,8 +8,8 @@ void record_rms_norm(LayerRecorder& recorder, const RmsNormCall& call, bool exac
     constexpr int kGroup = 64;  // rms_norm_e4m3.comp's local size
     const RmsNormParams p{call.rows, call.channels, call.gather_quadrants ? 1 : 0, call.coarse_w,
                           call.out_stride_words, 0, exact ? 1 : 0};
-    recorder.dispatch(LayerKernel::rms_norm_e4m3, {call.x, call.gain, call.out}, &p, sizeof p,
-                      uint32_t((call.rows + kGroup - 1) / kGroup), 1, 1);
+    const Groups2d g = groups_1d(uint64_t(call.rows), kGroup);
+    recorder.dispatch(LayerKernel::rms_norm_e4m3, {call.x, call.gain, call.out}, &p, sizeof p, g.x, g.y, 1);
 }
 
 }  // namespace swinup::vulkan

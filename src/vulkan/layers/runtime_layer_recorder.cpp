@@ -15,16 +15,19 @@ struct KernelDesc {
     const SpirvCode* code;
     int buffers;
     uint32_t push_bytes;
+    std::vector<uint32_t> specialization;
 };
 
 KernelDesc kernel_desc(LayerKernel kernel) {
     switch (kernel) {
-        case LayerKernel::gemm_e4m3: return {&shaders::layers_gemm_e4m3, 6, sizeof(GemmParams)};
-        case LayerKernel::rms_norm_e4m3: return {&shaders::layers_rms_norm_e4m3, 3, sizeof(RmsNormParams)};
-        case LayerKernel::window_attention: return {&shaders::layers_window_attention, 3, sizeof(AttentionParams)};
-        case LayerKernel::gather_rows: return {&shaders::layers_gather_rows, 2, sizeof(GatherRowsParams)};
+        case LayerKernel::gemm_e4m3: return {&shaders::layers_gemm_e4m3, 6, sizeof(GemmParams), {64}};
+        case LayerKernel::gemm_e4m3_n32: return {&shaders::layers_gemm_e4m3, 6, sizeof(GemmParams), {32}};
+        case LayerKernel::rms_norm_e4m3: return {&shaders::layers_rms_norm_e4m3, 3, sizeof(RmsNormParams), {}};
+        case LayerKernel::window_attention:
+            return {&shaders::layers_window_attention, 3, sizeof(AttentionParams), {}};
+        case LayerKernel::gather_rows: return {&shaders::layers_gather_rows, 2, sizeof(GatherRowsParams), {}};
     }
-    return {nullptr, 0, 0};
+    return {nullptr, 0, 0, {}};
 }
 
 }  // namespace
@@ -36,6 +39,7 @@ void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<Bu
     desc.code = k.code;
     desc.bindings.assign(size_t(k.buffers), BindingKind::StorageBuffer);
     desc.push_constant_size = k.push_bytes;
+    desc.specialization = k.specialization;
     const ComputePipeline& pipeline = device_.pipeline(desc);
     std::vector<Bind> binds;
     binds.reserve(buffers.size());

@@ -24,7 +24,9 @@ layout(push_constant) uniform Params {
 } p;
 
 void main() {
-    const int index = int(gl_GlobalInvocationID.x);
+    // Workgroups on a 2D grid (layer_recorder.h groups_1d: past 65535 groups in x).
+    const int index = int((gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x +
+                          gl_LocalInvocationID.x);
     if (index >= p.rows * p.words) return;
     const int row = index / p.words;
     const int word = index % p.words;

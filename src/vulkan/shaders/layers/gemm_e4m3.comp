@@ -8,10 +8,12 @@
 //   the f16 stream in place, 5 add: out += y (f32), 6/7 expand: depth-to-space of output
 //   o = q * C' + c to fine token q of coarse token r, plus the skip (f16 / f32 at the fine grid),
 //   rounded to f16.
-// Tiles: 64 rows x 64 outputs per workgroup of 256 invocations, each 4 rows x 4 outputs; K in
-// chunks of 16 through shared memory.
+// Tiles: a workgroup of 256 invocations, each 4 rows x 4 outputs, computes kTileN outputs
+// (specialization constant 0: 64, or 32 for layers of 8, 16, 32 or 96 outputs) x 4096 / kTileN
+// rows; K in chunks of 16 through shared memory. Workgroup x = output tile, (z, y) = row tile.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "e4m3.glsl"
 #include "half.glsl"
@@ -42,11 +44,14 @@ layout(push_constant) uniform Params {
     int exact;       // 1: the exact formulas (GELU); 0: hardware exp2 / division
 } p;
 
-const int kTile = 64;
+layout(constant_id = 0) const int kTileN = 64;
+const int kTileM = 4096 / kTileN;
+const int kThreadsN = kTileN / 4;  // invocations along the outputs
 const int kChunk = 16;
 
-shared float a_tile[kChunk][kTile];
-shared float w_tile[kChunk][kTile];
+// vec4 elements: one shared-memory load gives an invocation its 4 rows (a) or 4 outputs (w).
+shared vec4 a_tile[kChunk][kTileM / 4];
+shared vec4 w_tile[kChunk][kTileN / 4];
 
 float fast_gelu(float x) {
     const float inner = 0.7978845608028654 * (x + 0.044715 * (x * x * x));
@@ -65,32 +70,35 @@ void store_f16x4(uint index, vec4 v) {
 
 void main() {
     const int lid = int(gl_LocalInvocationIndex);
-    const int n0 = int(gl_WorkGroupID.x) * kTile;
-    const int m0 = int(gl_WorkGroupID.y) * kTile;
-    const int tx = lid % 16;  // outputs n0 + 4 tx .. + 3
-    const int ty = lid / 16;  // rows m0 + 4 ty .. + 3
-    const int load_line = lid / 4;  // the tile row (a) or output (w) this invocation loads
-    const int load_word = lid % 4;  // which uint of the chunk's 16 values
+    const int n0 = int(gl_WorkGroupID.x) * kTileN;
+    // Row tiles on y and z (layer_recorder.h groups_1d: past 65535 tiles in y).
+    const int m0 = int(gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * kTileM;
+    const int tx = lid % kThreadsN;  // outputs n0 + 4 tx .. + 3
+    const int ty = lid / kThreadsN;  // rows m0 + 4 ty .. + 3
 
     vec4 acc[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
     const int k_words = p.k / 4;
     for (int k0 = 0; k0 < p.k; k0 += kChunk) {
-        const int word = k0 / 4 + load_word;
-        vec4 av = vec4(0.0);
-        const int row = m0 + load_line;
-        if (row < p.m && word < k_words) av = unpack_e4m3x4(a_words[p.a_offset + row * p.lda + word]);
-        vec4 wv = vec4(0.0);
-        const int col = n0 + load_line;
-        if (col < p.n && word < k_words) wv = unpack_e4m3x4(w_words[col * k_words + word]);
-        for (int i = 0; i < 4; ++i) {
-            a_tile[load_word * 4 + i][load_line] = av[i];
-            w_tile[load_word * 4 + i][load_line] = wv[i];
+        // Each uint holds 4 of the chunk's 16 values: line = tile row (a) or output (w), word 0-3.
+        for (int index = lid; index < kTileM * 4; index += 256) {
+            const int line = index / 4, word = k0 / 4 + index % 4;
+            const int row = m0 + line;
+            vec4 av = vec4(0.0);
+            if (row < p.m && word < k_words) av = unpack_e4m3x4(a_words[p.a_offset + row * p.lda + word]);
+            for (int i = 0; i < 4; ++i) a_tile[(index % 4) * 4 + i][line / 4][line % 4] = av[i];
+        }
+        for (int index = lid; index < kTileN * 4; index += 256) {
+            const int line = index / 4, word = k0 / 4 + index % 4;
+            const int col = n0 + line;
+            vec4 wv = vec4(0.0);
+            if (col < p.n && word < k_words) wv = unpack_e4m3x4(w_words[col * k_words + word]);
+            for (int i = 0; i < 4; ++i) w_tile[(index % 4) * 4 + i][line / 4][line % 4] = wv[i];
         }
         barrier();
         for (int kk = 0; kk < kChunk; ++kk) {
-            const vec4 wk = vec4(w_tile[kk][tx * 4], w_tile[kk][tx * 4 + 1], w_tile[kk][tx * 4 + 2],
-                                 w_tile[kk][tx * 4 + 3]);
-            for (int i = 0; i < 4; ++i) acc[i] = acc[i] + a_tile[kk][ty * 4 + i] * wk;
+            const vec4 wk = w_tile[kk][tx];
+            const vec4 ak = a_tile[kk][ty];
+            for (int i = 0; i < 4; ++i) acc[i] = acc[i] + ak[i] * wk;
         }
         barrier();
     }
@@ -99,7 +107,7 @@ void main() {
     if (col >= p.n) return;
     const vec4 s = vec4(scale[col], scale[col + 1], scale[col + 2], scale[col + 3]);
     const vec4 b = vec4(bias[col], bias[col + 1], bias[col + 2], bias[col + 3]);
-    for (int i = 0; i < 4; ++i) {
+    [[dont_unroll]] for (int i = 0; i < 4; ++i) {
         const int row = m0 + ty * 4 + i;
         if (row >= p.m) break;
         precise vec4 t = acc[i] * s;
@@ -112,9 +120,14 @@ void main() {
             case 1:
                 store_f16x4(at / 2u, y);
                 break;
-            case 2:
-                out_words[at / 4u] = pack_e4m3x4(vec4(gelu(y.x), gelu(y.y), gelu(y.z), gelu(y.w)));
+            case 2: {
+                // One GELU in a loop that is not unrolled: the exact GELU is long integer code
+                // (exact_math.glsl), and 16 copies of it make the shader slow to compile.
+                vec4 g;
+                [[dont_unroll]] for (int j = 0; j < 4; ++j) g[j] = gelu(y[j]);
+                out_words[at / 4u] = pack_e4m3x4(g);
                 break;
+            }
             case 3:
                 out_words[at / 4u] = pack_e4m3x4(vec4(relu(y.x), relu(y.y), relu(y.z), relu(y.w)));
                 break;

@@ -43,7 +43,9 @@ uint part_base(int row, int part) {
 }
 
 void main() {
-    const int row = int(gl_GlobalInvocationID.x);
+    // Workgroups on a 2D grid (layer_recorder.h groups_1d: past 65535 groups in x).
+    const int row = int((gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x +
+                        gl_LocalInvocationID.x);
     if (row >= p.rows) return;
     const int parts = p.gather != 0 ? 4 : 1;
     const int words = p.channels / 2;

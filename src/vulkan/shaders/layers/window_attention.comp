@@ -5,12 +5,14 @@
 //   m_i = max over allowed j, p_ij = f16(exp2((s_ij - m_i) * log2e)), 0 for masked keys
 //   l_i = sum_j p_ij (j in order), o_i = e4m3((sum over allowed j of p_ij v_j) / l_i)
 // Exact mode: exact_exp2 and IEEE division (exact_math.glsl); fast mode: exp2 and `/`.
-// One workgroup per (window, head), one invocation per query token. Q, K, V (f16, 2 per uint)
+// One workgroup per two windows side by side and a head, one invocation per query token (32: a
+// full NVIDIA warp; the shared memory stays at 16 KB with d up to 64). Q, K, V (f16, 2 per uint)
 // are read at the grid tokens of the (shifted or unshifted) window, and the e4m3 output is written
 // at the same grid tokens, so the roll and the roll back cost nothing and the per-token layers
 // before and after run on the grid in its own order.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "e4m3.glsl"
 #include "half.glsl"
@@ -18,7 +20,8 @@
 #include "packed_rows.glsl"
 #include "window_map.glsl"
 
-layout(local_size_x = 16) in;
+const int kWindowsPerGroup = 2;
+layout(local_size_x = 32) in;
 
 layout(std430, binding = 0) readonly buffer Qkv { uint qkv_words[]; };    // rows of 3C f16
 layout(std430, binding = 1) readonly buffer RelBias { float rel_bias[]; };  // [heads][16][16]
@@ -36,12 +39,18 @@ layout(push_constant) uniform Params {
 
 const int kMaxHeadDim = 64;
 
-shared float k_tile[kWindowTokens][kMaxHeadDim];
-shared float v_tile[kWindowTokens][kMaxHeadDim];
+shared float k_tile[kWindowsPerGroup][kWindowTokens][kMaxHeadDim];
+shared float v_tile[kWindowsPerGroup][kWindowTokens][kMaxHeadDim];
 
 void main() {
-    const int i = int(gl_LocalInvocationID.x);
-    const int window = int(gl_WorkGroupID.y) * (p.width / kWindow) + int(gl_WorkGroupID.x);
+    const int i = int(gl_LocalInvocationID.x) % kWindowTokens;  // the query token
+    const int slot = int(gl_LocalInvocationID.x) / kWindowTokens;
+    const int windows_x = p.width / kWindow;
+    const int window_x = int(gl_WorkGroupID.x) * kWindowsPerGroup + slot;
+    // With an odd number of windows in a row the last group's second half has no window; it
+    // still takes part in the barrier.
+    const bool has_window = window_x < windows_x;
+    const int window = int(gl_WorkGroupID.y) * windows_x + (has_window ? window_x : windows_x - 1);
     const int head = int(gl_WorkGroupID.z);
     const int c3 = 3 * p.channels;
     const int d = p.channels / p.heads;
@@ -58,13 +67,14 @@ void main() {
         q[c] = qv.x;
         q[c + 1] = qv.y;
         const vec2 kv = unpack_f16x2(qkv_words[k_at + w]);
-        k_tile[i][c] = kv.x;
-        k_tile[i][c + 1] = kv.y;
+        k_tile[slot][i][c] = kv.x;
+        k_tile[slot][i][c + 1] = kv.y;
         const vec2 vv = unpack_f16x2(qkv_words[v_at + w]);
-        v_tile[i][c] = vv.x;
-        v_tile[i][c + 1] = vv.y;
+        v_tile[slot][i][c] = vv.x;
+        v_tile[slot][i][c + 1] = vv.y;
     }
     barrier();
+    if (!has_window) return;
 
     const uint mask = window_key_mask(window, i, p.width, p.height, shifted);
     const int bias_at = (head * kWindowTokens + i) * kWindowTokens;
@@ -72,14 +82,16 @@ void main() {
     float m = -3.0e38;
     for (int j = 0; j < kWindowTokens; ++j) {
         float acc = 0.0;
-        for (int c = 0; c < d; ++c) acc = acc + q[c] * k_tile[j][c];
+        for (int c = 0; c < d; ++c) acc = acc + q[c] * k_tile[slot][j][c];
         precise float scaled = acc * p.inv_sqrt_d;
         precise float biased = scaled + rel_bias[bias_at + j];
         s[j] = biased;
         if (((mask >> j) & 1u) != 0u && biased > m) m = biased;
     }
+    // Not unrolled: the exact exp2 is long integer code, and 16 copies of it make the shader slow
+    // to compile (lavapipe: tens of seconds) for no gain.
     float l = 0.0;
-    for (int j = 0; j < kWindowTokens; ++j) {
+    [[dont_unroll]] for (int j = 0; j < kWindowTokens; ++j) {
         float pj = 0.0;
         if (((mask >> j) & 1u) != 0u) {
             precise float diff = s[j] - m;
@@ -95,12 +107,12 @@ void main() {
     for (int j = 0; j < kWindowTokens; ++j) {
         if (((mask >> j) & 1u) == 0u) continue;  // masked keys are excluded, not weighted by 0
         const float pj = s[j];
-        for (int c = 0; c < d; ++c) o[c] = o[c] + pj * v_tile[j][c];
+        for (int c = 0; c < d; ++c) o[c] = o[c] + pj * v_tile[slot][j][c];
     }
     const uint out_at = uint(token * p.channels + head * d) / 4u;
-    for (int c = 0; c < d; c += 4) {
+    [[dont_unroll]] for (int c = 0; c < d; c += 4) {
         vec4 r;
-        for (int u = 0; u < 4; ++u) r[u] = p.exact != 0 ? exact_div(o[c + u], l) : o[c + u] / l;
+        [[dont_unroll]] for (int u = 0; u < 4; ++u) r[u] = p.exact != 0 ? exact_div(o[c + u], l) : o[c + u] / l;
         out_words[out_at + uint(c / 4)] = pack_e4m3x4(r);
     }
 }
