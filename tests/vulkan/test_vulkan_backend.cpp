@@ -174,6 +174,7 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
     const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
     VulkanBackend failing(desc, weights, device());
     VulkanBackend clean(desc, weights, device());
+    clean.set_stage_timing(true);  // the timestamps (swinup bench) must not change a frame
     std::vector<uint8_t> out;
     const SyntheticFrame f0(kOdd, 0), f1(kOdd, 1);
     swinup_dispatch_desc d0 = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, out);
@@ -198,6 +199,7 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
     ASSERT_EQ(failing.dispatch(a, 1, &error), SWINUP_STATUS_OK) << error;
     ASSERT_EQ(clean.dispatch(b, 1, &error), SWINUP_STATUS_OK) << error;
     EXPECT_EQ(after_failure, reference) << "the failed frame changed the temporal state";
+    EXPECT_EQ(clean.last_stage_times().size(), 5u) << "upload, pre-network, network, output, readback";
 }
 
 // The C API: SWINUP_BACKEND_VULKAN makes a Vulkan context (its own device), reports it, runs a

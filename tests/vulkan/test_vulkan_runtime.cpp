@@ -8,6 +8,7 @@
 #include "vulkan/runtime/device.h"
 #include "vulkan/runtime/memory.h"
 #include "vulkan/runtime/recorder.h"
+#include "vulkan/runtime/stage_timer.h"
 #include "vulkan/runtime/vulkan_error.h"
 #include "vulkan_test_shaders.h"
 #include "vulkan_test_support.h"
@@ -141,6 +142,39 @@ TEST_F(VulkanRuntime, FailedSubmitReportsDeviceLost) {
     // The submitter still works afterwards.
     submitter.begin();
     submitter.submit_and_wait();
+}
+
+// Stage timing (swinup bench): one entry per mark after the first, in order, each a time >= 0,
+// and the dispatches' results unchanged by the timestamps around them.
+TEST_F(VulkanRuntime, StageTimerTimesEachStage) {
+    Buffer in(device(), 4096 * 4, MemoryUse::Upload);
+    Buffer out(device(), 4096 * 4, MemoryUse::Readback);
+    Image source(device(), 64, 64, VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT);
+    Image picture(device(), 64, 64, VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT);
+    std::vector<float> ones(4096, 1.0f);
+    in.write(ones.data(), ones.size() * 4);
+    StageTimer timer(device());
+    HostSubmitter submitter(device());
+    Recorder& rec = submitter.begin();
+    timer.begin(rec);
+    rec.transition(source, VK_IMAGE_LAYOUT_GENERAL);
+    rec.transition(picture, VK_IMAGE_LAYOUT_GENERAL);
+    const auto& pipeline = device().pipeline(fill_desc());
+    rec.dispatch(pipeline, {Bind::buffer(in), Bind::buffer(out), Bind::storage_image(picture), Bind::sampled_image(source)},
+                 FillPush{3.0f, 4096, 64}, Groups{64});
+    timer.mark(rec, "first");
+    rec.dispatch(pipeline, {Bind::buffer(in), Bind::buffer(out), Bind::storage_image(picture), Bind::sampled_image(source)},
+                 FillPush{5.0f, 4096, 64}, Groups{64});
+    timer.mark(rec, "second");
+    submitter.submit_and_wait();
+    const auto stages = timer.stages();
+    ASSERT_EQ(stages.size(), 2u);
+    EXPECT_EQ(stages[0].first, "first");
+    EXPECT_EQ(stages[1].first, "second");
+    for (const auto& [name, ms] : stages) EXPECT_GE(ms, 0.0) << name;
+    std::vector<float> r(4096);
+    out.read(r.data(), r.size() * 4);
+    EXPECT_EQ(r[100], 5.0f + 100.0f);
 }
 
 TEST(VulkanDeviceSelection, UnknownNameIsNamedInTheError) {

@@ -44,6 +44,7 @@ void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const s
     passes_.record_exposure(rec, push, frame, inputs, buffers_);
     passes_.record_input_planes(rec, push, frame, inputs, buffers_);
     passes_.record_staging(rec, push, frame, buffers_);
+    if (timer_) timer_->mark(rec, "exposure, input planes, staging");
     rec.barrier();
     if (network_fn_) {
         network_fn_(rec, buffers_.staged, frame.padded_width, frame.padded_height, frame_index, buffers_.head);
@@ -51,9 +52,11 @@ void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const s
         network_->record(rec, BufferView{buffers_.staged.handle(), 0, buffers_.staged.size()}, frame.padded_width,
                          frame.padded_height, frame_index, BufferView{buffers_.head.handle(), 0, buffers_.head.size()});
     }
+    if (timer_) timer_->mark(rec, "network");
     rec.barrier();
     passes_.record_output(rec, push, frame, buffers_, output, desc_.output_format);
     passes_.record_recurrent(rec, push, frame, buffers_);
+    if (timer_) timer_->mark(rec, "output pass, recurrent store");
 }
 
 swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t frame_index, std::string* error) {
@@ -62,10 +65,13 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
     try {
         const FrameSetup frame = frames_.begin(desc_, d);
         Recorder& rec = submitter_.begin();
+        if (timer_) timer_->begin(rec);
         const FrameInputViews inputs = io_->record_upload(rec, d);
+        if (timer_) timer_->mark(rec, "upload (host inputs into images)");
         record_frame(rec, frame, d, inputs, io_->output_view(), frame_index);
         io_->record_readback(rec);
         rec.copy_buffer(buffers_.scalars, 0, scalars_readback_, 0, sizeof(FrameScalars));
+        if (timer_) timer_->mark(rec, "readback (output image to host)");
         submitter_.submit_and_wait();
         io_->write_output(d);
         FrameScalars scalars;

@@ -19,6 +19,7 @@
 #include "vulkan/frame/host_frame_io.h"
 #include "vulkan/runtime/device.h"
 #include "vulkan/runtime/recorder.h"
+#include "vulkan/runtime/stage_timer.h"
 
 namespace swinup::vulkan {
 
@@ -67,6 +68,12 @@ public:
     // Tests: the state buffers and the last frame's scratch.
     FrameBuffers& frame_buffers() { return buffers_; }
     int current_slot() const { return frames_.current(); }
+    // `swinup bench`: time the stages of each host dispatch (GPU timestamps; last_stage_times()
+    // after a dispatch). Throws VulkanError when the device writes no timestamps.
+    void set_stage_timing(bool on) { timer_ = on ? std::make_unique<StageTimer>(device_) : nullptr; }
+    std::vector<std::pair<std::string, double>> last_stage_times() const {
+        return timer_ ? timer_->stages() : std::vector<std::pair<std::string, double>>{};
+    }
     // Tests of the failure path: the next host submission fails with `result` (nothing runs).
     void inject_submit_failure(VkResult result) { submitter_.inject_failure(result); }
 
@@ -86,6 +93,7 @@ private:
     std::unique_ptr<HostFrameIo> io_;
     Buffer scalars_readback_;
     VulkanFrameStats stats_;
+    std::unique_ptr<StageTimer> timer_;  // only while stage timing is on
 };
 
 }  // namespace swinup::vulkan
