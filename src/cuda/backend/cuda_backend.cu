@@ -138,8 +138,7 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
     if (!fast) stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
 }
 
-void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
-    const FrameSetup frame = frames_.begin(desc_, d);
+FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_dispatch_desc& d) const {
     FrameParams p;
     static_cast<FrameGeometry&>(p) = frame.geometry;
     p.padded_width = frame.padded_width;
@@ -166,20 +165,10 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     p.z = depth_[frame.next].get<float>();
     p.recurrent_in = recurrent_[frame.current].get<uint16_t>();
     p.recurrent_out = recurrent_[frame.next].get<uint16_t>();
+    return p;
+}
 
-    p.color = input(d.color, host_color_, stream);
-    p.depth = input(d.depth, host_depth_, stream);
-    p.motion = input(d.motion_vectors, host_motion_, stream);
-    const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
-    const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
-    p.output_format = d.output.format;
-    if (host_output) {
-        p.output = host_output_.get();
-        p.output_pitch = out_row;
-    } else {
-        p.output = d.output.data_mut;
-        p.output_pitch = resource_row_pitch(d.output);
-    }
+void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_t stream) {
     // Pageable source: the call returns once `p` is staged, so `p` may die right after.
     SWINUP_CUDA_CHECK(cudaMemcpyAsync(params_.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
 
@@ -207,6 +196,25 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     } else {
         enqueue(p, frame_index, stream);
     }
+}
+
+void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
+    const FrameSetup frame = frames_.begin(desc_, d);
+    FrameParams p = frame_params(frame, d);
+    p.color = input(d.color, host_color_, stream);
+    p.depth = input(d.depth, host_depth_, stream);
+    p.motion = input(d.motion_vectors, host_motion_, stream);
+    const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
+    const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
+    p.output_format = d.output.format;
+    if (host_output) {
+        p.output = host_output_.get();
+        p.output_pitch = out_row;
+    } else {
+        p.output = d.output.data_mut;
+        p.output_pitch = resource_row_pitch(d.output);
+    }
+    launch(p, frame_index, stream);
     if (host_output) {
         SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), host_output_.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
@@ -217,6 +225,22 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     }
 
     // Commit (host-side bookkeeping; the device state was written into the `next` buffers).
+    frames_.commit(frame);
+}
+
+void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images,
+                                     uint64_t frame_index, cudaStream_t stream) {
+    // The scalars' resources are not read (the images are the imported ones), so begin() chooses the
+    // exposure from the flags and exposure_value; an exposure image replaces the value below.
+    const FrameSetup frame = frames_.begin(desc_, scalars);
+    FrameParams p = frame_params(frame, scalars);
+    p.color = images.color;
+    p.depth = images.depth;
+    p.motion = images.motion;
+    if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
+    p.output_format = images.output_format;
+    p.output_surface = images.output;
+    launch(p, frame_index, stream);
     frames_.commit(frame);
 }
 

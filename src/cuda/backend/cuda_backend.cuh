@@ -42,7 +42,24 @@ public:
         network_->set_stage_marker(std::move(marker));
     }
 
+    // A frame on images imported from another API (cuda/interop/): inputs read through texture
+    // objects (InputImage::texture), the output written through a surface object; no copies.
+    struct ImportedImages {
+        InputImage color, depth, motion;        // .texture set, .data null
+        unsigned long long exposure = 0;        // a 1x1 R32F texture object, or 0 (the dispatch's value)
+        unsigned long long output = 0;          // the output's surface object
+        int output_format = 0;                  // swinup_format of the context
+    };
+    // Enqueues the frame on `stream` and returns without waiting (the caller orders the stream
+    // against the images' producers and consumers). The scalars are swinup_dispatch_desc's; its
+    // resources are not read. Throws CudaError; the temporal state commits only on success.
+    void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images, uint64_t frame_index,
+                            cudaStream_t stream);
+    int device_ordinal() const { return device_; }
+
 private:
+    FrameParams frame_params(const FrameSetup& frame, const swinup_dispatch_desc& desc) const;
+    void launch(const FrameParams& params, uint64_t frame_index, cudaStream_t stream);
     void run_frame(const swinup_dispatch_desc& desc, uint64_t frame_index, cudaStream_t stream);
     void enqueue(const FrameParams& host, uint64_t frame_index, cudaStream_t stream);
     InputImage input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream);
