@@ -29,5 +29,11 @@ std::unique_ptr<Backend> make_cpu_backend(const swinup_context_desc& desc,
 std::unique_ptr<Backend> make_cuda_backend(const swinup_context_desc& desc,
                                            std::shared_ptr<const Weights> weights, std::string* error);
 bool cuda_backend_available();
+// The Vulkan backend (src/vulkan/) on its own device (SWINUP_VULKAN_DEVICE, else device_index).
+// Returns nullptr with *error and *status set when this build has no Vulkan or the device cannot
+// serve the context (the message names what is missing).
+std::unique_ptr<Backend> make_vulkan_backend(const swinup_context_desc& desc,
+                                             std::shared_ptr<const Weights> weights, std::string* error,
+                                             swinup_status* status);
 
 }  // namespace swinup

@@ -78,10 +78,9 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
                                                 const std::shared_ptr<const swinup::Weights>& weights,
                                                 swinup_status* status, std::string* message) {
     std::string error;
-    if (d.backend == SWINUP_BACKEND_VULKAN) {
-        *status = SWINUP_STATUS_UNSUPPORTED;
-        *message = "context_desc.backend: SWINUP_BACKEND_VULKAN: the Vulkan backend is not in this build yet";
-        return nullptr;
+    if (d.backend == SWINUP_BACKEND_VULKAN) {  // only when asked for: AUTO stays CUDA-then-CPU
+        std::unique_ptr<swinup::Backend> vulkan = swinup::make_vulkan_backend(d, weights, message, status);
+        return vulkan;
     }
     if (d.backend == SWINUP_BACKEND_CUDA || (d.backend == SWINUP_BACKEND_AUTO && swinup::cuda_backend_available())) {
         std::unique_ptr<swinup::Backend> cuda = swinup::make_cuda_backend(d, weights, &error);

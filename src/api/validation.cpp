@@ -91,6 +91,11 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
                 field() + ".memory: " + memory + " needs the CUDA backend; this context runs on the CPU "
                 "backend, which reads SWINUP_MEMORY_HOST only"};
     }
+    if (backend == SWINUP_BACKEND_VULKAN && memory_value != SWINUP_MEMORY_HOST) {
+        return {SWINUP_STATUS_UNSUPPORTED,
+                field() + ".memory: " + memory + " is not read by the Vulkan backend: swinup_dispatch takes "
+                "SWINUP_MEMORY_HOST, and Vulkan images go through swinup_vulkan_record_dispatch (swinup_vulkan.h)"};
+    }
     const void* pointer = rule.output ? r.data_mut : r.data;
     if (pointer == nullptr) {
         return invalid(pointer_field() + ": is NULL" + (rule.output ? " (outputs are written through data_mut)" : ""));

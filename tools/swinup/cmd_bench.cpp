@@ -34,6 +34,7 @@ struct BenchOptions {
     bool detail = false;
     std::vector<std::string> unfused;  // fused kernels to replace by layer-by-layer launches
     std::string weights;               // a .safetensors file instead of the embedded weights
+    std::string backend = "auto";      // auto, cpu or vulkan
 };
 
 // --weights: the file loaded and validated once for all sizes, its variant the one --variant
@@ -181,15 +182,20 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
 }
 #endif
 
-// CPU: whole frames through the C API (no per-stage breakdown), a few runs each.
-void bench_cpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
-    std::printf("no usable CUDA GPU: timing whole frames on the CPU backend\n");
+// CPU, or Vulkan (--backend vulkan): whole frames through the C API on host pointers (uploads and
+// readback included; no per-stage breakdown yet), a few runs each.
+void bench_whole_frames(const BenchOptions& o, const std::vector<SizePair>& sizes, swinup_backend backend) {
+    if (backend == SWINUP_BACKEND_VULKAN) {
+        std::printf("timing whole frames on the Vulkan backend (host pointers: uploads and readback included)\n");
+    } else {
+        std::printf("no usable CUDA GPU: timing whole frames on the CPU backend\n");
+    }
     load_bench_weights(o);  // the same checks and messages as on the GPU; the context loads it again
     for (const SizePair& sp : sizes) {
         for (swinup_variant v : variants_of(o.variant)) {
             swinup_context_desc desc;
             swinup_context_desc_init(&desc);
-            desc.backend = SWINUP_BACKEND_CPU;
+            desc.backend = backend;
             desc.variant = v;
             desc.precision = parse_precision_option(o.precision);
             desc.max_render_width = sp.render.width;
@@ -246,6 +252,10 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--precision", options->precision, "exact or fast")->check(CLI::IsMember(precision_names()));
     cmd->add_option("--iterations", options->iterations, "timed evaluations per size (at least 100 on the GPU)")
         ->check(CLI::Range(1, 100000));
+    cmd->add_option("--backend", options->backend,
+                    "auto (CUDA per stage when a GPU is usable, else CPU whole frames), cpu, or vulkan (whole frames "
+                    "through the Vulkan backend)")
+        ->check(CLI::IsMember({"auto", "cpu", "vulkan"}));
     cmd->add_flag("--detail", options->detail, "one row per kernel instead of per layer");
     cmd->add_option("--unfused", options->unfused,
                     "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
@@ -267,13 +277,17 @@ void register_bench(CLI::App& app) {
         } else {
             sizes = default_sizes();
         }
+        if (options->backend == "vulkan") {
+            bench_whole_frames(*options, sizes, SWINUP_BACKEND_VULKAN);
+            return;
+        }
 #ifdef SWINUP_HAVE_CUDA
-        if (cuda_backend_available()) {
+        if (cuda_backend_available() && options->backend != "cpu") {
             bench_gpu(*options, sizes);
             return;
         }
 #endif
-        bench_cpu(*options, sizes);
+        bench_whole_frames(*options, sizes, SWINUP_BACKEND_CPU);
     });
 }
 

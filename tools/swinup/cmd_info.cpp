@@ -5,6 +5,10 @@
 #include <string>
 
 #include "api_context.h"
+#ifdef SWINUP_HAVE_VULKAN
+#include "vulkan/runtime/device.h"
+#include "vulkan/runtime/vulkan_error.h"
+#endif
 #include "commands.h"
 #include "options.h"
 
@@ -52,6 +56,26 @@ void print_build() {
     std::printf("cuda       %s\n", cuda);
 }
 
+// The Vulkan devices the loader sees (the Vulkan backend runs only when asked for: --backend
+// vulkan; SWINUP_VULKAN_DEVICE or the device index picks one).
+void print_vulkan_devices() {
+#ifdef SWINUP_HAVE_VULKAN
+    try {
+        const auto devices = vulkan::list_physical_devices();
+        if (devices.empty()) std::printf("vulkan     compiled in; no Vulkan device found\n");
+        for (const auto& d : devices) {
+            std::printf("vulkan     device %u: %s (%s, Vulkan %s)%s%s\n", d.index, d.name.c_str(), d.type.c_str(),
+                        vulkan::version_text(d.api_version).c_str(), d.missing.empty() ? "" : ", unusable: lacks ",
+                        d.missing.c_str());
+        }
+    } catch (const vulkan::VulkanError& e) {
+        std::printf("vulkan     compiled in; %s\n", e.what());
+    }
+#else
+    std::printf("vulkan     not compiled (configure with -DSWINUP_VULKAN=ON)\n");
+#endif
+}
+
 void print_render_sizes(const Size2& display) {
     std::printf("render sizes for display %s:\n", size_text(display.width, display.height).c_str());
     for (const QualityMode& q : kQualityModes) {
@@ -66,6 +90,7 @@ void print_render_sizes(const Size2& display) {
 void run_info(const InfoOptions& opt) {
     const Size2 display = parse_size(opt.display, "--display");
     print_build();
+    print_vulkan_devices();
     print_render_sizes(display);
 
     // A context at the performance mode's render size: what the backend would really pick.

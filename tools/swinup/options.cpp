@@ -21,7 +21,8 @@ const NameTable<swinup_variant> kVariants = {{"lite", SWINUP_VARIANT_LITE},
 const NameTable<swinup_precision> kPrecisions = {{"exact", SWINUP_PRECISION_EXACT},
                                                  {"fast", SWINUP_PRECISION_FAST}};
 const NameTable<swinup_backend> kBackends = {
-    {"auto", SWINUP_BACKEND_AUTO}, {"cpu", SWINUP_BACKEND_CPU}, {"cuda", SWINUP_BACKEND_CUDA}};
+    {"auto", SWINUP_BACKEND_AUTO}, {"cpu", SWINUP_BACKEND_CPU}, {"cuda", SWINUP_BACKEND_CUDA},
+    {"vulkan", SWINUP_BACKEND_VULKAN}};
 const NameTable<swinup_format> kOutputFormats = {{"rgba16f", SWINUP_FORMAT_RGBA16F},
                                                  {"r10g10b10a2", SWINUP_FORMAT_R10G10B10A2},
                                                  {"rgba8", SWINUP_FORMAT_RGBA8}};

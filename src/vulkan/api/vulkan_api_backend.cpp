@@ -1,10 +1,13 @@
 #include "vulkan/api/vulkan_api_backend.h"
 
 #include <cstdlib>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "vulkan/api/recording_slots.h"
+#include "vulkan/backend/vulkan_backend.h"
 #include "vulkan/runtime/device.h"
 #include "vulkan/runtime/recorder.h"
 #include "vulkan/runtime/vulkan_error.h"
@@ -15,44 +18,84 @@ namespace {
 
 class ApiBackend final : public VulkanApiBackend {
 public:
-    ApiBackend(std::unique_ptr<vulkan::Device> device, const swinup_vulkan_device_desc* app)
-        : device_(std::move(device)), slots_(device_->handle()) {
+    // `app`: the application's device description (validated), or null for swinup's own device.
+    ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app)
+        : frame_(std::move(frame)), slots_(frame_->device().handle()), own_device_(app == nullptr) {
         swinup_vulkan_device_desc_init(&handles_);
+        vulkan::Device& device = frame_->device();
         if (app != nullptr) {
             handles_ = *app;
             handles_.enabled_extension_count = 0;  // the application's memory: not kept
             handles_.enabled_extensions = nullptr;
             handles_.enabled_features = nullptr;
         } else {
-            handles_.instance = device_->instance();
-            handles_.physical_device = device_->physical_device();
-            handles_.device = device_->handle();
-            handles_.queue_family_index = device_->queue_family();
-            handles_.api_version = device_->capabilities().api_version;
+            handles_.instance = device.instance();
+            handles_.physical_device = device.physical_device();
+            handles_.device = device.handle();
+            handles_.queue_family_index = device.queue_family();
+            handles_.api_version = device.capabilities().api_version;
             handles_.get_instance_proc_addr = vkGetInstanceProcAddr;
             handles_.get_device_proc_addr = vkGetDeviceProcAddr;
         }
     }
 
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
-    std::string device_name() const override { return device_->name(); }
+    std::string device_name() const override { return frame_->device_name(); }
 
-    swinup_status dispatch(const swinup_dispatch_desc&, uint64_t, std::string* error) override {
-        *error = "swinup_dispatch: the Vulkan backend's frame is not in this build yet";
-        return SWINUP_STATUS_UNSUPPORTED;
+    // Host pointers: submitted on swinup's own queue; the application's device has none of ours.
+    swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override {
+        if (!own_device_) {
+            *error = "swinup_dispatch: this context runs on the application's VkDevice, whose queues swinup does "
+                     "not submit to; record the frame with swinup_vulkan_record_dispatch (host pointers need a "
+                     "context with swinup's own device: swinup_vulkan_context_create with device NULL)";
+            return SWINUP_STATUS_UNSUPPORTED;
+        }
+        return frame_->dispatch(desc, frame_index, error);
     }
 
-    swinup_status record(VkCommandBuffer, const swinup_dispatch_desc&, const FrameImages&, uint64_t,
-                         std::string* error) override {
-        *error = "swinup_vulkan_record_dispatch: the Vulkan backend's frame is not in this build yet";
-        return SWINUP_STATUS_UNSUPPORTED;
+    swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
+                         uint64_t frame_index, std::string* error) override {
+        RecordingSlots::Slot* slot = nullptr;
+        try {
+            slot = &slots_.acquire();
+            vulkan::Recorder rec(frame_->device(), cmd, *slot->arena);
+            // swinup's previous frame (recorded earlier, run earlier on this queue) wrote the state
+            // and scratch this one reads and overwrites.
+            rec.barrier();
+            const FrameSetup setup = frame_->begin_frame(desc);
+            vulkan::FrameInputViews inputs;
+            inputs.color = {images.color.view, images.color.layout};
+            inputs.depth = {images.depth.view, images.depth.layout};
+            inputs.motion = {images.motion_vectors.view, images.motion_vectors.layout};
+            if (images.exposure.image != VK_NULL_HANDLE) inputs.exposure = {images.exposure.view, images.exposure.layout};
+            frame_->record_frame(rec, setup, desc, inputs, images.output.view, frame_index);
+            slots_.finish(*slot, cmd);
+            // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted).
+            frame_->commit(setup);
+            return SWINUP_STATUS_OK;
+        } catch (const vulkan::VulkanError& e) {
+            if (slot != nullptr) slots_.release(*slot);
+            *error = std::string("swinup_vulkan_record_dispatch: ") + e.what() +
+                     " (the temporal state is unchanged; the command buffer may hold part of the frame: reset it "
+                     "rather than submit it)";
+            return e.status();
+        } catch (const std::bad_alloc&) {
+            if (slot != nullptr) slots_.release(*slot);
+            *error = "swinup_vulkan_record_dispatch: out of host memory";
+            return SWINUP_STATUS_OUT_OF_MEMORY;
+        } catch (const std::exception& e) {
+            if (slot != nullptr) slots_.release(*slot);
+            *error = std::string("swinup_vulkan_record_dispatch: internal error in the Vulkan backend: ") + e.what();
+            return SWINUP_STATUS_INTERNAL;
+        }
     }
 
     swinup_vulkan_device_desc device() const override { return handles_; }
 
 private:
-    std::unique_ptr<vulkan::Device> device_;
+    std::unique_ptr<vulkan::VulkanBackend> frame_;
     RecordingSlots slots_;
+    bool own_device_;
     swinup_vulkan_device_desc handles_{};
 };
 
@@ -66,7 +109,7 @@ std::string own_device_selector(const swinup_context_desc& desc) {
 }  // namespace
 
 std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_desc& desc,
-                                                          std::shared_ptr<const Weights> /*weights*/,
+                                                          std::shared_ptr<const Weights> weights,
                                                           const swinup_vulkan_device_desc* app,
                                                           swinup_status* status, std::string* message) {
     try {
@@ -77,7 +120,9 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             h.physical_device = app->physical_device;
             h.device = app->device;
             h.queue_family = app->queue_family_index;
-            h.queue = VK_NULL_HANDLE;  // the application's queues are its own: no host path
+            // The backend's host-path objects are made for a queue of the family; swinup never
+            // submits to it (ApiBackend::dispatch refuses host pointers on the application's device).
+            vkGetDeviceQueue(app->device, app->queue_family_index, 0, &h.queue);
             h.enabled_features = app->enabled_features;
             device = vulkan::Device::wrap(h);
         } else {
@@ -85,9 +130,15 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             options.selector = own_device_selector(desc);
             device = vulkan::Device::create(options);
         }
-        return std::make_unique<ApiBackend>(std::move(device), app);
+        vulkan::Device& ref = *device;
+        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
+        return std::make_unique<ApiBackend>(std::move(frame), app);
     } catch (const vulkan::VulkanError& e) {
         *status = e.status();
+        *message = std::string("swinup_vulkan_context_create: ") + e.what();
+        return nullptr;
+    } catch (const std::invalid_argument& e) {  // weights the network cannot use
+        *status = SWINUP_STATUS_WEIGHTS_INVALID;
         *message = std::string("swinup_vulkan_context_create: ") + e.what();
         return nullptr;
     }

@@ -242,7 +242,7 @@ void HostSubmitter::submit_and_wait(uint64_t timeout_ns) {
     const VkResult waited = vkWaitForFences(device_.handle(), 1, &fence_, VK_TRUE, timeout_ns);
     if (waited == VK_TIMEOUT) {
         throw VulkanError(SWINUP_STATUS_DEVICE_ERROR, "the Vulkan device did not finish the frame within " +
-                                                          std::to_string(timeout_ns / 1000000000ull) + " s");
+                                                          std::to_string(timeout_ns / 1000000ull) + " ms");
     }
     check(waited, "vkWaitForFences");
 }

@@ -158,9 +158,11 @@ public:
     HostSubmitter& operator=(const HostSubmitter&) = delete;
 
     Recorder& begin();
-    // Ends the recording, submits it to the device's queue and waits (up to timeout_ns).
+    // Ends the recording, submits it to the device's queue and waits (up to timeout_ns; by
+    // default as long as it takes: a hung device is reported by the driver as lost, and a CPU
+    // device such as lavapipe may need minutes for an exact-mode frame).
     // Throws VulkanError(DEVICE_ERROR) naming the failure (device lost, timeout).
-    void submit_and_wait(uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000);
+    void submit_and_wait(uint64_t timeout_ns = UINT64_MAX);
 
     // For tests of the failure path: the next submit_and_wait fails with `result` as if the
     // queue had returned it (nothing is submitted).

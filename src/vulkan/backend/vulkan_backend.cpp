@@ -1,0 +1,110 @@
+#include "vulkan/backend/vulkan_backend.h"
+
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+
+#include "model/model_spec.h"
+#include "vulkan/backend/network_vulkan.h"
+#include "vulkan/runtime/vulkan_error.h"
+
+namespace swinup::vulkan {
+
+VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                             Device& device, std::unique_ptr<Device> owned, NetworkFn network)
+    : desc_(desc), weights_(std::move(weights)), owned_(std::move(owned)), device_(device),
+      buffers_(device, static_cast<int>(desc.max_render_width), static_cast<int>(desc.max_render_height),
+               static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
+      passes_(device, desc.precision), network_fn_(std::move(network)), submitter_(device),
+      scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback) {
+    if (!network_fn_) {
+        network_ = std::make_unique<VulkanNetwork>(device, weights_, desc.precision,
+                                                   pad_to_grid(static_cast<int>(desc.max_render_width)),
+                                                   pad_to_grid(static_cast<int>(desc.max_render_height)));
+    }
+    io_ = std::make_unique<HostFrameIo>(device, desc);
+}
+
+VulkanBackend::~VulkanBackend() {
+    // Nothing of ours may be in flight when the buffers go (the host path always waits; a failed
+    // wait leaves the device lost, where this returns at once).
+    if (device_.handle()) vkDeviceWaitIdle(device_.handle());
+}
+
+void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
+                                 const FrameInputViews& inputs, VkImageView output, uint64_t frame_index) {
+    if (!state_initialised_) buffers_.record_initialise(rec);
+    const FramePush push = frame_push(frame, desc, weights_->config.still_history_shift);
+    passes_.record_exposure(rec, push, frame, inputs, buffers_);
+    passes_.record_input_planes(rec, push, frame, inputs, buffers_);
+    passes_.record_staging(rec, push, frame, buffers_);
+    rec.barrier();
+    if (network_fn_) {
+        network_fn_(rec, buffers_.staged, frame.padded_width, frame.padded_height, frame_index, buffers_.head);
+    } else {
+        network_->record(rec, BufferView{buffers_.staged.handle(), 0, buffers_.staged.size()}, frame.padded_width,
+                         frame.padded_height, frame_index, BufferView{buffers_.head.handle(), 0, buffers_.head.size()});
+    }
+    rec.barrier();
+    passes_.record_output(rec, push, frame, buffers_, output, desc_.output_format);
+    passes_.record_recurrent(rec, push, frame, buffers_);
+}
+
+swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t frame_index, std::string* error) {
+    // Everything recorded writes only scratch, the state slot frame.next and swinup's output image;
+    // the caller's output is written and the state committed only after the frame completed.
+    try {
+        const FrameSetup frame = frames_.begin(desc_, d);
+        Recorder& rec = submitter_.begin();
+        const FrameInputViews inputs = io_->record_upload(rec, d);
+        record_frame(rec, frame, d, inputs, io_->output_view(), frame_index);
+        io_->record_readback(rec);
+        rec.copy_buffer(buffers_.scalars, 0, scalars_readback_, 0, sizeof(FrameScalars));
+        submitter_.submit_and_wait();
+        io_->write_output(d);
+        FrameScalars scalars;
+        scalars_readback_.read(&scalars, sizeof scalars);
+        stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
+        commit(frame);
+    } catch (const VulkanError& e) {
+        *error = std::string("dispatch: the Vulkan backend failed: ") + e.what() +
+                 " (the temporal state is unchanged; a lost device needs a new context)";
+        return e.status();
+    } catch (const std::bad_alloc&) {
+        *error = "dispatch: out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        *error = std::string("dispatch: internal error in the Vulkan backend: ") + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+    return SWINUP_STATUS_OK;
+}
+
+}  // namespace swinup::vulkan
+
+namespace swinup {
+
+bool vulkan_backend_available() { return true; }
+
+std::unique_ptr<Backend> make_vulkan_backend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                                             std::string* error, swinup_status* status) {
+    try {
+        vulkan::DeviceOptions options;
+        // SWINUP_VULKAN_DEVICE (index or name) chooses the device, else device_index.
+        const char* env = std::getenv("SWINUP_VULKAN_DEVICE");
+        options.selector = (env != nullptr && *env != '\0') ? env : std::to_string(desc.device_index);
+        auto device = vulkan::Device::create(options);
+        vulkan::Device& ref = *device;
+        return std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
+    } catch (const vulkan::VulkanError& e) {
+        *error = std::string("context_desc.backend: SWINUP_BACKEND_VULKAN: ") + e.what();
+        *status = e.status();
+        return nullptr;
+    } catch (const std::invalid_argument& e) {  // weights the network cannot use
+        *error = std::string("context_desc.backend: SWINUP_BACKEND_VULKAN: ") + e.what();
+        *status = SWINUP_STATUS_WEIGHTS_INVALID;
+        return nullptr;
+    }
+}
+
+}  // namespace swinup

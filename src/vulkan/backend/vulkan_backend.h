@@ -1,0 +1,91 @@
+// The Vulkan backend (SWINUP_BACKEND_VULKAN): the frame passes (vulkan/frame/) around the network
+// (VulkanNetwork, network_vulkan.h), the temporal state double-buffered in FrameBuffers and
+// committed only after a frame succeeded, like the CPU and CUDA backends.
+//
+// Two ways to run a frame:
+// - dispatch() (the Backend interface, host pointers): copies the inputs into swinup's images,
+//   records the frame, submits it on the device's queue, waits, copies the output back.
+// - record_frame() + commit() (the Vulkan-facing API, vulkan/api/): records the same frame into a
+//   caller's Recorder on the caller's images; the caller commits once the recording succeeded.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "api/backend.h"
+#include "frame/frame_sequence.h"
+#include "vulkan/frame/frame_passes.h"
+#include "vulkan/frame/host_frame_io.h"
+#include "vulkan/runtime/device.h"
+#include "vulkan/runtime/recorder.h"
+
+namespace swinup::vulkan {
+
+class VulkanNetwork;
+
+// What the last successful frame's staging replaced, and the exposure it used.
+struct VulkanFrameStats {
+    uint64_t color_replaced = 0, depth_replaced = 0, motion_replaced = 0;
+    float exposure = 1.0f;
+};
+
+class VulkanBackend final : public Backend {
+public:
+    // The network of one frame, recorded: staged e4m3 slots (padded w x h x 16 codes) in, raw f32
+    // head outputs (padded w x h x 16) out. Empty: VulkanNetwork on the weights.
+    using NetworkFn = std::function<void(Recorder& rec, const Buffer& staged, int padded_width,
+                                         int padded_height, uint64_t frame_index, const Buffer& head)>;
+
+    // Runs on `device`, which `owned` owns when given (else the caller keeps it alive longer).
+    // Throws VulkanError (a device too small, an output format it cannot write) or
+    // std::invalid_argument (weights the network cannot use).
+    VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights, Device& device,
+                  std::unique_ptr<Device> owned = nullptr, NetworkFn network = {});
+    ~VulkanBackend() override;
+
+    swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
+    std::string device_name() const override { return device_.name(); }
+    swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override;
+
+    // The set-up of the next frame of `desc` (changes nothing).
+    FrameSetup begin_frame(const swinup_dispatch_desc& desc) const { return frames_.begin(desc_, desc); }
+    // Records `frame` from the input images to the output image (a storage image of the context's
+    // output format in GENERAL layout). Writes only the frame's scratch and the state slot
+    // frame.next. Throws VulkanError.
+    void record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
+                      const FrameInputViews& inputs, VkImageView output, uint64_t frame_index);
+    // Makes `frame` the last successful one (its state slot is what the next frame reads; the
+    // state's zeroing, recorded with the first frame, counts as done).
+    void commit(const FrameSetup& frame) {
+        frames_.commit(frame);
+        state_initialised_ = true;
+    }
+
+    Device& device() { return device_; }
+    const VulkanFrameStats& last_frame_stats() const { return stats_; }
+    // Tests: the state buffers and the last frame's scratch.
+    FrameBuffers& frame_buffers() { return buffers_; }
+    int current_slot() const { return frames_.current(); }
+    // Tests of the failure path: the next host submission fails with `result` (nothing runs).
+    void inject_submit_failure(VkResult result) { submitter_.inject_failure(result); }
+
+private:
+    swinup_context_desc desc_;
+    std::shared_ptr<const Weights> weights_;
+    std::unique_ptr<Device> owned_;
+    Device& device_;
+    FrameBuffers buffers_;
+    FramePasses passes_;
+    std::unique_ptr<VulkanNetwork> network_;
+    NetworkFn network_fn_;
+    FrameSequence frames_;
+    bool state_initialised_ = false;  // the state buffers were zeroed by a completed frame
+    // The host path's own objects.
+    HostSubmitter submitter_;
+    std::unique_ptr<HostFrameIo> io_;
+    Buffer scalars_readback_;
+    VulkanFrameStats stats_;
+};
+
+}  // namespace swinup::vulkan

@@ -1,0 +1,228 @@
+// Whole frames on the Vulkan backend (host pointers: upload, the recorded frame with the network,
+// readback, the temporal state) against the CPU backend, for both variants in exact and fast mode,
+// on lavapipe with the validation layer on. Sequences of frames so that the history, the
+// recurrent features and the window-shift parity are all in play, at 64x64 -> 128x128 and the odd
+// 37x23 -> 80x50. Bounds: relative RMS of every frame's linear output against the CPU's, exact
+// 1e-2 and fast 3e-2 (tests/cuda/test_cuda_backend.cpp kExactFrameBound, kFastFrameBound); the
+// measured value and the count of byte-identical frames are printed. Also: a failed submission
+// (device lost) reports a status naming it, writes no output and leaves the history as it was;
+// the C API makes a Vulkan context and reports it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/resource_desc.h"
+#include "cpu/cpu_backend.h"
+#include "gpu_test_support.h"
+#include "model/weights.h"
+#include "numeric/half.h"
+#include "swinup/swinup.h"
+#include "vulkan/backend/vulkan_backend.h"
+#include "vulkan_test_support.h"
+
+namespace swinup::vulkan {
+namespace {
+
+using testing::VulkanTest;
+
+struct Sizes {
+    int rw, rh, dw, dh;
+};
+
+// A textured plane sliding right by 0.75 render pixels a frame, with a depth step (the CUDA
+// backend test's frame, at any size).
+struct SyntheticFrame {
+    std::vector<float> color, depth, mv;
+    SyntheticFrame(const Sizes& s, int f)
+        : color(size_t(s.rw) * s.rh * 4), depth(size_t(s.rw) * s.rh), mv(size_t(s.rw) * s.rh * 2) {
+        for (int y = 0; y < s.rh; ++y)
+            for (int x = 0; x < s.rw; ++x) {
+                const size_t i = size_t(y) * s.rw + x;
+                const float u = float(x) - 0.75f * float(f);
+                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
+                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
+                color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;
+                color[i * 4 + 3] = 1.0f;
+                depth[i] = x > s.rw / 2 ? 0.3f : 0.7f;
+                mv[i * 2 + 0] = -0.75f;
+                mv[i * 2 + 1] = 0.0f;
+            }
+        if (f == 1) color[7] = NAN;  // replaced by staging, never reaching the history
+    }
+};
+
+size_t out_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
+
+swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_precision precision,
+                                swinup_format format) {
+    swinup_context_desc desc = sized_context_desc(s.rw, s.rh, s.dw, s.dh);
+    desc.variant = variant;
+    desc.precision = precision;
+    desc.flags = SWINUP_FLAG_HDR;
+    desc.output_format = format;
+    return desc;
+}
+
+// Frame f of the sequence into `out` (poisoned first: every byte must be written).
+swinup_dispatch_desc frame_desc(const Sizes& s, const SyntheticFrame& frame, int f, swinup_format format,
+                                std::vector<uint8_t>& out) {
+    out.assign(size_t(s.dw) * s.dh * out_pixel_bytes(format), 0xcd);
+    swinup_dispatch_desc d = frame_dispatch_desc(
+        input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, s.rw, s.rh),
+        input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, s.rw, s.rh),
+        input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, s.rw, s.rh), output_resource(out.data(), format, s.dw, s.dh));
+    swinup_get_jitter(uint32_t(f), swinup_get_jitter_phase_count(float(s.dw) / float(s.rw)), &d.jitter_x, &d.jitter_y);
+    return d;
+}
+
+std::vector<std::vector<uint8_t>> run_frames(Backend& backend, const Sizes& s, swinup_format format, int frames) {
+    std::vector<std::vector<uint8_t>> outputs;
+    for (int f = 0; f < frames; ++f) {
+        const SyntheticFrame frame(s, f);
+        std::vector<uint8_t> out;
+        const swinup_dispatch_desc d = frame_desc(s, frame, f, format, out);
+        std::string error;
+        EXPECT_EQ(backend.dispatch(d, uint64_t(f), &error), SWINUP_STATUS_OK) << error;
+        outputs.push_back(std::move(out));
+    }
+    return outputs;
+}
+
+std::vector<float> decode(const std::vector<uint8_t>& bytes, swinup_format format) {
+    std::vector<float> v;
+    for (size_t p = 0; p < bytes.size() / out_pixel_bytes(format); ++p) {
+        if (format == SWINUP_FORMAT_RGBA16F) {
+            uint16_t h[4];
+            std::memcpy(h, &bytes[p * 8], 8);
+            for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
+        } else {
+            uint32_t w;
+            std::memcpy(&w, &bytes[p * 4], 4);
+            for (int c = 0; c < 3; ++c) {
+                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
+                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
+            }
+        }
+    }
+    return v;
+}
+
+constexpr double kExactFrameBound = 1e-2;
+constexpr double kFastFrameBound = 3e-2;
+
+class VulkanBackendFrames : public VulkanTest {
+protected:
+    void compare(const Sizes& s, swinup_variant variant, swinup_precision precision, swinup_format format, int frames) {
+        std::string error;
+        const auto weights = weights_load_embedded(variant == SWINUP_VARIANT_FULL ? Variant::full : Variant::lite, &error);
+        ASSERT_TRUE(weights) << error;
+        const swinup_context_desc desc = context_for(s, variant, precision, format);
+        cpu::CpuBackend cpu(desc, weights);
+        VulkanBackend gpu(desc, weights, device());
+        const auto want = run_frames(cpu, s, format, frames);
+        const auto got = run_frames(gpu, s, format, frames);
+        ASSERT_EQ(got.size(), want.size());
+        const double bound = precision == SWINUP_PRECISION_EXACT ? kExactFrameBound : kFastFrameBound;
+        double worst = 0.0;
+        int identical = 0;
+        for (size_t f = 0; f < got.size(); ++f) {
+            const double err = gpu_test::relative_rms(decode(got[f], format), decode(want[f], format));
+            worst = std::max(worst, err);
+            identical += got[f] == want[f] ? 1 : 0;
+            EXPECT_LE(err, bound) << "frame " << f;
+        }
+        EXPECT_EQ(gpu.last_frame_stats().color_replaced, cpu.last_frame_stats().color_replaced);
+        std::printf("[ measured ] %s %s %dx%d->%dx%d format %d: worst frame relative RMS %.3e, %d of %zu frames "
+                    "byte-identical to the CPU\n",
+                    variant == SWINUP_VARIANT_LITE ? "lite" : "full", precision == SWINUP_PRECISION_EXACT ? "exact" : "fast",
+                    s.rw, s.rh, s.dw, s.dh, int(format), worst, identical, got.size());
+    }
+};
+
+const Sizes kSquare{64, 64, 128, 128};
+const Sizes kOdd{37, 23, 80, 50};
+
+// Two frames each: the first without history, the second with history, recurrent features and
+// the other window-shift parity (lavapipe needs about a minute for an exact-mode frame).
+TEST_F(VulkanBackendFrames, LiteExactMatchesCpu) {
+    compare(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_EXACT, SWINUP_FORMAT_RGBA16F, 2);
+    compare(kSquare, SWINUP_VARIANT_LITE, SWINUP_PRECISION_EXACT, SWINUP_FORMAT_R10G10B10A2, 2);
+}
+TEST_F(VulkanBackendFrames, FullExactMatchesCpu) {
+    compare(kOdd, SWINUP_VARIANT_FULL, SWINUP_PRECISION_EXACT, SWINUP_FORMAT_RGBA16F, 2);
+}
+TEST_F(VulkanBackendFrames, LiteFastWithinBound) {
+    compare(kSquare, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F, 2);
+    compare(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8, 2);
+}
+TEST_F(VulkanBackendFrames, FullFastWithinBound) {
+    compare(kOdd, SWINUP_VARIANT_FULL, SWINUP_PRECISION_FAST, SWINUP_FORMAT_R10G10B10A2, 2);
+}
+
+// A device lost at submission: a status and a message naming it, the caller's output untouched,
+// and the history as it was (the next frame equals that of a backend that never failed).
+TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
+    std::string error;
+    const auto weights = weights_load_embedded(Variant::lite, &error);
+    ASSERT_TRUE(weights) << error;
+    const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
+    VulkanBackend failing(desc, weights, device());
+    VulkanBackend clean(desc, weights, device());
+    std::vector<uint8_t> out;
+    const SyntheticFrame f0(kOdd, 0), f1(kOdd, 1);
+    swinup_dispatch_desc d0 = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, out);
+    ASSERT_EQ(failing.dispatch(d0, 0, &error), SWINUP_STATUS_OK) << error;
+    ASSERT_EQ(clean.dispatch(d0, 0, &error), SWINUP_STATUS_OK) << error;
+
+    std::vector<uint8_t> lost_out;
+    swinup_dispatch_desc d1 = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, lost_out);
+    const int slot_before = failing.current_slot();
+    failing.inject_submit_failure(VK_ERROR_DEVICE_LOST);
+    error.clear();
+    EXPECT_EQ(failing.dispatch(d1, 1, &error), SWINUP_STATUS_DEVICE_ERROR);
+    EXPECT_NE(error.find("VK_ERROR_DEVICE_LOST"), std::string::npos) << error;
+    EXPECT_NE(error.find("temporal state is unchanged"), std::string::npos) << error;
+    EXPECT_EQ(failing.current_slot(), slot_before);
+    EXPECT_TRUE(std::all_of(lost_out.begin(), lost_out.end(), [](uint8_t b) { return b == 0xcd; }))
+        << "a failed frame wrote into the caller's output";
+
+    std::vector<uint8_t> after_failure, reference;
+    swinup_dispatch_desc a = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, after_failure);
+    swinup_dispatch_desc b = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, reference);
+    ASSERT_EQ(failing.dispatch(a, 1, &error), SWINUP_STATUS_OK) << error;
+    ASSERT_EQ(clean.dispatch(b, 1, &error), SWINUP_STATUS_OK) << error;
+    EXPECT_EQ(after_failure, reference) << "the failed frame changed the temporal state";
+}
+
+// The C API: SWINUP_BACKEND_VULKAN makes a Vulkan context (its own device), reports it, runs a
+// frame; host-only memory is required.
+TEST_F(VulkanBackendFrames, CApiCreatesAVulkanContext) {
+    swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
+    desc.backend = SWINUP_BACKEND_VULKAN;
+    swinup_context* ctx = nullptr;
+    ASSERT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_context_info info;
+    ASSERT_EQ(swinup_context_get_info(ctx, &info), SWINUP_STATUS_OK);
+    EXPECT_EQ(info.backend, SWINUP_BACKEND_VULKAN);
+    EXPECT_STRNE(info.device_name, "");
+    std::printf("[ vulkan   ] C API context on: %s\n", info.device_name);
+    const SyntheticFrame frame(kOdd, 0);
+    std::vector<uint8_t> out;
+    swinup_dispatch_desc d = frame_desc(kOdd, frame, 0, SWINUP_FORMAT_RGBA16F, out);
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+    EXPECT_FALSE(std::all_of(out.begin(), out.end(), [](uint8_t v) { return v == 0xcd; }));
+    d.color.memory = SWINUP_MEMORY_CUDA;
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_NE(std::string(swinup_last_error(ctx)).find("not read by the Vulkan backend"), std::string::npos)
+        << swinup_last_error(ctx);
+    swinup_context_destroy(ctx);
+}
+
+}  // namespace
+}  // namespace swinup::vulkan
