@@ -232,8 +232,10 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
                                      uint64_t frame_index, cudaStream_t stream) {
     // The scalars' resources are not read (the images are the imported ones), so begin() chooses the
     // exposure from the flags and exposure_value; an exposure image replaces the value below.
-    const FrameSetup frame = frames_.begin(desc_, scalars);
-    FrameParams p = frame_params(frame, scalars);
+    swinup_dispatch_desc d = scalars;
+    d.color = d.depth = d.motion_vectors = d.output = d.exposure = swinup_resource{};
+    const FrameSetup frame = frames_.begin(desc_, d);
+    FrameParams p = frame_params(frame, d);
     p.color = images.color;
     p.depth = images.depth;
     p.motion = images.motion;
