@@ -8,6 +8,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -54,6 +55,11 @@ inline bool has_extension(VkPhysicalDevice physical, const char* name) {
 }
 
 inline const char* const kExternalExtensions[] = {"VK_KHR_external_memory_fd", "VK_KHR_external_semaphore_fd"};
+
+inline std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
 
 // The application's Vulkan objects: instance, device, one queue, a command pool.
 struct Gpu {
@@ -155,7 +161,7 @@ struct Gpu {
             bool match;
             if (!wanted.empty()) {
                 const bool index = wanted.find_first_not_of("0123456789") == std::string::npos;
-                match = index ? std::to_string(i) == wanted : std::string(p.deviceName).find(wanted) != std::string::npos;
+                match = index ? std::to_string(i) == wanted : lower(p.deviceName).find(lower(wanted)) != std::string::npos;
             } else {
                 match = !external || p.vendorID == 0x10DE;
             }
