@@ -63,7 +63,18 @@
  * recording order, and must complete before the context is destroyed. A successful call advances
  * the temporal state at once (it counts as the context's dispatch of that frame): a command buffer
  * that is recorded but then never submitted leaves the history one frame ahead, so the next frame
- * should set frame.reset. A refused call records nothing and changes nothing.
+ * should set frame.reset. A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
+ * nothing and changes nothing. A failure after validation (a device error, out of memory) also
+ * leaves the temporal state unchanged, but the command buffer may then hold part of the frame:
+ * reset or free it rather than submit it.
+ *
+ * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
+ * frame has run: keep the images alive until then. swinup reuses a frame's descriptor sets once an
+ * event it sets at the end of the frame's commands is seen set; at most 8 recorded frames may be
+ * pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has run).
+ *
+ * This header's functions exist in builds with the Vulkan backend (SWINUP_VULKAN, the default
+ * when libvulkan-dev and glslang-tools are installed; docs/vulkan.md).
  *
  * ---- The CUDA backend (desc->backend = SWINUP_BACKEND_CUDA) ------------------------------------
  *

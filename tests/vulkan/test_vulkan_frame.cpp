@@ -16,6 +16,7 @@
 #include "cpu/input_planes.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
+#include "frame/exposure.h"
 #include "frame/formats.h"
 #include "frame/frame_sequence.h"
 #include "model/model_spec.h"
@@ -124,6 +125,7 @@ struct PreCase {
     swinup_format color_format, motion_format;
     uint32_t flags;
     bool exposure_texture;
+    int previous_smaller_by = 0;  // the previous frame's render size, this many pixels smaller
 };
 
 class VulkanFrame : public VulkanTest {
@@ -169,14 +171,17 @@ protected:
         swinup_dispatch_desc first = d;
         first.jitter_x = -0.25f;
         first.jitter_y = 0.125f;
+        first.render_width = uint32_t(c.size.rw - c.previous_smaller_by);
+        first.render_height = uint32_t(c.size.rh - c.previous_smaller_by);
         sequence.commit(sequence.begin(ctx, first));
         const FrameSetup frame = sequence.begin(ctx, d);
         ASSERT_TRUE(frame.history_valid);
 
         const size_t render = static_cast<size_t>(c.size.rw) * c.size.rh;
         const size_t display = static_cast<size_t>(c.size.dw) * c.size.dh;
-        std::vector<uint16_t> history(display * 4), recurrent(render * 4);
-        std::vector<float> prev_z(render);
+        const size_t previous = static_cast<size_t>(frame.previous_width) * frame.previous_height;
+        std::vector<uint16_t> history(display * 4), recurrent(previous * 4);
+        std::vector<float> prev_z(previous);
         std::uniform_real_distribution<float> unit(0.0f, 1.0f);
         for (auto& h : history) h = f32_to_f16_bits(unit(rng) * 3.0f);
         for (auto& r : recurrent) r = f32_to_f16_bits(unit(rng) * 2.0f - 1.0f);
@@ -376,6 +381,43 @@ TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithHostExposureTextureHdrAndDisp
     for (const Size& s : kSizes) {
         check_pre_network({s, SWINUP_FORMAT_RGB32F, SWINUP_FORMAT_RG32F,
                            SWINUP_FLAG_HDR | SWINUP_FLAG_MV_DISPLAY_RES | SWINUP_FLAG_DEPTH_INVERTED, true});
+    }
+}
+
+TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuAfterARenderSizeChange) {
+    for (const Size& s : kSizes) {
+        PreCase c{s, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RG32F, SWINUP_FLAG_MV_JITTERED, false};
+        c.previous_smaller_by = 7;
+        check_pre_network(c);
+    }
+}
+
+// The exposure texture as the Vulkan-facing API binds it (a 1x1 R32F image on the device): its
+// value, or 1 when it is not a positive finite number (frame/exposure.h read_exposure_texture).
+TEST_F(VulkanFrame, ExposureTextureIsReadOnTheDeviceAndSanitised) {
+    for (const float value : {2.5f, NAN, -1.0f, INFINITY}) {
+        FrameBuffers buffers(device(), 8, 8, 16, 16);
+        Image texture(device(), 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        Transfers t(device());
+        FramePasses passes(device(), SWINUP_PRECISION_EXACT);
+        HostSubmitter submitter(device());
+        Recorder& rec = submitter.begin();
+        buffers.record_initialise(rec);
+        rec.transition(texture, VK_IMAGE_LAYOUT_GENERAL);
+        Buffer staging(device(), 4, MemoryUse::Upload);
+        staging.write(&value, 4);
+        rec.copy_buffer_to_image(staging, 0, texture);
+        FrameSetup frame;
+        frame.exposure.value = 3.0f;  // not used: the texture is bound
+        FramePush push{};
+        push.exposure_value = 3.0f;
+        FrameInputViews inputs;
+        inputs.exposure = {texture.view(), VK_IMAGE_LAYOUT_GENERAL};
+        passes.record_exposure(rec, push, frame, inputs, buffers);
+        const size_t r = t.download(rec, buffers.scalars, sizeof(FrameScalars));
+        submitter.submit_and_wait();
+        const float want = read_exposure_texture(&value);
+        EXPECT_EQ(bits(t.read<FrameScalars>(r, 1)[0].exposure), bits(want)) << "texture value " << value;
     }
 }
 

@@ -298,6 +298,38 @@ TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
     EXPECT_TRUE(recorded_frame(dev, own.ctx, images, images.describe(2)) == host_frame(host.ctx, 2, format));
 }
 
+TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFreesItsSlot) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    std::vector<VkCommandBuffer> recorded;
+    {
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+        images.upload(dev, 0);
+        const swinup_vulkan_dispatch_desc frame = images.describe(0);
+        for (int f = 0; f < 8; ++f) {  // recorded, none submitted
+            recorded.push_back(dev.begin());
+            ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, recorded.back(), &frame), SWINUP_STATUS_OK)
+                << swinup_last_error(ctx.ctx);
+        }
+        VkCommandBuffer ninth = dev.begin();
+        EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ninth, &frame), SWINUP_STATUS_UNSUPPORTED);
+        EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind("swinup_vulkan_record_dispatch: 8 frames recorded earlier "
+                                                                "have not completed on the GPU", 0), 0u)
+            << swinup_last_error(ctx.ctx);
+        dev.submit_and_wait(recorded.front());  // the first frame runs: its slot is free again
+        recorded.erase(recorded.begin());
+        EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ninth, &frame), SWINUP_STATUS_OK)
+            << swinup_last_error(ctx.ctx);
+        recorded.push_back(ninth);
+        for (VkCommandBuffer cmd : recorded) dev.discard(cmd);  // never submitted
+    }
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
 TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
@@ -325,6 +357,27 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK);
     EXPECT_EQ(back.device, dev.device);
     EXPECT_EQ(back.queue_family_index, dev.queue_family);
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
+TEST(RecordDispatchContext, AutoExposureWithoutFloat64IsRefusedAtCreate) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    VkPhysicalDeviceFeatures2 without_f64 = dev.features;  // the same chain, shaderFloat64 said off
+    without_f64.features.shaderFloat64 = VK_FALSE;
+    swinup_vulkan_device_desc device = dev.description();
+    device.enabled_features = &without_f64;
+    swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    desc.flags |= SWINUP_FLAG_AUTO_EXPOSURE;
+    swinup_context* ctx = nullptr;
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_EQ(std::string(swinup_last_error(nullptr)),
+              "swinup_vulkan_context_create: SWINUP_FLAG_AUTO_EXPOSURE needs shaderFloat64, which Vulkan device \"" +
+                  dev.name + "\" lacks (pass an exposure value or texture instead)");
+    desc.flags &= ~uint32_t(SWINUP_FLAG_AUTO_EXPOSURE);  // without the flag the device serves the context
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_context_destroy(ctx);
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 

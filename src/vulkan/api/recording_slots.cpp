@@ -29,7 +29,7 @@ RecordingSlots::Slot& RecordingSlots::acquire() {
     }
     if (slots_.size() == kMaxSlots) {
         throw vulkan::VulkanError(SWINUP_STATUS_UNSUPPORTED,
-                                  "swinup_vulkan_record_dispatch: " + std::to_string(kMaxSlots) +
+                                  std::to_string(kMaxSlots) +
                                       " frames recorded earlier have not completed on the GPU (submit each "
                                       "recorded command buffer; swinup reuses a frame's descriptor sets only "
                                       "after it ran)");

@@ -58,6 +58,11 @@ public:
         RecordingSlots::Slot* slot = nullptr;
         try {
             slot = &slots_.acquire();
+        } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
+            *error = std::string("swinup_vulkan_record_dispatch: ") + e.what();
+            return e.status();
+        }
+        try {
             vulkan::Recorder rec(frame_->device(), cmd, *slot->arena);
             // swinup's previous frame (recorded earlier, run earlier on this queue) wrote the state
             // and scratch this one reads and overwrites.
@@ -74,17 +79,17 @@ public:
             frame_->commit(setup);
             return SWINUP_STATUS_OK;
         } catch (const vulkan::VulkanError& e) {
-            if (slot != nullptr) slots_.release(*slot);
+            slots_.release(*slot);
             *error = std::string("swinup_vulkan_record_dispatch: ") + e.what() +
                      " (the temporal state is unchanged; the command buffer may hold part of the frame: reset it "
                      "rather than submit it)";
             return e.status();
         } catch (const std::bad_alloc&) {
-            if (slot != nullptr) slots_.release(*slot);
+            slots_.release(*slot);
             *error = "swinup_vulkan_record_dispatch: out of host memory";
             return SWINUP_STATUS_OUT_OF_MEMORY;
         } catch (const std::exception& e) {
-            if (slot != nullptr) slots_.release(*slot);
+            slots_.release(*slot);
             *error = std::string("swinup_vulkan_record_dispatch: internal error in the Vulkan backend: ") + e.what();
             return SWINUP_STATUS_INTERNAL;
         }

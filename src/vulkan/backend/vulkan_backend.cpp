@@ -17,6 +17,12 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
                static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
       passes_(device, desc.precision), network_fn_(std::move(network)), submitter_(device),
       scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback) {
+    if ((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) && !device.capabilities().shader_float64) {
+        // Refused at creation rather than at the first frame: the engine learns it up front.
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                          "SWINUP_FLAG_AUTO_EXPOSURE needs shaderFloat64, which Vulkan device \"" + device.name() +
+                              "\" lacks (pass an exposure value or texture instead)");
+    }
     if (!network_fn_) {
         network_ = std::make_unique<VulkanNetwork>(device, weights_, desc.precision,
                                                    pad_to_grid(static_cast<int>(desc.max_render_width)),
