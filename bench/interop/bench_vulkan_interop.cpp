@@ -7,13 +7,17 @@
 //                  exportable VkImages of the same formats, each frame a Vulkan submit (the
 //                  engine's queue) signalling the timeline semaphore the CUDA work waits on, which
 //                  then signals the value the next Vulkan submit waits on;
+//   cuda-images    the same imported images with no semaphore and no Vulkan submit: frames back to
+//                  back on the stream, which isolates the cost of texture reads and surface writes
+//                  (the "images" column: its overhead over device pointers; "overhead": the
+//                  cuda-vulkan row's, the hand-over included);
 //   vulkan         swinup_vulkan_record_dispatch with SWINUP_BACKEND_VULKAN on the same images,
 //                  recorded into a command buffer and submitted each frame.
 // Each row: `--warmup` frames, then `--frames` frames timed on the host from the first submit to
 // the last frame's completion, repeated `--repeats` times; the median per frame is printed, and the
 // interop row's overhead over device pointers. Inputs are zero (the network's time does not depend
 // on the values). Options: --precision exact|fast (default fast), --variant lite|full|both,
-// --rows cuda-pointers,cuda-vulkan,vulkan. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
+// --rows cuda-pointers,cuda-images,cuda-vulkan,vulkan. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
 #include <cuda_runtime.h>
 #include <vulkan/vulkan.h>
 
@@ -43,7 +47,7 @@ struct Size {
 struct Options {
     swinup_precision precision = SWINUP_PRECISION_FAST;
     std::vector<swinup_variant> variants{SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL};
-    std::string rows = "cuda-pointers,cuda-vulkan,vulkan";
+    std::string rows = "cuda-pointers,cuda-vulkan,cuda-images,vulkan";
     int warmup = 20, frames = 100, repeats = 5;
 };
 
@@ -208,7 +212,10 @@ void wait_value(Gpu& gpu, VkSemaphore s, uint64_t value) {
     vulkan_app::check(vkWaitSemaphores(gpu.device, &wait, 60ull * 1000 * 1000 * 1000), "vkWaitSemaphores (60 s)");
 }
 
-double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Size& s) {
+// `handover`: each frame a Vulkan submit and the semaphore wait/signal around the CUDA work (the
+// engine's case); without it the frames run back to back on the stream with no semaphore, which
+// leaves the import's own cost (texture and surface access) alone.
+double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Size& s, bool handover) {
     Images images(gpu, s, true);
     const swinup_vulkan_device_desc device = vulkan_app::device_desc(gpu);
     const swinup_context_desc desc = context_desc(SWINUP_BACKEND_CUDA, variant, o.precision, s);
@@ -221,10 +228,18 @@ double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, con
     images.describe(&d);
     d.frame.render_width = s.rw;
     d.frame.render_height = s.rh;
-    d.wait_semaphore = d.signal_semaphore = timeline;
+    if (handover) d.wait_semaphore = d.signal_semaphore = timeline;
+    cudaStream_t stream;
+    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    d.frame.cuda_stream = stream;
     const double ms = time_frames(
         o,
         [&](int) {
+            if (!handover) {
+                swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx,
+                             "swinup_vulkan_record_dispatch");
+                return;
+            }
             // The engine's submit of the frame (empty here): waits for the last upscale, signals the inputs.
             const uint64_t waited = value, rendered = value + 1;
             VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
@@ -246,9 +261,13 @@ double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, con
             swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx, "swinup_vulkan_record_dispatch");
             value = rendered + 1;
         },
-        [&] { wait_value(gpu, timeline, value); });
+        [&] {
+            if (handover) wait_value(gpu, timeline, value);
+            cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        });
     vulkan_app::check(vkDeviceWaitIdle(gpu.device), "vkDeviceWaitIdle");
     swinup_context_destroy(ctx);
+    cudaStreamDestroy(stream);
     vkDestroySemaphore(gpu.device, timeline, nullptr);
     return ms;
 }
@@ -333,22 +352,26 @@ int run(const Options& o) {
     vkGetPhysicalDeviceProperties(gpu.physical, &props);
     std::printf("bench_vulkan_interop: %s, %s precision, RGBA16F output; ms per frame (median of %d x %d frames)\n",
                 props.deviceName, o.precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", o.repeats, o.frames);
-    std::printf("%-8s %-22s %14s %14s %14s %10s\n", "variant", "size", "cuda-pointers", "cuda-vulkan", "vulkan",
-                "overhead");
+    std::printf("%-8s %-22s %14s %14s %14s %14s %10s %10s\n", "variant", "size", "cuda-pointers", "cuda-images",
+                "cuda-vulkan", "vulkan", "images", "overhead");
     const Size sizes[] = {{1280, 720, 3840, 2160}, {1920, 1080, 3840, 2160}};
-    const auto wanted = [&](const char* row) { return o.rows.find(row) != std::string::npos; };
+    const auto wanted = [&](const std::string& row) { return ("," + o.rows + ",").find("," + row + ",") != std::string::npos; };
     for (swinup_variant variant : o.variants) {
         for (const Size& s : sizes) {
             const double pointers = wanted("cuda-pointers") ? bench_cuda_pointers(o, variant, s) : 0.0;
-            const double interop = wanted("cuda-vulkan") ? bench_cuda_vulkan(o, gpu, variant, s) : 0.0;
+            const double images = wanted("cuda-images") ? bench_cuda_vulkan(o, gpu, variant, s, false) : 0.0;
+            const double interop = wanted("cuda-vulkan") ? bench_cuda_vulkan(o, gpu, variant, s, true) : 0.0;
             const double vulkan = wanted("vulkan") ? bench_vulkan(o, gpu, variant, s) : 0.0;
             const std::string size = std::to_string(s.rw) + "x" + std::to_string(s.rh) + "->" + std::to_string(s.dw) +
                                      "x" + std::to_string(s.dh);
-            char overhead[32] = "-";
+            char images_overhead[32] = "-", overhead[32] = "-";
+            if (pointers > 0.0 && images > 0.0)
+                std::snprintf(images_overhead, sizeof images_overhead, "%+.1f%%", 100.0 * (images / pointers - 1.0));
             if (pointers > 0.0 && interop > 0.0)
                 std::snprintf(overhead, sizeof overhead, "%+.1f%%", 100.0 * (interop / pointers - 1.0));
-            std::printf("%-8s %-22s %14.3f %14.3f %14.3f %10s\n", variant == SWINUP_VARIANT_LITE ? "lite" : "full",
-                        size.c_str(), pointers, interop, vulkan, overhead);
+            std::printf("%-8s %-22s %14.3f %14.3f %14.3f %14.3f %10s %10s\n",
+                        variant == SWINUP_VARIANT_LITE ? "lite" : "full", size.c_str(), pointers, images, interop, vulkan,
+                        images_overhead, overhead);
             std::fflush(stdout);
         }
     }
