@@ -116,7 +116,9 @@
  *     frame's output) with a signal of wait_semaphore to wait_value, calls
  *     swinup_vulkan_record_dispatch (cmd is not recorded into; pass VK_NULL_HANDLE or any command
  *     buffer), and submits what reads the output with a wait for signal_semaphore at signal_value.
- *     The call does not wait on the host (except when a re-created image's old import is released).
+ *     The call does not wait on the host, except when a re-created image's old import is released
+ *     and when the application calls it more than 4 frames ahead of the semaphore values its queue
+ *     has signalled (the frame parameters' staging slots are reused then).
  *     The queue family ownership is the application's: swinup's CUDA work acts as another queue of
  *     no family (VK_QUEUE_FAMILY_EXTERNAL); NVIDIA's driver needs no ownership transfer for
  *     images in GENERAL or SHADER_READ_ONLY_OPTIMAL layout.

@@ -94,6 +94,9 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
 
 CudaBackend::~CudaBackend() {
     cudaSetDevice(device_);
+    for (cudaEvent_t e : param_copied_)
+        if (e) cudaEventDestroy(e);
+    if (pinned_params_) cudaFreeHost(pinned_params_);
     for (auto& [key, exec] : graphs_) cudaGraphExecDestroy(exec);
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
 }
@@ -168,9 +171,27 @@ FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_disp
     return p;
 }
 
-void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_t stream) {
-    // Pageable source: the call returns once `p` is staged, so `p` may die right after.
-    SWINUP_CUDA_CHECK(cudaMemcpyAsync(params_.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
+void CudaBackend::stage_params_pinned(const FrameParams& p, cudaStream_t stream) {
+    if (pinned_params_ == nullptr) {
+        SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_params_, sizeof(FrameParams) * kParamSlots));
+        for (cudaEvent_t& e : param_copied_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    }
+    const int slot = next_param_slot_;
+    next_param_slot_ = (next_param_slot_ + 1) % kParamSlots;
+    SWINUP_CUDA_CHECK(cudaEventSynchronize(param_copied_[slot]));  // its last copy has run
+    pinned_params_[slot] = p;
+    SWINUP_CUDA_CHECK(
+        cudaMemcpyAsync(params_.get(), &pinned_params_[slot], sizeof p, cudaMemcpyHostToDevice, stream));
+    SWINUP_CUDA_CHECK(cudaEventRecord(param_copied_[slot], stream));
+}
+
+void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_t stream, bool pinned) {
+    if (pinned) {
+        stage_params_pinned(p, stream);
+    } else {
+        // Pageable source: the call returns once `p` is staged, so `p` may die right after.
+        SWINUP_CUDA_CHECK(cudaMemcpyAsync(params_.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
+    }
 
     if (use_graphs_) {
         const auto key = std::make_tuple(p.width, p.height, static_cast<int>(frame_index & 1u));
@@ -242,7 +263,7 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
     p.output_format = images.output_format;
     p.output_surface = images.output;
-    launch(p, frame_index, stream);
+    launch(p, frame_index, stream, /*pinned=*/true);
     frames_.commit(frame);
 }
 
