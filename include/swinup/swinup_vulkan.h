@@ -122,7 +122,8 @@
  *     The queue family ownership is the application's: swinup's CUDA work acts as another queue of
  *     no family (VK_QUEUE_FAMILY_EXTERNAL); NVIDIA's driver needs no ownership transfer for
  *     images in GENERAL or SHADER_READ_ONLY_OPTIMAL layout.
- *   - The stream: frame.cuda_stream when non-NULL, else a stream swinup made.
+ *   - The stream: frame.cuda_stream when non-NULL, else a stream swinup made. swinup_dispatch (host
+ *     or CUDA device pointers) also works on a CUDA context, on the same temporal state.
  *   - Refusals: an image without memory or not exportable, a wrong handle type, LINEAR tiling, a
  *     format the import cannot read (D32_SFLOAT), a handle vkGetMemoryFdKHR / CUDA will not import,
  *     a semaphore CUDA will not import are SWINUP_STATUS_INVALID_ARGUMENT (or UNSUPPORTED for the
