@@ -161,6 +161,9 @@ public:
     }
 
     swinup_context* ctx() const { return ctx_; }
+    // The timeline's value 100 ms after the last held-back frame's swinup call, before the upload ran.
+    uint64_t held_back_value() const { return held_back_value_; }
+    uint64_t timeline_value() const { return value_; }
 
     // New input images of the same size (new memory), as an engine re-creating its targets does.
     void make_inputs_images() {
@@ -253,6 +256,8 @@ public:
         if (status == SWINUP_STATUS_OK) ++value_;
         if (gate) {  // swinup's call has returned; only now may the upload run
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            vulkan_app::check(vkGetSemaphoreCounterValue(gpu_.device, timeline_, &held_back_value_),
+                              "vkGetSemaphoreCounterValue");
             VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
             signal.semaphore = gate_;
             signal.value = gate_value;
@@ -312,7 +317,7 @@ private:
     std::vector<const AppImage*> fresh_;  // not yet transitioned out of UNDEFINED
     std::unique_ptr<HostBuffer> color_up_, depth_up_, motion_up_, exposure_up_, readback_;
     VkSemaphore timeline_ = VK_NULL_HANDLE, gate_ = VK_NULL_HANDLE;
-    uint64_t value_ = 0, gate_value_ = 0;
+    uint64_t value_ = 0, gate_value_ = 0, held_back_value_ = 0;
     VkFence fence_ = VK_NULL_HANDLE;
     VkCommandBuffer cmds_[2]{};
 };
@@ -378,6 +383,9 @@ TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
         const Inputs in = make_inputs(kRenderW, kRenderH, 5 * f);
         ASSERT_EQ(app.frame(in, Scalars{}, &got, /*gate=*/f >= 2), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
         EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "frame " << f);
+        if (f >= 2) {  // while the upload was held back, swinup's signal (the frame's last value) had not come
+            EXPECT_EQ(app.held_back_value(), app.timeline_value() - 2) << "frame " << f;
+        }
     }
 }
 
