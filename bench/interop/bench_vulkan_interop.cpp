@@ -14,7 +14,7 @@
 //   vulkan         swinup_vulkan_record_dispatch with SWINUP_BACKEND_VULKAN on the same images,
 //                  recorded into a command buffer and submitted each frame.
 // Each row: `--warmup` frames, then `--frames` frames timed on the host from the first submit to
-// the last frame's completion, repeated `--repeats` times; the median per frame is printed, and the
+// the last frame's completion, repeated `--repeats` times (defaults 10, 50, 3); the median per frame is printed, and the
 // interop row's overhead over device pointers. Inputs are zero (the network's time does not depend
 // on the values). Options: --precision exact|fast (default fast), --variant lite|full|both,
 // --rows cuda-pointers,cuda-images,cuda-vulkan,vulkan. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
@@ -48,7 +48,7 @@ struct Options {
     swinup_precision precision = SWINUP_PRECISION_FAST;
     std::vector<swinup_variant> variants{SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL};
     std::string rows = "cuda-pointers,cuda-vulkan,cuda-images,vulkan";
-    int warmup = 20, frames = 100, repeats = 5;
+    int warmup = 10, frames = 50, repeats = 3;
 };
 
 void cuda_check(cudaError_t e, const char* what) {
