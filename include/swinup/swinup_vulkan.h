@@ -76,6 +76,61 @@
  * This header's functions exist in builds with the Vulkan backend (SWINUP_VULKAN, the default
  * when libvulkan-dev and glslang-tools are installed; docs/vulkan.md).
  *
+ * ---- The CUDA backend (desc->backend = SWINUP_BACKEND_CUDA) ------------------------------------
+ *
+ * On an NVIDIA device the same images can run through the CUDA backend instead: the application
+ * switches the context's backend field, fills the memory fields of each swinup_vulkan_image and
+ * the semaphores of the dispatch, and submits its own work around the call instead of swinup's
+ * commands. Nothing is copied: swinup imports each image's memory into CUDA once (external memory;
+ * images as CUDA mipmapped arrays, inputs read through texture objects, the output written through
+ * a surface object) and runs the frame on a CUDA stream that waits on the application's timeline
+ * semaphore and signals another. The frame is the CUDA backend's (byte for byte what
+ * swinup_dispatch gives on device pointers).
+ *
+ *   - The device: made with VK_KHR_external_memory_fd and VK_KHR_external_semaphore_fd enabled (and
+ *     named in enabled_extensions), timeline semaphores (Vulkan 1.2 or VK_KHR_timeline_semaphore),
+ *     and a physical device that is a CUDA device (the deviceUUIDs match; the CUDA device is chosen
+ *     by that match, desc->device_index is not read). The device argument must be non-NULL.
+ *   - Handle type: VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT for memory and
+ *     VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT for semaphores (Linux). swinup calls
+ *     vkGetMemoryFdKHR / vkGetSemaphoreFdKHR itself, once per import; the application keeps its
+ *     handles. The Windows handle types (OPAQUE_WIN32, D3D) are not accepted by this version
+ *     (untested: no Windows machine runs the tests).
+ *   - Images: 2D, one array layer, one sample, VK_IMAGE_TILING_OPTIMAL (LINEAR is refused: CUDA maps
+ *     images as block-linear arrays), created with VkExternalMemoryImageCreateInfo and bound to
+ *     memory allocated with VkExportMemoryAllocateInfo of the handle type above (a dedicated
+ *     allocation, VkMemoryDedicatedAllocateInfo, is what NVIDIA recommends; say so in `dedicated`).
+ *     Formats: the table above, except that depth must be R32_SFLOAT (a D32_SFLOAT depth buffer's
+ *     layout is not one CUDA maps; copy depth into an R32_SFLOAT image). Usage: the table's bits;
+ *     swinup mirrors COLOR_ATTACHMENT and STORAGE into the CUDA array's flags (cudaArrayColorAttachment,
+ *     cudaArraySurfaceLoadStore) so that CUDA computes the driver's layout. Layouts: as above (the
+ *     layout the image is in while swinup's CUDA work runs; views are checked but not used).
+ *   - Imports are cached per image, keyed on (image, memory, offset, size, format, extent, mip levels,
+ *     usage, dedicated): a re-created image bound to new memory is imported afresh, and an import of
+ *     an image handle that was imported with another key is released (after the context's CUDA work
+ *     has finished with it). Imports are released by swinup_vulkan_release_image /
+ *     swinup_vulkan_release_semaphore and by swinup_context_destroy. An application that destroys an
+ *     image or its memory, or a semaphore, and could create another with the same handle values,
+ *     releases it first.
+ *   - Order: the application submits the work that writes the inputs (and finishes reading last
+ *     frame's output) with a signal of wait_semaphore to wait_value, calls
+ *     swinup_vulkan_record_dispatch (cmd is not recorded into; pass VK_NULL_HANDLE or any command
+ *     buffer), and submits what reads the output with a wait for signal_semaphore at signal_value.
+ *     The call does not wait on the host, except when a re-created image's old import is released
+ *     and when the application calls it more than 4 frames ahead of the semaphore values its queue
+ *     has signalled (the frame parameters' staging slots are reused then).
+ *     The queue family ownership is the application's: swinup's CUDA work acts as another queue of
+ *     no family (VK_QUEUE_FAMILY_EXTERNAL); NVIDIA's driver needs no ownership transfer for
+ *     images in GENERAL or SHADER_READ_ONLY_OPTIMAL layout.
+ *   - The stream: frame.cuda_stream when non-NULL, else a stream swinup made. swinup_dispatch (host
+ *     or CUDA device pointers) also works on a CUDA context, on the same temporal state.
+ *   - Refusals: an image without memory or not exportable, a wrong handle type, LINEAR tiling, a
+ *     format the import cannot read (D32_SFLOAT), a handle vkGetMemoryFdKHR / CUDA will not import,
+ *     a semaphore CUDA will not import are SWINUP_STATUS_INVALID_ARGUMENT (or UNSUPPORTED for the
+ *     Windows handle types) naming the resource, e.g. "vulkan_dispatch.color.memory_handle_type: ...";
+ *     nothing runs and the output and the temporal state are untouched. swinup cannot tell a
+ *     handle of another VkDevice on the same GPU from its own (Vulkan's validation layer can).
+ *
  * ---- Struct sizes ------------------------------------------------------------------------------
  *
  * swinup_vulkan_device_desc.struct_size and swinup_vulkan_dispatch_desc.struct_size must be the
@@ -98,7 +153,8 @@ extern "C" {
    before the device). It calls Vulkan through the loader it is linked with (libvulkan.so.1), so
    the handles must come from that loader (as they do with volk or any loader that loads
    libvulkan); the two loader entry points are recorded for a later version that dispatches
-   through them, and are not called in this one. */
+   through them. The CUDA backend calls get_device_proc_addr (the loader's vkGetDeviceProcAddr when
+   NULL) for vkGetMemoryFdKHR and vkGetSemaphoreFdKHR, and nothing else through them. */
 typedef struct swinup_vulkan_device_desc {
     uint32_t struct_size;                      /* sizeof(swinup_vulkan_device_desc) */
     VkInstance instance;                       /* created with apiVersion >= 1.1 */
@@ -112,8 +168,10 @@ typedef struct swinup_vulkan_device_desc {
     PFN_vkGetDeviceProcAddr get_device_proc_addr;     /* may be NULL (see above) */
     uint32_t enabled_extension_count;          /* device extensions the application enabled */
     const char* const* enabled_extensions;     /* (VkDeviceCreateInfo.ppEnabledExtensionNames);
-                                                  checked for NULL entries, not otherwise read: this
-                                                  version uses no device extension */
+                                                  checked for NULL entries; read only for
+                                                  SWINUP_BACKEND_CUDA, which needs
+                                                  VK_KHR_external_memory_fd and
+                                                  VK_KHR_external_semaphore_fd */
     const VkPhysicalDeviceFeatures2* enabled_features; /* the feature chain the device was created
                                                   with (VkDeviceCreateInfo.pNext, its
                                                   VkPhysicalDeviceVulkan11/12/13Features are read),
@@ -132,6 +190,19 @@ typedef struct swinup_vulkan_image {
     uint32_t height;               /* the image's height at mip 0 */
     VkImageLayout layout;          /* the layout it is in; left in it */
     VkImageUsageFlags usage;       /* the usage it was created with */
+    /* Read only by the CUDA backend (desc->backend = SWINUP_BACKEND_CUDA), which imports the memory
+       the image is bound to (see "The CUDA backend" above); the Vulkan backend ignores them. */
+    VkDeviceMemory memory;         /* the memory the image is bound to (vkBindImageMemory) */
+    VkDeviceSize memory_offset;    /* vkBindImageMemory's memoryOffset */
+    VkDeviceSize memory_size;      /* that memory's VkMemoryAllocateInfo.allocationSize */
+    VkExternalMemoryHandleTypeFlagBits memory_handle_type; /* the handle type the memory was allocated
+                                      exportable as (VkExportMemoryAllocateInfo.handleTypes), and the
+                                      image created with (VkExternalMemoryImageCreateInfo):
+                                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT; 0 = not exportable */
+    VkBool32 dedicated;            /* VK_TRUE: the memory is a dedicated allocation for this image
+                                      (VkMemoryDedicatedAllocateInfo) */
+    VkImageTiling tiling;          /* VkImageCreateInfo.tiling: VK_IMAGE_TILING_OPTIMAL (the default 0) */
+    uint32_t mip_levels;           /* VkImageCreateInfo.mipLevels; 0 is read as 1 */
 } swinup_vulkan_image;
 
 /* One frame recorded into the application's command buffer. */
@@ -139,14 +210,26 @@ typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* sizeof(swinup_vulkan_dispatch_desc) */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
                                       mv_scale, exposure_value, pre_exposure, render size, reset,
-                                      frame_time_delta_ms. Its five swinup_resource fields and
-                                      cuda_stream are not read: the images are below */
+                                      frame_time_delta_ms. Its five swinup_resource fields are not
+                                      read (the images are below); cuda_stream only by the CUDA
+                                      backend (the stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
     swinup_vulkan_image depth;     /* render-resolution device depth */
     swinup_vulkan_image motion_vectors; /* render or display resolution (SWINUP_FLAG_MV_DISPLAY_RES) */
     swinup_vulkan_image output;    /* display-resolution output, written */
     swinup_vulkan_image exposure;  /* optional 1x1 exposure; image VK_NULL_HANDLE = frame.exposure_value
                                       (ignored under SWINUP_FLAG_AUTO_EXPOSURE) */
+    /* CUDA backend only: timeline semaphores of the application's device (VK_SEMAPHORE_TYPE_TIMELINE,
+       created exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT). swinup's CUDA work
+       waits until wait_semaphore reaches wait_value before it reads any input, and signals
+       signal_semaphore to signal_value once the output is written and no input is read any more.
+       VK_NULL_HANDLE: no wait (the inputs are ready when the call is made) / no signal (the
+       application finds the frame done otherwise). The Vulkan backend does not read them: the
+       application puts its semaphores on the submit of the command buffer. */
+    VkSemaphore wait_semaphore;
+    uint64_t wait_value;
+    VkSemaphore signal_semaphore;
+    uint64_t signal_value;
 } swinup_vulkan_dispatch_desc;
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
@@ -160,8 +243,10 @@ SWINUP_API void swinup_vulkan_dispatch_desc_init(swinup_vulkan_dispatch_desc* de
  *     devices, or the environment variable SWINUP_VULKAN_DEVICE: an index or a name substring),
  *     for tools and tests; swinup_vulkan_context_get_device returns its handles.
  * desc->backend selects what runs the frame: SWINUP_BACKEND_VULKAN (or AUTO) the Vulkan compute
- * backend on that device. Other values are refused: SWINUP_BACKEND_CUDA (the CUDA backend on
- * Vulkan images shared through external memory) is SWINUP_STATUS_UNSUPPORTED in this version.
+ * backend on that device; SWINUP_BACKEND_CUDA the CUDA backend on the application's images through
+ * external memory (device must be non-NULL; "The CUDA backend" above; a build without CUDA, a device
+ * without the two external-fd extensions or one that is not a CUDA device is
+ * SWINUP_STATUS_UNSUPPORTED saying which); SWINUP_BACKEND_CPU is refused.
  * A device without what docs/vulkan.md lists as required is SWINUP_STATUS_UNSUPPORTED naming the
  * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
@@ -186,9 +271,20 @@ SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* 
  * messages); bad input is SWINUP_STATUS_INVALID_ARGUMENT with swinup_last_error(ctx) naming the
  * image and what is wrong, e.g. "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT
  * (swinup writes the output with imageStore)", and nothing is recorded. A context not made by
- * swinup_vulkan_context_create is SWINUP_STATUS_INVALID_ARGUMENT. */
+ * swinup_vulkan_context_create is SWINUP_STATUS_INVALID_ARGUMENT. On a CUDA context (see "The CUDA
+ * backend") nothing is recorded into cmd (it may be VK_NULL_HANDLE): the frame is enqueued on the CUDA
+ * stream between the wait and the signal of the semaphores. */
 SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
                                                        const swinup_vulkan_dispatch_desc* desc);
+
+/* Release what a CUDA context imported of an image (its memory, CUDA array, texture or surface
+ * object), or of a timeline semaphore, after the context's CUDA work using it has finished (this
+ * waits on the host for the context's stream). VK_NULL_HANDLE releases every image (every
+ * semaphore). A handle never imported is fine (nothing to do), and so is any handle on a Vulkan
+ * context, which imports nothing. Call it before destroying an image, its memory or a semaphore
+ * that a later one could share handle values with. */
+SWINUP_API swinup_status swinup_vulkan_release_image(swinup_context* ctx, VkImage image);
+SWINUP_API swinup_status swinup_vulkan_release_semaphore(swinup_context* ctx, VkSemaphore semaphore);
 
 #ifdef __cplusplus
 }

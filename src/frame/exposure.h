@@ -44,6 +44,9 @@ SWINUP_HD float auto_exposure_of_sum(double log2_luminance_sum, int width, int h
 // The exposure texture's value (a 1x1 R32F the caller's pointer names, host memory for a host
 // reader, device memory for a kernel), or 1 when it is not a positive finite number: bad data is
 // replaced like any other input, never an error (a device texture could not be checked anyway).
+// The exposure an exposure texture's texel gives: the value when finite and positive, else 1.
+SWINUP_HD float exposure_of_texel(float v) { return (px::is_finite(v) && v > 0.0f) ? v : 1.0f; }
+
 SWINUP_HD float read_exposure_texture(const void* texture) {
     float v;
 #if defined(__CUDA_ARCH__)
@@ -51,7 +54,7 @@ SWINUP_HD float read_exposure_texture(const void* texture) {
 #else
     std::memcpy(&v, texture, sizeof v);  // the caller's pointer: no aliasing assumptions
 #endif
-    return (px::is_finite(v) && v > 0.0f) ? v : 1.0f;
+    return exposure_of_texel(v);
 }
 
 }  // namespace swinup

@@ -21,6 +21,9 @@ struct InputImage {       // a validated input resource (api/validation.cpp chec
     int channels = 0;     // elements per pixel
     int half = 0;         // 1: f16 elements, 0: f32
     int width = 0, height = 0;
+    // CUDA only: a texture object (cudaTextureObject_t; unnormalised coordinates, point sampling,
+    // element read mode) of an imported image (cuda/interop/) read instead of `data`; 0: none.
+    unsigned long long texture = 0;
 };
 
 // The image of a resource read where it lies, rows `resource_row_pitch` apart.
@@ -40,6 +43,16 @@ SWINUP_HD float read_input(const InputImage& im, int x, int y, int c) {
     const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
     const size_t e = static_cast<size_t>(x) * static_cast<size_t>(im.channels) + static_cast<size_t>(c);
 #if defined(__CUDA_ARCH__)
+    if (im.texture != 0) {  // the texel's own value: half to float is exact, as f16_bits_to_f32
+        const float u = static_cast<float>(x) + 0.5f, v = static_cast<float>(y) + 0.5f;
+        if (im.channels == 1) return tex2D<float>(im.texture, u, v);
+        if (im.channels == 2) {
+            const float2 t = tex2D<float2>(im.texture, u, v);
+            return c == 0 ? t.x : t.y;
+        }
+        const float4 t = tex2D<float4>(im.texture, u, v);
+        return c == 0 ? t.x : c == 1 ? t.y : c == 2 ? t.z : t.w;
+    }
     // Element-aligned (validation checks pointers and pitches against the element size).
     if (im.half) return f16_bits_to_f32(reinterpret_cast<const uint16_t*>(row)[e]);
     return reinterpret_cast<const float*>(row)[e];

@@ -389,11 +389,12 @@ TEST(RecordDispatchContext, BackendsThatCannotRecordAreRefusedAtCreate) {
     EXPECT_STREQ(swinup_last_error(nullptr),
                  "context_desc.backend: SWINUP_BACKEND_CPU cannot record into Vulkan command buffers; use "
                  "SWINUP_BACKEND_VULKAN (or swinup_context_create for the CPU)");
+    // The CUDA backend runs on the application's images only (test_cuda_vulkan_interop.cpp runs it).
     desc.backend = SWINUP_BACKEND_CUDA;
-    EXPECT_EQ(swinup_vulkan_context_create(&desc, nullptr, &ctx), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, nullptr, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
     EXPECT_STREQ(swinup_last_error(nullptr),
-                 "context_desc.backend: SWINUP_BACKEND_CUDA on Vulkan images (through external memory) is not "
-                 "available in this version; use SWINUP_BACKEND_VULKAN");
+                 "swinup_vulkan_context_create: device is NULL, but SWINUP_BACKEND_CUDA runs on the application's "
+                 "images, which need the application's device");
     swinup_vulkan_device_desc device;
     swinup_vulkan_device_desc_init(&device);
     desc.backend = SWINUP_BACKEND_VULKAN;

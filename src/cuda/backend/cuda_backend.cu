@@ -94,6 +94,9 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
 
 CudaBackend::~CudaBackend() {
     cudaSetDevice(device_);
+    for (cudaEvent_t e : param_copied_)
+        if (e) cudaEventDestroy(e);
+    if (pinned_params_) cudaFreeHost(pinned_params_);
     for (auto& [key, exec] : graphs_) cudaGraphExecDestroy(exec);
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
 }
@@ -138,8 +141,7 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
     if (!fast) stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
 }
 
-void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
-    const FrameSetup frame = frames_.begin(desc_, d);
+FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_dispatch_desc& d) const {
     FrameParams p;
     static_cast<FrameGeometry&>(p) = frame.geometry;
     p.padded_width = frame.padded_width;
@@ -166,22 +168,30 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     p.z = depth_[frame.next].get<float>();
     p.recurrent_in = recurrent_[frame.current].get<uint16_t>();
     p.recurrent_out = recurrent_[frame.next].get<uint16_t>();
+    return p;
+}
 
-    p.color = input(d.color, host_color_, stream);
-    p.depth = input(d.depth, host_depth_, stream);
-    p.motion = input(d.motion_vectors, host_motion_, stream);
-    const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
-    const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
-    p.output_format = d.output.format;
-    if (host_output) {
-        p.output = host_output_.get();
-        p.output_pitch = out_row;
-    } else {
-        p.output = d.output.data_mut;
-        p.output_pitch = resource_row_pitch(d.output);
+void CudaBackend::stage_params_pinned(const FrameParams& p, cudaStream_t stream) {
+    if (pinned_params_ == nullptr) {
+        SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_params_, sizeof(FrameParams) * kParamSlots));
+        for (cudaEvent_t& e : param_copied_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     }
-    // Pageable source: the call returns once `p` is staged, so `p` may die right after.
-    SWINUP_CUDA_CHECK(cudaMemcpyAsync(params_.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
+    const int slot = next_param_slot_;
+    next_param_slot_ = (next_param_slot_ + 1) % kParamSlots;
+    SWINUP_CUDA_CHECK(cudaEventSynchronize(param_copied_[slot]));  // its last copy has run
+    pinned_params_[slot] = p;
+    SWINUP_CUDA_CHECK(
+        cudaMemcpyAsync(params_.get(), &pinned_params_[slot], sizeof p, cudaMemcpyHostToDevice, stream));
+    SWINUP_CUDA_CHECK(cudaEventRecord(param_copied_[slot], stream));
+}
+
+void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_t stream, bool pinned) {
+    if (pinned) {
+        stage_params_pinned(p, stream);
+    } else {
+        // Pageable source: the call returns once `p` is staged, so `p` may die right after.
+        SWINUP_CUDA_CHECK(cudaMemcpyAsync(params_.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
+    }
 
     if (use_graphs_) {
         const auto key = std::make_tuple(p.width, p.height, static_cast<int>(frame_index & 1u));
@@ -207,6 +217,25 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     } else {
         enqueue(p, frame_index, stream);
     }
+}
+
+void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
+    const FrameSetup frame = frames_.begin(desc_, d);
+    FrameParams p = frame_params(frame, d);
+    p.color = input(d.color, host_color_, stream);
+    p.depth = input(d.depth, host_depth_, stream);
+    p.motion = input(d.motion_vectors, host_motion_, stream);
+    const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
+    const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
+    p.output_format = d.output.format;
+    if (host_output) {
+        p.output = host_output_.get();
+        p.output_pitch = out_row;
+    } else {
+        p.output = d.output.data_mut;
+        p.output_pitch = resource_row_pitch(d.output);
+    }
+    launch(p, frame_index, stream);
     if (host_output) {
         SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), host_output_.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
@@ -217,6 +246,24 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     }
 
     // Commit (host-side bookkeeping; the device state was written into the `next` buffers).
+    frames_.commit(frame);
+}
+
+void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images,
+                                     uint64_t frame_index, cudaStream_t stream) {
+    // The scalars' resources are not read (the images are the imported ones), so begin() chooses the
+    // exposure from the flags and exposure_value; an exposure image replaces the value below.
+    swinup_dispatch_desc d = scalars;
+    d.color = d.depth = d.motion_vectors = d.output = d.exposure = swinup_resource{};
+    const FrameSetup frame = frames_.begin(desc_, d);
+    FrameParams p = frame_params(frame, d);
+    p.color = images.color;
+    p.depth = images.depth;
+    p.motion = images.motion;
+    if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
+    p.output_format = images.output_format;
+    p.output_surface = images.output;
+    launch(p, frame_index, stream, /*pinned=*/true);
     frames_.commit(frame);
 }
 

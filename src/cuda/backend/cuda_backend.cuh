@@ -42,7 +42,26 @@ public:
         network_->set_stage_marker(std::move(marker));
     }
 
+    // A frame on images imported from another API (cuda/interop/): inputs read through texture
+    // objects (InputImage::texture), the output written through a surface object; no copies.
+    struct ImportedImages {
+        InputImage color, depth, motion;        // .texture set, .data null
+        unsigned long long exposure = 0;        // a 1x1 R32F texture object, or 0 (the dispatch's value)
+        unsigned long long output = 0;          // the output's surface object
+        int output_format = 0;                  // swinup_format of the context
+    };
+    // Enqueues the frame on `stream` and returns without waiting (the caller orders the stream
+    // against the images' producers and consumers). The scalars are swinup_dispatch_desc's; its
+    // resources are not read. Throws CudaError; the temporal state commits only on success.
+    void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images, uint64_t frame_index,
+                            cudaStream_t stream);
+    int device_ordinal() const { return device_; }
+
 private:
+    FrameParams frame_params(const FrameSetup& frame, const swinup_dispatch_desc& desc) const;
+    // Copies `params` to the device (pageable, or through the pinned slots when `pinned`) and
+    // launches the frame's graph.
+    void launch(const FrameParams& params, uint64_t frame_index, cudaStream_t stream, bool pinned = false);
     void run_frame(const swinup_dispatch_desc& desc, uint64_t frame_index, cudaStream_t stream);
     void enqueue(const FrameParams& host, uint64_t frame_index, cudaStream_t stream);
     InputImage input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream);
@@ -68,6 +87,16 @@ private:
     DeviceBuffer out_color_, out_kernel_, out_motion_, out_axes_;  // fast mode only
     DeviceBuffer host_color_, host_depth_, host_motion_, host_output_;
     FramePlanes planes_;
+
+    // The imported path's frame parameters go through pinned memory, so that their copy never waits
+    // on the host for the stream: a pageable copy may synchronise with the stream, which there sits
+    // behind the wait for the application's semaphore (a slot is reused once its copy ran, which
+    // waits on the host only when the application is kParamSlots frames ahead of its own signals).
+    static constexpr int kParamSlots = 4;
+    FrameParams* pinned_params_ = nullptr;
+    cudaEvent_t param_copied_[kParamSlots] = {};
+    int next_param_slot_ = 0;
+    void stage_params_pinned(const FrameParams& p, cudaStream_t stream);
 };
 
 }  // namespace swinup::cuda

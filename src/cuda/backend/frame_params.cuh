@@ -15,6 +15,7 @@ struct FrameParams : FrameGeometry {
     // Inputs.
     InputImage color, depth, motion;          // device memory (a host resource's packed copy)
     const float* exposure_texture = nullptr;  // device 1x1 R32F, or null
+    unsigned long long exposure_texture_object = 0;  // an imported 1x1 R32F image (cuda/interop), or 0
     float exposure_value = 1.0f;              // used when there is no texture and no auto exposure
     float pre_exposure = 1.0f;
     int auto_exposure = 0;
@@ -36,6 +37,7 @@ struct FrameParams : FrameGeometry {
     // Output.
     void* output = nullptr;
     size_t output_pitch = 0;
+    unsigned long long output_surface = 0;   // an imported image (cuda/interop) written instead, or 0
     int output_format = 0;                    // swinup_format
 };
 

@@ -60,8 +60,19 @@ __device__ __forceinline__ void store_output(const FrameParams& p, const FramePl
     } else {
         for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], e, p.pre_exposure);
     }
+    const swinup_format format = static_cast<swinup_format>(p.output_format);
+    if (p.output_surface != 0) {  // an imported image: the same pixel's words, stored through the surface
+        uint32_t words[2];
+        write_output_pixel(format, v, reinterpret_cast<uint8_t*>(words), 0, EncodeHalf{});
+        if (format == SWINUP_FORMAT_RGBA16F) {
+            surf2Dwrite(make_uint2(words[0], words[1]), p.output_surface, x * 8, y);
+        } else {
+            surf2Dwrite(words[0], p.output_surface, x * 4, y);
+        }
+        return;
+    }
     uint8_t* row = static_cast<uint8_t*>(p.output) + static_cast<size_t>(y) * p.output_pitch;
-    write_output_pixel(static_cast<swinup_format>(p.output_format), v, row, x, EncodeHalf{});
+    write_output_pixel(format, v, row, x, EncodeHalf{});
 }
 
 // Exact mode: output_pixel(), the CPU's definition, per display pixel.

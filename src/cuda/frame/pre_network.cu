@@ -33,6 +33,8 @@ __global__ void exposure_resolve_kernel(const FrameParams* p, const double* row_
         double total = 0.0;
         for (int y = 0; y < p->height; ++y) total = __dadd_rn(total, row_sums[y]);
         e = auto_exposure_of_sum(total, p->width, p->height);
+    } else if (p->exposure_texture_object) {
+        e = exposure_of_texel(tex2D<float>(p->exposure_texture_object, 0.5f, 0.5f));
     } else if (p->exposure_texture) {
         e = read_exposure_texture(p->exposure_texture);
     } else {

@@ -8,6 +8,8 @@
 #include "api/context_state.h"
 #include "api/raw_enum.h"
 #include "swinup/swinup_vulkan.h"
+#include "vulkan/api/cuda_interop_backend.h"
+#include "vulkan/api/cuda_interop_validation.h"
 #include "vulkan/api/vulkan_api_backend.h"
 #include "vulkan/api/vulkan_dispatch_validation.h"
 
@@ -15,6 +17,7 @@ namespace {
 
 using swinup::fail_context;
 using swinup::fail_thread;
+using swinup::vulkan_api::CudaInteropBackend;
 using swinup::vulkan_api::VulkanApiBackend;
 
 swinup::vulkan_api::BoundImage bound(const swinup_vulkan_image& i) {
@@ -23,6 +26,52 @@ swinup::vulkan_api::BoundImage bound(const swinup_vulkan_image& i) {
 
 VulkanApiBackend* vulkan_backend_of(swinup_context* ctx) {
     return dynamic_cast<VulkanApiBackend*>(ctx->backend.get());
+}
+
+CudaInteropBackend* cuda_backend_of(const swinup_context* ctx) {
+    return dynamic_cast<CudaInteropBackend*>(ctx->backend.get());
+}
+
+// A CUDA context's frame: the same checks as the Vulkan backend's, then the import's own.
+swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend, const swinup_vulkan_dispatch_desc* desc) {
+    if (desc == nullptr) {
+        return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: desc is NULL");
+    }
+    swinup::Validation v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
+    if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    const bool exposure_image =
+        desc->exposure.image != VK_NULL_HANDLE && (ctx->desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
+    v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, exposure_image);
+    if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    std::string error;
+    const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
+    const swinup_status status = backend->run(*desc, exposure_image, frame_index, &error);
+    if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
+    swinup::frame_succeeded(ctx, frame_index);
+    return SWINUP_STATUS_OK;
+}
+
+// The two release entry points: a CUDA context releases its imports, a Vulkan one has none.
+template <typename Release>
+swinup_status release_imports(swinup_context* ctx, const char* caller, const Release& release) {
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, std::string(caller) + ": ctx is NULL");
+    try {
+        if (CudaInteropBackend* cuda = cuda_backend_of(ctx)) {
+            std::string error;
+            const swinup_status status = release(*cuda, &error);
+            if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, std::string(caller) + ": " + error);
+            return SWINUP_STATUS_OK;
+        }
+        if (vulkan_backend_of(ctx) == nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT,
+                                std::string(caller) + ": ctx was not made by swinup_vulkan_context_create");
+        }
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, std::string(caller) + ": out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error");
+    }
 }
 
 }  // namespace
@@ -58,9 +107,21 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
             // The backend field keeps its meaning: what runs the frame on these Vulkan images.
             const int64_t backend = swinup::raw_enum(desc->backend);
             if (backend == SWINUP_BACKEND_CUDA) {
-                return fail_thread(SWINUP_STATUS_UNSUPPORTED,
-                                   "context_desc.backend: SWINUP_BACKEND_CUDA on Vulkan images (through external "
-                                   "memory) is not available in this version; use SWINUP_BACKEND_VULKAN");
+                if (device == nullptr) {
+                    return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                                       "swinup_vulkan_context_create: device is NULL, but SWINUP_BACKEND_CUDA runs on "
+                                       "the application's images, which need the application's device");
+                }
+                const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_device(*device);
+                if (!v.ok()) return fail_thread(v.status, v.message);
+                const swinup_vulkan_device_desc app = *device;
+                const swinup::BackendMaker make_cuda = [app](const swinup_context_desc& d,
+                                                             const std::shared_ptr<const swinup::Weights>& weights,
+                                                             swinup_status* status, std::string* message)
+                    -> std::unique_ptr<swinup::Backend> {
+                    return swinup::vulkan_api::make_cuda_interop_backend(d, weights, app, status, message);
+                };
+                return swinup::create_context("swinup_vulkan_context_create", desc, make_cuda, out);
             }
             if (backend == SWINUP_BACKEND_CPU) {
                 return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
@@ -86,6 +147,11 @@ swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx, swinup
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_context_get_device: ctx is NULL");
     if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_context_get_device: out is NULL");
     try {
+        if (const CudaInteropBackend* cuda = cuda_backend_of(ctx)) {
+            *out = cuda->device();
+            swinup::clear_thread_error();
+            return SWINUP_STATUS_OK;
+        }
         const auto* backend = dynamic_cast<const VulkanApiBackend*>(ctx->backend.get());
         if (backend == nullptr) {
             return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
@@ -103,6 +169,7 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
                                             const swinup_vulkan_dispatch_desc* desc) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: ctx is NULL");
     try {
+        if (CudaInteropBackend* cuda = cuda_backend_of(ctx)) return run_cuda_frame(ctx, cuda, desc);
         VulkanApiBackend* backend = vulkan_backend_of(ctx);
         if (backend == nullptr) {
             return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT,
@@ -139,6 +206,19 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
     } catch (...) {
         return fail_context(ctx, SWINUP_STATUS_INTERNAL, "swinup_vulkan_record_dispatch: internal error");
     }
+}
+
+swinup_status swinup_vulkan_release_image(swinup_context* ctx, VkImage image) {
+    return release_imports(ctx, "swinup_vulkan_release_image", [image](CudaInteropBackend& b, std::string* error) {
+        return b.release_image(image, error);
+    });
+}
+
+swinup_status swinup_vulkan_release_semaphore(swinup_context* ctx, VkSemaphore semaphore) {
+    return release_imports(ctx, "swinup_vulkan_release_semaphore",
+                           [semaphore](CudaInteropBackend& b, std::string* error) {
+                               return b.release_semaphore(semaphore, error);
+                           });
 }
 
 }  // extern "C"

@@ -1,0 +1,221 @@
+// The CUDA backend on the application's Vulkan images (include/swinup/swinup_vulkan.h, "The CUDA
+// backend"): each frame imports what it has not seen (imported_images.cuh, imported_semaphores.cuh),
+// then enqueues on one stream: the wait for the application's semaphore, the CUDA backend's frame
+// graph reading the imported inputs through texture objects and writing the output through a
+// surface object, the signal of the application's semaphore. No host wait, no copy.
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "cuda/backend/cuda_backend.cuh"
+#include "cuda/backend/cuda_check.cuh"
+#include "cuda/interop/imported_images.cuh"
+#include "cuda/interop/imported_semaphores.cuh"
+#include "cuda/interop/interop_error.cuh"
+#include "frame/formats.h"
+#include "vulkan/api/cuda_interop_backend.h"
+#include "vulkan/api/vulkan_image_rules.h"
+
+namespace swinup::vulkan_api {
+
+namespace {
+
+using cuda::CudaBackend;
+using cuda::CudaError;
+using cuda::ImportedImages;
+using cuda::ImportedSemaphores;
+using cuda::InteropError;
+
+std::string hex(const uint8_t* bytes, size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        s += digits[bytes[i] >> 4];
+        s += digits[bytes[i] & 15];
+    }
+    return s;
+}
+
+// The CUDA device that is the application's Vulkan physical device (equal deviceUUIDs).
+int cuda_device_of(VkPhysicalDevice physical_device) {
+    VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &id;
+    vkGetPhysicalDeviceProperties2(physical_device, &props);
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        throw InteropError(SWINUP_STATUS_UNSUPPORTED, std::string("no CUDA device is present (the Vulkan device is ") +
+                                                          props.properties.deviceName + ")");
+    }
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, i) == cudaSuccess &&
+            std::memcmp(prop.uuid.bytes, id.deviceUUID, VK_UUID_SIZE) == 0)
+            return i;
+    }
+    throw InteropError(SWINUP_STATUS_UNSUPPORTED,
+                       std::string("vulkan_device.physical_device: ") + props.properties.deviceName + " (UUID " +
+                           hex(id.deviceUUID, VK_UUID_SIZE) + ") is none of the " + std::to_string(count) +
+                           " CUDA device(s): SWINUP_BACKEND_CUDA runs on the GPU of the application's device");
+}
+
+template <typename Fn>
+Fn device_function(const swinup_vulkan_device_desc& app, const char* name, const char* extension) {
+    const PFN_vkGetDeviceProcAddr get = app.get_device_proc_addr != nullptr ? app.get_device_proc_addr : vkGetDeviceProcAddr;
+    const auto fn = reinterpret_cast<Fn>(get(app.device, name));
+    if (fn == nullptr) {
+        throw InteropError(SWINUP_STATUS_UNSUPPORTED, std::string("vulkan_device.device: ") + name +
+                                                          " is not available: is " + extension + " enabled on the device?");
+    }
+    return fn;
+}
+
+InputImage texture_input(const swinup_vulkan_image& image, const cuda::ImportedImage& imported) {
+    InputImage im;
+    im.texture = imported.texture;
+    im.channels = format_channels(swinup_format_of(image.format));
+    im.half = format_is_half(swinup_format_of(image.format)) ? 1 : 0;
+    im.width = static_cast<int>(image.width);
+    im.height = static_cast<int>(image.height);
+    return im;
+}
+
+class VulkanInteropBackend final : public CudaInteropBackend {
+public:
+    VulkanInteropBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                         const swinup_vulkan_device_desc& app)
+        : app_(app) {
+        app_.enabled_extension_count = 0;  // the application's memory: not kept
+        app_.enabled_extensions = nullptr;
+        app_.enabled_features = nullptr;
+        const auto get_memory_fd =
+            device_function<PFN_vkGetMemoryFdKHR>(app, "vkGetMemoryFdKHR", "VK_KHR_external_memory_fd");
+        const auto get_semaphore_fd =
+            device_function<PFN_vkGetSemaphoreFdKHR>(app, "vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd");
+        swinup_context_desc on_device = desc;
+        on_device.device_index = cuda_device_of(app.physical_device);
+        backend_ = std::make_unique<CudaBackend>(on_device, std::move(weights));
+        SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
+        SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
+        const auto finish = [this] { SWINUP_CUDA_CHECK(cudaEventSynchronize(done_)); };
+        images_ = std::make_unique<ImportedImages>(app.device, get_memory_fd, finish);
+        semaphores_ = std::make_unique<ImportedSemaphores>(app.device, get_semaphore_fd, finish);
+    }
+
+    ~VulkanInteropBackend() override {
+        cudaSetDevice(backend_->device_ordinal());
+        cudaEventSynchronize(done_);  // the imports go below; nothing may still use them
+        images_.reset();
+        semaphores_.reset();
+        cudaEventDestroy(done_);
+        cudaStreamDestroy(stream_);
+    }
+
+    swinup_backend kind() const override { return SWINUP_BACKEND_CUDA; }
+    std::string device_name() const override { return backend_->device_name(); }
+
+    // swinup_dispatch on this context: the CUDA backend's device-pointer (or host) frame, which
+    // shares the temporal state with the Vulkan images' frames.
+    swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override {
+        return backend_->dispatch(desc, frame_index, error);
+    }
+
+    swinup_status run(const swinup_vulkan_dispatch_desc& d, bool exposure_image, uint64_t frame_index,
+                      std::string* error) override {
+        try {
+            SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
+            const cudaStream_t stream = d.frame.cuda_stream != nullptr ? static_cast<cudaStream_t>(d.frame.cuda_stream)
+                                                                       : stream_;
+            // Every import first: a refusal enqueues nothing.
+            using Access = ImportedImages::Access;
+            CudaBackend::ImportedImages frame;
+            frame.color = texture_input(d.color, images_->get(d.color, "color", Access::kRead));
+            frame.depth = texture_input(d.depth, images_->get(d.depth, "depth", Access::kRead));
+            frame.motion =
+                texture_input(d.motion_vectors, images_->get(d.motion_vectors, "motion_vectors", Access::kRead));
+            if (exposure_image) frame.exposure = images_->get(d.exposure, "exposure", Access::kRead).texture;
+            frame.output = images_->get(d.output, "output", Access::kWrite).surface;
+            frame.output_format = swinup_format_of(d.output.format);
+            const cudaExternalSemaphore_t wait =
+                d.wait_semaphore != VK_NULL_HANDLE ? semaphores_->get(d.wait_semaphore, "wait_semaphore") : nullptr;
+            const cudaExternalSemaphore_t signal =
+                d.signal_semaphore != VK_NULL_HANDLE ? semaphores_->get(d.signal_semaphore, "signal_semaphore")
+                                                     : nullptr;
+
+            if (wait != nullptr) {
+                cudaExternalSemaphoreWaitParams params{};
+                params.params.fence.value = d.wait_value;
+                SWINUP_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&wait, &params, 1, stream));
+            }
+            backend_->run_imported_frame(d.frame, frame, frame_index, stream);
+            if (signal != nullptr) {
+                cudaExternalSemaphoreSignalParams params{};
+                params.params.fence.value = d.signal_value;
+                SWINUP_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&signal, &params, 1, stream));
+            }
+            SWINUP_CUDA_CHECK(cudaEventRecord(done_, stream));
+        } catch (const InteropError& e) {
+            *error = e.what();
+            return e.status;
+        } catch (const CudaError& e) {
+            *error = std::string("swinup_vulkan_record_dispatch: ") + e.what();
+            return SWINUP_STATUS_DEVICE_ERROR;
+        } catch (const std::bad_alloc&) {
+            *error = "swinup_vulkan_record_dispatch: out of host memory";
+            return SWINUP_STATUS_OUT_OF_MEMORY;
+        }
+        return SWINUP_STATUS_OK;
+    }
+
+    swinup_status release_image(VkImage image, std::string* error) override {
+        return guarded([&] { images_->release(image); }, error);
+    }
+    swinup_status release_semaphore(VkSemaphore semaphore, std::string* error) override {
+        return guarded([&] { semaphores_->release(semaphore); }, error);
+    }
+
+    swinup_vulkan_device_desc device() const override { return app_; }
+
+private:
+    template <typename Fn>
+    swinup_status guarded(const Fn& fn, std::string* error) {
+        try {
+            SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
+            fn();
+        } catch (const CudaError& e) {
+            *error = e.what();
+            return SWINUP_STATUS_DEVICE_ERROR;
+        }
+        return SWINUP_STATUS_OK;
+    }
+
+    swinup_vulkan_device_desc app_;
+    std::unique_ptr<CudaBackend> backend_;
+    cudaStream_t stream_ = nullptr;
+    cudaEvent_t done_ = nullptr;  // recorded after each frame's last enqueued work
+    std::unique_ptr<ImportedImages> images_;
+    std::unique_ptr<ImportedSemaphores> semaphores_;
+};
+
+}  // namespace
+
+std::unique_ptr<CudaInteropBackend> make_cuda_interop_backend(const swinup_context_desc& desc,
+                                                              std::shared_ptr<const Weights> weights,
+                                                              const swinup_vulkan_device_desc& device,
+                                                              swinup_status* status, std::string* message) {
+    try {
+        return std::make_unique<VulkanInteropBackend>(desc, std::move(weights), device);
+    } catch (const InteropError& e) {
+        *status = e.status;
+        *message = std::string("swinup_vulkan_context_create: ") + e.what();
+    } catch (const std::exception& e) {
+        cudaGetLastError();
+        *status = SWINUP_STATUS_DEVICE_ERROR;
+        *message = std::string("swinup_vulkan_context_create: the CUDA backend could not be created: ") + e.what();
+    }
+    return nullptr;
+}
+
+}  // namespace swinup::vulkan_api

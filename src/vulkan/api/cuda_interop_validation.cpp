@@ -1,0 +1,142 @@
+#include "vulkan/api/cuda_interop_validation.h"
+
+#include <cstring>
+#include <string>
+
+#include "api/raw_enum.h"
+#include "vulkan/api/vulkan_image_rules.h"
+
+namespace swinup::vulkan_api {
+
+namespace {
+
+Validation invalid(std::string message) { return {SWINUP_STATUS_INVALID_ARGUMENT, std::move(message)}; }
+
+const char* handle_type_name(int64_t type) {
+    switch (type) {
+        case VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT: return "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT";
+        case VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT: return "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT";
+        case VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT:
+            return "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT";
+        case VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_BIT: return "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_BIT";
+        case VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE_BIT: return "VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE_BIT";
+        case VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT: return "VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT";
+        default: return nullptr;
+    }
+}
+
+bool is_windows_type(int64_t type) {
+    return type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT ||
+           type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT ||
+           type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_BIT ||
+           type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_TEXTURE_KMT_BIT ||
+           type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP_BIT ||
+           type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE_BIT;
+}
+
+Validation check_memory(const swinup_vulkan_image& image, const char* name) {
+    const auto field = [&](const char* member) { return std::string("vulkan_dispatch.") + name + "." + member; };
+    const int64_t type = raw_enum(image.memory_handle_type);
+    if (type == 0) {
+        return invalid(field("memory_handle_type") +
+                       ": is 0, an image without exportable memory; the CUDA backend imports the image's memory "
+                       "(allocate it with VkExportMemoryAllocateInfo and create the image with "
+                       "VkExternalMemoryImageCreateInfo, both VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)");
+    }
+    if (type != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) {
+        const char* known = handle_type_name(type);
+        const std::string got = known != nullptr ? known : "handle type " + std::to_string(type);
+        if (is_windows_type(type)) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    field("memory_handle_type") + ": " + got +
+                        ": the Windows handle types are not supported by this version (untested); the CUDA "
+                        "backend imports VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT"};
+        }
+        return invalid(field("memory_handle_type") + ": expected VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, got " +
+                       got);
+    }
+    if (image.memory == VK_NULL_HANDLE) {
+        return invalid(field("memory") + ": is VK_NULL_HANDLE (the CUDA backend imports the memory the image is "
+                                         "bound to)");
+    }
+    if (image.memory_size == 0) {
+        return invalid(field("memory_size") + ": is 0 (the memory's VkMemoryAllocateInfo.allocationSize)");
+    }
+    if (image.memory_offset >= image.memory_size) {
+        return invalid(field("memory_offset") + ": " + std::to_string(image.memory_offset) +
+                       " is not inside the memory of memory_size " + std::to_string(image.memory_size));
+    }
+    const int64_t tiling = raw_enum(image.tiling);
+    if (tiling != VK_IMAGE_TILING_OPTIMAL) {
+        return invalid(field("tiling") + ": expected VK_IMAGE_TILING_OPTIMAL, got " +
+                       (tiling == VK_IMAGE_TILING_LINEAR ? std::string("VK_IMAGE_TILING_LINEAR")
+                                                         : "VkImageTiling " + std::to_string(tiling)) +
+                       " (the CUDA backend maps images as CUDA arrays, whose layout is the optimal tiling's)");
+    }
+    if (image.dedicated != VK_FALSE && image.dedicated != VK_TRUE) {
+        return invalid(field("dedicated") + ": expected VK_TRUE or VK_FALSE, got " + std::to_string(image.dedicated));
+    }
+    return {};
+}
+
+bool has_extension(const swinup_vulkan_device_desc& d, const char* name) {
+    for (uint32_t i = 0; i < d.enabled_extension_count; ++i)
+        if (std::strcmp(d.enabled_extensions[i], name) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, bool exposure_image) {
+    const struct {
+        const char* name;
+        const swinup_vulkan_image* image;
+    } images[5] = {{"color", &d.color},
+                   {"depth", &d.depth},
+                   {"motion_vectors", &d.motion_vectors},
+                   {"output", &d.output},
+                   {"exposure", exposure_image ? &d.exposure : nullptr}};
+    for (const auto& i : images) {
+        if (i.image == nullptr) continue;
+        Validation v = check_memory(*i.image, i.name);
+        if (!v.ok()) return v;
+    }
+    if (raw_enum(d.depth.format) == VK_FORMAT_D32_SFLOAT) {
+        return invalid("vulkan_dispatch.depth.format: VK_FORMAT_D32_SFLOAT cannot be read by the CUDA backend (CUDA "
+                       "maps no depth format); pass the depth as a VK_FORMAT_R32_SFLOAT image");
+    }
+    if (d.wait_semaphore == VK_NULL_HANDLE && d.wait_value != 0) {
+        return invalid("vulkan_dispatch.wait_value: is " + std::to_string(d.wait_value) +
+                       " but wait_semaphore is VK_NULL_HANDLE");
+    }
+    if (d.signal_semaphore == VK_NULL_HANDLE && d.signal_value != 0) {
+        return invalid("vulkan_dispatch.signal_value: is " + std::to_string(d.signal_value) +
+                       " but signal_semaphore is VK_NULL_HANDLE");
+    }
+    if (d.signal_semaphore != VK_NULL_HANDLE && d.signal_semaphore == d.wait_semaphore &&
+        d.signal_value <= d.wait_value) {
+        return invalid("vulkan_dispatch.signal_value: " + std::to_string(d.signal_value) +
+                       " is not above wait_value " + std::to_string(d.wait_value) +
+                       " of the same semaphore (a timeline semaphore's value only grows)");
+    }
+    return {};
+}
+
+Validation validate_cuda_interop_device(const swinup_vulkan_device_desc& device) {
+    for (const char* name : {"VK_KHR_external_memory_fd", "VK_KHR_external_semaphore_fd"}) {
+        if (!has_extension(device, name)) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    std::string("vulkan_device.enabled_extensions: lacks ") + name +
+                        ", which SWINUP_BACKEND_CUDA needs to import the application's images and semaphores"};
+        }
+    }
+    if (device.api_version != 0 && device.api_version < VK_API_VERSION_1_2 &&
+        !has_extension(device, "VK_KHR_timeline_semaphore")) {
+        return {SWINUP_STATUS_UNSUPPORTED,
+                "vulkan_device.api_version: below 1.2 and VK_KHR_timeline_semaphore not enabled: SWINUP_BACKEND_CUDA "
+                "orders its work with timeline semaphores"};
+    }
+    return {};
+}
+
+}  // namespace swinup::vulkan_api

@@ -1,0 +1,496 @@
+// The CUDA backend on the application's Vulkan images (include/swinup/swinup_vulkan.h, "The CUDA
+// backend"), on an NVIDIA GPU: images written by the application's own Vulkan commands, imported
+// into CUDA, read through texture objects and written through a surface object, ordered by the
+// application's timeline semaphore. Every frame's output must be byte for byte what the CUDA
+// backend gives for the same inputs from host pointers (swinup_context_create), which shares the
+// frame's kernels. Skipped (reported) without a CUDA GPU or an NVIDIA Vulkan device with
+// VK_KHR_external_memory_fd and VK_KHR_external_semaphore_fd.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu_test_support.h"
+#include "numeric/half.h"
+#include "swinup/swinup_vulkan.h"
+#include "vulkan_app.h"
+
+namespace {
+
+using vulkan_app::AppImage;
+using vulkan_app::Gpu;
+using vulkan_app::HostBuffer;
+
+constexpr uint32_t kRenderW = 64, kRenderH = 48, kDisplayW = 128, kDisplayH = 96;
+
+// One frame's inputs as the application renders them: colour RGBA16F, depth R32F, motion RG32F.
+struct Inputs {
+    uint32_t width = 0, height = 0;
+    std::vector<uint16_t> color;
+    std::vector<float> depth, motion;
+};
+
+Inputs make_inputs(uint32_t w, uint32_t h, int frame) {
+    Inputs in;
+    in.width = w;
+    in.height = h;
+    in.color.resize(size_t(w) * h * 4);
+    in.depth.resize(size_t(w) * h);
+    in.motion.resize(size_t(w) * h * 2);
+    for (uint32_t y = 0; y < h; ++y) {
+        for (uint32_t x = 0; x < w; ++x) {
+            const size_t i = size_t(y) * w + x;
+            const float u = float(x + frame) / float(w), v = float(y) / float(h);
+            const float rgb[3] = {0.5f + 0.4f * std::sin(9.0f * u + 2.0f * v), 0.5f + 0.4f * std::cos(7.0f * v - 3.0f * u),
+                                  ((x / 4 + y / 4 + frame) % 2) ? 0.8f : 0.15f};
+            for (int c = 0; c < 3; ++c) in.color[i * 4 + c] = swinup::f32_to_f16_bits(rgb[c]);
+            in.color[i * 4 + 3] = swinup::f32_to_f16_bits(1.0f);
+            in.depth[i] = 0.2f + 0.6f * v;
+            in.motion[i * 2 + 0] = -1.0f;
+            in.motion[i * 2 + 1] = 0.25f * std::sin(3.0f * u);
+        }
+    }
+    return in;
+}
+
+struct Scalars {
+    float jitter_x = 0.0f, jitter_y = 0.0f;
+    int reset = 0;
+    float exposure = 0.0f;  // > 0: an exposure image (imported) / texture (reference) with this value
+};
+
+uint32_t output_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
+
+swinup_context_desc context_desc(swinup_format output, uint32_t dw = kDisplayW, uint32_t dh = kDisplayH) {
+    swinup_context_desc d;
+    swinup_context_desc_init(&d);
+    d.backend = SWINUP_BACKEND_CUDA;
+    d.variant = SWINUP_VARIANT_LITE;
+    d.precision = SWINUP_PRECISION_EXACT;
+    d.max_render_width = kRenderW;
+    d.max_render_height = kRenderH;
+    d.display_width = dw;
+    d.display_height = dh;
+    d.output_format = output;
+    return d;
+}
+
+// The CUDA backend from host pointers: what every imported frame must equal.
+class Reference {
+public:
+    explicit Reference(const swinup_context_desc& desc) : desc_(desc) {
+        EXPECT_EQ(swinup_context_create(&desc, &ctx_), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    }
+    ~Reference() { swinup_context_destroy(ctx_); }
+
+    std::vector<uint8_t> frame(const Inputs& in, const Scalars& s) {
+        std::vector<uint8_t> out(size_t(desc_.display_width) * desc_.display_height * output_bytes(desc_.output_format));
+        swinup_dispatch_desc d;
+        swinup_dispatch_desc_init(&d);
+        auto resource = [](const void* data, swinup_format f, uint32_t w, uint32_t h) {
+            swinup_resource r{};
+            r.data = data;
+            r.memory = SWINUP_MEMORY_HOST;
+            r.format = f;
+            r.width = w;
+            r.height = h;
+            return r;
+        };
+        d.color = resource(in.color.data(), SWINUP_FORMAT_RGBA16F, in.width, in.height);
+        d.depth = resource(in.depth.data(), SWINUP_FORMAT_R32F, in.width, in.height);
+        d.motion_vectors = resource(in.motion.data(), SWINUP_FORMAT_RG32F, in.width, in.height);
+        d.output = resource(out.data(), desc_.output_format, desc_.display_width, desc_.display_height);
+        d.output.data_mut = out.data();
+        const float exposure = s.exposure;
+        if (exposure > 0.0f) d.exposure = resource(&exposure, SWINUP_FORMAT_R32F, 1, 1);
+        d.render_width = in.width;
+        d.render_height = in.height;
+        d.jitter_x = s.jitter_x;
+        d.jitter_y = s.jitter_y;
+        d.reset = s.reset;
+        EXPECT_EQ(swinup_dispatch(ctx_, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx_);
+        return out;
+    }
+
+private:
+    swinup_context_desc desc_;
+    swinup_context* ctx_ = nullptr;
+};
+
+// The application: its images (exportable), its uploads by vkCmdCopyBufferToImage, its timeline
+// semaphore, and swinup's CUDA context on its device.
+class App {
+public:
+    App(Gpu& gpu, const swinup_context_desc& desc) : gpu_(gpu), desc_(desc) {
+        const swinup_vulkan_device_desc device = vulkan_app::device_desc(gpu);
+        const swinup_status status = swinup_vulkan_context_create(&desc, &device, &ctx_);
+        EXPECT_EQ(status, SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        const size_t render = size_t(kRenderW) * kRenderH;
+        color_up_ = std::make_unique<HostBuffer>(gpu, render * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        depth_up_ = std::make_unique<HostBuffer>(gpu, render * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        motion_up_ = std::make_unique<HostBuffer>(gpu, render * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        exposure_up_ = std::make_unique<HostBuffer>(gpu, 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        readback_ = std::make_unique<HostBuffer>(gpu, size_t(8192) * 8192 / 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        timeline_ = semaphore(true);
+        gate_ = semaphore(false);
+        VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        vulkan_app::check(vkCreateFence(gpu.device, &fence_info, nullptr, &fence_), "vkCreateFence");
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = gpu.pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 2;
+        vulkan_app::check(vkAllocateCommandBuffers(gpu.device, &alloc, cmds_), "vkAllocateCommandBuffers");
+        make_inputs_images();
+        make_output(desc.display_width, desc.display_height);
+    }
+
+    ~App() {
+        vkDeviceWaitIdle(gpu_.device);
+        swinup_context_destroy(ctx_);
+        vkFreeCommandBuffers(gpu_.device, gpu_.pool, 2, cmds_);
+        vkDestroyFence(gpu_.device, fence_, nullptr);
+        vkDestroySemaphore(gpu_.device, timeline_, nullptr);
+        vkDestroySemaphore(gpu_.device, gate_, nullptr);
+    }
+
+    swinup_context* ctx() const { return ctx_; }
+    // The timeline's value 100 ms after the last held-back frame's swinup call, before the upload ran.
+    uint64_t held_back_value() const { return held_back_value_; }
+    uint64_t timeline_value() const { return value_; }
+
+    // New input images of the same size (new memory), as an engine re-creating its targets does.
+    void make_inputs_images() {
+        const VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        color_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R16G16B16A16_SFLOAT, kRenderW, kRenderH, usage, true);
+        depth_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32_SFLOAT, kRenderW, kRenderH, usage, true);
+        motion_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32G32_SFLOAT, kRenderW, kRenderH, usage, true);
+        exposure_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32_SFLOAT, 1, 1, usage, true);
+        for (const AppImage* i : {color_.get(), depth_.get(), motion_.get(), exposure_.get()}) fresh_.push_back(i);
+    }
+    // A new output image (a swapchain re-created at a new size); it may be larger than the display.
+    void make_output(uint32_t width, uint32_t height) {
+        output_ = std::make_unique<AppImage>(gpu_, vulkan_app::vk_output_format(desc_.output_format), width, height,
+                                             VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, true);
+        fresh_.push_back(output_.get());
+    }
+    // The images as they are now (to release them before destroying them, or to keep them alive).
+    std::vector<std::unique_ptr<AppImage>> take_inputs() {
+        std::vector<std::unique_ptr<AppImage>> old;
+        old.push_back(std::move(color_));
+        old.push_back(std::move(depth_));
+        old.push_back(std::move(motion_));
+        old.push_back(std::move(exposure_));
+        return old;
+    }
+
+    swinup_vulkan_dispatch_desc describe(const Scalars& s) const {
+        swinup_vulkan_dispatch_desc d;
+        swinup_vulkan_dispatch_desc_init(&d);
+        d.frame.render_width = kRenderW;
+        d.frame.render_height = kRenderH;
+        d.frame.jitter_x = s.jitter_x;
+        d.frame.jitter_y = s.jitter_y;
+        d.frame.reset = s.reset;
+        d.color = color_->desc();
+        d.depth = depth_->desc();
+        d.motion_vectors = motion_->desc();
+        d.output = output_->desc();
+        if (s.exposure > 0.0f) d.exposure = exposure_->desc();
+        return d;
+    }
+
+    // One frame: the upload (held back by the host until after swinup's call when `gate`), swinup's
+    // CUDA work between the semaphore values, the read-back of the output. *out gets the display
+    // region of the output image (whatever it holds, also after a refusal). `tamper` edits the
+    // descriptor before the call (bad-input tests).
+    swinup_status frame(const Inputs& in, const Scalars& s, std::vector<uint8_t>* out, bool gate = false,
+                        void (*tamper)(swinup_vulkan_dispatch_desc*) = nullptr) {
+        std::memcpy(color_up_->mapped, in.color.data(), in.color.size() * 2);
+        std::memcpy(depth_up_->mapped, in.depth.data(), in.depth.size() * 4);
+        std::memcpy(motion_up_->mapped, in.motion.data(), in.motion.size() * 4);
+        std::memcpy(exposure_up_->mapped, &s.exposure, 4);
+
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vulkan_app::check(vkBeginCommandBuffer(cmds_[0], &begin), "vkBeginCommandBuffer");
+        if (!fresh_.empty()) vulkan_app::to_general(cmds_[0], fresh_);
+        fresh_.clear();
+        vulkan_app::copy_buffer_to_image(cmds_[0], *color_up_, *color_);
+        vulkan_app::copy_buffer_to_image(cmds_[0], *depth_up_, *depth_);
+        vulkan_app::copy_buffer_to_image(cmds_[0], *motion_up_, *motion_);
+        vulkan_app::copy_buffer_to_image(cmds_[0], *exposure_up_, *exposure_);
+        vulkan_app::check(vkEndCommandBuffer(cmds_[0]), "vkEndCommandBuffer");
+        const uint64_t uploaded = ++value_;
+        const uint64_t gate_value = ++gate_value_;
+        VkTimelineSemaphoreSubmitInfo upload_values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+        upload_values.waitSemaphoreValueCount = gate ? 1 : 0;
+        upload_values.pWaitSemaphoreValues = &gate_value;
+        upload_values.signalSemaphoreValueCount = 1;
+        upload_values.pSignalSemaphoreValues = &uploaded;
+        const VkPipelineStageFlags gate_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+        VkSubmitInfo upload{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        upload.pNext = &upload_values;
+        upload.waitSemaphoreCount = gate ? 1 : 0;
+        upload.pWaitSemaphores = &gate_;
+        upload.pWaitDstStageMask = &gate_stage;
+        upload.commandBufferCount = 1;
+        upload.pCommandBuffers = &cmds_[0];
+        upload.signalSemaphoreCount = 1;
+        upload.pSignalSemaphores = &timeline_;
+        vulkan_app::check(vkQueueSubmit(gpu_.queue, 1, &upload, VK_NULL_HANDLE), "vkQueueSubmit (upload)");
+
+        swinup_vulkan_dispatch_desc d = describe(s);
+        d.wait_semaphore = timeline_;
+        d.wait_value = uploaded;
+        d.signal_semaphore = timeline_;
+        d.signal_value = uploaded + 1;
+        if (tamper) tamper(&d);
+        const swinup_status status = swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
+        if (status == SWINUP_STATUS_OK) ++value_;
+        if (gate) {  // swinup's call has returned; only now may the upload run
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            vulkan_app::check(vkGetSemaphoreCounterValue(gpu_.device, timeline_, &held_back_value_),
+                              "vkGetSemaphoreCounterValue");
+            VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+            signal.semaphore = gate_;
+            signal.value = gate_value;
+            vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
+        } else {  // keep the gate's value in step
+            VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+            signal.semaphore = gate_;
+            signal.value = gate_value;
+            vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
+        }
+
+        vulkan_app::check(vkBeginCommandBuffer(cmds_[1], &begin), "vkBeginCommandBuffer");
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {desc_.display_width, desc_.display_height, 1};
+        vkCmdCopyImageToBuffer(cmds_[1], output_->image, VK_IMAGE_LAYOUT_GENERAL, readback_->buffer, 1, &region);
+        vulkan_app::check(vkEndCommandBuffer(cmds_[1]), "vkEndCommandBuffer");
+        const uint64_t ready = value_;  // swinup's signal, or the upload's after a refusal
+        VkTimelineSemaphoreSubmitInfo read_values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+        read_values.waitSemaphoreValueCount = 1;
+        read_values.pWaitSemaphoreValues = &ready;
+        const VkPipelineStageFlags read_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+        VkSubmitInfo read{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        read.pNext = &read_values;
+        read.waitSemaphoreCount = 1;
+        read.pWaitSemaphores = &timeline_;
+        read.pWaitDstStageMask = &read_stage;
+        read.commandBufferCount = 1;
+        read.pCommandBuffers = &cmds_[1];
+        vulkan_app::check(vkQueueSubmit(gpu_.queue, 1, &read, fence_), "vkQueueSubmit (read-back)");
+        vulkan_app::check(vkWaitForFences(gpu_.device, 1, &fence_, VK_TRUE, 10ull * 1000 * 1000 * 1000),
+                          "vkWaitForFences (10 s)");
+        vulkan_app::check(vkResetFences(gpu_.device, 1, &fence_), "vkResetFences");
+        const size_t bytes = size_t(desc_.display_width) * desc_.display_height * output_bytes(desc_.output_format);
+        out->assign(static_cast<const uint8_t*>(readback_->mapped), static_cast<const uint8_t*>(readback_->mapped) + bytes);
+        return status;
+    }
+
+private:
+    VkSemaphore semaphore(bool exportable) {
+        VkExportSemaphoreCreateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
+        export_info.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+        type.pNext = exportable ? &export_info : nullptr;
+        type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+        VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        info.pNext = &type;
+        VkSemaphore s = VK_NULL_HANDLE;
+        vulkan_app::check(vkCreateSemaphore(gpu_.device, &info, nullptr, &s), "vkCreateSemaphore");
+        return s;
+    }
+
+    Gpu& gpu_;
+    swinup_context_desc desc_;
+    swinup_context* ctx_ = nullptr;
+    std::unique_ptr<AppImage> color_, depth_, motion_, exposure_, output_;
+    std::vector<const AppImage*> fresh_;  // not yet transitioned out of UNDEFINED
+    std::unique_ptr<HostBuffer> color_up_, depth_up_, motion_up_, exposure_up_, readback_;
+    VkSemaphore timeline_ = VK_NULL_HANDLE, gate_ = VK_NULL_HANDLE;
+    uint64_t value_ = 0, gate_value_ = 0, held_back_value_ = 0;
+    VkFence fence_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmds_[2]{};
+};
+
+size_t first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+        if (a[i] != b[i]) return i;
+    return a.size() == b.size() ? a.size() : std::min(a.size(), b.size());
+}
+
+#define EXPECT_SAME_BYTES(got, want, what)                                                                  \
+    do {                                                                                                    \
+        const auto& got_ = (got);                                                                           \
+        const auto& want_ = (want);                                                                         \
+        EXPECT_TRUE(got_ == want_) << what << ": first differing byte " << first_difference(got_, want_) \
+                                   << " of " << want_.size();                                               \
+    } while (0)
+
+class CudaVulkanInterop : public ::testing::Test {
+protected:
+    void SetUp() override {
+        SWINUP_REQUIRE_GPU();
+        try {
+            gpu_ = std::make_unique<Gpu>(true);
+        } catch (const vulkan_app::Unavailable& e) {
+            GTEST_SKIP() << "GPU test skipped: " << e.what();
+        }
+    }
+    std::unique_ptr<Gpu> gpu_;
+};
+
+// The import path: four frames (history, shifted windows) from imported images equal the CUDA
+// backend's frames from host pointers, in each output format, with and without an exposure image.
+TEST_F(CudaVulkanInterop, ImportedImagesGiveTheHostPointerFrames) {
+    for (swinup_format format : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
+        const swinup_context_desc desc = context_desc(format);
+        App app(*gpu_, desc);
+        Reference reference(desc);
+        for (int f = 0; f < 4; ++f) {
+            const Inputs in = make_inputs(kRenderW, kRenderH, f);
+            Scalars s;
+            s.jitter_x = 0.25f * float(f % 2) - 0.125f;
+            s.jitter_y = 0.125f * float(f % 3) - 0.125f;
+            s.exposure = f == 2 ? 0.75f : 0.0f;
+            std::vector<uint8_t> got;
+            ASSERT_EQ(app.frame(in, s, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+            EXPECT_SAME_BYTES(got, reference.frame(in, s), "format " << format << " frame " << f);
+        }
+    }
+}
+
+// The semaphore ordering: the upload that writes the frame's inputs is held back (it waits on a
+// semaphore the host signals 100 ms after swinup's call returned); swinup's CUDA work must wait for
+// it through the application's timeline semaphore, with no host wait in between. Reading too early
+// would read the previous frame's inputs.
+TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    App app(*gpu_, desc);
+    Reference reference(desc);
+    std::vector<uint8_t> got;
+    // Frames 0 and 1 build the frame graphs of both window-shift parities; 2 and 3 are held back.
+    for (int f = 0; f < 4; ++f) {
+        const Inputs in = make_inputs(kRenderW, kRenderH, 5 * f);
+        ASSERT_EQ(app.frame(in, Scalars{}, &got, /*gate=*/f >= 2), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "frame " << f);
+        if (f >= 2) {  // while the upload was held back, swinup's signal (the frame's last value) had not come
+            EXPECT_EQ(app.held_back_value(), app.timeline_value() - 2) << "frame " << f;
+        }
+    }
+}
+
+// Re-created images of the same size: released and destroyed first (handle values may come back),
+// or made while the old ones still exist (new handles; the old ones released before they go): either way the
+// new memory is read, never a stale import.
+TEST_F(CudaVulkanInterop, ReCreatedImagesAreImportedAfresh) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    App app(*gpu_, desc);
+    Reference reference(desc);
+    std::vector<uint8_t> got;
+    int f = 0;
+    auto step = [&](const char* what) {
+        const Inputs in = make_inputs(kRenderW, kRenderH, 3 * f + 1);
+        ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), what << ", frame " << f);
+        ++f;
+    };
+    step("first images");
+    step("first images");
+    {
+        auto old = app.take_inputs();
+        for (const auto& image : old) {
+            EXPECT_EQ(swinup_vulkan_release_image(app.ctx(), image->image), SWINUP_STATUS_OK)
+                << swinup_last_error(app.ctx());
+        }
+    }  // destroyed
+    app.make_inputs_images();
+    step("re-created after release");
+    {
+        auto old = app.take_inputs();
+        app.make_inputs_images();  // made while the old ones exist: other handles, other memory
+        step("re-created while the old images exist");
+        for (const auto& image : old) {
+            EXPECT_EQ(swinup_vulkan_release_image(app.ctx(), image->image), SWINUP_STATUS_OK)
+                << swinup_last_error(app.ctx());
+        }
+    }  // the old ones destroyed after their release
+    step("after the old images were destroyed");
+}
+
+// A re-created swapchain: a larger output image (only the display region is written) on the same
+// context, then a new display size on a new context with a new output image.
+TEST_F(CudaVulkanInterop, AResizedSwapchainIsWrittenAtItsNewSize) {
+    {
+        const swinup_context_desc desc = context_desc(SWINUP_FORMAT_R10G10B10A2);
+        App app(*gpu_, desc);
+        Reference reference(desc);
+        std::vector<uint8_t> got;
+        for (int f = 0; f < 3; ++f) {
+            if (f == 1) app.make_output(kDisplayW + 32, kDisplayH + 24);
+            const Inputs in = make_inputs(kRenderW, kRenderH, f);
+            ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+            EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "frame " << f);
+        }
+    }
+    const swinup_context_desc resized = context_desc(SWINUP_FORMAT_R10G10B10A2, 96, 72);
+    App app(*gpu_, resized);
+    Reference reference(resized);
+    std::vector<uint8_t> got;
+    for (int f = 0; f < 2; ++f) {
+        const Inputs in = make_inputs(kRenderW, kRenderH, f);
+        ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "96x72, frame " << f);
+    }
+}
+
+// Bad handles fail with a message naming the image; the output image and the temporal state are
+// untouched (the next good frame continues from the last good one).
+TEST_F(CudaVulkanInterop, ABadHandleFailsWithAMessage) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    App app(*gpu_, desc);
+    Reference reference(desc);
+    std::vector<uint8_t> good, got;
+    ASSERT_EQ(app.frame(make_inputs(kRenderW, kRenderH, 0), Scalars{}, &good), SWINUP_STATUS_OK)
+        << swinup_last_error(app.ctx());
+    EXPECT_SAME_BYTES(good, reference.frame(make_inputs(kRenderW, kRenderH, 0), Scalars{}), "frame 0");
+
+    // Declared not exportable.
+    EXPECT_EQ(app.frame(make_inputs(kRenderW, kRenderH, 7), Scalars{}, &got, false,
+                        [](swinup_vulkan_dispatch_desc* d) {
+                            d->depth.memory_handle_type = static_cast<VkExternalMemoryHandleTypeFlagBits>(0);
+                        }),
+              SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(app.ctx())).find("vulkan_dispatch.depth.memory_handle_type"),
+              std::string::npos)
+        << swinup_last_error(app.ctx());
+    EXPECT_SAME_BYTES(got, good, "the output after a refused frame");
+
+    // A memory handle whose declared size cannot hold the image: the import refuses it.
+    const swinup_status status = app.frame(make_inputs(kRenderW, kRenderH, 8), Scalars{}, &got, false,
+                                           [](swinup_vulkan_dispatch_desc* d) {
+                                               d->color.memory_size = 256;
+                                           });
+    EXPECT_NE(status, SWINUP_STATUS_OK);
+    EXPECT_NE(std::string(swinup_last_error(app.ctx())).find("vulkan_dispatch.color"), std::string::npos)
+        << swinup_last_error(app.ctx());
+    std::printf("the refusal of a too-small color.memory_size: %s: %s\n", swinup_status_name(status),
+                swinup_last_error(app.ctx()));
+    EXPECT_SAME_BYTES(got, good, "the output after a failed import");
+
+    // The history is the last good frame's.
+    const Inputs in = make_inputs(kRenderW, kRenderH, 1);
+    ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+    EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "the frame after the failures");
+}
+
+}  // namespace

@@ -1,0 +1,215 @@
+// What SWINUP_BACKEND_CUDA adds to the checks of a Vulkan dispatch (src/vulkan/api/
+// cuda_interop_validation.h), without a device: stand-in handles, compared but never used. Each bad
+// field is refused with a message naming the resource; the import itself (a driver refusing a
+// handle) is tested on the GPU (test_cuda_vulkan_interop.cpp).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "swinup/swinup_vulkan.h"
+#include "vulkan/api/cuda_interop_validation.h"
+#include "vulkan/api/vulkan_dispatch_validation.h"
+
+namespace {
+
+using swinup::Validation;
+using swinup::vulkan_api::validate_cuda_interop_desc;
+using swinup::vulkan_api::validate_cuda_interop_device;
+using swinup::vulkan_api::validate_vulkan_dispatch_desc;
+
+template <typename Handle>
+Handle fake(uintptr_t value) {
+    return reinterpret_cast<Handle>(value);
+}
+
+swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
+                          VkImageUsageFlags usage) {
+    swinup_vulkan_image i{};
+    i.image = fake<VkImage>(id);
+    i.view = fake<VkImageView>(id + 1);
+    i.format = format;
+    i.width = w;
+    i.height = h;
+    i.layout = layout;
+    i.usage = usage;
+    i.memory = fake<VkDeviceMemory>(id + 2);
+    i.memory_size = 1 << 20;
+    i.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    i.dedicated = VK_TRUE;
+    i.tiling = VK_IMAGE_TILING_OPTIMAL;
+    return i;
+}
+
+struct Frame {
+    swinup_context_desc context{};
+    swinup_vulkan_dispatch_desc desc{};
+
+    Frame() {
+        swinup_context_desc_init(&context);
+        context.backend = SWINUP_BACKEND_CUDA;
+        context.max_render_width = 64;
+        context.max_render_height = 48;
+        context.display_width = 128;
+        context.display_height = 96;
+        context.output_format = SWINUP_FORMAT_RGBA16F;
+        swinup_vulkan_dispatch_desc_init(&desc);
+        desc.frame.render_width = 64;
+        desc.frame.render_height = 48;
+        const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+        desc.color = image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, read, sampled);
+        desc.depth = image(0x200, VK_FORMAT_R32_SFLOAT, 64, 48, read, sampled);
+        desc.motion_vectors = image(0x300, VK_FORMAT_R16G16_SFLOAT, 64, 48, read, sampled);
+        desc.output = image(0x400, VK_FORMAT_R16G16B16A16_SFLOAT, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
+                            VK_IMAGE_USAGE_STORAGE_BIT);
+        desc.wait_semaphore = fake<VkSemaphore>(0x900);
+        desc.wait_value = 1;
+        desc.signal_semaphore = fake<VkSemaphore>(0x900);
+        desc.signal_value = 2;
+    }
+
+    Validation check(bool exposure_image = false) const {
+        const Validation v = validate_vulkan_dispatch_desc(desc, context);
+        if (!v.ok()) return v;
+        return validate_cuda_interop_desc(desc, exposure_image);
+    }
+};
+
+void expect_refused(const Frame& f, swinup_status status, const std::string& message, bool exposure = false) {
+    const Validation v = f.check(exposure);
+    EXPECT_EQ(v.status, status);
+    EXPECT_EQ(v.message, message);
+}
+
+TEST(CudaInteropValidation, AWellFormedFrameIsAccepted) {
+    Frame f;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    f.desc.wait_semaphore = VK_NULL_HANDLE;  // no wait, no signal: allowed
+    f.desc.wait_value = 0;
+    f.desc.signal_semaphore = VK_NULL_HANDLE;
+    f.desc.signal_value = 0;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+TEST(CudaInteropValidation, AnImageWithoutExportableMemoryIsNamed) {
+    Frame f;
+    f.desc.depth.memory_handle_type = static_cast<VkExternalMemoryHandleTypeFlagBits>(0);
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.depth.memory_handle_type: is 0, an image without exportable memory; the CUDA "
+                   "backend imports the image's memory (allocate it with VkExportMemoryAllocateInfo and create the "
+                   "image with VkExternalMemoryImageCreateInfo, both VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)");
+}
+
+TEST(CudaInteropValidation, AWrongHandleTypeIsNamed) {
+    Frame f;
+    f.desc.color.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color.memory_handle_type: expected VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, "
+                   "got VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT");
+    f.desc.color.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT;
+    expect_refused(f, SWINUP_STATUS_UNSUPPORTED,
+                   "vulkan_dispatch.color.memory_handle_type: VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT: the "
+                   "Windows handle types are not supported by this version (untested); the CUDA backend imports "
+                   "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT");
+}
+
+TEST(CudaInteropValidation, MemoryFieldsAreChecked) {
+    Frame f;
+    f.desc.output.memory = VK_NULL_HANDLE;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.output.memory: is VK_NULL_HANDLE (the CUDA backend imports the memory the image "
+                   "is bound to)");
+    f = Frame();
+    f.desc.motion_vectors.memory_size = 0;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.motion_vectors.memory_size: is 0 (the memory's VkMemoryAllocateInfo.allocationSize)");
+    f = Frame();
+    f.desc.color.memory_offset = 1 << 20;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color.memory_offset: 1048576 is not inside the memory of memory_size 1048576");
+    f = Frame();
+    f.desc.color.dedicated = 7;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT, "vulkan_dispatch.color.dedicated: expected VK_TRUE or VK_FALSE, got 7");
+}
+
+TEST(CudaInteropValidation, LinearTilingIsRefused) {
+    Frame f;
+    f.desc.color.tiling = VK_IMAGE_TILING_LINEAR;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color.tiling: expected VK_IMAGE_TILING_OPTIMAL, got VK_IMAGE_TILING_LINEAR (the "
+                   "CUDA backend maps images as CUDA arrays, whose layout is the optimal tiling's)");
+}
+
+TEST(CudaInteropValidation, ADepthFormatIsRefused) {
+    Frame f;
+    f.desc.depth.format = VK_FORMAT_D32_SFLOAT;  // accepted by the Vulkan backend
+    f.desc.depth.layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+    ASSERT_TRUE(validate_vulkan_dispatch_desc(f.desc, f.context).ok());
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.depth.format: VK_FORMAT_D32_SFLOAT cannot be read by the CUDA backend (CUDA maps "
+                   "no depth format); pass the depth as a VK_FORMAT_R32_SFLOAT image");
+}
+
+TEST(CudaInteropValidation, TheExposureImageIsCheckedOnlyWhenRead) {
+    Frame f;
+    f.desc.exposure = image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                            VK_IMAGE_USAGE_SAMPLED_BIT);
+    f.desc.exposure.memory = VK_NULL_HANDLE;
+    EXPECT_TRUE(f.check(false).ok());
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.exposure.memory: is VK_NULL_HANDLE (the CUDA backend imports the memory the image "
+                   "is bound to)",
+                   true);
+}
+
+TEST(CudaInteropValidation, SemaphoreValuesAreChecked) {
+    Frame f;
+    f.desc.signal_value = 1;  // the same semaphore as the wait, not above its value
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.signal_value: 1 is not above wait_value 1 of the same semaphore (a timeline "
+                   "semaphore's value only grows)");
+    f = Frame();
+    f.desc.wait_semaphore = VK_NULL_HANDLE;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.wait_value: is 1 but wait_semaphore is VK_NULL_HANDLE");
+    f = Frame();
+    f.desc.signal_semaphore = VK_NULL_HANDLE;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.signal_value: is 2 but signal_semaphore is VK_NULL_HANDLE");
+}
+
+TEST(CudaInteropValidation, TheDeviceNeedsTheExternalFdExtensions) {
+    swinup_vulkan_device_desc device;
+    swinup_vulkan_device_desc_init(&device);
+    device.api_version = VK_API_VERSION_1_2;
+    const char* only_memory[] = {"VK_KHR_external_memory_fd"};
+    device.enabled_extension_count = 1;
+    device.enabled_extensions = only_memory;
+    Validation v = validate_cuda_interop_device(device);
+    EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(v.message, "vulkan_device.enabled_extensions: lacks VK_KHR_external_semaphore_fd, which "
+                         "SWINUP_BACKEND_CUDA needs to import the application's images and semaphores");
+    const char* both[] = {"VK_KHR_external_memory_fd", "VK_KHR_external_semaphore_fd"};
+    device.enabled_extension_count = 2;
+    device.enabled_extensions = both;
+    EXPECT_TRUE(validate_cuda_interop_device(device).ok());
+    device.api_version = VK_API_VERSION_1_1;  // no timeline semaphores without the extension
+    v = validate_cuda_interop_device(device);
+    EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+}
+
+// A CUDA context needs the application's device: swinup's own has no exported memory to import.
+TEST(CudaInteropValidation, ACudaContextWithoutTheApplicationsDeviceIsRefused) {
+    swinup_context_desc desc;
+    swinup_context_desc_init(&desc);
+    desc.backend = SWINUP_BACKEND_CUDA;
+    swinup_context* ctx = reinterpret_cast<swinup_context*>(1);
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, nullptr, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_STREQ(swinup_last_error(nullptr),
+                 "swinup_vulkan_context_create: device is NULL, but SWINUP_BACKEND_CUDA runs on the application's "
+                 "images, which need the application's device");
+}
+
+}  // namespace
