@@ -1008,20 +1008,6 @@ void run_lite_tail_fused(const OpCase& c) {
 // ---- the frame passes -------------------------------------------------------------------------------
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-// A frame's sizes and jitter, the scale display / render by the exact division (as the backends).
-FrameGeometry geometry(int w, int h, int dw, int dh, float jitter_x, float jitter_y) {
-    FrameGeometry g;
-    g.width = w;
-    g.height = h;
-    g.display_width = dw;
-    g.display_height = dh;
-    g.jitter_x = jitter_x;
-    g.jitter_y = jitter_y;
-    g.scale_x = exact::div(float(dw), float(w));
-    g.scale_y = exact::div(float(dh), float(h));
-    return g;
-}
-
 // Raw RGBA32F colour with the cases the spec names: NaN, +-Inf, negative, above 1 (LDR clamps).
 std::vector<float> raw_colour(Random& r, int w, int h) {
     std::vector<float> c = r.floats(size_t(w) * h * 4, -0.2f, 3.0f);
@@ -1106,7 +1092,7 @@ void run_input_planes(const OpCase& c) {
     d.jitter_x = jitter_x;
     d.jitter_y = jitter_y;
     FrameSetup s;
-    s.geometry = geometry(w, h, dw, dh, jitter_x, jitter_y);
+    s.geometry = frame_geometry(w, h, dw, dh, jitter_x, jitter_y);
     s.exposure.pre_exposure = pre_exposure;
     s.ldr = ldr;
     s.depth_inverted = inverted;
@@ -1162,11 +1148,7 @@ void run_staging(const OpCase& c) {
     }
     const KernelRun run = launch(call, {"staged", "dilated", "tc"});
 
-    StageCurrent cur;
-    static_cast<FrameGeometry&>(cur) = geometry(w, h, dw, dh, jitter_x, jitter_y);
-    cur.color = colour.data();
-    cur.z = z.data();
-    cur.motion = motion.data();
+    const StageCurrent cur{frame_geometry(w, h, dw, dh, jitter_x, jitter_y), colour.data(), z.data(), motion.data()};
     StagePrevious p;
     p.valid = history;
     p.history = prev.history.data();
@@ -1250,16 +1232,9 @@ void run_output(const OpCase& c) {
     }
     const KernelRun run = launch(call, written);
 
-    OutputCurrent cur;
-    static_cast<FrameGeometry&>(cur) = geometry(w, h, dw, dh, jitter_x, jitter_y);
-    cur.tc = tc.data();
-    cur.motion = motion.data();
-    cur.head = head.data();
-    cur.head_stride = stride;
-    cur.still_history_shift = still;
-    OutputPrevious p;
-    p.valid = history;
-    p.history = prev.history.data();
+    const OutputCurrent cur{frame_geometry(w, h, dw, dh, jitter_x, jitter_y), tc.data(), motion.data(), head.data(),
+                            stride, still};
+    const OutputPrevious p{history, prev.history.data()};
     std::vector<float> linear(size_t(dw) * dh * 3);
     for (int y = 0; y < dh; ++y)
         for (int x = 0; x < dw; ++x) output_pixel(cur, p, x, y, &linear[(size_t(y) * dw + x) * 3]);

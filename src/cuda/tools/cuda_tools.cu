@@ -8,7 +8,7 @@
 
 #include "api/resource_desc.h"
 #include "numeric/e4m3.h"
-#include "numeric/exact_math.h"
+#include "frame/frame_geometry.h"
 #include "numeric/half.h"
 #include "model/model_spec.h"
 #include "cuda/backend/cuda_backend.cuh"
@@ -137,16 +137,10 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
         (!c.history.empty() && c.history.size() != display * 4))
         throw std::invalid_argument("output_pass: plane sizes do not match the frame");
     cuda::FrameParams p;
-    p.width = c.width;
-    p.height = c.height;
+    static_cast<FrameGeometry&>(p) =
+        frame_geometry(c.width, c.height, c.display_width, c.display_height, c.jitter_x, c.jitter_y);
     p.padded_width = c.width;  // the head's row stride
     p.padded_height = c.height;
-    p.display_width = c.display_width;
-    p.display_height = c.display_height;
-    p.scale_x = exact::div(static_cast<float>(c.display_width), static_cast<float>(c.width));
-    p.scale_y = exact::div(static_cast<float>(c.display_height), static_cast<float>(c.height));
-    p.jitter_x = c.jitter_x;
-    p.jitter_y = c.jitter_y;
     p.still_history_shift = c.still_history_shift;
     DeviceBuffer tc = upload(c.tc), motion = upload(c.motion), head = upload(c.head);
     DeviceBuffer history_in = c.history.empty() ? DeviceBuffer() : upload(c.history);
