@@ -213,26 +213,17 @@ std::vector<T> values_of(const std::vector<uint8_t>& b) {
 constexpr uint8_t kPoison = 0xcd;  // output buffers start as this: an unwritten output shows
 std::vector<uint8_t> poison(size_t bytes) { return std::vector<uint8_t>(bytes, kPoison); }
 
-std::vector<float> decode_e4m3(const std::vector<uint8_t>& codes) {
-    std::vector<float> v(codes.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = e4m3_to_f32(codes[i]);
-    return v;
+// Every element through `convert`: e4m3 codes and f16 bits to floats and back.
+template <class To, class From>
+std::vector<To> converted(const std::vector<From>& from, To (*convert)(From)) {
+    std::vector<To> to(from.size());
+    for (size_t i = 0; i < to.size(); ++i) to[i] = convert(from[i]);
+    return to;
 }
-std::vector<float> decode_f16(const std::vector<uint16_t>& bits) {
-    std::vector<float> v(bits.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = f16_bits_to_f32(bits[i]);
-    return v;
-}
-std::vector<uint8_t> encode_e4m3(const std::vector<float>& v) {
-    std::vector<uint8_t> c(v.size());
-    for (size_t i = 0; i < v.size(); ++i) c[i] = f32_to_e4m3(v[i]);
-    return c;
-}
-std::vector<uint16_t> encode_f16(const std::vector<float>& v) {
-    std::vector<uint16_t> h(v.size());
-    for (size_t i = 0; i < v.size(); ++i) h[i] = f32_to_f16_bits(v[i]);
-    return h;
-}
+std::vector<float> decode_e4m3(const std::vector<uint8_t>& codes) { return converted(codes, e4m3_to_f32); }
+std::vector<float> decode_f16(const std::vector<uint16_t>& bits) { return converted(bits, f16_bits_to_f32); }
+std::vector<uint8_t> encode_e4m3(const std::vector<float>& v) { return converted(v, f32_to_e4m3); }
+std::vector<uint16_t> encode_f16(const std::vector<float>& v) { return converted(v, f32_to_f16_bits); }
 
 // ---- random inputs ----------------------------------------------------------------------------
 struct Random {
