@@ -180,11 +180,7 @@ Validation check_finite(const char* field, float v, bool non_negative) {
 }  // namespace
 
 Validation validate_context_desc(const swinup_context_desc& d) {
-    if (d.struct_size != sizeof(swinup_context_desc)) {
-        return invalid("context_desc.struct_size: expected " + number(uint64_t{sizeof(swinup_context_desc)}) +
-                       " (sizeof(swinup_context_desc); call swinup_context_desc_init), got " +
-                       number(uint64_t{d.struct_size}));
-    }
+    // struct_size was checked when the caller's descriptor was read (api/struct_size.h).
     // Every enum field as the integer the caller stored (api/raw_enum.h).
     const int64_t backend = raw_enum(d.backend);
     const int64_t variant = raw_enum(d.variant);
@@ -244,6 +240,10 @@ Validation validate_context_desc(const swinup_context_desc& d) {
         return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
                        " (0: all hardware threads), got " + number(uint64_t{d.num_threads}));
     }
+    if (d.log_callback == nullptr && d.log_user_data != nullptr) {
+        return invalid("context_desc.log_user_data: is not NULL, but log_callback is NULL (a user pointer "
+                       "without a callback is likely a callback that was meant to be set)");
+    }
     switch (weights_source) {
         case SWINUP_WEIGHTS_EMBEDDED: break;
         case SWINUP_WEIGHTS_PATH:
@@ -269,11 +269,7 @@ Validation validate_context_desc(const swinup_context_desc& d) {
 
 Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_context_desc& c,
                                   swinup_backend backend) {
-    if (d.struct_size != sizeof(swinup_dispatch_desc)) {
-        return invalid("dispatch.struct_size: expected " + number(uint64_t{sizeof(swinup_dispatch_desc)}) +
-                       " (sizeof(swinup_dispatch_desc); call swinup_dispatch_desc_init), got " +
-                       number(uint64_t{d.struct_size}));
-    }
+    // struct_size was checked when the caller's descriptor was read (api/struct_size.h).
     const struct {
         const char* axis;
         uint32_t render, max, display;

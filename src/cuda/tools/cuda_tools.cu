@@ -198,6 +198,30 @@ void copy_from_device(void* dst, const void* src, size_t bytes) {
     SWINUP_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
 }
 
+size_t device_free_bytes() {
+    size_t free_bytes = 0, total_bytes = 0;
+    SWINUP_CUDA_CHECK(cudaSetDevice(0));
+    SWINUP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes;
+}
+
+std::vector<size_t> dispatch_counting_graphs(const swinup_context_desc& desc, bool use_graphs,
+                                             const std::vector<swinup_dispatch_desc>& frames) {
+    std::string error;
+    const Variant variant = desc.variant == SWINUP_VARIANT_FULL ? Variant::full : Variant::lite;
+    const std::shared_ptr<const Weights> weights = weights_load_embedded(variant, &error);
+    if (!weights) throw std::runtime_error("dispatch_counting_graphs: " + error);
+    cuda::CudaBackend backend(desc, weights);
+    backend.set_use_graphs(use_graphs);
+    std::vector<size_t> counts;
+    for (size_t i = 0; i < frames.size(); ++i) {
+        if (backend.dispatch(frames[i], i, &error) != SWINUP_STATUS_OK)
+            throw std::runtime_error("dispatch_counting_graphs: frame " + std::to_string(i) + ": " + error);
+        counts.push_back(backend.cached_graph_sizes());
+    }
+    return counts;
+}
+
 BenchResult bench(const BenchConfig& c) {
     BenchResult r;
     swinup_context_desc desc;
