@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <numbers>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 
@@ -33,7 +36,6 @@ constexpr std::array<CsfChannel, 3> kCsf = {{{1.0, 0.0047, 0.0, 1e-5},
 constexpr double kCsfWidestB = 0.04;       // the widest Gaussian sets the common radius
 constexpr double kFeatureWidthDeg = 0.082;  // edge and point detectors' width, degrees
 constexpr double kColourExponent = 0.7;     // q_c
-constexpr double kFeatureExponent = 0.5;    // q_f
 constexpr double kColourCutoff = 0.4;       // p_c: this share of the largest difference ...
 constexpr double kColourCutoffError = 0.95;  // p_t: ... maps to this error
 
@@ -81,11 +83,29 @@ const ColourSpace& colour_space() {
     return space;
 }
 
+// The cube root of t > 0 by Newton's method from a first guess that divides the float's exponent
+// by 3: libm's cbrtf was a fifth of FLIP's time. Three steps bring the guess's few percent down to
+// 1.6e-7 relative (at most 2 ulp) over CIELAB's range, and the loop stays vectorisable.
+float cube_root(float t) {
+    uint32_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = bits / 3u + 709921077u;  // ~ (127 - 127 / 3) << 23: the exponent divided by 3
+    float y;
+    std::memcpy(&y, &bits, sizeof y);
+    for (int step = 0; step < 3; ++step) y = (2.0f * y + t / (y * y)) * (1.0f / 3.0f);
+    return y;
+}
+
 // CIELAB's cube-root response with its linear toe.
 template <typename T>
 T lab_f(T t) {
     constexpr T delta = T(6.0 / 29.0);
-    return t > delta * delta * delta ? std::cbrt(t) : t / (T(3) * delta * delta) + T(4.0 / 29.0);
+    if (!(t > delta * delta * delta)) return t / (T(3) * delta * delta) + T(4.0 / 29.0);
+    if constexpr (std::is_same_v<T, float>) {
+        return cube_root(t);
+    } else {
+        return std::cbrt(t);
+    }
 }
 
 // Hunt-adjusted CIELAB (L, 0.01 L a, 0.01 L b) of white-relative XYZ.
@@ -305,8 +325,10 @@ LdrFlipReference::Perceived LdrFlipReference::perceive(const Image& image) const
     for_each_row(h, [&](int y) {
         for (int x = 0; x < w; ++x) {
             const size_t i = size_t(y) * w + x;
-            out.edges.data[i] = std::hypot(edge_x.data[i], edge_y.data[i]);
-            out.points.data[i] = std::hypot(point_x.data[i], point_y.data[i]);
+            // Magnitudes are at most sqrt(2) (normalised detectors on [0, 1]): no need for hypot.
+            out.edges.data[i] = std::sqrt(edge_x.data[i] * edge_x.data[i] + edge_y.data[i] * edge_y.data[i]);
+            out.points.data[i] =
+                std::sqrt(point_x.data[i] * point_x.data[i] + point_y.data[i] * point_y.data[i]);
         }
     });
     return out;
@@ -340,7 +362,7 @@ std::vector<float> LdrFlipReference::error_map(const Image& linear_rgb) const {
             const float feature_difference =
                 std::max(std::abs(ref.edges.data[i] - test.edges.data[i]),
                          std::abs(ref.points.data[i] - test.points.data[i]));
-            const float feature = std::pow(inv_sqrt2 * feature_difference, float(kFeatureExponent));
+            const float feature = std::sqrt(inv_sqrt2 * feature_difference);  // ^q_f, q_f = 0.5
             error[i] = std::pow(colour, 1.0f - feature);
         }
     });
