@@ -38,8 +38,8 @@ struct EvaluationOptions {
     // Frames at the start left out of every score (temporal methods start with no history; an
     // engine runs for a while before anyone looks). 0 scores every frame.
     int skip_frames = 0;
-    // Score FLIP (convolution-heavy: about as costly as TAAU at 2x per method and frame; HDR
-    // costs that once per exposure). Off: each flip score is NaN.
+    // Score FLIP: the slowest metric (it filters the truth and every output at display size, for
+    // HDR once per exposure; docs/quality.md has its cost). Off: each flip score is NaN.
     bool flip = true;
     // Keep the display-encoded outputs of this frame for pictures (-1: the last frame).
     int picture_frame = -1;

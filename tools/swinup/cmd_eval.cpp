@@ -126,8 +126,8 @@ void register_eval(CLI::App& app) {
         ->check(CLI::Range(16, 2048))
         ->capture_default_str();
     cmd->add_flag("--no-flip", opt->no_flip,
-                  "leave FLIP out (n/a in the table): it costs about as much as a 2x TAAU per "
-                  "method and frame, once per exposure for HDR");
+                  "leave FLIP out (n/a in the table): the slowest metric, it filters the truth "
+                  "and every output at display size, for HDR once per exposure");
     add_network_options(cmd, &opt->net, "swinup: ");
     cmd->callback([opt] { run_eval(*opt); });
 }
