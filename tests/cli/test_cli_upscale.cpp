@@ -489,6 +489,14 @@ TEST_F(CliUpscale, EvalScoresFramesFromAFolder) {
     EXPECT_GT(json["methods"][1]["ssim"].get<double>(), 0.0);
     EXPECT_NEAR(json["methods"][2]["ssim"].get<double>(), 1.0, 1e-9);
     EXPECT_LT(json["methods"][0]["ssim"].get<double>(), 0.999);
+    // FLIP: 0 for the truth itself, above 0 for the bilinear upscale.
+    EXPECT_EQ(json["methods"][2]["flip"].get<double>(), 0.0);
+    EXPECT_GT(json["methods"][0]["flip"].get<double>(), 0.0);
+    EXPECT_NE(run.out.find("-FLIP"), std::string::npos) << run.out;
+    // --no-flip leaves it out.
+    const CliRun without = swinup("eval " + seq() + " --methods bilinear --no-flip");
+    ASSERT_EQ(without.exit_code, 0) << without.err;
+    EXPECT_NE(without.out.find("n/a"), std::string::npos) << without.out;
 }
 
 TEST_F(CliUpscale, EvalNamesWhatIsWrongWithAFramesFolder) {
