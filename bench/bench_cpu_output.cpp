@@ -37,22 +37,9 @@ void BM_cpu_output_pass(benchmark::State& state, int w, int h, int dw, int dh) {
         history[i] = i % 4 == 3 ? uint16_t{0x3c00} : swinup::f32_to_f16_bits(uniform(0.0f, 1.0f));
     std::vector<uint16_t> output(size_t(dw) * dh * 4);
 
-    swinup::OutputCurrent cur;
-    cur.width = w;
-    cur.height = h;
-    cur.display_width = dw;
-    cur.display_height = dh;
-    cur.scale_x = float(dw) / float(w);
-    cur.scale_y = float(dh) / float(h);
-    cur.jitter_x = 0.3125f;
-    cur.jitter_y = -0.1875f;
-    cur.tc = tc.data();
-    cur.motion = motion.data();
-    cur.head = head.data();
-    cur.head_stride = w;
-    swinup::OutputPrevious prev;
-    prev.valid = true;
-    prev.history = history.data();
+    const swinup::OutputCurrent cur{swinup::frame_geometry(w, h, dw, dh, 0.3125f, -0.1875f), tc.data(),
+                                    motion.data(), head.data(), w, 0.0f};
+    const swinup::OutputPrevious prev{true, history.data()};
     swinup_resource out = swinup::output_resource(output.data(), SWINUP_FORMAT_RGBA16F, dw, dh);
     swinup::cpu::OutputTarget target;
     target.resource = &out;

@@ -97,6 +97,12 @@ static void read_output(const uint8_t* out, swinup_format format, int i, float r
     }
 }
 
+/* The library writes nothing by itself; an engine routes its messages to its own log. */
+static void log_message(swinup_log_level level, const char* message, void* user_data) {
+    (void)user_data;
+    if (level != SWINUP_LOG_INFO) fprintf(stderr, "swinup %s: %s\n", level == SWINUP_LOG_ERROR ? "error" : "warning", message);
+}
+
 static int parse(int argc, char** argv, Options* o) {
     o->format = SWINUP_FORMAT_RGBA16F;
     o->hdr = o->wrong_motion_sign = o->wrong_jitter_sign = 0;
@@ -139,6 +145,7 @@ int main(int argc, char** argv) {
     cd.max_render_height = kMaxRenderH;
     cd.output_format = opt.format;
     cd.flags = opt.hdr ? SWINUP_FLAG_HDR : 0;
+    cd.log_callback = log_message;
     swinup_context* ctx = NULL;
     if (swinup_context_create(&cd, &ctx) != SWINUP_STATUS_OK) {
         fprintf(stderr, "swinup_context_create: %s\n", swinup_last_error(NULL));

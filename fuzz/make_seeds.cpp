@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gltf_quad_scene.h"
 #include "sequence/sequence.h"
 
 namespace fs = std::filesystem;
@@ -151,19 +152,12 @@ void append(std::vector<uint8_t>& bytes, const T* values, size_t count) {
     bytes.insert(bytes.end(), p, p + count * sizeof(T));
 }
 
-// The glTF loader test's scene (tests/render/test_render_gltf.cpp): a textured quad under two
-// nodes, a camera and two materials; here self-contained: the buffer and a 2x2 PNG texture
-// (png_write's) inside the file, as data: URIs (.gltf) or the binary chunk (.glb).
+// The glTF loader test's scene (tests/support/gltf_quad_scene.h) with a sampler, a specular
+// extension, an emissive factor, a rotated group and a primitive without uvs; here
+// self-contained: the buffer and a 2x2 PNG texture (png_write's) inside the file, as data: URIs
+// (.gltf) or the binary chunk (.glb).
 void gltf_seeds(const fs::path& corpus) {
-    const float pos[12] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
-    const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
-    const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
-    const uint16_t idx[6] = {0, 1, 2, 0, 2, 3};
-    std::vector<uint8_t> buffer;
-    append(buffer, pos, 12);
-    append(buffer, nrm, 12);
-    append(buffer, uv, 8);
-    append(buffer, idx, 6);  // 140 bytes
+    const std::vector<uint8_t> buffer = swinup::test::gltf_quad_buffer();
 
     const fs::path png_path = fs::temp_directory_path() / "swinup_fuzz_seed_texture.png";
     swinup::Image texture(2, 2, 3, 0.5f);
@@ -172,39 +166,14 @@ void gltf_seeds(const fs::path& corpus) {
     const std::vector<uint8_t> png = read_bytes(png_path);
     fs::remove(png_path);
 
-    json doc = R"({
-      "asset": {"version": "2.0"},
-      "extensionsUsed": ["KHR_materials_specular"],
-      "bufferViews": [
-        {"buffer": 0, "byteOffset": 0, "byteLength": 128},
-        {"buffer": 0, "byteOffset": 128, "byteLength": 12}],
-      "accessors": [
-        {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 4, "type": "VEC3",
-         "min": [-1, -1, 0], "max": [1, 1, 0]},
-        {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
-        {"bufferView": 0, "byteOffset": 96, "componentType": 5126, "count": 4, "type": "VEC2"},
-        {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}],
-      "samplers": [{"wrapS": 33071, "wrapT": 33648}],
-      "textures": [{"source": 0, "sampler": 0}],
-      "materials": [
-        {"name": "textured", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
-                                                      "metallicFactor": 0, "roughnessFactor": 0.9},
-         "extensions": {"KHR_materials_specular": {"specularFactor": 0.5}}},
-        {"name": "mask", "doubleSided": true, "alphaMode": "MASK", "alphaCutoff": 0.3,
-         "emissiveFactor": [0.1, 0, 0],
-         "pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.4, 0.6, 1.0]}}],
-      "meshes": [
-        {"name": "front", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0}]},
-        {"name": "side", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 3, "material": 1}]}],
-      "cameras": [{"type": "perspective", "perspective": {"yfov": 0.9, "znear": 0.1, "zfar": 50, "aspectRatio": 1.0}}],
-      "nodes": [
-        {"name": "front", "mesh": 0, "translation": [0, 0, -5], "scale": [2, 2, 2]},
-        {"name": "group", "children": [2], "translation": [3, 0, 0], "rotation": [0, 0.38268343, 0, 0.92387953]},
-        {"name": "side", "mesh": 1, "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,-7,1]},
-        {"name": "camera", "camera": 0, "translation": [0, 0, 1]}],
-      "scenes": [{"nodes": [0, 1, 3]}],
-      "scene": 0
-    })"_json;
+    json doc = swinup::test::gltf_quad_document();
+    doc["extensionsUsed"] = json::array({"KHR_materials_specular"});
+    doc["samplers"] = R"([{"wrapS": 33071, "wrapT": 33648}])"_json;
+    doc["textures"] = R"([{"source": 0, "sampler": 0}])"_json;
+    doc["materials"][0]["extensions"] = R"({"KHR_materials_specular": {"specularFactor": 0.5}})"_json;
+    doc["materials"][1]["emissiveFactor"] = {0.1, 0, 0};
+    doc["meshes"][1]["primitives"][0]["attributes"].erase("TEXCOORD_0");
+    doc["nodes"][1]["rotation"] = {0, 0.38268343, 0, 0.92387953};
 
     json text = doc;
     text["buffers"] = {{{"byteLength", buffer.size()}, {"uri", "data:application/octet-stream;base64," + base64(buffer)}}};

@@ -28,6 +28,9 @@ extern "C" {
 #define SWINUP_API
 #endif
 
+/* The library version. CMakeLists.txt reads the project version from these three lines, so they
+   are the one place it is written; the shared library's SONAME is libswinup.so.<MAJOR>.
+   swinup_get_version reports the version the loaded library was built with. */
 #define SWINUP_VERSION_MAJOR 0
 #define SWINUP_VERSION_MINOR 1
 #define SWINUP_VERSION_PATCH 0
@@ -117,6 +120,21 @@ typedef enum swinup_quality_mode {
     SWINUP_QUALITY_ULTRA_PERFORMANCE = 4 /* 3.0x */
 } swinup_quality_mode;
 
+/* How much the library says, through swinup_context_desc.log_callback. */
+typedef enum swinup_log_level {
+    SWINUP_LOG_ERROR = 0,   /* a call failed; the message is the one swinup_last_error returns */
+    SWINUP_LOG_WARNING = 1, /* the call succeeded, but its input is likely not what was meant */
+    SWINUP_LOG_INFO = 2     /* what the library chose (at creation: the backend and device) */
+} swinup_log_level;
+
+/* Receives the library's messages. Called on the thread that made the API call, during that call
+ * (never from a worker thread, never after swinup_context_destroy returns); `message` is valid
+ * only during the call. It must not call back into the same context. Without a callback
+ * (log_callback NULL, the default) the library says nothing: it never writes to stderr or stdout
+ * (an engine's console is not the library's to write to); failures are still reported by the
+ * status and swinup_last_error. */
+typedef void (*swinup_log_callback)(swinup_log_level level, const char* message, void* user_data);
+
 /* One image: a pointer, its format, its size and row pitch. */
 typedef struct swinup_resource {
     const void* data;       /* first pixel (host or device pointer per `memory`); aligned to its
@@ -131,8 +149,24 @@ typedef struct swinup_resource {
                                not supported */
 } swinup_resource;
 
+/* Descriptor sizes (struct_size). Each struct passed to or filled by the library starts with
+ * struct_size; a struct grows only at its end, and each size it has had is listed below. A call
+ * accepts exactly the listed sizes of that struct: a program built against an older swinup.h
+ * keeps working with a newer library. The fields past an older size are not read and take their
+ * defaults (those of swinup_context_desc_init / swinup_dispatch_desc_init); for a struct the
+ * library fills, only the fields within struct_size are written. Any other size is
+ * SWINUP_STATUS_INVALID_ARGUMENT, and swinup_last_error names the struct and the accepted sizes.
+ * The _init functions set the newest size; for the filled structs set struct_size = sizeof.
+ * A struct's newest size is its sizeof; when fields are added, that constant becomes the offsetof
+ * of the first added field, so every constant keeps its value. */
+#define SWINUP_CONTEXT_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_context_desc, log_callback)) /* 0.1.0: up to num_threads */
+#define SWINUP_CONTEXT_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_context_desc)) /* adds log_callback, log_user_data */
+#define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_dispatch_desc))
+#define SWINUP_VERSION_INFO_SIZE_V1 ((uint32_t)sizeof(swinup_version_info))
+#define SWINUP_MEMORY_REQUIREMENTS_SIZE_V1 ((uint32_t)sizeof(swinup_memory_requirements))
+
 typedef struct swinup_context_desc {
-    uint32_t struct_size;            /* sizeof(swinup_context_desc): guards against ABI drift */
+    uint32_t struct_size;            /* a SWINUP_CONTEXT_DESC_SIZE_*; swinup_context_desc_init sets V2 */
     swinup_backend backend;          /* auto / cpu / cuda */
     int32_t device_index;            /* CUDA device ordinal (cuda backend only) */
     swinup_variant variant;          /* lite / full */
@@ -148,10 +182,14 @@ typedef struct swinup_context_desc {
     const void* weights_data;        /* weights image (SWINUP_WEIGHTS_MEMORY), copied at create */
     size_t weights_size;             /* bytes at weights_data */
     uint32_t num_threads;            /* CPU worker threads, 0..SWINUP_MAX_THREADS; 0 = all hardware threads */
+    /* --- SWINUP_CONTEXT_DESC_SIZE_V2 --- */
+    swinup_log_callback log_callback;/* receives the context's messages; NULL (default): none are
+                                        made, nothing is written anywhere (see swinup_log_callback) */
+    void* log_user_data;             /* passed to log_callback; must be NULL when log_callback is */
 } swinup_context_desc;
 
 typedef struct swinup_dispatch_desc {
-    uint32_t struct_size;            /* sizeof(swinup_dispatch_desc) */
+    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V1 */
     swinup_resource color;           /* render-res linear color, RGB(A) 16F/32F */
     swinup_resource depth;           /* render-res device depth, R32F */
     swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
@@ -197,7 +235,7 @@ SWINUP_API void swinup_context_destroy(swinup_context* ctx);
 
 /* The message of the last failure on ctx; "" when the last call on ctx succeeded. With ctx NULL:
  * the message of the last call on this thread that reports there (swinup_context_create, the
- * render-size, jitter and info helpers, or any call given a NULL ctx); "" when that call
+ * render-size, jitter, info, version and memory calls, or any call given a NULL ctx); "" when that call
  * succeeded. Valid until the next call on the same context (or, for NULL, on this thread). */
 SWINUP_API const char* swinup_last_error(const swinup_context* ctx);
 /* A short name of a status code, e.g. "SWINUP_STATUS_INVALID_ARGUMENT". */
@@ -224,6 +262,58 @@ typedef struct swinup_context_info {
 } swinup_context_info;
 
 SWINUP_API swinup_status swinup_context_get_info(const swinup_context* ctx, swinup_context_info* info);
+
+/* The version of the loaded library (which may differ from the SWINUP_VERSION_* macros of the
+ * header a program was built with) and the weights file versions it reads. */
+typedef struct swinup_version_info {
+    uint32_t struct_size;            /* in: a SWINUP_VERSION_INFO_SIZE_* (sizeof) */
+    uint32_t major, minor, patch;    /* the library's version; libswinup.so.<major> */
+    uint32_t weights_format_oldest;  /* the oldest weights "format_version" it reads */
+    uint32_t weights_format_newest;  /* the newest it reads (and the one its tools write) */
+} swinup_version_info;
+
+/* Fills *version. NULL or a wrong struct_size is SWINUP_STATUS_INVALID_ARGUMENT (reported on the
+ * thread: swinup_last_error(NULL)). */
+SWINUP_API swinup_status swinup_get_version(swinup_version_info* version);
+
+/* Memory a context holds. host_bytes and device_bytes are allocated by swinup_context_create and
+ * held until swinup_context_destroy; a dispatch allocates nothing of its own, except that a CUDA
+ * context captures one CUDA graph per render size it meets (both window-shift parities) and keeps
+ * at most SWINUP_CUDA_GRAPH_CACHE_SIZES of them, least recently used evicted: graph_device_bytes
+ * is an estimate of the device memory they take when the cache is full. Not counted: the CPU
+ * backend's worker threads keep a scratch buffer each (about 2.3 MB a thread for lite), grown at
+ * their first frame and reused by every context for the life of the process. */
+typedef struct swinup_memory_requirements {
+    uint32_t struct_size;            /* in: a SWINUP_MEMORY_REQUIREMENTS_SIZE_* (sizeof) */
+    swinup_backend backend;          /* the backend the figures are for (CPU or CUDA, never AUTO) */
+    uint64_t host_bytes;             /* host memory: buffers, temporal state, decoded weights,
+                                        network activations, and the weights file or image read
+                                        from weights_path / weights_data */
+    uint64_t device_bytes;           /* device memory (0 on the CPU backend): buffers, temporal
+                                        state, uploaded weights, network activations */
+    uint64_t graph_device_bytes;     /* estimate: device memory of a full CUDA graph cache (0 CPU) */
+    uint64_t shared_host_bytes;      /* the embedded weights (SWINUP_WEIGHTS_EMBEDDED): read once
+                                        per process on first use and shared by every context, so
+                                        not in host_bytes; 0 for weights from a path or memory */
+} swinup_memory_requirements;
+
+/* The most render sizes whose CUDA graphs a context keeps (see swinup_memory_requirements). An
+ * engine that varies its render size over more sizes than this still runs correctly: a size
+ * evicted is captured again (about a millisecond) when it comes back. */
+#define SWINUP_CUDA_GRAPH_CACHE_SIZES 8
+
+/* The memory a context created from *desc would hold, without creating it. *desc is checked as
+ * swinup_context_create checks it, and the weights it names are read (as creation reads them).
+ * SWINUP_BACKEND_AUTO is answered for the backend creation picks: CUDA when a usable GPU is
+ * present (creation falls back to the CPU if the CUDA context then fails to be made). The CPU
+ * figure decodes the weights once to count their decoded size; nothing else is allocated. Errors
+ * are reported on the thread (swinup_last_error(NULL)). */
+SWINUP_API swinup_status swinup_query_memory(const swinup_context_desc* desc,
+                                             swinup_memory_requirements* requirements);
+/* The memory ctx holds (graph_device_bytes: the estimate for a full cache, as the query gives).
+ * Errors are reported on the thread. */
+SWINUP_API swinup_status swinup_context_get_memory(const swinup_context* ctx,
+                                                   swinup_memory_requirements* requirements);
 
 #ifdef __cplusplus
 }

@@ -133,10 +133,12 @@
  *
  * ---- Struct sizes ------------------------------------------------------------------------------
  *
- * swinup_vulkan_device_desc.struct_size and swinup_vulkan_dispatch_desc.struct_size must be the
- * sizeof of these structs as this header declares them, and swinup_vulkan_dispatch_desc.frame's
- * struct_size sizeof(swinup_dispatch_desc) (the _init functions set them); any other value is
- * SWINUP_STATUS_INVALID_ARGUMENT naming the field.
+ * swinup.h's rule ("Descriptor sizes"): each struct starts with struct_size, grows only at its end,
+ * and a call accepts exactly the sizes it has had, listed after the structs below
+ * (SWINUP_VULKAN_*_SIZE_V*; each has one so far: its sizeof). swinup_vulkan_dispatch_desc.frame is
+ * a member, not a pointer, so its size is fixed by the enclosing struct: its struct_size must be
+ * SWINUP_DISPATCH_DESC_SIZE_V1. The _init functions set the newest sizes; any other value is
+ * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
 #define SWINUP_SWINUP_VULKAN_H
@@ -156,7 +158,7 @@ extern "C" {
    through them. The CUDA backend calls get_device_proc_addr (the loader's vkGetDeviceProcAddr when
    NULL) for vkGetMemoryFdKHR and vkGetSemaphoreFdKHR, and nothing else through them. */
 typedef struct swinup_vulkan_device_desc {
-    uint32_t struct_size;                      /* sizeof(swinup_vulkan_device_desc) */
+    uint32_t struct_size;                      /* a SWINUP_VULKAN_DEVICE_DESC_SIZE_* */
     VkInstance instance;                       /* created with apiVersion >= 1.1 */
     VkPhysicalDevice physical_device;          /* the device's physical device */
     VkDevice device;                           /* the application's logical device */
@@ -207,7 +209,7 @@ typedef struct swinup_vulkan_image {
 
 /* One frame recorded into the application's command buffer. */
 typedef struct swinup_vulkan_dispatch_desc {
-    uint32_t struct_size;          /* sizeof(swinup_vulkan_dispatch_desc) */
+    uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
                                       mv_scale, exposure_value, pre_exposure, render size, reset,
                                       frame_time_delta_ms. Its five swinup_resource fields are not
@@ -231,6 +233,10 @@ typedef struct swinup_vulkan_dispatch_desc {
     VkSemaphore signal_semaphore;
     uint64_t signal_value;
 } swinup_vulkan_dispatch_desc;
+
+/* The sizes each struct of this header has had (see "Struct sizes" above). */
+#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_device_desc))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
    every handle VK_NULL_HANDLE, formats VK_FORMAT_UNDEFINED. */

@@ -13,7 +13,8 @@ With a second archive, the full columns come from it (the shipped variants from 
 training chunks, each evaluated in its own run; bilinear and TAAU score the same in every run).
 
 Reads <sequence>/lite.json (bilinear, taau, swinup = lite) and <sequence>/full.json (swinup =
-full) and prints the table, then one line with breakfast_room's margins over TAAU. Stdlib only,
+full) and prints the table, then one line with breakfast_room's margins over TAAU, then the mean
+FLIP of each method (LDR-FLIP or HDR-FLIP, as the sequence is; `-` where a json predates FLIP). Stdlib only,
 so it runs wherever the archive lands, without the training environment.
 """
 import json
@@ -98,6 +99,21 @@ def table(results):
     return "\n".join(lines)
 
 
+def flip_cell(m):
+    return f"{m['flip']:.4f}" if m and m.get("flip") is not None else "-"
+
+
+def flip_table(results):
+    """Mean FLIP per sequence and method, lower is better; which FLIP the json's metrics say."""
+    lines = ["| sequence | FLIP | bilinear | TAAU | swinup lite | swinup full |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for name, first, m in rows(results):
+        kind = first.get("metrics", {}).get("flip_kind", "-")
+        lines.append(f"| {name} | {kind} | {flip_cell(m['bilinear'])} | {flip_cell(m['taau'])} | "
+                     f"{flip_cell(m['lite'])} | {flip_cell(m['full'])} |")
+    return "\n".join(lines)
+
+
 def room_summary(results):
     """The numbers the targets are about (+1.5 dB at 2x, +1 dB at 3x, temporal error <= TAAU's)."""
     margins, ratios = [], {"lite": [], "full": []}
@@ -163,3 +179,5 @@ if __name__ == "__main__":
         print(table(results))
         print()
         print(room_summary(results))
+        print()
+        print(flip_table(results))

@@ -41,6 +41,17 @@ class FrameMarginsTest(unittest.TestCase):
         self.assertEqual(len(quality_table.frames_table(results).split("\n")), 2)  # the header only
 
 
+class FlipTableTest(unittest.TestCase):
+    def test_flip_per_method_and_dash_where_missing(self):
+        lite = {"metrics": {"flip_kind": "HDR-FLIP"},
+                "methods": [dict(method("bilinear", [30.0]), flip=0.12345), dict(method("taau", [31.0]), flip=0.05),
+                            method("swinup", [32.0])]}
+        lines = quality_table.flip_table({"room_2x_hdr": {"lite": lite}}).split("\n")
+        self.assertEqual(len(lines), 3)
+        cells = [c.strip() for c in lines[2].strip("|").split("|")]
+        self.assertEqual(cells, ["breakfast_room_2x_hdr", "HDR-FLIP", "0.1235", "0.0500", "-", "-"])
+
+
 class ArmTableTest(unittest.TestCase):
     def write(self, root, arm, rows):
         os.makedirs(os.path.join(root, arm))

@@ -1,7 +1,8 @@
-// What a backend (CPU, CUDA) implements behind the C API. The context (context.cpp) validates
+// What a backend (CPU, CUDA, Vulkan) implements behind the C API. The context (context.cpp) validates
 // every descriptor before a backend sees it, so backends may assume well-formed input.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -10,6 +11,23 @@
 
 namespace swinup {
 
+// Bytes of memory a backend holds (swinup_memory_requirements without the weights the context
+// keeps, which api/context.cpp adds).
+struct BackendMemory {
+    uint64_t host_bytes = 0;
+    uint64_t device_bytes = 0;
+    uint64_t graph_device_bytes = 0;  // estimate for a full per-render-size graph cache (CUDA)
+};
+
+// The memory hook, which every backend implements twice from one source of truth:
+//   - a free function `<name>_memory_estimate(desc, weights)` (below) answers
+//     swinup_query_memory before anything is created: it must compute its sizes with the very
+//     functions the backend's constructor sizes its allocations with (a size plan the constructor
+//     also allocates from, or the constructor's code run in a counting mode), not a formula of
+//     its own, and must allocate nothing that lives past the call;
+//   - Backend::memory() answers swinup_context_get_memory from what was actually allocated.
+// tests/api/test_memory_query.cpp (CPU) and tests/cuda/test_cuda_memory.cpp hold both to the
+// process's measured growth.
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -21,7 +39,15 @@ public:
     // sets *error, and leaves the temporal state unchanged.
     virtual swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index,
                                    std::string* error) = 0;
+    // What this backend allocated at creation and holds (see the memory hook above).
+    virtual BackendMemory memory() const = 0;
 };
+
+// The memory a backend made from (desc, weights) would hold. `desc` is valid (validated).
+// Throws std::bad_alloc / std::exception like the constructor would.
+BackendMemory cpu_memory_estimate(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights);
+// Throws when this build has no CUDA (the context asks only when it would create a CUDA backend).
+BackendMemory cuda_memory_estimate(const swinup_context_desc& desc, const Weights& weights);
 
 std::unique_ptr<Backend> make_cpu_backend(const swinup_context_desc& desc,
                                           std::shared_ptr<const Weights> weights, std::string* error);
@@ -35,5 +61,13 @@ bool cuda_backend_available();
 std::unique_ptr<Backend> make_vulkan_backend(const swinup_context_desc& desc,
                                              std::shared_ptr<const Weights> weights, std::string* error,
                                              swinup_status* status);
+// Whether this build has the Vulkan backend (a device may still be missing).
+bool vulkan_backend_available();
+// The Vulkan backend's memory hook: its exact figures depend on the driver's memory requirements,
+// so the estimate makes the backend on the device creation would use, reads its memory() and frees
+// it all before returning. False with *status and *error (make_vulkan_backend's) when no backend
+// can be made.
+bool vulkan_memory_estimate(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                            BackendMemory* memory, swinup_status* status, std::string* error);
 
 }  // namespace swinup

@@ -9,10 +9,14 @@
 
 #include "api/backend.h"
 #include "api/context_state.h"
+#include "api/dispatch_warnings.h"
+#include "api/log.h"
 #include "api/raw_enum.h"
+#include "api/struct_size.h"
 #include "frame/halton_jitter.h"
 #include "frame/pixel_ops.h"
 #include "api/validation.h"
+#include "model/model_spec.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
 
@@ -27,6 +31,51 @@ using swinup::fail_context;
 using swinup::fail_thread;
 
 const char* variant_text(swinup_variant v) { return v == SWINUP_VARIANT_FULL ? "full" : "lite"; }
+
+// The backend creation would make for a validated descriptor, before it is made: AUTO is CUDA
+// when a usable GPU is present (creation may still fall back to the CPU), CUDA is refused when
+// this build or machine has none; VULKAN is VULKAN (whether a device serves it shows when the
+// estimate makes it: vulkan_memory_estimate). Sets *status and *message when refused.
+bool planned_backend(const swinup_context_desc& d, swinup_backend* backend, swinup_status* status,
+                     std::string* message) {
+    if (d.backend == SWINUP_BACKEND_VULKAN) {
+        *backend = SWINUP_BACKEND_VULKAN;
+    } else if (d.backend == SWINUP_BACKEND_CPU) {
+        *backend = SWINUP_BACKEND_CPU;
+    } else if (swinup::cuda_backend_available()) {
+        *backend = SWINUP_BACKEND_CUDA;
+    } else if (d.backend == SWINUP_BACKEND_AUTO) {
+        *backend = SWINUP_BACKEND_CPU;
+    } else {
+        *status = SWINUP_STATUS_UNSUPPORTED;
+        *message = "context_desc.backend: SWINUP_BACKEND_CUDA: this build has no CUDA backend or no CUDA "
+                   "device of sm_89 or newer is present";
+        return false;
+    }
+    return true;
+}
+
+// The memory a context holds, from its backend's figures and its weights (embedded weights are
+// shared by the process: reported apart).
+swinup_memory_requirements memory_requirements(swinup_backend backend, const swinup::BackendMemory& held,
+                                               const swinup::Weights& weights, bool embedded) {
+    swinup_memory_requirements r;
+    std::memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    r.backend = backend;
+    r.host_bytes = held.host_bytes + (embedded ? 0 : weights.heap_bytes());
+    r.device_bytes = held.device_bytes;
+    r.graph_device_bytes = held.graph_device_bytes;
+    r.shared_host_bytes = embedded ? weights.heap_bytes() : 0;
+    return r;
+}
+
+// Writes the struct_size bytes the caller asked for (checked to be an accepted size).
+void write_requirements(const swinup_memory_requirements& full, swinup_memory_requirements* out) {
+    const uint32_t size = out->struct_size;
+    std::memcpy(static_cast<void*>(out), &full, size);
+    out->struct_size = size;
+}
 
 // Loads the weights the descriptor names; on failure returns the status and sets *message.
 std::shared_ptr<const swinup::Weights> load_weights(const swinup_context_desc& d, std::string* origin,
@@ -76,7 +125,8 @@ std::shared_ptr<const swinup::Weights> load_weights(const swinup_context_desc& d
 // Creates the backend the descriptor asks for (auto: CUDA when available, else or on failure CPU).
 std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
                                                 const std::shared_ptr<const swinup::Weights>& weights,
-                                                swinup_status* status, std::string* message) {
+                                                const swinup::Log& log, swinup_status* status,
+                                                std::string* message) {
     std::string error;
     if (d.backend == SWINUP_BACKEND_VULKAN) {  // only when asked for: AUTO stays CUDA-then-CPU
         std::unique_ptr<swinup::Backend> vulkan = swinup::make_vulkan_backend(d, weights, message, status);
@@ -90,7 +140,10 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
             *message = "context_desc.backend: SWINUP_BACKEND_CUDA: " + error;
             return nullptr;
         }
-        error.clear();  // auto: fall back to the CPU; get_info reports the backend chosen
+        // auto: fall back to the CPU; get_info reports the backend chosen
+        log.warning("context_desc.backend: SWINUP_BACKEND_AUTO: a CUDA device is present but the CUDA "
+                    "backend failed (" + error + "); using the CPU backend");
+        error.clear();
     }
     std::unique_ptr<swinup::Backend> cpu = swinup::make_cpu_backend(d, weights, &error);
     if (!cpu) {
@@ -116,6 +169,7 @@ swinup_status fail_thread(swinup_status status, std::string message) {
 }
 
 swinup_status fail_context(swinup_context* ctx, swinup_status status, std::string message) {
+    ctx->log.error(message);
     ctx->last_error = std::move(message);
     return status;
 }
@@ -127,42 +181,68 @@ uint64_t frame_index_for(const swinup_context& ctx, const swinup_dispatch_desc& 
     return desc.reset != 0 ? 0 : ctx.frame_index;
 }
 
-void frame_succeeded(swinup_context* ctx, uint64_t frame_index) {
+void frame_succeeded(swinup_context* ctx, const swinup_dispatch_desc& desc, uint64_t frame_index) {
     ctx->frame_index = frame_index + 1;
     ctx->last_error.clear();
+    ctx->warnings.after_dispatch(desc, ctx->desc, ctx->log);
 }
 
-swinup_status create_context(const char* caller, const swinup_context_desc* desc,
+const char* backend_text(swinup_backend backend) {
+    switch (swinup::raw_enum(backend)) {
+        case SWINUP_BACKEND_CPU: return "CPU";
+        case SWINUP_BACKEND_CUDA: return "CUDA";
+        case SWINUP_BACKEND_VULKAN: return "Vulkan";
+        case SWINUP_BACKEND_AUTO: return "auto";
+    }
+    return "unknown";
+}
+
+swinup_status create_context(const char* caller, const swinup_context_desc* desc_in,
                              const BackendMaker& make_backend, swinup_context** out) {
     if (out != nullptr) *out = nullptr;
+    // Once the descriptor is read, its callback (if any) hears every failure too.
+    Log log;
+    auto fail = [&log](swinup_status status, std::string message) {
+        log.error(message);
+        return fail_thread(status, std::move(message));
+    };
     try {
         const std::string who = std::string(caller) + ": ";
-        if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, who + "out is NULL");
-        if (desc == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, who + "desc is NULL");
-        const swinup::Validation v = swinup::validate_context_desc(*desc);
-        if (!v.ok()) return fail_thread(v.status, v.message);
+        if (out == nullptr) return fail(SWINUP_STATUS_INVALID_ARGUMENT, who + "out is NULL");
+        if (desc_in == nullptr) return fail(SWINUP_STATUS_INVALID_ARGUMENT, who + "desc is NULL");
+        swinup_context_desc desc;
+        std::string error;
+        if (!read_context_desc(desc_in, &desc, &error)) return fail(SWINUP_STATUS_INVALID_ARGUMENT, error);
+        log = Log(desc.log_callback, desc.log_user_data);
+        const Validation v = validate_context_desc(desc);
+        if (!v.ok()) return fail(v.status, v.message);
 
         auto ctx = std::make_unique<swinup_context>();
-        ctx->desc = *desc;
+        ctx->desc = desc;
         ctx->desc.weights_path = nullptr;  // the caller's memory: not kept
         ctx->desc.weights_data = nullptr;
+        ctx->log = log;
         swinup_status status = SWINUP_STATUS_OK;
         std::string message;
-        ctx->weights = load_weights(*desc, &ctx->weights_origin, &status, &message);
-        if (!ctx->weights) return fail_thread(status, message);
-        ctx->backend = make_backend(ctx->desc, ctx->weights, &status, &message);
-        if (!ctx->backend) return fail_thread(status, message);
+        ctx->weights = load_weights(desc, &ctx->weights_origin, &status, &message);
+        if (!ctx->weights) return fail(status, message);
+        ctx->backend = make_backend(ctx->desc, ctx->weights, log, &status, &message);
+        if (!ctx->backend) return fail(status, message);
+        log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
+                 variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
+                 std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +
+                 std::to_string(desc.display_width) + "x" + std::to_string(desc.display_height));
         *out = ctx.release();
         t_last_error.clear();
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
-        return fail_thread(SWINUP_STATUS_OUT_OF_MEMORY,
-                           std::string(caller) + ": out of host memory (the buffers are sized for "
-                           "max_render_width x max_render_height and the display size)");
+        return fail(SWINUP_STATUS_OUT_OF_MEMORY,
+                    std::string(caller) + ": out of host memory (the buffers are sized for "
+                    "max_render_width x max_render_height and the display size)");
     } catch (const std::exception& e) {
-        return fail_thread(SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error: " + e.what());
+        return fail(SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error: " + e.what());
     } catch (...) {
-        return fail_thread(SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error");
+        return fail(SWINUP_STATUS_INTERNAL, std::string(caller) + ": internal error");
     }
 }
 
@@ -206,13 +286,15 @@ swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* d
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_dispatch: ctx is NULL");
     try {
         if (desc == nullptr) return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_dispatch: desc is NULL");
-        const swinup::Validation v = swinup::validate_dispatch_desc(*desc, ctx->desc, ctx->backend->kind());
-        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        swinup_dispatch_desc d;
         std::string error;
-        const uint64_t frame_index = swinup::frame_index_for(*ctx, *desc);
-        const swinup_status status = ctx->backend->dispatch(*desc, frame_index, &error);
+        if (!swinup::read_dispatch_desc(desc, &d, &error)) return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, error);
+        const swinup::Validation v = swinup::validate_dispatch_desc(d, ctx->desc, ctx->backend->kind());
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const uint64_t frame_index = swinup::frame_index_for(*ctx, d);
+        const swinup_status status = ctx->backend->dispatch(d, frame_index, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
-        swinup::frame_succeeded(ctx, frame_index);
+        swinup::frame_succeeded(ctx, d, frame_index);
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
         return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_dispatch: out of host memory");
@@ -318,6 +400,76 @@ swinup_status swinup_context_get_info(const swinup_context* ctx, swinup_context_
     } catch (...) {
         return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_get_info: internal error");
     }
+}
+
+swinup_status swinup_get_version(swinup_version_info* version) {
+    if (version == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_get_version: version is NULL");
+    const std::string size_error = swinup::version_info_size_error("swinup_get_version: version->struct_size",
+                                                                   version->struct_size);
+    if (!size_error.empty()) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, size_error);
+    swinup_version_info v;
+    std::memset(&v, 0, sizeof v);
+    v.major = SWINUP_VERSION_MAJOR;  // as this library was compiled
+    v.minor = SWINUP_VERSION_MINOR;
+    v.patch = SWINUP_VERSION_PATCH;
+    v.weights_format_oldest = swinup::kOldestFormatVersion;
+    v.weights_format_newest = swinup::kFormatVersion;
+    v.struct_size = version->struct_size;
+    std::memcpy(static_cast<void*>(version), &v, version->struct_size);
+    t_last_error.clear();
+    return SWINUP_STATUS_OK;
+}
+
+swinup_status swinup_query_memory(const swinup_context_desc* desc_in, swinup_memory_requirements* requirements) {
+    if (desc_in == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_query_memory: desc is NULL");
+    if (requirements == nullptr)
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_query_memory: requirements is NULL");
+    try {
+        std::string error = swinup::memory_requirements_size_error("swinup_query_memory: requirements->struct_size",
+                                                                   requirements->struct_size);
+        if (!error.empty()) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, error);
+        swinup_context_desc desc;
+        if (!swinup::read_context_desc(desc_in, &desc, &error)) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, error);
+        const swinup::Validation v = swinup::validate_context_desc(desc);
+        if (!v.ok()) return fail_thread(v.status, v.message);
+        swinup_status status = SWINUP_STATUS_OK;
+        std::string origin;
+        const std::shared_ptr<const swinup::Weights> weights = load_weights(desc, &origin, &status, &error);
+        if (!weights) return fail_thread(status, error);
+        swinup_backend backend = SWINUP_BACKEND_CPU;
+        if (!planned_backend(desc, &backend, &status, &error)) return fail_thread(status, error);
+        swinup::BackendMemory held;
+        if (backend == SWINUP_BACKEND_VULKAN) {
+            if (!swinup::vulkan_memory_estimate(desc, weights, &held, &status, &error)) return fail_thread(status, error);
+        } else {
+            held = backend == SWINUP_BACKEND_CUDA ? swinup::cuda_memory_estimate(desc, *weights)
+                                                  : swinup::cpu_memory_estimate(desc, weights);
+        }
+        write_requirements(memory_requirements(backend, held, *weights, desc.weights_source == SWINUP_WEIGHTS_EMBEDDED),
+                           requirements);
+        t_last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_thread(SWINUP_STATUS_OUT_OF_MEMORY, "swinup_query_memory: out of host memory");
+    } catch (const std::exception& e) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, std::string("swinup_query_memory: internal error: ") + e.what());
+    } catch (...) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_query_memory: internal error");
+    }
+}
+
+swinup_status swinup_context_get_memory(const swinup_context* ctx, swinup_memory_requirements* requirements) {
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_get_memory: ctx is NULL");
+    if (requirements == nullptr)
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_get_memory: requirements is NULL");
+    const std::string error = swinup::memory_requirements_size_error(
+        "swinup_context_get_memory: requirements->struct_size", requirements->struct_size);
+    if (!error.empty()) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, error);
+    write_requirements(memory_requirements(ctx->backend->kind(), ctx->backend->memory(), *ctx->weights,
+                                           ctx->desc.weights_source == SWINUP_WEIGHTS_EMBEDDED),
+                       requirements);
+    t_last_error.clear();
+    return SWINUP_STATUS_OK;
 }
 
 }  // extern "C"

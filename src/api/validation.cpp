@@ -185,11 +185,7 @@ Validation check_finite(const char* prefix, const char* field, float v, bool non
 }  // namespace
 
 Validation validate_context_desc(const swinup_context_desc& d) {
-    if (d.struct_size != sizeof(swinup_context_desc)) {
-        return invalid("context_desc.struct_size: expected " + number(uint64_t{sizeof(swinup_context_desc)}) +
-                       " (sizeof(swinup_context_desc); call swinup_context_desc_init), got " +
-                       number(uint64_t{d.struct_size}));
-    }
+    // struct_size was checked when the caller's descriptor was read (api/struct_size.h).
     // Every enum field as the integer the caller stored (api/raw_enum.h).
     const int64_t backend = raw_enum(d.backend);
     const int64_t variant = raw_enum(d.variant);
@@ -250,6 +246,10 @@ Validation validate_context_desc(const swinup_context_desc& d) {
         return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
                        " (0: all hardware threads), got " + number(uint64_t{d.num_threads}));
     }
+    if (d.log_callback == nullptr && d.log_user_data != nullptr) {
+        return invalid("context_desc.log_user_data: is not NULL, but log_callback is NULL (a user pointer "
+                       "without a callback is likely a callback that was meant to be set)");
+    }
     switch (weights_source) {
         case SWINUP_WEIGHTS_EMBEDDED: break;
         case SWINUP_WEIGHTS_PATH:
@@ -275,13 +275,10 @@ Validation validate_context_desc(const swinup_context_desc& d) {
 
 Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup_context_desc& c,
                                      const char* prefix) {
+    // struct_size was checked when the caller's descriptor was read (api/struct_size.h), or by
+    // the caller where the descriptor is a member of another (swinup_vulkan_dispatch_desc.frame).
     // Messages are built only on failure: a valid dispatch allocates nothing here.
     const auto field = [prefix](const char* name) { return std::string(prefix) + "." + name; };
-    if (d.struct_size != sizeof(swinup_dispatch_desc)) {
-        return invalid(field("struct_size") + ": expected " + number(uint64_t{sizeof(swinup_dispatch_desc)}) +
-                       " (sizeof(swinup_dispatch_desc); call swinup_dispatch_desc_init), got " +
-                       number(uint64_t{d.struct_size}));
-    }
     const struct {
         const char* axis;
         uint32_t render, max, display;

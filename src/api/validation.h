@@ -21,6 +21,8 @@ struct Validation {
     bool ok() const { return status == SWINUP_STATUS_OK; }
 };
 
+// The descriptors given here have the newest layout: the caller's were read with
+// read_context_desc / read_dispatch_desc (api/struct_size.h), which check struct_size.
 Validation validate_context_desc(const swinup_context_desc& desc);
 
 // The checks of a dispatch that do not concern its images: struct_size, the render size against

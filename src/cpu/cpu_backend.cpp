@@ -46,25 +46,21 @@ CpuBackend::CpuBackend(const swinup_context_desc& desc, std::shared_ptr<const We
                        NetworkFn network)
     : desc_(desc), weights_(std::move(weights)), network_fn_(std::move(network)),
       arena_(arena_concurrency(desc.num_threads)) {
-    const size_t render = static_cast<size_t>(desc.max_render_width) * desc.max_render_height;
-    const size_t padded = static_cast<size_t>(pad_to_grid(static_cast<int>(desc.max_render_width))) *
-                          static_cast<size_t>(pad_to_grid(static_cast<int>(desc.max_render_height)));
-    const size_t display = static_cast<size_t>(desc.display_width) * desc.display_height;
-    for (int i = 0; i < 2; ++i) {
-        state_.history[i].assign(display * 4, 0);
-        state_.depth[i].assign(render, 0.0f);
-        state_.recurrent[i].assign(render * kRecurrentFeatures, 0);
+    for_each_frame_buffer(desc, state_, planes_, [](auto& buffer, size_t count) { buffer.assign(count, {}); });
+    if (!network_fn_) {
+        network_ = std::make_unique<Network>(weights_, desc.precision);
+        network_->reserve(pad_to_grid(static_cast<int>(desc.max_render_width)),
+                          pad_to_grid(static_cast<int>(desc.max_render_height)));
     }
-    planes_.color.assign(render * 3, 0.0f);
-    planes_.motion.assign(render * 2, 0.0f);
-    planes_.dilated.assign(render * 2, 0.0f);
-    planes_.tc.assign(render * 3, 0.0f);
-    planes_.staged.assign(padded * kSlots, 0.0f);
-    planes_.head.assign(padded * kHeadOutputs, 0.0f);
-    planes_.kernels.assign(render, PixelKernel{});
-    planes_.row_counts.assign(static_cast<size_t>(desc.max_render_height) * 3, 0);
-    planes_.row_sums.assign(desc.max_render_height, 0.0);
-    if (!network_fn_) network_ = std::make_unique<Network>(weights_, desc.precision);
+}
+
+BackendMemory CpuBackend::memory() const {
+    BackendMemory m;
+    for_each_frame_buffer(desc_, state_, planes_, [&](const auto& buffer, size_t) {
+        m.host_bytes += buffer.capacity() * sizeof(buffer[0]);
+    });
+    if (network_) m.host_bytes += network_->heap_bytes();
+    return m;
 }
 
 CpuBackend::~CpuBackend() = default;
@@ -163,6 +159,23 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
 }  // namespace swinup::cpu
 
 namespace swinup {
+
+BackendMemory cpu_memory_estimate(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights) {
+    BackendMemory m;
+    cpu::TemporalState state;  // empty: the walk only reads the element types
+    cpu::FramePlanes planes;
+    cpu::for_each_frame_buffer(desc, state, planes, [&](const auto& buffer, size_t count) {
+        m.host_bytes += count * sizeof(buffer[0]);
+    });
+    // The decoded weights are counted on a network decoded from them (their sizes are the
+    // layers' own, with their packing), which is then freed; the activations by the sizes
+    // Network::reserve allocates.
+    const cpu::Network network(weights, desc.precision);
+    m.host_bytes += network.heap_bytes();
+    m.host_bytes += cpu::Network::activation_bytes(weights->config, pad_to_grid(static_cast<int>(desc.max_render_width)),
+                                                   pad_to_grid(static_cast<int>(desc.max_render_height)));
+    return m;
+}
 
 std::unique_ptr<Backend> make_cpu_backend(const swinup_context_desc& desc,
                                           std::shared_ptr<const Weights> weights, std::string* error) {

@@ -32,6 +32,7 @@ public:
     std::string device_name() const override;
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index,
                            std::string* error) override;
+    BackendMemory memory() const override;
 
     // What the last successful frame's staging replaced, and the exposure it used.
     const FrameStats& last_frame_stats() const { return stats_; }

@@ -7,6 +7,9 @@
 
 #include "frame/frame_sequence.h"
 #include "frame/output_pixel.h"
+#include "frame/recurrent_features.h"
+#include "model/model_spec.h"
+#include "swinup/swinup.h"
 
 namespace swinup::cpu {
 
@@ -32,6 +35,32 @@ struct FramePlanes {
     std::vector<uint32_t> row_counts;  // per-row replaced-value counts (3 per row)
     std::vector<double> row_sums;      // per-row sums for auto exposure
 };
+
+// Calls visit(vector, count) for every buffer of the state and the planes with the element count
+// a context of `desc` allocates for it (its largest sizes). The one place those counts are
+// written: CpuBackend allocates with it, and cpu_memory_estimate and CpuBackend::memory() count
+// with it (swinup_query_memory). State and Planes: TemporalState and FramePlanes, const or not.
+template <typename State, typename Planes, typename Visit>
+void for_each_frame_buffer(const swinup_context_desc& desc, State& state, Planes& planes, Visit&& visit) {
+    const size_t render = static_cast<size_t>(desc.max_render_width) * desc.max_render_height;
+    const size_t padded = static_cast<size_t>(pad_to_grid(static_cast<int>(desc.max_render_width))) *
+                          static_cast<size_t>(pad_to_grid(static_cast<int>(desc.max_render_height)));
+    const size_t display = static_cast<size_t>(desc.display_width) * desc.display_height;
+    for (int i = 0; i < 2; ++i) {
+        visit(state.history[i], display * 4);
+        visit(state.depth[i], render);
+        visit(state.recurrent[i], render * kRecurrentFeatures);
+    }
+    visit(planes.color, render * 3);
+    visit(planes.motion, render * 2);
+    visit(planes.dilated, render * 2);
+    visit(planes.tc, render * 3);
+    visit(planes.staged, padded * kSlots);
+    visit(planes.head, padded * kHeadOutputs);
+    visit(planes.kernels, render);
+    visit(planes.row_counts, static_cast<size_t>(desc.max_render_height) * 3);
+    visit(planes.row_sums, static_cast<size_t>(desc.max_render_height));
+}
 
 // What the last frame's staging replaced (NaN/Inf values, per component).
 struct FrameStats {

@@ -35,6 +35,23 @@ struct ScratchTailSlots {};
 struct ScratchTailSkip {};
 struct ScratchTailHead {};
 
+// Floats of each full-grid activation of a padded w x h grid: the one place their sizes are
+// computed (run() resizes to them, reserve() and activation_bytes() use them too). Zero where the
+// variant has no such buffer: lite has no level-0 encoder or decoder stream (its tail is fused).
+struct ActivationSizes {
+    size_t e0 = 0, d0 = 0, e1 = 0, d1 = 0, e2 = 0, d2 = 0, t3 = 0;
+
+    ActivationSizes(const ModelConfig& config, int w, int h) {
+        const int* ch = config.channels;
+        const bool full = config.variant == Variant::full;
+        e0 = d0 = full ? size_t(w) * h * ch[0] : 0;
+        e1 = d1 = size_t(w / 2) * (h / 2) * ch[1];
+        e2 = d2 = size_t(w / 4) * (h / 4) * ch[2];
+        t3 = size_t(w / 8) * (h / 8) * ch[3];
+    }
+    size_t total() const { return e0 + d0 + e1 + d1 + e2 + d2 + t3; }
+};
+
 }  // namespace
 
 struct Network::Impl {
@@ -110,6 +127,35 @@ Network::~Network() = default;
 
 void Network::set_layer_hook(LayerHook hook) { impl_->hook = std::move(hook); }
 
+void Network::reserve(int width, int height) {
+    Impl& m = *impl_;
+    const ActivationSizes s(m.config, width, height);
+    m.e0.reserve(s.e0);
+    m.d0.reserve(s.d0);
+    m.e1.reserve(s.e1);
+    m.d1.reserve(s.d1);
+    m.e2.reserve(s.e2);
+    m.d2.reserve(s.d2);
+    m.t3.reserve(s.t3);
+}
+
+size_t Network::heap_bytes() const {
+    const Impl& m = *impl_;
+    size_t n = 0;
+    for (const SwinBlock& b : m.blocks) n += b.heap_bytes();
+    for (const Linear* l : {&m.embed, &m.skip0, &m.embed0, &m.embed1}) n += l->heap_bytes();
+    for (const PatchMerge* l : {&m.merge0, &m.merge1, &m.merge2}) n += l->heap_bytes();
+    for (const PatchExpand* l : {&m.expand2, &m.expand1, &m.expand0}) n += l->heap_bytes();
+    n += m.head.heap_bytes();
+    for (const std::vector<float>* a : {&m.e0, &m.d0, &m.e1, &m.d1, &m.e2, &m.d2, &m.t3, &m.hook_buffer})
+        n += a->capacity() * sizeof(float);
+    return n;
+}
+
+size_t Network::activation_bytes(const ModelConfig& config, int width, int height) {
+    return ActivationSizes(config, width, height).total() * sizeof(float);
+}
+
 void Network::run(const float* staged, int width, int height, uint64_t frame_index, float* head) {
     if (width <= 0 || height <= 0 || width % kPadMultiple != 0 || height % kPadMultiple != 0) {
         throw std::invalid_argument("network: grid " + std::to_string(width) + "x" +
@@ -122,7 +168,7 @@ void Network::run(const float* staged, int width, int height, uint64_t frame_ind
 // lite: level-1 token = the 2x2 pixels' slots in quadrant order (64) -> embed -> f16.
 void Network::Impl::embed_lite(const float* staged, int w, int h) {
     const int w1 = w / 2, h1 = h / 2, c1 = config.channels[1];
-    e1.resize(size_t(w1) * h1 * c1);
+    e1.resize(ActivationSizes(config, w, h).e1);
     for_each_block(w1 * h1, kTokensPerTask, [&](int begin, int end) {
         const int count = end - begin;
         float* in = thread_scratch<ScratchEmbedIn>(size_t(count) * 4 * kSlots);
@@ -140,7 +186,7 @@ void Network::Impl::embed_lite(const float* staged, int w, int h) {
 // full: per pixel, embed0 (16 -> C0) -> ReLU -> e4m3 -> embed1 (C0 -> C0) -> f16.
 void Network::Impl::embed_full(const float* staged, int w, int h) {
     const int c0 = config.channels[0];
-    e0.resize(size_t(w) * h * c0);
+    e0.resize(ActivationSizes(config, w, h).e0);
     if (hook) hook_buffer.resize(size_t(w) * h * c0);
     for_each_block(w * h, kTokensPerTask, [&](int begin, int end) {
         const int count = end - begin;
@@ -194,7 +240,7 @@ void Network::Impl::tail_lite(const float* staged, int w, int h, float* head_out
 // full tail: expand0 + enc0 output -> dec0 block -> head per pixel.
 void Network::Impl::tail_full(const float* staged, int w, int h, uint64_t frame, float* head_out) {
     const int c0 = config.channels[0];
-    d0.resize(size_t(w) * h * c0);
+    d0.resize(ActivationSizes(config, w, h).d0);
     patch_expand(expand0, d1.data(), w / 2, h / 2, e0.data(), d0.data());
     report("expand0", d0.data(), w, h, c0);
     run_block("dec0", d0.data(), w, h, frame);
@@ -208,33 +254,34 @@ void Network::Impl::tail_full(const float* staged, int w, int h, uint64_t frame,
 void Network::Impl::run(const float* staged, int w, int h, uint64_t frame, float* head_out) {
     const int* ch = config.channels;
     const int w1 = w / 2, h1 = h / 2, w2 = w / 4, h2 = h / 4, w3 = w / 8, h3 = h / 8;
+    const ActivationSizes sizes(config, w, h);
     if (config.variant == Variant::lite) {
         embed_lite(staged, w, h);
     } else {
         embed_full(staged, w, h);
         run_block("enc0", e0.data(), w, h, frame);
-        e1.resize(size_t(w1) * h1 * ch[1]);
+        e1.resize(sizes.e1);
         patch_merge(merge0, e0.data(), w, h, e1.data());
         report("merge0", e1.data(), w1, h1, ch[1]);
     }
     run_block("enc1", e1.data(), w1, h1, frame);
 
-    e2.resize(size_t(w2) * h2 * ch[2]);
+    e2.resize(sizes.e2);
     patch_merge(merge1, e1.data(), w1, h1, e2.data());
     report("merge1", e2.data(), w2, h2, ch[2]);
     run_block("enc2", e2.data(), w2, h2, frame);
 
-    t3.resize(size_t(w3) * h3 * ch[3]);
+    t3.resize(sizes.t3);
     patch_merge(merge2, e2.data(), w2, h2, t3.data());
     report("merge2", t3.data(), w3, h3, ch[3]);
     for (int i = 0; i < config.tube_blocks; ++i) run_block("tube" + std::to_string(i), t3.data(), w3, h3, frame);
 
-    d2.resize(e2.size());
+    d2.resize(sizes.d2);
     patch_expand(expand2, t3.data(), w3, h3, e2.data(), d2.data());
     report("expand2", d2.data(), w2, h2, ch[2]);
     run_block("dec2", d2.data(), w2, h2, frame);
 
-    d1.resize(e1.size());
+    d1.resize(sizes.d1);
     patch_expand(expand1, d2.data(), w2, h2, e1.data(), d1.data());
     report("expand1", d1.data(), w1, h1, ch[1]);
     run_block("dec1", d1.data(), w1, h1, frame);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "model/model_spec.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
 
@@ -37,6 +38,15 @@ public:
     using LayerHook =
         std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
     void set_layer_hook(LayerHook hook);
+
+    // Allocates the activations for padded grids up to width x height now, so that run() on
+    // such grids allocates nothing more (CpuBackend calls it at creation).
+    void reserve(int width, int height);
+    // Host bytes this network holds: the decoded weights and the activations' allocations.
+    size_t heap_bytes() const;
+    // Host bytes of the activations that reserve(width, height) allocates for `config` (without
+    // a layer hook's buffer): the sizes run() and reserve() use, for swinup_query_memory.
+    static size_t activation_bytes(const ModelConfig& config, int width, int height);
 
 private:
     struct Impl;

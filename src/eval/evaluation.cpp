@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "eval/display_encode.h"
+#include "eval/flip.h"
+#include "eval/hdr_flip.h"
 #include "eval/motion.h"
 #include "eval/psnr.h"
 #include "eval/ssim.h"
@@ -46,9 +48,30 @@ struct MethodState {
     double squared_error_sum = 0.0;  // of scored frames, for the pooled PSNR
     size_t squared_error_frames = 0;
     double ssim_sum = 0.0;
+    double flip_sum = 0.0;
     SquaredErrorSum temporal;
     double seconds = 0.0;
 };
+
+// The mean FLIP of each method's output of one frame. LDR: LDR-FLIP of the display-encoded images
+// (sRGB-encoded, as LDR-FLIP expects); HDR: HDR-FLIP of the linear frames. HDR-FLIP takes its
+// exposures from the ground truth, so the sequence's exposure (a common scale) changes nothing
+// and is not applied. The ground truth's half of FLIP is computed once for all methods.
+std::vector<double> frame_flip_scores(bool hdr, const Image& linear_truth, const Image& encoded_truth,
+                                      const std::vector<Image>& outputs) {
+    std::vector<double> scores;
+    if (hdr) {
+        std::vector<const Image*> tests;
+        for (const Image& o : outputs) tests.push_back(&o);
+        for (const std::vector<float>& map : hdr_flip_error_maps(linear_truth, tests)) {
+            scores.push_back(mean_flip(map));
+        }
+    } else {
+        const LdrFlipReference reference(srgb_decode_image(encoded_truth));
+        for (const Image& o : outputs) scores.push_back(mean_flip(reference.error_map(srgb_decode_image(o))));
+    }
+    return scores;
+}
 
 }  // namespace
 
@@ -124,9 +147,10 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
         const float jx = t < int(info.jitter_x.size()) ? info.jitter_x[t] : 0.0f;
         const float jy = t < int(info.jitter_y.size()) ? info.jitter_y[t] : 0.0f;
         const UpscaleInput input{info, frame, t, jx, jy, exposure, reset};
+        std::vector<Image> flip_inputs;  // in `states` order
         for (MethodState& s : states) {
             const auto start = std::chrono::steady_clock::now();
-            const Image output = s.method->upscale(input);
+            Image output = s.method->upscale(input);
             s.seconds +=
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (output.width != info.display_width || output.height != info.display_height) {
@@ -155,7 +179,15 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
                 s.ssim_sum += frame_ssim;
             }
             if (t == result.picture_frame) result.picture_outputs.push_back(encoded);
+            if (options.flip) flip_inputs.push_back(info.hdr ? std::move(output) : encoded);
             s.previous_encoded = std::move(encoded);
+        }
+        if (options.flip) {
+            const std::vector<double> flip = frame_flip_scores(info.hdr, frame.gt, truth, flip_inputs);
+            for (size_t m = 0; m < states.size(); ++m) {
+                states[m].scores.frame_flip.push_back(flip[m]);
+                if (scored) states[m].flip_sum += flip[m];
+            }
         }
         if (t == result.picture_frame) result.picture_truth = truth;
         previous_truth = truth;
@@ -168,6 +200,8 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     for (MethodState& s : states) {
         s.scores.psnr_db = psnr_from_mse(s.squared_error_sum / double(s.squared_error_frames));
         s.scores.ssim = s.ssim_sum / double(s.squared_error_frames);
+        s.scores.flip = options.flip ? s.flip_sum / double(s.squared_error_frames)
+                                     : std::numeric_limits<double>::quiet_NaN();
         // No scored frame pair (one scored frame, or a reset before each): the temporal error is
         // not measured, which is not the same as perfectly stable (0).
         s.scores.temporal_error =

@@ -1,5 +1,7 @@
 // Runs methods over a sequence with ground truth and scores each one: PSNR and SSIM against the
-// ground truth and the temporal-stability error, all on display-encoded images (display_encode.h).
+// ground truth and the temporal-stability error, all on display-encoded images (display_encode.h),
+// and FLIP: LDR-FLIP (flip.h) of the display-encoded images of an LDR sequence, HDR-FLIP
+// (hdr_flip.h) of the linear frames of an HDR one.
 // Frames are read once and handed to every method in order, so memory stays at a few frames.
 #pragma once
 
@@ -36,6 +38,9 @@ struct EvaluationOptions {
     // Frames at the start left out of every score (temporal methods start with no history; an
     // engine runs for a while before anyone looks). 0 scores every frame.
     int skip_frames = 0;
+    // Score FLIP: the slowest metric (it filters the truth and every output at display size, for
+    // HDR once per exposure; docs/quality.md has its cost). Off: each flip score is NaN.
+    bool flip = true;
     // Keep the display-encoded outputs of this frame for pictures (-1: the last frame).
     int picture_frame = -1;
     // Called after each frame: (frames done, frame count).
@@ -48,10 +53,15 @@ struct MethodScores {
     double psnr_db = 0.0;               // 10 log10(1 / MSE), MSE pooled over scored frames
     double ssim = 0.0;                  // mean over scored frames
     double temporal_error = 0.0;        // RMS over stable pixels of scored frame pairs; NaN if none
+    // Mean over scored frames of the frame's mean per-pixel FLIP error, in [0, 1], lower is better:
+    // LDR-FLIP of the display-encoded frames (LDR sequences), HDR-FLIP of the linear frames (HDR
+    // sequences). NaN when not scored (EvaluationOptions::flip).
+    double flip = 0.0;
     double ms_per_frame = 0.0;          // wall time of upscale() per frame
     std::vector<double> frame_psnr_db;  // per frame (all frames, scored or not)
     std::vector<double> frame_ssim;
     std::vector<double> frame_temporal_error;  // per frame t (pair t-1, t); 0 for frame 0 / resets
+    std::vector<double> frame_flip;            // per frame; empty when FLIP is not scored
 };
 
 struct EvaluationResult {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "eval/flip.h"
 #include "eval/temporal_stability.h"
 
 namespace swinup::eval {
@@ -38,6 +39,9 @@ std::string sequence_line(const EvaluationResult& r) {
     return out.str();
 }
 
+// LDR-FLIP for LDR sequences, HDR-FLIP for HDR ones (evaluation.h).
+std::string flip_name(const EvaluationResult& r) { return r.info.hdr ? "HDR-FLIP" : "LDR-FLIP"; }
+
 nlohmann::json number_or_null(double v) {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
@@ -48,11 +52,13 @@ std::string format_results_table(const EvaluationResult& r) {
     std::ostringstream out;
     out << sequence_line(r) << "\n";
     out << pad("method", 10, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
-        << pad("t-error", 10, true) << pad("ms/frame", 11, true) << "\n";
+        << pad(flip_name(r), 10, true) << pad("t-error", 10, true) << pad("ms/frame", 11, true)
+        << "\n";
     for (const MethodScores& m : r.methods) {
         out << pad(m.name, 10, false) << pad(fixed(m.psnr_db, 2), 10, true)
-            << pad(fixed(m.ssim, 4), 9, true) << pad(fixed(m.temporal_error, 4), 10, true)
-            << pad(fixed(m.ms_per_frame, 1), 11, true) << "\n";
+            << pad(fixed(m.ssim, 4), 9, true) << pad(fixed(m.flip, 4), 10, true)
+            << pad(fixed(m.temporal_error, 4), 10, true) << pad(fixed(m.ms_per_frame, 1), 11, true)
+            << "\n";
     }
     return out.str();
 }
@@ -73,6 +79,13 @@ std::string results_json(const EvaluationResult& r) {
         {"ssim",
          "mean over scored frames of SSIM on Rec.709 luma of display-encoded values, 11x11 "
          "Gaussian window (sigma 1.5), valid windows only"},
+        {"flip",
+         "mean over scored frames of the mean per-pixel FLIP error (lower is better): LDR-FLIP "
+         "of the display-encoded frames for LDR, HDR-FLIP (ACES, automatic exposure range) of the "
+         "linear frames for HDR; " +
+             std::to_string(flip_default_pixels_per_degree()) +
+             " pixels per degree (a 0.7 m wide 3840-pixel monitor at 0.7 m)"},
+        {"flip_kind", flip_name(r)},
         {"temporal_error",
          "RMS over stable pixels of (output change - ground-truth change) between consecutive "
          "frames, each warped by the ground-truth motion"},
@@ -87,6 +100,7 @@ std::string results_json(const EvaluationResult& r) {
         if (!m.description.empty()) jm["description"] = m.description;
         jm["psnr_db"] = number_or_null(m.psnr_db);
         jm["ssim"] = number_or_null(m.ssim);
+        jm["flip"] = number_or_null(m.flip);
         jm["temporal_error"] = number_or_null(m.temporal_error);
         jm["ms_per_frame"] = number_or_null(m.ms_per_frame);
         nlohmann::json fp = nlohmann::json::array(), fs = nlohmann::json::array(),
@@ -97,6 +111,9 @@ std::string results_json(const EvaluationResult& r) {
         jm["frame_psnr_db"] = fp;
         jm["frame_ssim"] = fs;
         jm["frame_temporal_error"] = ft;
+        nlohmann::json ff = nlohmann::json::array();
+        for (double v : m.frame_flip) ff.push_back(number_or_null(v));
+        jm["frame_flip"] = ff;
         methods.push_back(jm);
     }
     j["methods"] = methods;
@@ -108,11 +125,12 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
     out << "# " << c.title << "\n\n";
     for (const std::string& note : c.notes) out << note << "\n\n";
     out << "Sequence: " << sequence_line(r) << ".\n\n";
-    out << "| method | PSNR (dB) | SSIM | temporal error | ms / frame |\n";
-    out << "| --- | ---: | ---: | ---: | ---: |\n";
+    out << "| method | PSNR (dB) | SSIM | " << flip_name(r) << " | temporal error | ms / frame |\n";
+    out << "| --- | ---: | ---: | ---: | ---: | ---: |\n";
     for (const MethodScores& m : r.methods) {
         out << "| " << m.name << " | " << fixed(m.psnr_db, 2) << " | " << fixed(m.ssim, 4) << " | "
-            << fixed(m.temporal_error, 4) << " | " << fixed(m.ms_per_frame, 1) << " |\n";
+            << fixed(m.flip, 4) << " | " << fixed(m.temporal_error, 4) << " | "
+            << fixed(m.ms_per_frame, 1) << " |\n";
     }
     out << "\n";
     for (const MethodScores& m : r.methods) {
@@ -121,7 +139,15 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
     out << "\nHow to read it: PSNR and SSIM compare each output frame with the ground truth after "
            "the same display encoding (HDR: x/(1+x) per channel after exposure, then the sRGB "
            "curve; LDR: clamp, then sRGB); higher is better. SSIM is computed on luma with the "
-           "standard 11x11 Gaussian window. The temporal error is the RMS difference between how "
+           "standard 11x11 Gaussian window. "
+        << flip_name(r)
+        << " is NVIDIA's perceptual difference (the mean per-pixel error in [0, 1]; lower is "
+           "better): "
+        << (r.info.hdr ? "HDR-FLIP of the linear frames, ACES tone mapping over an automatic "
+                         "range of exposures"
+                       : "LDR-FLIP of the display-encoded frames")
+        << ", for a 0.7 m wide 3840-pixel monitor seen from 0.7 m (67 pixels per degree). "
+           "The temporal error is the RMS difference between how "
            "the output changes from one frame to the next and how the ground truth changes, both "
            "warped by the true motion, outside disocclusions and motion edges; lower is better "
            "(0 means the output flickers exactly as little as the truth). ms / frame is the "

@@ -29,17 +29,11 @@ ExposureChoice choose_exposure(const swinup_context_desc& context, const swinup_
 
 FrameSetup FrameSequence::begin(const swinup_context_desc& context, const swinup_dispatch_desc& frame) const {
     FrameSetup s;
-    FrameGeometry& g = s.geometry;
-    g.width = static_cast<int>(frame.render_width);
-    g.height = static_cast<int>(frame.render_height);
-    g.display_width = static_cast<int>(context.display_width);
-    g.display_height = static_cast<int>(context.display_height);
-    g.jitter_x = frame.jitter_x;
-    g.jitter_y = frame.jitter_y;
-    g.scale_x = exact::div(static_cast<float>(g.display_width), static_cast<float>(g.width));
-    g.scale_y = exact::div(static_cast<float>(g.display_height), static_cast<float>(g.height));
-    s.padded_width = pad_to_grid(g.width);
-    s.padded_height = pad_to_grid(g.height);
+    s.geometry = frame_geometry(static_cast<int>(frame.render_width), static_cast<int>(frame.render_height),
+                                static_cast<int>(context.display_width), static_cast<int>(context.display_height),
+                                frame.jitter_x, frame.jitter_y);
+    s.padded_width = pad_to_grid(s.geometry.width);
+    s.padded_height = pad_to_grid(s.geometry.height);
 
     s.history_valid = valid_ && frame.reset == 0;
     s.current = current_;

@@ -50,6 +50,13 @@ uint64_t Weights::parameter_count() const {
     return n;
 }
 
+uint64_t Weights::heap_bytes() const {
+    uint64_t n = description.capacity();
+    for (const auto& [name, tensor] : tensors)
+        n += name.capacity() + tensor.bytes.capacity() + tensor.shape.capacity() * sizeof(int64_t);
+    return n;
+}
+
 namespace {
 
 constexpr const char* kFormatName = "swinup-weights";

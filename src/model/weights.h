@@ -32,6 +32,9 @@ struct Weights {
     // The tensor of that name; throws std::out_of_range if absent (load() guarantees presence).
     const Tensor& at(const std::string& name) const { return tensors.at(name); }
     uint64_t parameter_count() const;
+    // Host bytes of the tensors' data, shapes and names and the description (what a context
+    // holding these weights keeps; swinup_query_memory).
+    uint64_t heap_bytes() const;
 };
 
 // Parse and validate a safetensors image: header JSON, format name and version, model config,

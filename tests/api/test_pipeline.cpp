@@ -42,17 +42,7 @@ struct TinyFrame {
     StagePrevious prev;
 
     TinyFrame() {
-        cur.color = color.data();
-        cur.z = z.data();
-        cur.motion = motion.data();
-        cur.width = kW;
-        cur.height = kH;
-        cur.display_width = kDW;
-        cur.display_height = kDH;
-        cur.jitter_x = 0.125f;
-        cur.jitter_y = -0.375f;
-        cur.scale_x = 1.5f;
-        cur.scale_y = 1.5f;
+        cur = {frame_geometry(kW, kH, kDW, kDH, 0.125f, -0.375f), color.data(), z.data(), motion.data()};
         prev.valid = true;
         prev.history = history.data();
         prev.z = prev_z.data();
@@ -284,18 +274,7 @@ struct TinyOutput {
     TinyOutput() {
         for (int i = 0; i < kW * kH; ++i)
             for (int c = 0; c < 3; ++c) tc[i * 3 + c] = 0.1f * float(i % 5) + 0.3f * float(c) + 0.05f * float(i / 4);
-        cur.tc = tc.data();
-        cur.motion = motion.data();
-        cur.head = head.data();
-        cur.head_stride = kStride;
-        cur.width = kW;
-        cur.height = kH;
-        cur.display_width = kDW;
-        cur.display_height = kDH;
-        cur.jitter_x = 0.2f;
-        cur.jitter_y = -0.1f;
-        cur.scale_x = 1.5f;
-        cur.scale_y = 1.5f;
+        cur = {frame_geometry(kW, kH, kDW, kDH, 0.2f, -0.1f), tc.data(), motion.data(), head.data(), kStride, 0.0f};
         prev.history = history.data();
     }
     void set_kernel(float log_major, float log_minor, float angle, float alpha_logit) {
@@ -618,27 +597,13 @@ TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
     }
     std::vector<uint16_t> history(size_t(dw) * dh * 4);
     for (uint16_t& v : history) v = f32_to_f16_bits(uniform(0.0f, 4.0f));
-    OutputCurrent cur;
-    cur.width = w;
-    cur.height = h;
-    cur.display_width = dw;
-    cur.display_height = dh;
-    cur.scale_x = float(dw) / float(w);
-    cur.scale_y = float(dh) / float(h);
-    cur.jitter_x = 0.21f;
-    cur.jitter_y = -0.37f;
-    cur.tc = tc.data();
-    cur.motion = motion.data();
-    cur.head = head.data();
-    cur.head_stride = stride;
     for (float shift : {0.0f, 0.75f})
     for (bool valid : {false, true}) {
-        cur.still_history_shift = shift;
+        const OutputCurrent cur{frame_geometry(w, h, dw, dh, 0.21f, -0.37f), tc.data(), motion.data(), head.data(),
+                                stride, shift};
         std::vector<PixelKernel> kernels(w * h);
         cpu::pixel_kernels(cur, kernels.data());
-        OutputPrevious prev;
-        prev.valid = valid;
-        prev.history = history.data();
+        const OutputPrevious prev{valid, history.data()};
         for (int oy = 0; oy < dh; ++oy) {
             for (int ox = 0; ox < dw; ++ox) {
                 float from_head[3], from_table[3];
@@ -669,19 +634,8 @@ TEST(OutputPass, StillPixelsTakeTheShiftedHistoryWeight) {
     constexpr int w = 8, h = 6, dw = 16, dh = 12;
     std::vector<float> tc(w * h * 3, 1.0f), motion(w * h * 2, 0.0f), head(w * h * kHeadOutputs, 0.0f);
     std::vector<uint16_t> history(size_t(dw) * dh * 4, f32_to_f16_bits(0.25f));
-    OutputCurrent cur;
-    cur.width = w;
-    cur.height = h;
-    cur.display_width = dw;
-    cur.display_height = dh;
-    cur.scale_x = cur.scale_y = 2.0f;
-    cur.tc = tc.data();
-    cur.motion = motion.data();
-    cur.head = head.data();
-    cur.head_stride = w;
-    OutputPrevious prev;
-    prev.valid = true;
-    prev.history = history.data();
+    OutputCurrent cur{frame_geometry(w, h, dw, dh, 0.0f, 0.0f), tc.data(), motion.data(), head.data(), w, 0.0f};
+    const OutputPrevious prev{true, history.data()};
     float plain[3], shifted[3];
     output_pixel(cur, prev, 7, 5, plain);
     cur.still_history_shift = shift;

@@ -98,6 +98,30 @@ TEST_F(CliUpscale, WritesDisplaySizeFramesAndMetadata) {
     EXPECT_NE(run.out.find("median"), std::string::npos) << run.out;
 }
 
+// The library is silent without a log callback; the CLI gives it one that prints its warnings. A
+// sequence whose jitter never changes (the engine forgot to apply it) is such a warning.
+TEST_F(CliUpscale, PrintsTheLibrarysWarnings) {
+    constexpr int kStill = 9;
+    SequenceInfo info = swinup::test::sequence_info(kRenderW, kRenderH, kDisplayW, kDisplayH, kStill);
+    info.jitter_x.assign(kStill, 0.25f);
+    info.jitter_y.assign(kStill, 0.25f);
+    info.exposure.assign(kStill, 1.0f);
+    info.reset.assign(kStill, 0);
+    info.reset[0] = 1;
+    const fs::path still = root_ / "still";
+    sequence_write_info(still.string(), info);
+    for (int i = 0; i < kStill; ++i)
+        sequence_write_frame(still.string(), info, i, swinup::test::blank_frame(kRenderW, kRenderH));
+    const CliRun run = swinup("upscale " + still.string() + " -o " + (root_ / "out").string() + " --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find("swinup: warning: dispatch.jitter_x, dispatch.jitter_y"), std::string::npos)
+        << run.err;
+    // The jittered sequence gives no warning.
+    const CliRun jittered = swinup("upscale " + seq() + " -o " + (root_ / "out2").string() + " --backend cpu");
+    ASSERT_EQ(jittered.exit_code, 0) << jittered.err;
+    EXPECT_EQ(jittered.err.find("warning"), std::string::npos) << jittered.err;
+}
+
 // The UNORM formats are the same picture as RGBA16F, clamped to [0,1] and quantised: each value
 // lies within half a level (plus the f16 rounding of the reference) of the RGBA16F one.
 TEST_F(CliUpscale, UnormFormatsAgreeWithHalfFloat) {
@@ -465,6 +489,14 @@ TEST_F(CliUpscale, EvalScoresFramesFromAFolder) {
     EXPECT_GT(json["methods"][1]["ssim"].get<double>(), 0.0);
     EXPECT_NEAR(json["methods"][2]["ssim"].get<double>(), 1.0, 1e-9);
     EXPECT_LT(json["methods"][0]["ssim"].get<double>(), 0.999);
+    // FLIP: 0 for the truth itself, above 0 for the bilinear upscale.
+    EXPECT_EQ(json["methods"][2]["flip"].get<double>(), 0.0);
+    EXPECT_GT(json["methods"][0]["flip"].get<double>(), 0.0);
+    EXPECT_NE(run.out.find("-FLIP"), std::string::npos) << run.out;
+    // --no-flip leaves it out.
+    const CliRun without = swinup("eval " + seq() + " --methods bilinear --no-flip");
+    ASSERT_EQ(without.exit_code, 0) << without.err;
+    EXPECT_NE(without.out.find("n/a"), std::string::npos) << without.out;
 }
 
 TEST_F(CliUpscale, EvalNamesWhatIsWrongWithAFramesFolder) {

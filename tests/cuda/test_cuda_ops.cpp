@@ -213,26 +213,17 @@ std::vector<T> values_of(const std::vector<uint8_t>& b) {
 constexpr uint8_t kPoison = 0xcd;  // output buffers start as this: an unwritten output shows
 std::vector<uint8_t> poison(size_t bytes) { return std::vector<uint8_t>(bytes, kPoison); }
 
-std::vector<float> decode_e4m3(const std::vector<uint8_t>& codes) {
-    std::vector<float> v(codes.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = e4m3_to_f32(codes[i]);
-    return v;
+// Every element through `convert`: e4m3 codes and f16 bits to floats and back.
+template <class To, class From>
+std::vector<To> converted(const std::vector<From>& from, To (*convert)(From)) {
+    std::vector<To> to(from.size());
+    for (size_t i = 0; i < to.size(); ++i) to[i] = convert(from[i]);
+    return to;
 }
-std::vector<float> decode_f16(const std::vector<uint16_t>& bits) {
-    std::vector<float> v(bits.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = f16_bits_to_f32(bits[i]);
-    return v;
-}
-std::vector<uint8_t> encode_e4m3(const std::vector<float>& v) {
-    std::vector<uint8_t> c(v.size());
-    for (size_t i = 0; i < v.size(); ++i) c[i] = f32_to_e4m3(v[i]);
-    return c;
-}
-std::vector<uint16_t> encode_f16(const std::vector<float>& v) {
-    std::vector<uint16_t> h(v.size());
-    for (size_t i = 0; i < v.size(); ++i) h[i] = f32_to_f16_bits(v[i]);
-    return h;
-}
+std::vector<float> decode_e4m3(const std::vector<uint8_t>& codes) { return converted(codes, e4m3_to_f32); }
+std::vector<float> decode_f16(const std::vector<uint16_t>& bits) { return converted(bits, f16_bits_to_f32); }
+std::vector<uint8_t> encode_e4m3(const std::vector<float>& v) { return converted(v, f32_to_e4m3); }
+std::vector<uint16_t> encode_f16(const std::vector<float>& v) { return converted(v, f32_to_f16_bits); }
 
 // ---- random inputs ----------------------------------------------------------------------------
 struct Random {
@@ -1008,20 +999,6 @@ void run_lite_tail_fused(const OpCase& c) {
 // ---- the frame passes -------------------------------------------------------------------------------
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-// A frame's sizes and jitter, the scale display / render by the exact division (as the backends).
-FrameGeometry geometry(int w, int h, int dw, int dh, float jitter_x, float jitter_y) {
-    FrameGeometry g;
-    g.width = w;
-    g.height = h;
-    g.display_width = dw;
-    g.display_height = dh;
-    g.jitter_x = jitter_x;
-    g.jitter_y = jitter_y;
-    g.scale_x = exact::div(float(dw), float(w));
-    g.scale_y = exact::div(float(dh), float(h));
-    return g;
-}
-
 // Raw RGBA32F colour with the cases the spec names: NaN, +-Inf, negative, above 1 (LDR clamps).
 std::vector<float> raw_colour(Random& r, int w, int h) {
     std::vector<float> c = r.floats(size_t(w) * h * 4, -0.2f, 3.0f);
@@ -1106,7 +1083,7 @@ void run_input_planes(const OpCase& c) {
     d.jitter_x = jitter_x;
     d.jitter_y = jitter_y;
     FrameSetup s;
-    s.geometry = geometry(w, h, dw, dh, jitter_x, jitter_y);
+    s.geometry = frame_geometry(w, h, dw, dh, jitter_x, jitter_y);
     s.exposure.pre_exposure = pre_exposure;
     s.ldr = ldr;
     s.depth_inverted = inverted;
@@ -1162,11 +1139,7 @@ void run_staging(const OpCase& c) {
     }
     const KernelRun run = launch(call, {"staged", "dilated", "tc"});
 
-    StageCurrent cur;
-    static_cast<FrameGeometry&>(cur) = geometry(w, h, dw, dh, jitter_x, jitter_y);
-    cur.color = colour.data();
-    cur.z = z.data();
-    cur.motion = motion.data();
+    const StageCurrent cur{frame_geometry(w, h, dw, dh, jitter_x, jitter_y), colour.data(), z.data(), motion.data()};
     StagePrevious p;
     p.valid = history;
     p.history = prev.history.data();
@@ -1250,16 +1223,9 @@ void run_output(const OpCase& c) {
     }
     const KernelRun run = launch(call, written);
 
-    OutputCurrent cur;
-    static_cast<FrameGeometry&>(cur) = geometry(w, h, dw, dh, jitter_x, jitter_y);
-    cur.tc = tc.data();
-    cur.motion = motion.data();
-    cur.head = head.data();
-    cur.head_stride = stride;
-    cur.still_history_shift = still;
-    OutputPrevious p;
-    p.valid = history;
-    p.history = prev.history.data();
+    const OutputCurrent cur{frame_geometry(w, h, dw, dh, jitter_x, jitter_y), tc.data(), motion.data(), head.data(),
+                            stride, still};
+    const OutputPrevious p{history, prev.history.data()};
     std::vector<float> linear(size_t(dw) * dh * 3);
     for (int y = 0; y < dh; ++y)
         for (int x = 0; x < dw; ++x) output_pixel(cur, p, x, y, &linear[(size_t(y) * dw + x) * 3]);

@@ -63,23 +63,10 @@ cuda_tools::OutputPassCase random_case(int w, int h, int dw, int dh, bool histor
 
 // output_pixel() on the CPU over the same planes.
 std::vector<float> cpu_output(const cuda_tools::OutputPassCase& c) {
-    OutputCurrent cur;
-    cur.width = c.width;
-    cur.height = c.height;
-    cur.display_width = c.display_width;
-    cur.display_height = c.display_height;
-    cur.jitter_x = c.jitter_x;
-    cur.jitter_y = c.jitter_y;
-    cur.scale_x = float(c.display_width) / float(c.width);
-    cur.scale_y = float(c.display_height) / float(c.height);
-    cur.tc = c.tc.data();
-    cur.motion = c.motion.data();
-    cur.head = c.head.data();
-    cur.head_stride = c.width;
-    cur.still_history_shift = c.still_history_shift;
-    OutputPrevious prev;
-    prev.valid = !c.history.empty();
-    prev.history = c.history.data();
+    const FrameGeometry g =
+        frame_geometry(c.width, c.height, c.display_width, c.display_height, c.jitter_x, c.jitter_y);
+    const OutputCurrent cur{g, c.tc.data(), c.motion.data(), c.head.data(), c.width, c.still_history_shift};
+    const OutputPrevious prev{!c.history.empty(), c.history.data()};
     std::vector<float> out(size_t(c.display_width) * c.display_height * 3);
     for (int y = 0; y < c.display_height; ++y)
         for (int x = 0; x < c.display_width; ++x)

@@ -7,6 +7,7 @@
 #include "eval/bitmap_font.h"
 #include "eval/comparison_pictures.h"
 #include "eval/evaluation.h"
+#include "eval/flip.h"
 #include "eval/report.h"
 #include "sequence_fixture.h"
 
@@ -50,7 +51,73 @@ ev::SequenceSource still_sequence(int frames, bool with_truth) {
     return ev::sequence_source_from_frames(info, std::move(list), "test sequence");
 }
 
+// The same sequence as HDR linear colour, every value multiplied by scale.
+ev::SequenceSource scaled_hdr_sequence(int frames, float scale) {
+    ev::SequenceSource ldr = still_sequence(frames, true);
+    SequenceInfo info = ldr.info;
+    info.hdr = true;
+    std::vector<Frame> list;
+    for (int i = 0; i < frames; ++i) {
+        Frame f = ldr.read_frame(i);
+        for (float& v : f.color.data) v *= scale;
+        for (int p = 0; p < f.gt.width * f.gt.height; ++p)
+            for (int c = 0; c < 3; ++c) f.gt.data[size_t(p) * 4 + size_t(c)] *= scale;
+        list.push_back(std::move(f));
+    }
+    return ev::sequence_source_from_frames(info, std::move(list), "hdr test sequence");
+}
+
 }  // namespace
+
+// An LDR sequence's FLIP is LDR-FLIP of the display-encoded frames (the pictures are those), each
+// frame scored and the scored ones averaged.
+TEST(EvalEvaluation, FlipScoresEveryFrameOfEveryMethod) {
+    ev::EvaluationOptions options;
+    options.methods = {"nearest", "taau"};
+    options.skip_frames = 1;
+    const ev::EvaluationResult r = ev::evaluate_sequence(still_sequence(5, true), options);
+    ASSERT_EQ(r.picture_frame, 4);
+    for (size_t m = 0; m < r.methods.size(); ++m) {
+        const ev::MethodScores& s = r.methods[m];
+        ASSERT_EQ(s.frame_flip.size(), 5u);
+        EXPECT_EQ(s.frame_flip[4],
+                  ev::mean_flip(ev::ldr_flip_error_map(r.picture_truth, r.picture_outputs[m])));
+        EXPECT_NEAR(s.flip, (s.frame_flip[1] + s.frame_flip[2] + s.frame_flip[3] + s.frame_flip[4]) / 4.0,
+                    1e-12);
+        EXPECT_GT(s.flip, 0.0);
+        EXPECT_LT(s.flip, 1.0);
+    }
+    // The accumulating method is closer to the truth of a still scene than nearest, here too.
+    EXPECT_LT(r.methods[1].flip, r.methods[0].flip);
+}
+
+// An HDR sequence's FLIP is HDR-FLIP of the linear frames: it does not change when all the colour
+// is twice as bright (its exposures follow the truth), which the display encoding's x / (1 + x)
+// would.
+TEST(EvalEvaluation, HdrFlipScoresTheLinearFrames) {
+    ev::EvaluationOptions options;
+    options.methods = {"nearest"};
+    const ev::EvaluationResult a = ev::evaluate_sequence(scaled_hdr_sequence(3, 3.0f), options);
+    const ev::EvaluationResult b = ev::evaluate_sequence(scaled_hdr_sequence(3, 6.0f), options);
+    EXPECT_NEAR(a.methods[0].flip, b.methods[0].flip, 1e-6);
+    EXPECT_GT(a.methods[0].flip, 0.0);
+    EXPECT_GT(std::abs(a.methods[0].psnr_db - b.methods[0].psnr_db), 0.1);
+    const double ldr_flip_of_encoded =
+        ev::mean_flip(ev::ldr_flip_error_map(a.picture_truth, a.picture_outputs[0]));
+    EXPECT_GT(std::abs(a.methods[0].frame_flip[2] - ldr_flip_of_encoded), 1e-3);
+    EXPECT_NE(ev::format_results_table(a).find("HDR-FLIP"), std::string::npos);
+}
+
+TEST(EvalEvaluation, FlipCanBeLeftOut) {
+    ev::EvaluationOptions options;
+    options.methods = {"nearest"};
+    options.flip = false;
+    const ev::EvaluationResult r = ev::evaluate_sequence(still_sequence(3, true), options);
+    EXPECT_TRUE(std::isnan(r.methods[0].flip));
+    EXPECT_TRUE(r.methods[0].frame_flip.empty());
+    EXPECT_NE(ev::format_results_table(r).find("n/a"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(ev::results_json(r))["methods"][0]["flip"].is_null());
+}
 
 TEST(EvalEvaluation, ScoresEveryMethodOnEveryFrame) {
     const auto source = still_sequence(8, true);
@@ -153,9 +220,14 @@ TEST(EvalReport, TableAndJsonCarryTheScores) {
     EXPECT_NEAR(j["methods"][1]["psnr_db"].get<double>(), r.methods[1].psnr_db, 1e-9);
     EXPECT_EQ(j["methods"][0]["frame_ssim"].size(), 4u);
     EXPECT_EQ(j["display_size"][0].get<int>(), 32);
+    EXPECT_NE(table.find("LDR-FLIP"), std::string::npos);
+    EXPECT_NEAR(j["methods"][1]["flip"].get<double>(), r.methods[1].flip, 1e-9);
+    EXPECT_EQ(j["methods"][0]["frame_flip"].size(), 4u);
+    EXPECT_EQ(j["metrics"]["flip_kind"], "LDR-FLIP");
     const std::string md =
         ev::report_markdown(r, {"Title", "swinup eval x", {{"stage", 1.5}}, {"a.png"}, {"note"}});
     EXPECT_NE(md.find("# Title"), std::string::npos);
+    EXPECT_NE(md.find("| SSIM | LDR-FLIP | temporal error |"), std::string::npos) << md;
     EXPECT_NE(md.find("![a.png](a.png)"), std::string::npos);
 }
 

@@ -42,6 +42,7 @@ Scores score_scene(const std::string& scene) {
     options.method_options.swinup.backend = SWINUP_BACKEND_CPU;
     options.method_options.swinup.variant = SWINUP_VARIANT_LITE;
     options.method_options.swinup.precision = SWINUP_PRECISION_EXACT;
+    options.flip = false;  // not checked here; it would double the evaluation's CPU time
     const ev::SequenceSource source =
         ev::sequence_source_from_frames(rendered.info, std::move(rendered.frames), scene);
     const ev::EvaluationResult result = ev::evaluate_sequence(source, options);

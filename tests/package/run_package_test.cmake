@@ -61,6 +61,27 @@ file(GLOB_RECURSE installed RELATIVE ${prefix} ${prefix}/*)
 list(SORT installed)
 message(STATUS "installed: ${installed}")
 
+# The shared library's SONAME is libswinup.so.<SWINUP_VERSION_MAJOR of the installed header>, and
+# it exports exactly the functions src/api/libswinup.map lists.
+file(STRINGS ${prefix}/include/swinup/swinup.h major_line REGEX "^#define SWINUP_VERSION_MAJOR [0-9]+$")
+string(REGEX MATCH "[0-9]+$" major "${major_line}")
+file(GLOB shared_library ${prefix}/lib/libswinup.so.*.*.*)
+run_checked("readelf -d ${shared_library}" readelf -d ${shared_library})
+if(NOT run_output MATCHES "Library soname: \\[libswinup\\.so\\.${major}\\]")
+  message(FATAL_ERROR "${shared_library}: the SONAME is not libswinup.so.${major}:\n${run_output}")
+endif()
+run_checked("nm -D ${shared_library}" nm -D --defined-only ${shared_library})
+string(REGEX MATCHALL " [TtWDBR] ([A-Za-z_][A-Za-z0-9_]*)" exported "${run_output}")
+list(TRANSFORM exported REPLACE "^ [TtWDBR] " "")
+list(SORT exported)
+file(READ ${SOURCE_DIR}/../../src/api/libswinup.map map)
+string(REGEX MATCHALL "swinup_[a-z_]+" listed "${map}")
+list(REMOVE_DUPLICATES listed)
+list(SORT listed)
+if(NOT exported STREQUAL listed)
+  message(FATAL_ERROR "${shared_library} exports\n  ${exported}\nbut src/api/libswinup.map lists\n  ${listed}")
+endif()
+
 # 1. CMake. No package registry: only the prefix may provide swinup.
 run_checked("configuring the consumer"
   ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/cmake -G ${GENERATOR}

@@ -14,6 +14,7 @@
 #include "render/gltf_loader.h"
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
+#include "gltf_quad_scene.h"
 #include "small_stack.h"
 #include "test_dir.h"
 
@@ -36,52 +37,20 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir_); }
 
-    // A unit quad in the xy plane ([-1,1]^2, facing +z): 4 positions, normals, uvs, 6 indices.
+    // The quad's buffer (gltf_quad_scene.h) as quad.bin.
     void write_buffer() {
-        const float pos[12] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
-        const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
-        const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
-        const uint16_t idx[6] = {0, 1, 2, 0, 2, 3};
-        std::ofstream f(dir_ / "quad.bin", std::ios::binary);
-        f.write(reinterpret_cast<const char*>(pos), sizeof pos);
-        f.write(reinterpret_cast<const char*>(nrm), sizeof nrm);
-        f.write(reinterpret_cast<const char*>(uv), sizeof uv);
-        f.write(reinterpret_cast<const char*>(idx), sizeof idx);
+        const std::vector<uint8_t> bytes = swinup::test::gltf_quad_buffer();
+        std::ofstream(dir_ / "quad.bin", std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     }
 
+    // The quad scene with quad.bin and grey.png, and grey.dds through MSFT_texture_dds.
     json base_document() const {
-        json doc = R"({
-          "asset": {"version": "2.0"},
-          "extensionsUsed": ["MSFT_texture_dds"],
-          "buffers": [{"uri": "quad.bin", "byteLength": 140}],
-          "bufferViews": [
-            {"buffer": 0, "byteOffset": 0, "byteLength": 128},
-            {"buffer": 0, "byteOffset": 128, "byteLength": 12}],
-          "accessors": [
-            {"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 4, "type": "VEC3",
-             "min": [-1, -1, 0], "max": [1, 1, 0]},
-            {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
-            {"bufferView": 0, "byteOffset": 96, "componentType": 5126, "count": 4, "type": "VEC2"},
-            {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}],
-          "images": [{"uri": "grey.png"}, {"uri": "grey.dds", "mimeType": "image/vnd-ms.dds"}],
-          "textures": [{"source": 0, "extensions": {"MSFT_texture_dds": {"source": 1}}}],
-          "materials": [
-            {"name": "textured", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
-                                                          "metallicFactor": 0, "roughnessFactor": 0.9}},
-            {"name": "mask", "doubleSided": true, "alphaMode": "MASK", "alphaCutoff": 0.3,
-             "pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.4, 0.6, 1.0]}}],
-          "meshes": [
-            {"name": "front", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0}]},
-            {"name": "side", "primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 1}]}],
-          "cameras": [{"type": "perspective", "perspective": {"yfov": 0.9, "znear": 0.1, "zfar": 50, "aspectRatio": 1.0}}],
-          "nodes": [
-            {"name": "front", "mesh": 0, "translation": [0, 0, -5], "scale": [2, 2, 2]},
-            {"name": "group", "children": [2], "translation": [3, 0, 0]},
-            {"name": "side", "mesh": 1, "matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,-7,1]},
-            {"name": "camera", "camera": 0, "translation": [0, 0, 1]}],
-          "scenes": [{"nodes": [0, 1, 3]}],
-          "scene": 0
-        })"_json;
+        json doc = swinup::test::gltf_quad_document();
+        doc["extensionsUsed"] = json::array({"MSFT_texture_dds"});
+        doc["buffers"] = R"([{"uri": "quad.bin", "byteLength": 140}])"_json;
+        doc["images"] = R"([{"uri": "grey.png"}, {"uri": "grey.dds", "mimeType": "image/vnd-ms.dds"}])"_json;
+        doc["textures"] = R"([{"source": 0, "extensions": {"MSFT_texture_dds": {"source": 1}}}])"_json;
         return doc;
     }
 

@@ -174,12 +174,14 @@ TEST(VulkanDispatchValidation, TheExposureImageIsCheckedWhenGivenAndIgnoredUnder
 TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
     Frame f;
     f.desc.struct_size = 8;
-    expect_refused(f, "vulkan_dispatch.struct_size: expected " + std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                          " (sizeof(swinup_vulkan_dispatch_desc); call swinup_vulkan_dispatch_desc_init), got 8");
+    expect_refused(f, "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
+                          std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
+                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got 8");
     f = Frame();
     f.desc.frame.struct_size = 4;
-    expect_refused(f, "vulkan_dispatch.frame.struct_size: expected " + std::to_string(sizeof(swinup_dispatch_desc)) +
-                          " (sizeof(swinup_dispatch_desc); call swinup_dispatch_desc_init), got 4");
+    expect_refused(f, "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of "
+                      "swinup_vulkan_dispatch_desc accepts " + std::to_string(sizeof(swinup_dispatch_desc)) +
+                          " (SWINUP_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got 4");
     f = Frame();
     f.desc.frame.jitter_x = 0.75f;
     expect_refused(f, "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
@@ -212,8 +214,9 @@ TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {
     EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.enabled_extensions[1]: is NULL");
     d.struct_size = 3;
     EXPECT_EQ(validate_vulkan_device_desc(d).message,
-              "vulkan_device.struct_size: expected " + std::to_string(sizeof(swinup_vulkan_device_desc)) +
-                  " (sizeof(swinup_vulkan_device_desc); call swinup_vulkan_device_desc_init), got 3");
+              "vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
+                  std::to_string(sizeof(swinup_vulkan_device_desc)) +
+                  " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got 3");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "api_context.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace swinup::cli {
@@ -11,9 +12,23 @@ void check_status(swinup_status status, const swinup_context* ctx, const std::st
                              swinup_status_name(status) + ")");
 }
 
+namespace {
+
+// The library is silent unless given a callback. A person at a terminal wants its warnings (a
+// jitter that never changes, an exposure texture that is ignored); errors already reach them as
+// exceptions and info lines would only repeat what the command prints.
+void print_warning(swinup_log_level level, const char* message, void*) {
+    if (level == SWINUP_LOG_WARNING) std::fprintf(stderr, "swinup: warning: %s\n", message);
+}
+
+}  // namespace
+
 ContextHandle create_context(const swinup_context_desc& desc) {
+    swinup_context_desc with_log = desc;
+    if (with_log.log_callback == nullptr && with_log.log_user_data == nullptr)
+        with_log.log_callback = print_warning;
     swinup_context* ctx = nullptr;
-    check_status(swinup_context_create(&desc, &ctx), nullptr, "cannot create a context");
+    check_status(swinup_context_create(&with_log, &ctx), nullptr, "cannot create a context");
     return ContextHandle(ctx);
 }
 

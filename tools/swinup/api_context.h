@@ -15,7 +15,8 @@ struct ContextDeleter {
 };
 using ContextHandle = std::unique_ptr<swinup_context, ContextDeleter>;
 
-// Throws std::runtime_error("cannot create a context: <why> (<status>)") on failure.
+// Throws std::runtime_error("cannot create a context: <why> (<status>)") on failure. Without a
+// log callback in `desc`, the library's warnings are printed to stderr as "swinup: warning: ...".
 ContextHandle create_context(const swinup_context_desc& desc);
 // Throws std::runtime_error on failure.
 swinup_context_info context_info(const swinup_context* ctx);

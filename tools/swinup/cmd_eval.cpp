@@ -1,7 +1,7 @@
-// swinup eval SEQ: every method over a sequence with ground truth; PSNR, SSIM and the temporal
-// error per method as a table on stdout, optionally as JSON (--json) and side-by-side crops
-// (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h,
-// temporal_stability.h).
+// swinup eval SEQ: every method over a sequence with ground truth; PSNR, SSIM, FLIP and the
+// temporal error per method as a table on stdout, optionally as JSON (--json) and side-by-side
+// crops (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h, flip.h,
+// hdr_flip.h, temporal_stability.h).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -31,6 +31,7 @@ struct EvalCommandOptions {
     int skip = 0;
     int picture_frame = -1;
     int crop = 160;
+    bool no_flip = false;
     NetworkOptions net;
 };
 
@@ -66,6 +67,7 @@ void run_eval(const EvalCommandOptions& opt) {
     }
     options.skip_frames = opt.skip;
     options.picture_frame = opt.picture_frame;
+    options.flip = !opt.no_flip;
     options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
     options.method_options.swinup.variant = parse_variant_option(opt.net.variant);
     options.method_options.swinup.precision = parse_precision_option(opt.net.precision);
@@ -102,7 +104,7 @@ void run_eval(const EvalCommandOptions& opt) {
 void register_eval(CLI::App& app) {
     auto opt = std::make_shared<EvalCommandOptions>();
     CLI::App* cmd = app.add_subcommand(
-        "eval", "Score methods against a sequence's ground truth: PSNR, SSIM, temporal error");
+        "eval", "Score methods against a sequence's ground truth: PSNR, SSIM, FLIP, temporal error");
     cmd->add_option("SEQ", opt->sequence, "sequence folder with ground truth (gt.NNNN.exr)")
         ->required();
     cmd->add_option("--methods", opt->methods,
@@ -123,6 +125,9 @@ void register_eval(CLI::App& app) {
     cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")
         ->check(CLI::Range(16, 2048))
         ->capture_default_str();
+    cmd->add_flag("--no-flip", opt->no_flip,
+                  "leave FLIP out (n/a in the table): the slowest metric, it filters the truth "
+                  "and every output at display size, for HDR once per exposure");
     add_network_options(cmd, &opt->net, "swinup: ");
     cmd->callback([opt] { run_eval(*opt); });
 }

@@ -18,6 +18,10 @@ struct Head {
     Linear mlp_fc1, mlp_fc2, mlp_fc3;  // 48 -> 64 -> 64 -> 8 (when has_mlp)
 
     static Head from_weights(const Weights& weights, int channels);
+    size_t heap_bytes() const {
+        return gain.capacity() * sizeof(float) + linear.heap_bytes() + mlp_fc1.heap_bytes() + mlp_fc2.heap_bytes() +
+               mlp_fc3.heap_bytes();
+    }
 };
 
 // x: count x C f16 tokens; slots: count x kSlots staged e4m3 values of the same pixels (read by

@@ -22,6 +22,7 @@ struct Linear {
     // Decodes `<name>.weight`, `.scale` and `.bias`; throws std::invalid_argument naming the
     // tensor when one is missing or its shape is not [out, in] / [out].
     static Linear from_weights(const Weights& weights, const std::string& name, int in, int out);
+    size_t heap_bytes() const { return weight.heap_bytes() + (scale.capacity() + bias.capacity()) * sizeof(float); }
 };
 
 // x: rows x layer.in floats (e4m3 values, row-major); y: rows x layer.out f32 outputs.

@@ -4,10 +4,12 @@
 #include <cstring>
 #include <type_traits>
 
+#include "cpu/simd/avx2_math.h"
+#include "cpu/simd/avx512_math.h"
 #include "cpu/simd/simd_level.h"
 #include "cpu/simd/simd_target.h"
 
-// The kernels below pass vectors between inlined helpers only (matmul_avx2 and matmul_avx512
+// The kernels below pass vectors between inlined helpers only (avx2::matmul and avx512::matmul
 // are flattened), so no call crosses the ABI that -Wpsabi warns about.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
@@ -37,7 +39,12 @@ inline void store_outputs(const float* acc, int valid, float* y) {
     std::memcpy(y, acc, sizeof(float) * size_t(valid));
 }
 
-void matmul_scalar(const PackedMatrix& m, const float* x, int rows, float* y) {
+}  // namespace
+
+namespace scalar {
+namespace {
+
+void matmul(const PackedMatrix& m, const float* x, int rows, float* y) {
     const int panels = (m.out + kMatmulPanel - 1) / kMatmulPanel;
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + size_t(r) * m.in;
@@ -55,61 +62,28 @@ void matmul_scalar(const PackedMatrix& m, const float* x, int rows, float* y) {
 }
 
 }  // namespace
+}  // namespace scalar
 
 #if SWINUP_SIMD_X86
 SWINUP_TARGET_AVX2_BEGIN
+namespace avx2 {
 namespace {
-namespace avx2_kernels {
 #include "cpu/layers/matmul_blocks.inc"
-}  // namespace avx2_kernels
-struct Avx2 {
-    using Reg = __m256;
-    static constexpr int kLanes = 8;
-    static Reg zero() { return _mm256_setzero_ps(); }
-    static Reg load(const float* p) { return _mm256_loadu_ps(p); }
-    static Reg broadcast(const float* p) { return _mm256_broadcast_ss(p); }
-    static Reg fmadd(Reg a, Reg b, Reg c) { return _mm256_fmadd_ps(a, b, c); }
-    static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
-};
-// 6 rows x 16 outputs: 12 accumulators, 2 panel registers and a broadcast of the 16 ymm.
-// flatten: the accumulators stay in registers.
-__attribute__((flatten)) void matmul_avx2(const PackedMatrix& m, const float* x, int rows, float* y) {
-    avx2_kernels::matmul_blocks<Avx2, 6, 1>(m, x, rows, y);
-}
 }  // namespace
+}  // namespace avx2
 SWINUP_TARGET_AVX2_END
 
 SWINUP_TARGET_AVX512_BEGIN
+namespace avx512 {
 namespace {
-namespace avx512_kernels {
 #include "cpu/layers/matmul_blocks.inc"
-}  // namespace avx512_kernels
-struct Avx512 {
-    using Reg = __m512;
-    static constexpr int kLanes = 16;
-    static Reg zero() { return _mm512_setzero_ps(); }
-    static Reg load(const float* p) { return _mm512_loadu_ps(p); }
-    static Reg broadcast(const float* p) { return _mm512_set1_ps(*p); }
-    static Reg fmadd(Reg a, Reg b, Reg c) { return _mm512_fmadd_ps(a, b, c); }
-    static void store(float* p, Reg v) { _mm512_storeu_ps(p, v); }
-};
-// 6 rows x 32 outputs: 12 accumulators of the 32 zmm.
-__attribute__((flatten)) void matmul_avx512(const PackedMatrix& m, const float* x, int rows, float* y) {
-    avx512_kernels::matmul_blocks<Avx512, 6, 2>(m, x, rows, y);
-}
 }  // namespace
+}  // namespace avx512
 SWINUP_TARGET_AVX512_END
 #endif  // SWINUP_SIMD_X86
 
 void matmul(const PackedMatrix& m, const float* x, int rows, float* y) {
-#if SWINUP_SIMD_X86
-    switch (simd_level()) {
-        case SimdLevel::avx512: matmul_avx512(m, x, rows, y); return;
-        case SimdLevel::avx2: matmul_avx2(m, x, rows, y); return;
-        case SimdLevel::scalar: break;
-    }
-#endif
-    matmul_scalar(m, x, rows, y);
+    SWINUP_SIMD_DISPATCH(matmul, m, x, rows, y);
 }
 
 }  // namespace swinup::cpu

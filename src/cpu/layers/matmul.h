@@ -18,6 +18,7 @@ struct PackedMatrix {
     int in = 0;
     int out = 0;
     std::vector<float> panels;  // ceil(out / 16) x in x 16
+    size_t heap_bytes() const { return panels.capacity() * sizeof(float); }
 };
 constexpr int kMatmulPanel = 16;
 

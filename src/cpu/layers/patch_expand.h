@@ -19,6 +19,7 @@ struct PatchExpand {
 
     static PatchExpand from_weights(const Weights& weights, const std::string& name, int in_channels,
                                     int out_channels);
+    size_t heap_bytes() const { return gain.capacity() * sizeof(float) + linear.heap_bytes(); }
 };
 
 // Coarse tokens [first, first + count) of x (f16, C channels): y receives count x 4C' f32 values

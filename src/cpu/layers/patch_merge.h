@@ -18,6 +18,7 @@ struct PatchMerge {
 
     static PatchMerge from_weights(const Weights& weights, const std::string& name, int in_channels,
                                    int out_channels);
+    size_t heap_bytes() const { return gain.capacity() * sizeof(float) + linear.heap_bytes(); }
 };
 
 // The 4C concatenation of coarse token (cx, cy)'s quadrants from a fine grid of width fine_w.

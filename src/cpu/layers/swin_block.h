@@ -24,6 +24,10 @@ struct SwinBlock {
     Linear fc2;                     // 4C -> C
 
     static SwinBlock from_weights(const Weights& weights, const BlockSpec& spec);
+    size_t heap_bytes() const {
+        return (norm1_gain.capacity() + rel_bias.capacity() + norm2_gain.capacity()) * sizeof(float) +
+               qkv.heap_bytes() + proj.heap_bytes() + fc1.heap_bytes() + fc2.heap_bytes();
+    }
 };
 
 // Windows are processed in groups of this many (a fixed size: the row blocks of every GEMM).

@@ -96,7 +96,7 @@ void weighted_values(const float* p, uint32_t mask, const float* v0, int stride,
     __mmask16 lanes[kVectors];
     for (int u = 0; u < kVectors; ++u) {
         acc[u] = _mm512_setzero_ps();
-        lanes[u] = simd::first_lanes(size_t(d > 16 * u ? d - 16 * u : 0));
+        lanes[u] = Lanes::first_lanes(size_t(d > 16 * u ? d - 16 * u : 0));
     }
     for (int j = 0; j < kWindowTokens; ++j) {
         if (!(mask >> j & 1u)) continue;  // masked keys are excluded, not weighted by 0
@@ -130,9 +130,9 @@ void head(const HeadInputs& in, int stride, int d, float inv_sqrt_d, const uint3
                                        _mm512_loadu_ps(in.bias_h + i * T));
         const __mmask16 allowed = __mmask16(mask);
         const float m = _mm512_mask_reduce_max_ps(allowed, s);
-        const __m512 e = simd::exp2(_mm512_mul_ps(_mm512_sub_ps(s, _mm512_set1_ps(m)),
-                                                  _mm512_set1_ps(exact::kLog2e)));
-        _mm512_store_ps(p, _mm512_maskz_mov_ps(allowed, simd::round_f16(e)));
+        const __m512 e = avx512::exp2(_mm512_mul_ps(_mm512_sub_ps(s, _mm512_set1_ps(m)),
+                                                    _mm512_set1_ps(exact::kLog2e)));
+        _mm512_store_ps(p, _mm512_maskz_mov_ps(allowed, avx512::round_f16(e)));
         float l = 0.0f;
         for (int j = 0; j < T; ++j) l = l + p[j];  // j in order
         float* dst = out + size_t(i) * channels + h * d;

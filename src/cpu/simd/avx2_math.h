@@ -1,8 +1,7 @@
-// AVX2 versions of the scalar rounding and exact-mode functions (numeric/e4m3.h, numeric/half.h,
-// numeric/exact_math.h), line for line the AVX-512 ones of cpu/simd/avx512_math.h with 8 lanes and
-// blends for masks: the same operation sequences, so the same bits as the scalar definitions
-// (tests/cpu/test_simd_levels.cpp). Compiled for AVX2 + FMA + F16C in every x86-64 build;
-// callers run it only when simd_level() is avx2 or higher.
+// The 8-lane AVX2 form of the vector operations the CPU backend's kernels are written over
+// (Lanes, the AVX-512 one's counterpart: cpu/simd/avx512_math.h), and the rounding and exact-mode
+// functions of cpu/simd/lane_math.inc compiled for it. Compiled for AVX2 + FMA + F16C in every
+// x86-64 build; callers run it only when simd_level() is avx2 or higher.
 #pragma once
 
 #include <cstddef>
@@ -13,89 +12,64 @@
 #if SWINUP_SIMD_X86
 SWINUP_TARGET_AVX2_BEGIN
 
-namespace swinup::cpu::simd2 {
+namespace swinup::cpu::avx2 {
 
-// Lanes where `mask` is set take b, the others a.
-inline __m256 select(__m256 mask, __m256 a, __m256 b) { return _mm256_blendv_ps(a, b, mask); }
+// The intrinsics by their names without the _mm256_ prefix; comparisons give all-ones lanes, and
+// masked loads and stores take an integer vector.
+struct Lanes {
+    static constexpr int kLanes = 8;
+    using Vec = __m256;
+    using Ints = __m256i;
+    using Halves = __m128i;
+    using Mask = __m256;
+    using Tail = __m256i;
 
-// round_to_e4m3 (see avx512_math.h for the two cases and the saturation).
-inline __m256 round_e4m3(__m256 x) {
-    const __m256i bits = _mm256_castps_si256(x);
-    const __m256i sign = _mm256_and_si256(bits, _mm256_set1_epi32(int(0x80000000u)));
-    const __m256i abs = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffffff));
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(abs, 20), _mm256_set1_epi32(1));
-    const __m256i normal = _mm256_and_si256(
-        _mm256_add_epi32(abs, _mm256_add_epi32(_mm256_set1_epi32(0x7ffff), lsb)),
-        _mm256_set1_epi32(int(0xfff00000u)));
-    const __m256 absf = _mm256_castsi256_ps(abs);
-    const __m256 magic = _mm256_set1_ps(16384.0f);
-    const __m256 subnormal = _mm256_sub_ps(_mm256_add_ps(absf, magic), magic);
-    // abs is non-negative, so the signed comparison is the unsigned one.
-    const __m256 is_subnormal = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x3c800000), abs));
-    __m256 r = select(is_subnormal, _mm256_castsi256_ps(normal), subnormal);
-    // min_ps returns its second operand when the first is NaN (a carry out of the largest floats).
-    r = _mm256_min_ps(r, _mm256_set1_ps(448.0f));
-    r = _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(r), sign));
-    const __m256 is_nan = _mm256_castsi256_ps(_mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f800000)));
-    return select(is_nan, r, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000)));
-}
+    static Vec setzero_ps() { return _mm256_setzero_ps(); }
+    static Vec set1_ps(float v) { return _mm256_set1_ps(v); }
+    static Ints set1_epi32(int v) { return _mm256_set1_epi32(v); }
+    static Vec loadu_ps(const float* p) { return _mm256_loadu_ps(p); }
+    static Vec broadcast_ss(const float* p) { return _mm256_broadcast_ss(p); }
+    static void storeu_ps(float* p, Vec v) { _mm256_storeu_ps(p, v); }
 
-// round_to_f16 through F16C (IEEE round to nearest even), identical for every non-NaN input.
-inline __m256 round_f16(__m256 x) {
-    return _mm256_cvtph_ps(_mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-}
+    static Vec add_ps(Vec a, Vec b) { return _mm256_add_ps(a, b); }
+    static Vec sub_ps(Vec a, Vec b) { return _mm256_sub_ps(a, b); }
+    static Vec mul_ps(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+    static Vec div_ps(Vec a, Vec b) { return _mm256_div_ps(a, b); }
+    static Vec min_ps(Vec a, Vec b) { return _mm256_min_ps(a, b); }
+    static Vec max_ps(Vec a, Vec b) { return _mm256_max_ps(a, b); }
+    static Vec fmadd_ps(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+    static Vec round_nearest_ps(Vec x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+    static Halves cvtps_ph(Vec x) { return _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+    static Vec cvtph_ps(Halves h) { return _mm256_cvtph_ps(h); }
 
-// exact::exp2, lane by lane the same sequence.
-inline __m256 exp2(__m256 x) {
-    const __m256 is_nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
-    const __m256 underflow = _mm256_cmp_ps(x, _mm256_set1_ps(-126.0f), _CMP_LT_OQ);
-    const __m256 xc = _mm256_min_ps(x, _mm256_set1_ps(127.0f));
-    const __m256 n = _mm256_round_ps(xc, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m256 f = _mm256_sub_ps(xc, n);
-    __m256 p = _mm256_set1_ps(1.5403530393381609e-4f);
-    p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(1.3333558146428443e-3f));
-    p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(9.6181291076284772e-3f));
-    p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(5.5504108664821580e-2f));
-    p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(2.4022650695910071e-1f));
-    p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(6.9314718055994531e-1f));
-    p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(1.0f));
-    const __m256i ni = _mm256_cvtps_epi32(n);  // n is an integer: exact
-    const __m256 scale = _mm256_castsi256_ps(
-        _mm256_slli_epi32(_mm256_add_epi32(ni, _mm256_set1_epi32(127)), 23));
-    const __m256 scale_low = _mm256_castsi256_ps(
-        _mm256_slli_epi32(_mm256_add_epi32(ni, _mm256_set1_epi32(127 + 64)), 23));
-    const __m256 two_steps = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(-125), ni));
-    __m256 r = _mm256_mul_ps(p, scale);
-    r = select(two_steps, r,
-               _mm256_mul_ps(_mm256_mul_ps(p, scale_low), _mm256_set1_ps(5.42101086242752217e-20f)));
-    r = select(underflow, r, _mm256_setzero_ps());
-    return select(is_nan, r, x);
-}
+    static Ints castps_si(Vec x) { return _mm256_castps_si256(x); }
+    static Vec castsi_ps(Ints x) { return _mm256_castsi256_ps(x); }
+    static Ints cvtps_epi32(Vec x) { return _mm256_cvtps_epi32(x); }
+    static Ints and_si(Ints a, Ints b) { return _mm256_and_si256(a, b); }
+    static Ints or_si(Ints a, Ints b) { return _mm256_or_si256(a, b); }
+    static Ints add_epi32(Ints a, Ints b) { return _mm256_add_epi32(a, b); }
+    template <int kBits>
+    static Ints srli_epi32(Ints a) { return _mm256_srli_epi32(a, kBits); }
+    template <int kBits>
+    static Ints slli_epi32(Ints a) { return _mm256_slli_epi32(a, kBits); }
 
-// exact::tanh.
-inline __m256 tanh(__m256 y) {
-    const __m256 e = exp2(_mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), y),
-                                        _mm256_set1_ps(1.44269504088896340736f)));
-    const __m256 one = _mm256_set1_ps(1.0f);
-    return _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(one, e)));
-}
+    static Mask cmpgt_epi32(Ints a, Ints b) { return _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b)); }
+    static Mask cmplt_ps(Vec a, Vec b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+    static Mask cmpunord_ps(Vec a, Vec b) { return _mm256_cmp_ps(a, b, _CMP_UNORD_Q); }
+    // Lanes where `m` is set take b, the others a.
+    static Vec blend(Mask m, Vec a, Vec b) { return _mm256_blendv_ps(a, b, m); }
 
-// exact::gelu.
-inline __m256 gelu(__m256 x) {
-    const __m256 x3 = _mm256_mul_ps(_mm256_mul_ps(x, x), x);
-    const __m256 inner = _mm256_mul_ps(_mm256_set1_ps(0.7978845608028654f),
-                                       _mm256_fmadd_ps(_mm256_set1_ps(0.044715f), x3, x));
-    return _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), x),
-                         _mm256_add_ps(_mm256_set1_ps(1.0f), tanh(inner)));
-}
+    // Lanes [0, n) (n <= 8), for the tails of arrays; a masked load reads 0 in the other lanes.
+    static Tail first_lanes(size_t n) {
+        return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    }
+    static Vec maskload_ps(const float* p, Tail m) { return _mm256_maskload_ps(p, m); }
+    static void maskstore_ps(float* p, Tail m, Vec v) { _mm256_maskstore_ps(p, m, v); }
+};
 
-// Lanes [0, n) (n <= 8) as a maskload/maskstore mask, for the tails of arrays.
-inline __m256i first_lanes(size_t n) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)), lane);
-}
+#include "cpu/simd/lane_math.inc"
 
-}  // namespace swinup::cpu::simd2
+}  // namespace swinup::cpu::avx2
 
 SWINUP_TARGET_AVX2_END
 #endif  // SWINUP_SIMD_X86

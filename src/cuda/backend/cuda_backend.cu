@@ -40,51 +40,31 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
     device_name_ = prop.name;
     SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
 
-    const int max_w = static_cast<int>(desc.max_render_width), max_h = static_cast<int>(desc.max_render_height);
-    const int padded_w = pad_to_grid(max_w), padded_h = pad_to_grid(max_h);
-    network_ = std::make_unique<CudaNetwork>(*weights_, desc.precision, padded_w, padded_h);
-    const size_t render = size_t(max_w) * max_h, padded = size_t(padded_w) * padded_h;
-    const size_t display = size_t(desc.display_width) * desc.display_height;
+    {
+        // Every device allocation of the context is made here, counted (memory()).
+        DeviceTally tally(DeviceTally::Mode::allocate);
+        network_ = std::make_unique<CudaNetwork>(*weights_, desc.precision, pad_to_grid(int(desc.max_render_width)),
+                                                 pad_to_grid(int(desc.max_render_height)));
+        buffers_ = FrameBuffers(desc, sizeof(FrameParams));
+        device_bytes_ = tally.bytes();
+    }
     for (int i = 0; i < 2; ++i) {
-        history_[i] = DeviceBuffer(display * 4 * 2);
-        depth_[i] = DeviceBuffer(render * 4);
-        recurrent_[i] = DeviceBuffer(render * 4 * 2);
-        SWINUP_CUDA_CHECK(cudaMemset(history_[i].get(), 0, history_[i].bytes()));
-        SWINUP_CUDA_CHECK(cudaMemset(depth_[i].get(), 0, depth_[i].bytes()));
-        SWINUP_CUDA_CHECK(cudaMemset(recurrent_[i].get(), 0, recurrent_[i].bytes()));
+        SWINUP_CUDA_CHECK(cudaMemset(buffers_.history[i].get(), 0, buffers_.history[i].bytes()));
+        SWINUP_CUDA_CHECK(cudaMemset(buffers_.depth[i].get(), 0, buffers_.depth[i].bytes()));
+        SWINUP_CUDA_CHECK(cudaMemset(buffers_.recurrent[i].get(), 0, buffers_.recurrent[i].bytes()));
     }
-    color_ = DeviceBuffer(render * 3 * 4);
-    motion_ = DeviceBuffer(render * 2 * 4);
-    dilated_ = DeviceBuffer(render * 2 * 4);
-    tc_ = DeviceBuffer(render * 3 * 4);
-    staged_ = DeviceBuffer(padded * kSlots);
-    head_ = DeviceBuffer(padded * kHeadOutputs * 4);
-    row_sums_ = DeviceBuffer(size_t(max_h) * 8);
-    exposure_ = DeviceBuffer(4);
-    params_ = DeviceBuffer(sizeof(FrameParams));
-    // Host resources are copied through these (the largest formats: RGBA32F, RG32F at display res).
-    host_color_ = DeviceBuffer(render * 16);
-    host_depth_ = DeviceBuffer(render * 4);
-    host_motion_ = DeviceBuffer(std::max(render, display) * 8);
-    host_output_ = DeviceBuffer(display * 8);
-    planes_.color = color_.get<float>();
-    planes_.motion = motion_.get<float>();
-    planes_.dilated = dilated_.get<float>();
-    planes_.tc = tc_.get<float>();
-    planes_.staged = staged_.get<uint8_t>();
-    planes_.head = head_.get<float>();
-    planes_.row_sums = row_sums_.get<double>();
-    planes_.exposure = exposure_.get<float>();
-    if (desc.precision == SWINUP_PRECISION_FAST) {  // the fast output pass's per-render-pixel planes
-        out_color_ = DeviceBuffer(render * sizeof(float4));
-        out_kernel_ = DeviceBuffer(render * sizeof(float4));
-        out_motion_ = DeviceBuffer(render * sizeof(float2));
-        out_axes_ = DeviceBuffer((size_t(desc.display_width) + desc.display_height) * sizeof(OutputAxis));
-        planes_.out_color = out_color_.get<float4>();
-        planes_.out_kernel = out_kernel_.get<float4>();
-        planes_.out_motion = out_motion_.get<float2>();
-        planes_.out_axes = out_axes_.get<OutputAxis>();
-    }
+    planes_.color = buffers_.color.get<float>();
+    planes_.motion = buffers_.motion.get<float>();
+    planes_.dilated = buffers_.dilated.get<float>();
+    planes_.tc = buffers_.tc.get<float>();
+    planes_.staged = buffers_.staged.get<uint8_t>();
+    planes_.head = buffers_.head.get<float>();
+    planes_.row_sums = buffers_.row_sums.get<double>();
+    planes_.exposure = buffers_.exposure.get<float>();
+    planes_.out_color = buffers_.out_color.get<float4>();  // null in exact mode
+    planes_.out_kernel = buffers_.out_kernel.get<float4>();
+    planes_.out_motion = buffers_.out_motion.get<float2>();
+    planes_.out_axes = buffers_.out_axes.get<OutputAxis>();
     // The memsets above and the weight uploads ran on the legacy stream; wait for that stream
     // only. A device-wide synchronisation here failed, and invalidated the capture, when another
     // context on this device was capturing its frame graph from another thread
@@ -97,8 +77,23 @@ CudaBackend::~CudaBackend() {
     for (cudaEvent_t e : param_copied_)
         if (e) cudaEventDestroy(e);
     if (pinned_params_) cudaFreeHost(pinned_params_);
-    for (auto& [key, exec] : graphs_) cudaGraphExecDestroy(exec);
+    graphs_.clear();
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
+}
+
+void CudaBackend::FrameGraphs::release() {
+    // An executable graph still running is freed when it completes (cudaGraphExecDestroy).
+    for (cudaGraphExec_t& e : exec) {
+        if (e) cudaGraphExecDestroy(e);
+        e = nullptr;
+    }
+}
+
+BackendMemory CudaBackend::memory() const {
+    BackendMemory m;
+    m.device_bytes = device_bytes_;
+    m.graph_device_bytes = kGraphCacheDeviceBytes;
+    return m;
 }
 
 InputImage CudaBackend::input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream) {
@@ -114,7 +109,7 @@ InputImage CudaBackend::input(const swinup_resource& r, DeviceBuffer& staging, c
 }
 
 void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStream_t stream) {
-    const FrameParams* params = params_.get<FrameParams>();
+    const FrameParams* params = buffers_.params.get<FrameParams>();
     const double render = double(host.width) * host.height, padded = double(host.padded_width) * host.padded_height;
     const double display = double(host.display_width) * host.display_height;
     // Bytes are the fewest each pass must move (f16 inputs; history and head read once).
@@ -162,12 +157,12 @@ FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_disp
     p.history_valid = frame.history_valid ? 1 : 0;
     p.prev_width = frame.previous_width;
     p.prev_height = frame.previous_height;
-    p.history_in = history_[frame.current].get<uint16_t>();
-    p.history_out = history_[frame.next].get<uint16_t>();
-    p.z_prev = depth_[frame.current].get<float>();
-    p.z = depth_[frame.next].get<float>();
-    p.recurrent_in = recurrent_[frame.current].get<uint16_t>();
-    p.recurrent_out = recurrent_[frame.next].get<uint16_t>();
+    p.history_in = buffers_.history[frame.current].get<uint16_t>();
+    p.history_out = buffers_.history[frame.next].get<uint16_t>();
+    p.z_prev = buffers_.depth[frame.current].get<float>();
+    p.z = buffers_.depth[frame.next].get<float>();
+    p.recurrent_in = buffers_.recurrent[frame.current].get<uint16_t>();
+    p.recurrent_out = buffers_.recurrent[frame.next].get<uint16_t>();
     return p;
 }
 
@@ -181,7 +176,7 @@ void CudaBackend::stage_params_pinned(const FrameParams& p, cudaStream_t stream)
     SWINUP_CUDA_CHECK(cudaEventSynchronize(param_copied_[slot]));  // its last copy has run
     pinned_params_[slot] = p;
     SWINUP_CUDA_CHECK(
-        cudaMemcpyAsync(params_.get(), &pinned_params_[slot], sizeof p, cudaMemcpyHostToDevice, stream));
+        cudaMemcpyAsync(buffers_.params.get(), &pinned_params_[slot], sizeof p, cudaMemcpyHostToDevice, stream));
     SWINUP_CUDA_CHECK(cudaEventRecord(param_copied_[slot], stream));
 }
 
@@ -190,13 +185,14 @@ void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_
         stage_params_pinned(p, stream);
     } else {
         // Pageable source: the call returns once `p` is staged, so `p` may die right after.
-        SWINUP_CUDA_CHECK(cudaMemcpyAsync(params_.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
+        SWINUP_CUDA_CHECK(cudaMemcpyAsync(buffers_.params.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
     }
 
     if (use_graphs_) {
-        const auto key = std::make_tuple(p.width, p.height, static_cast<int>(frame_index & 1u));
-        auto it = graphs_.find(key);
-        if (it == graphs_.end()) {
+        FrameGraphs* graphs = graphs_.find(p.width, p.height);
+        if (graphs == nullptr) graphs = &graphs_.insert(p.width, p.height, FrameGraphs{});
+        cudaGraphExec_t& exec = graphs->exec[frame_index & 1u];
+        if (exec == nullptr) {
             cudaGraph_t graph = nullptr;
             SWINUP_CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeRelaxed));
             try {
@@ -207,13 +203,13 @@ void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_
                 throw;
             }
             SWINUP_CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
-            cudaGraphExec_t exec = nullptr;
-            const cudaError_t status = cudaGraphInstantiate(&exec, graph, 0);
+            cudaGraphExec_t instantiated = nullptr;
+            const cudaError_t status = cudaGraphInstantiate(&instantiated, graph, 0);
             cudaGraphDestroy(graph);
             SWINUP_CUDA_CHECK(status);
-            it = graphs_.emplace(key, exec).first;
+            exec = instantiated;
         }
-        SWINUP_CUDA_CHECK(cudaGraphLaunch(it->second, stream));
+        SWINUP_CUDA_CHECK(cudaGraphLaunch(exec, stream));
     } else {
         enqueue(p, frame_index, stream);
     }
@@ -222,14 +218,14 @@ void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
     const FrameSetup frame = frames_.begin(desc_, d);
     FrameParams p = frame_params(frame, d);
-    p.color = input(d.color, host_color_, stream);
-    p.depth = input(d.depth, host_depth_, stream);
-    p.motion = input(d.motion_vectors, host_motion_, stream);
+    p.color = input(d.color, buffers_.host_color, stream);
+    p.depth = input(d.depth, buffers_.host_depth, stream);
+    p.motion = input(d.motion_vectors, buffers_.host_motion, stream);
     const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
     const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
     p.output_format = d.output.format;
     if (host_output) {
-        p.output = host_output_.get();
+        p.output = buffers_.host_output.get();
         p.output_pitch = out_row;
     } else {
         p.output = d.output.data_mut;
@@ -237,7 +233,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     }
     launch(p, frame_index, stream);
     if (host_output) {
-        SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), host_output_.get(),
+        SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), buffers_.host_output.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
     }
     if (host_output || d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
@@ -287,6 +283,18 @@ swinup_status CudaBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t f
 }  // namespace swinup::cuda
 
 namespace swinup {
+
+BackendMemory cuda_memory_estimate(const swinup_context_desc& desc, const Weights& weights) {
+    // The backend's own constructors, counting instead of allocating (DeviceTally).
+    cuda::DeviceTally tally(cuda::DeviceTally::Mode::count_only);
+    const cuda::CudaNetwork network(weights, desc.precision, pad_to_grid(int(desc.max_render_width)),
+                                    pad_to_grid(int(desc.max_render_height)));
+    const cuda::FrameBuffers buffers(desc, sizeof(cuda::FrameParams));
+    BackendMemory m;
+    m.device_bytes = tally.bytes();
+    m.graph_device_bytes = cuda::CudaBackend::kGraphCacheDeviceBytes;
+    return m;
+}
 
 std::unique_ptr<Backend> make_cuda_backend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
                                            std::string* error) {

@@ -1,24 +1,25 @@
 // The CUDA backend: the whole pipeline of a frame (exposure, input planes, staging, the network,
 // the output pass, the recurrent state) as one CUDA Graph per evaluation shape (render size and
-// window-shift parity), launched on the caller's stream. Inputs and outputs are device pointers
+// window-shift parity), launched on the caller's stream. The graphs of at most
+// SWINUP_CUDA_GRAPH_CACHE_SIZES render sizes are kept, least recently used evicted. Inputs and outputs are device pointers
 // used in place, or host pointers copied through buffers allocated at creation: a dispatch
 // allocates nothing.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <map>
 #include <memory>
 #include <string>
-#include <tuple>
 
 #include "api/backend.h"
 #include "cuda/backend/device_buffer.cuh"
 #include "cuda/frame/post_network.cuh"
 #include "cuda/frame/pre_network.cuh"
+#include "cuda/backend/frame_buffers.cuh"
 #include "cuda/backend/frame_params.cuh"
 #include "cuda/backend/network_cuda.cuh"
 #include "frame/frame_sequence.h"
+#include "frame/render_size_cache.h"
 
 namespace swinup::cuda {
 
@@ -31,6 +32,17 @@ public:
     swinup_backend kind() const override { return SWINUP_BACKEND_CUDA; }
     std::string device_name() const override { return device_name_; }
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override;
+    BackendMemory memory() const override;
+
+    // Estimate of the device memory of one instantiated frame graph (its kernel nodes' parameters
+    // and launch state; CUDA has no call that reports it). An upper figure: the GPU test
+    // (tests/cuda/test_cuda_memory.cpp) measures a full cache against it.
+    static constexpr uint64_t kGraphDeviceBytes = 1u << 20;
+    // A full cache: SWINUP_CUDA_GRAPH_CACHE_SIZES render sizes, each with both shift parities.
+    static constexpr uint64_t kGraphCacheDeviceBytes = kGraphDeviceBytes * 2 * SWINUP_CUDA_GRAPH_CACHE_SIZES;
+
+    // Tests: how many render sizes have graphs kept now.
+    size_t cached_graph_sizes() const { return graphs_.size(); }
 
     // For tests and bench: the network (layer hooks, stage markers), and the frame's work enqueued
     // without a graph on `stream` (bench times its stages one by one).
@@ -74,18 +86,19 @@ private:
     cudaStream_t capture_stream_ = nullptr;
     bool use_graphs_ = true;
     CudaNetwork::StageMarker marker_;
-    // (render width, render height, shift parity) -> the frame's graph.
-    std::map<std::tuple<int, int, int>, cudaGraphExec_t> graphs_;
+    // A render size's frame graphs, one per window-shift parity (null until first captured).
+    struct FrameGraphs {
+        cudaGraphExec_t exec[2] = {nullptr, nullptr};
+        void release();
+    };
+    RenderSizeCache<FrameGraphs> graphs_{SWINUP_CUDA_GRAPH_CACHE_SIZES, [](FrameGraphs& g) { g.release(); }};
 
-    // Temporal state, double-buffered like the CPU backend's: slot `frames_.current()` is what the
-    // next frame reads.
-    DeviceBuffer history_[2], depth_[2], recurrent_[2];
+    // The temporal state (slot `frames_.current()` is what the next frame reads), the frame's
+    // scratch and the host-pointer staging buffers; device_bytes_: all the device memory the
+    // constructor allocated (these and the network's).
+    FrameBuffers buffers_;
+    uint64_t device_bytes_ = 0;
     FrameSequence frames_;
-
-    // Frame scratch and the host-pointer staging buffers.
-    DeviceBuffer color_, motion_, dilated_, tc_, staged_, head_, row_sums_, exposure_, params_;
-    DeviceBuffer out_color_, out_kernel_, out_motion_, out_axes_;  // fast mode only
-    DeviceBuffer host_color_, host_depth_, host_motion_, host_output_;
     FramePlanes planes_;
 
     // The imported path's frame parameters go through pinned memory, so that their copy never waits

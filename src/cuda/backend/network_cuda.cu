@@ -437,19 +437,20 @@ struct CudaNetwork::Impl {
         SWINUP_CUDA_CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
         return host;
     }
-    void report(const std::string& name, const uint16_t* x, int w, int h, int c) {
+    // Hands the hook a layer's w x h x c output of f16 bits or e4m3 codes, decoded to floats.
+    template <class T>
+    void report_decoded(const std::string& name, const T* x, int w, int h, int c, float (*decode)(T)) {
         if (!hook) return;
-        const std::vector<uint16_t> bits = download<uint16_t>(x, size_t(w) * h * c);
-        std::vector<float> f(bits.size());
-        for (size_t i = 0; i < f.size(); ++i) f[i] = f16_bits_to_f32(bits[i]);
+        const std::vector<T> stored = download<T>(x, size_t(w) * h * c);
+        std::vector<float> f(stored.size());
+        for (size_t i = 0; i < f.size(); ++i) f[i] = decode(stored[i]);
         hook(name, f.data(), w, h, c);
     }
+    void report(const std::string& name, const uint16_t* x, int w, int h, int c) {
+        report_decoded<uint16_t>(name, x, w, h, c, f16_bits_to_f32);
+    }
     void report_e4m3(const std::string& name, const uint8_t* x, int w, int h, int c) {
-        if (!hook) return;
-        const std::vector<uint8_t> codes = download<uint8_t>(x, size_t(w) * h * c);
-        std::vector<float> f(codes.size());
-        for (size_t i = 0; i < f.size(); ++i) f[i] = e4m3_to_f32(codes[i]);
-        hook(name, f.data(), w, h, c);
+        report_decoded<uint8_t>(name, x, w, h, c, e4m3_to_f32);
     }
     void report_f32(const std::string& name, const float* x, int w, int h, int c) {
         if (!hook) return;

@@ -29,26 +29,19 @@ __device__ __forceinline__ float scale_bias(float acc, float scale, float bias) 
 __device__ __forceinline__ float relu(float y) { return y > 0.0f ? y : 0.0f; }
 
 // ---- fast mode ------------------------------------------------------------------------------
-__device__ __forceinline__ float fast_exp2(float x) {
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-__device__ __forceinline__ float fast_rsqrt(float x) {
-    float y;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-__device__ __forceinline__ float fast_log2(float x) {
-    float y;
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-__device__ __forceinline__ float fast_rcp(float x) {
-    float y;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
+// fast_exp2, fast_rsqrt, fast_log2 and fast_rcp: each one MUFU instruction `<op>.approx.ftz.f32`
+// (the PTX text must be a literal, hence the macro).
+#define SWINUP_FAST_MUFU(name, op)                                     \
+    __device__ __forceinline__ float name(float x) {                   \
+        float y;                                                       \
+        asm(op ".approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));          \
+        return y;                                                      \
+    }
+SWINUP_FAST_MUFU(fast_exp2, "ex2")
+SWINUP_FAST_MUFU(fast_rsqrt, "rsqrt")
+SWINUP_FAST_MUFU(fast_log2, "lg2")
+SWINUP_FAST_MUFU(fast_rcp, "rcp")
+#undef SWINUP_FAST_MUFU
 
 // ---- encoders -------------------------------------------------------------------------------
 // f32 -> e4m3 on the hardware converter (cvt.rn.satfinite.e4m3x2.f32, sm_89+): round to nearest

@@ -115,6 +115,9 @@ public:
 
     swinup_backend kind() const override { return SWINUP_BACKEND_CUDA; }
     std::string device_name() const override { return backend_->device_name(); }
+    // The CUDA backend's own allocations; the imported images and semaphores are the
+    // application's memory and are not counted (swinup.h, swinup_context_get_memory).
+    BackendMemory memory() const override { return backend_->memory(); }
 
     // swinup_dispatch on this context: the CUDA backend's device-pointer (or host) frame, which
     // shares the temporal state with the Vulkan images' frames.

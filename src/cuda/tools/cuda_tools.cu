@@ -8,7 +8,7 @@
 
 #include "api/resource_desc.h"
 #include "numeric/e4m3.h"
-#include "numeric/exact_math.h"
+#include "frame/frame_geometry.h"
 #include "numeric/half.h"
 #include "model/model_spec.h"
 #include "cuda/backend/cuda_backend.cuh"
@@ -44,29 +44,32 @@ DeviceBuffer upload(const std::vector<T>& v) {
     return b;
 }
 
-// Ceilings: each warp issues independent mma.sync chains with no memory traffic.
+// Ceilings: each warp issues independent mma.sync chains with no memory traffic, through the
+// e4m3 instruction (kFp8) or the f16 one, on fragments of small values of its type (the first
+// words differ per thread).
 constexpr int kPeakIterations = 4096;
-__global__ void mma_fp8_peak_kernel(float* sink) {
+struct PeakFragments {
+    uint32_t a[4];
+    uint32_t b0, b1;
+};
+constexpr PeakFragments kFp8PeakFragments = {{0x38383838u, 0x30303030u, 0x28282828u, 0x38303830u},
+                                             0x30383038u, 0x38303830u};
+constexpr PeakFragments kF16PeakFragments = {{0x3c003c00u, 0x38003800u, 0x34003400u, 0x3c003800u},
+                                             0x38003c00u, 0x3c003800u};
+template <bool kFp8>
+__global__ void mma_peak_kernel(PeakFragments f, float* sink) {
     float acc[8][4] = {};
-    const uint32_t a[4] = {0x38383838u ^ threadIdx.x, 0x30303030u, 0x28282828u, 0x38303830u};
-    const uint32_t b0 = 0x30383038u + threadIdx.x, b1 = 0x38303830u;
+    const uint32_t a[4] = {f.a[0] ^ threadIdx.x, f.a[1], f.a[2], f.a[3]};
+    const uint32_t b0 = f.b0 + threadIdx.x, b1 = f.b1;
     for (int i = 0; i < kPeakIterations; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j) cuda::mma_m16n8k32_e4m3(acc[j], a, b0, b1);
+        for (int j = 0; j < 8; ++j) {
+            if constexpr (kFp8) cuda::mma_m16n8k32_e4m3(acc[j], a, b0, b1);
+            else cuda::mma_m16n8k16_f16(acc[j], a, b0, b1);
+        }
     float s = 0;
     for (int j = 0; j < 8; ++j) s += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
     if (s == 1234.5f) *sink = s;  // keeps the work alive
-}
-__global__ void mma_f16_peak_kernel(float* sink) {
-    float acc[8][4] = {};
-    const uint32_t a[4] = {0x3c003c00u ^ threadIdx.x, 0x38003800u, 0x34003400u, 0x3c003800u};
-    const uint32_t b0 = 0x38003c00u + threadIdx.x, b1 = 0x3c003800u;
-    for (int i = 0; i < kPeakIterations; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j) cuda::mma_m16n8k16_f16(acc[j], a, b0, b1);
-    float s = 0;
-    for (int j = 0; j < 8; ++j) s += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
-    if (s == 1234.5f) *sink = s;
 }
 
 double median(std::vector<double> v) {
@@ -137,16 +140,10 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
         (!c.history.empty() && c.history.size() != display * 4))
         throw std::invalid_argument("output_pass: plane sizes do not match the frame");
     cuda::FrameParams p;
-    p.width = c.width;
-    p.height = c.height;
+    static_cast<FrameGeometry&>(p) =
+        frame_geometry(c.width, c.height, c.display_width, c.display_height, c.jitter_x, c.jitter_y);
     p.padded_width = c.width;  // the head's row stride
     p.padded_height = c.height;
-    p.display_width = c.display_width;
-    p.display_height = c.display_height;
-    p.scale_x = exact::div(static_cast<float>(c.display_width), static_cast<float>(c.width));
-    p.scale_y = exact::div(static_cast<float>(c.display_height), static_cast<float>(c.height));
-    p.jitter_x = c.jitter_x;
-    p.jitter_y = c.jitter_y;
     p.still_history_shift = c.still_history_shift;
     DeviceBuffer tc = upload(c.tc), motion = upload(c.motion), head = upload(c.head);
     DeviceBuffer history_in = c.history.empty() ? DeviceBuffer() : upload(c.history);
@@ -199,6 +196,30 @@ void copy_to_device(void* dst, const void* src, size_t bytes) {
 }
 void copy_from_device(void* dst, const void* src, size_t bytes) {
     SWINUP_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
+size_t device_free_bytes() {
+    size_t free_bytes = 0, total_bytes = 0;
+    SWINUP_CUDA_CHECK(cudaSetDevice(0));
+    SWINUP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes;
+}
+
+std::vector<size_t> dispatch_counting_graphs(const swinup_context_desc& desc, bool use_graphs,
+                                             const std::vector<swinup_dispatch_desc>& frames) {
+    std::string error;
+    const Variant variant = desc.variant == SWINUP_VARIANT_FULL ? Variant::full : Variant::lite;
+    const std::shared_ptr<const Weights> weights = weights_load_embedded(variant, &error);
+    if (!weights) throw std::runtime_error("dispatch_counting_graphs: " + error);
+    cuda::CudaBackend backend(desc, weights);
+    backend.set_use_graphs(use_graphs);
+    std::vector<size_t> counts;
+    for (size_t i = 0; i < frames.size(); ++i) {
+        if (backend.dispatch(frames[i], i, &error) != SWINUP_STATUS_OK)
+            throw std::runtime_error("dispatch_counting_graphs: frame " + std::to_string(i) + ": " + error);
+        counts.push_back(backend.cached_graph_sizes());
+    }
+    return counts;
 }
 
 BenchResult bench(const BenchConfig& c) {
@@ -364,8 +385,10 @@ BenchResult bench(const BenchConfig& c) {
             t.clear();
             for (int i = 0; i < 5; ++i) {
                 SWINUP_CUDA_CHECK(cudaEventRecord(b, stream));
-                if (kind == 0) mma_fp8_peak_kernel<<<blocks, threads, 0, stream>>>(sink.get<float>());
-                else mma_f16_peak_kernel<<<blocks, threads, 0, stream>>>(sink.get<float>());
+                if (kind == 0)
+                    mma_peak_kernel<true><<<blocks, threads, 0, stream>>>(kFp8PeakFragments, sink.get<float>());
+                else
+                    mma_peak_kernel<false><<<blocks, threads, 0, stream>>>(kF16PeakFragments, sink.get<float>());
                 SWINUP_CUDA_CHECK_LAUNCH();
                 SWINUP_CUDA_CHECK(cudaEventRecord(e, stream));
                 SWINUP_CUDA_CHECK(cudaEventSynchronize(e));

@@ -48,6 +48,15 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
 // How many CUDA devices this process sees (0 when none or no driver): the multi-device tests.
 int device_count();
 
+// Free bytes of device 0's memory now (cudaMemGetInfo): the memory query's GPU test.
+size_t device_free_bytes();
+
+// Dispatches `frames` in order (frame index 0, 1, ...) on one CUDA backend made from `desc` with
+// its embedded weights, with the frame graphs on or off; returns, after each dispatch, how many
+// render sizes have graphs kept. Throws std::runtime_error naming the frame when one fails.
+std::vector<size_t> dispatch_counting_graphs(const swinup_context_desc& desc, bool use_graphs,
+                                             const std::vector<swinup_dispatch_desc>& frames);
+
 // Device memory for tests of the C API's SWINUP_MEMORY_CUDA path (device 0).
 void* device_alloc(size_t bytes);
 void device_free(void* p);

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "numeric/exact_math.h"
+#include "frame/frame_geometry.h"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/backend/device_buffer.cuh"
 #include "cuda/backend/frame_params.cuh"
@@ -135,14 +135,10 @@ InputImage input_image(const KernelCall& c, const GuardedBuffers& b, const std::
 // the temporal state's buffers.
 cuda::FrameParams frame_params(const KernelCall& c, const GuardedBuffers& b) {
     cuda::FrameParams p;
-    p.width = int_of(c, "width");
-    p.height = int_of(c, "height");
-    p.display_width = int_or(c, "display_width", p.width);
-    p.display_height = int_or(c, "display_height", p.height);
-    p.scale_x = exact::div(static_cast<float>(p.display_width), static_cast<float>(p.width));
-    p.scale_y = exact::div(static_cast<float>(p.display_height), static_cast<float>(p.height));
-    p.jitter_x = float_or(c, "jitter_x", 0.0f);
-    p.jitter_y = float_or(c, "jitter_y", 0.0f);
+    const int width = int_of(c, "width"), height = int_of(c, "height");
+    static_cast<FrameGeometry&>(p) =
+        frame_geometry(width, height, int_or(c, "display_width", width), int_or(c, "display_height", height),
+                       float_or(c, "jitter_x", 0.0f), float_or(c, "jitter_y", 0.0f));
     p.padded_width = int_or(c, "padded_width", p.width);
     p.padded_height = int_or(c, "padded_height", p.height);
     p.color = input_image(c, b, "color", p.width, p.height);

@@ -41,6 +41,8 @@ public:
 
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
     std::string device_name() const override { return frame_->device_name(); }
+    // The frame backend's allocations (the recording slots hold descriptor pools and events only).
+    BackendMemory memory() const override { return frame_->memory(); }
 
     // Host pointers: submitted on swinup's own queue; the application's device has none of ours.
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override {

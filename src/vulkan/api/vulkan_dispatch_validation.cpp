@@ -66,10 +66,18 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
 }  // namespace
 
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
-    if (d.struct_size != sizeof(swinup_vulkan_dispatch_desc)) {
-        return invalid("vulkan_dispatch.struct_size: expected " + number(sizeof(swinup_vulkan_dispatch_desc)) +
-                       " (sizeof(swinup_vulkan_dispatch_desc); call swinup_vulkan_dispatch_desc_init), got " +
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) {
+        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
+                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got " +
                        number(d.struct_size));
+    }
+    // The frame is a member: its size is the one this header was compiled with (swinup_vulkan.h).
+    if (d.frame.struct_size != SWINUP_DISPATCH_DESC_SIZE_V1) {
+        return invalid("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of "
+                       "swinup_vulkan_dispatch_desc accepts " + number(SWINUP_DISPATCH_DESC_SIZE_V1) +
+                       " (SWINUP_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got " +
+                       number(d.frame.struct_size));
     }
     Validation v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame");
     if (!v.ok()) return v;
@@ -106,9 +114,10 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
 }
 
 Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
-    if (d.struct_size != sizeof(swinup_vulkan_device_desc)) {
-        return invalid("vulkan_device.struct_size: expected " + number(sizeof(swinup_vulkan_device_desc)) +
-                       " (sizeof(swinup_vulkan_device_desc); call swinup_vulkan_device_desc_init), got " +
+    if (d.struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) {
+        return invalid("vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
+                       number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
+                       " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got " +
                        number(d.struct_size));
     }
     if (d.instance == VK_NULL_HANDLE) return invalid("vulkan_device.instance: is VK_NULL_HANDLE");

@@ -47,7 +47,7 @@ swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend, c
     const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
     const swinup_status status = backend->run(*desc, exposure_image, frame_index, &error);
     if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
-    swinup::frame_succeeded(ctx, frame_index);
+    swinup::frame_succeeded(ctx, desc->frame, frame_index);
     return SWINUP_STATUS_OK;
 }
 
@@ -117,7 +117,8 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
                 const swinup_vulkan_device_desc app = *device;
                 const swinup::BackendMaker make_cuda = [app](const swinup_context_desc& d,
                                                              const std::shared_ptr<const swinup::Weights>& weights,
-                                                             swinup_status* status, std::string* message)
+                                                             const swinup::Log&, swinup_status* status,
+                                                             std::string* message)
                     -> std::unique_ptr<swinup::Backend> {
                     return swinup::vulkan_api::make_cuda_interop_backend(d, weights, app, status, message);
                 };
@@ -131,7 +132,8 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
         }
         const swinup::BackendMaker make = [device](const swinup_context_desc& d,
                                                    const std::shared_ptr<const swinup::Weights>& weights,
-                                                   swinup_status* status, std::string* message)
+                                                   const swinup::Log&, swinup_status* status,
+                                                   std::string* message)
             -> std::unique_ptr<swinup::Backend> {
             return swinup::vulkan_api::make_vulkan_api_backend(d, weights, device, status, message);
         };
@@ -196,7 +198,7 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
         const swinup_status status = backend->record(cmd, desc->frame, images, frame_index, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
-        swinup::frame_succeeded(ctx, frame_index);
+        swinup::frame_succeeded(ctx, desc->frame, frame_index);
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
         return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_vulkan_record_dispatch: out of host memory");

@@ -92,11 +92,28 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
     return SWINUP_STATUS_OK;
 }
 
+BackendMemory VulkanBackend::memory() const {
+    BackendMemory m;
+    m.device_bytes = device_.allocated_bytes();
+    return m;
+}
+
 }  // namespace swinup::vulkan
 
 namespace swinup {
 
 bool vulkan_backend_available() { return true; }
+
+bool vulkan_memory_estimate(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                            BackendMemory* memory, swinup_status* status, std::string* error) {
+    // The exact figure needs the device's memory requirements (alignment, image layouts), which
+    // only its driver knows: the backend is made as creation would make it, its allocations read
+    // and everything freed again before returning.
+    const std::unique_ptr<Backend> probe = make_vulkan_backend(desc, std::move(weights), error, status);
+    if (!probe) return false;
+    *memory = probe->memory();
+    return true;
+}
 
 std::unique_ptr<Backend> make_vulkan_backend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
                                              std::string* error, swinup_status* status) {

@@ -48,6 +48,10 @@ public:
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
     std::string device_name() const override { return device_.name(); }
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override;
+    // device_bytes: every VkDeviceMemory swinup holds on its Device (Device::allocated_bytes: the
+    // buffers and images of the frame, the network and the host path, device-local and
+    // host-visible alike). host_bytes: 0 (the host-side objects are small and not counted).
+    BackendMemory memory() const override;
 
     // The set-up of the next frame of `desc` (changes nothing).
     FrameSetup begin_frame(const swinup_dispatch_desc& desc) const { return frames_.begin(desc_, desc); }

@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -96,6 +97,13 @@ public:
                          VkMemoryPropertyFlags preferred) const;
     bool memory_type_is_coherent(uint32_t type_index) const;
 
+    // The bytes of VkDeviceMemory swinup's Buffers and Images on this Device hold now (their
+    // vkAllocateMemory sizes, counted by runtime/memory.cpp as they allocate and free): what a
+    // backend reports as its device memory (Backend::memory()).
+    uint64_t allocated_bytes() const { return allocated_bytes_.load(std::memory_order_relaxed); }
+    void count_allocation(VkDeviceSize bytes) { allocated_bytes_.fetch_add(bytes, std::memory_order_relaxed); }
+    void count_free(VkDeviceSize bytes) { allocated_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
+
     // Whether `format` supports `features` with optimal tiling (e.g. STORAGE_IMAGE_BIT).
     bool format_supports(VkFormat format, VkFormatFeatureFlags features) const;
 
@@ -132,6 +140,7 @@ private:
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceMemoryProperties memory_{};
 
+    std::atomic<uint64_t> allocated_bytes_{0};
     mutable std::mutex mutex_;
     std::vector<std::string> messages_;
     std::map<std::pair<const uint32_t*, std::vector<uint32_t>>, std::unique_ptr<ComputePipeline>> pipelines_;

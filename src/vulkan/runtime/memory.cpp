@@ -19,6 +19,7 @@ VkDeviceMemory allocate(Device& device, const VkMemoryRequirements& req, VkMemor
     check(vkAllocateMemory(device.handle(), &info, nullptr, &memory),
           ("vkAllocateMemory (" + std::to_string(req.size) + " bytes)").c_str());
     if (type_out) *type_out = info.memoryTypeIndex;
+    device.count_allocation(req.size);
     return memory;
 }
 
@@ -53,6 +54,8 @@ Buffer::Buffer(Device& device, VkDeviceSize size, MemoryUse use) : device_(devic
         }
         uint32_t type = 0;
         memory_ = allocate(device, req, required, preferred, &type);
+        owner_ = &device;
+        allocated_ = req.size;
         check(vkBindBufferMemory(device_, buffer_, memory_, 0), "vkBindBufferMemory");
         if (use != MemoryUse::DeviceLocal) {
             coherent_ = device.memory_type_is_coherent(type);
@@ -97,6 +100,9 @@ void Buffer::release() {
     if (mapped_) vkUnmapMemory(device_, memory_);
     if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
     if (memory_) vkFreeMemory(device_, memory_, nullptr);
+    if (owner_) owner_->count_free(allocated_);
+    owner_ = nullptr;
+    allocated_ = 0;
     buffer_ = VK_NULL_HANDLE;
     memory_ = VK_NULL_HANDLE;
     mapped_ = nullptr;
@@ -109,6 +115,8 @@ Buffer::Buffer(Buffer&& o) noexcept { *this = std::move(o); }
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
     if (this != &o) {
         release();
+        owner_ = std::exchange(o.owner_, nullptr);
+        allocated_ = std::exchange(o.allocated_, 0);
         device_ = std::exchange(o.device_, VK_NULL_HANDLE);
         buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
         memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
@@ -142,6 +150,8 @@ Image::Image(Device& device, uint32_t width, uint32_t height, VkFormat format, V
         VkMemoryRequirements req;
         vkGetImageMemoryRequirements(device_, image_, &req);
         memory_ = allocate(device, req, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, nullptr);
+        owner_ = &device;
+        allocated_ = req.size;
         check(vkBindImageMemory(device_, image_, memory_, 0), "vkBindImageMemory");
         VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
         view.image = image_;
@@ -160,6 +170,9 @@ void Image::release() {
     if (view_) vkDestroyImageView(device_, view_, nullptr);
     if (image_) vkDestroyImage(device_, image_, nullptr);
     if (memory_) vkFreeMemory(device_, memory_, nullptr);
+    if (owner_) owner_->count_free(allocated_);
+    owner_ = nullptr;
+    allocated_ = 0;
     view_ = VK_NULL_HANDLE;
     image_ = VK_NULL_HANDLE;
     memory_ = VK_NULL_HANDLE;
@@ -172,6 +185,8 @@ Image::Image(Image&& o) noexcept { *this = std::move(o); }
 Image& Image::operator=(Image&& o) noexcept {
     if (this != &o) {
         release();
+        owner_ = std::exchange(o.owner_, nullptr);
+        allocated_ = std::exchange(o.allocated_, 0);
         device_ = std::exchange(o.device_, VK_NULL_HANDLE);
         image_ = std::exchange(o.image_, VK_NULL_HANDLE);
         view_ = std::exchange(o.view_, VK_NULL_HANDLE);

@@ -40,6 +40,8 @@ public:
 
 private:
     void release();
+    Device* owner_ = nullptr;         // counts the allocation (Device::allocated_bytes)
+    VkDeviceSize allocated_ = 0;      // the vkAllocateMemory size
     VkDevice device_ = VK_NULL_HANDLE;
     VkBuffer buffer_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;
@@ -70,6 +72,8 @@ public:
 
 private:
     void release();
+    Device* owner_ = nullptr;         // counts the allocation (Device::allocated_bytes)
+    VkDeviceSize allocated_ = 0;      // the vkAllocateMemory size
     VkDevice device_ = VK_NULL_HANDLE;
     VkImage image_ = VK_NULL_HANDLE;
     VkImageView view_ = VK_NULL_HANDLE;

@@ -1,5 +1,7 @@
 /* Upscales two small frames with the embedded lite weights on the CPU backend through the
- * installed C API, and checks the output: every value finite, alpha 1, some colour.
+ * installed C API, and checks the output: every value finite, alpha 1, some colour. Before that,
+ * the library's version (swinup_get_version) must be the installed header's, and the memory
+ * query must answer for the CPU backend with some host memory.
  * Exit status 0 on success; on failure it prints what went wrong. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,16 @@ static swinup_resource image(void* data, swinup_format format, uint32_t width, u
 }
 
 int main(void) {
+    swinup_version_info version = {0};
+    version.struct_size = sizeof version;
+    if (swinup_get_version(&version) != SWINUP_STATUS_OK) return fail("get_version", NULL);
+    if (version.major != SWINUP_VERSION_MAJOR || version.minor != SWINUP_VERSION_MINOR ||
+        version.patch != SWINUP_VERSION_PATCH) {
+        fprintf(stderr, "consumer: the library is swinup %u.%u.%u, the header %d.%d.%d\n", version.major,
+                version.minor, version.patch, SWINUP_VERSION_MAJOR, SWINUP_VERSION_MINOR, SWINUP_VERSION_PATCH);
+        return 1;
+    }
+
     swinup_context_desc cd;
     swinup_context_desc_init(&cd);
     cd.backend = SWINUP_BACKEND_CPU;
@@ -35,6 +47,14 @@ int main(void) {
     cd.display_height = DISPLAY_H;
     cd.output_format = SWINUP_FORMAT_RGBA16F;
     cd.num_threads = 1;
+    swinup_memory_requirements memory = {0};
+    memory.struct_size = sizeof memory;
+    if (swinup_query_memory(&cd, &memory) != SWINUP_STATUS_OK) return fail("query_memory", NULL);
+    if (memory.backend != SWINUP_BACKEND_CPU || memory.host_bytes == 0 || memory.device_bytes != 0) {
+        fprintf(stderr, "consumer: swinup_query_memory answered backend %d, %llu host bytes, %llu device bytes\n",
+                (int)memory.backend, (unsigned long long)memory.host_bytes, (unsigned long long)memory.device_bytes);
+        return 1;
+    }
     swinup_context* ctx = NULL;
     if (swinup_context_create(&cd, &ctx) != SWINUP_STATUS_OK) return fail("create", NULL);
 

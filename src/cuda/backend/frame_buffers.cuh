@@ -1,0 +1,56 @@
+// The CUDA backend's device buffers around the network: the temporal state (double-buffered like
+// the CPU backend's: slot `current` is what the next frame reads), the frame's scratch planes,
+// and the buffers host-pointer resources are copied through. Sized once, here, for a context's
+// largest sizes; cuda_memory_estimate counts the same constructor under a DeviceTally.
+#pragma once
+
+#include <algorithm>
+
+#include "cuda/backend/device_buffer.cuh"
+#include "cuda/frame/frame_planes.cuh"
+#include "model/model_spec.h"
+#include "swinup/swinup.h"
+
+namespace swinup::cuda {
+
+struct FrameBuffers {
+    DeviceBuffer history[2], depth[2], recurrent[2];
+    DeviceBuffer color, motion, dilated, tc, staged, head, row_sums, exposure, params;
+    DeviceBuffer out_color, out_kernel, out_motion, out_axes;  // fast mode only
+    DeviceBuffer host_color, host_depth, host_motion, host_output;
+
+    FrameBuffers() = default;
+    // `params_bytes`: sizeof(FrameParams), the per-frame parameter block.
+    FrameBuffers(const swinup_context_desc& desc, size_t params_bytes) {
+        const int max_w = static_cast<int>(desc.max_render_width), max_h = static_cast<int>(desc.max_render_height);
+        const size_t render = size_t(max_w) * max_h, padded = size_t(pad_to_grid(max_w)) * pad_to_grid(max_h);
+        const size_t display = size_t(desc.display_width) * desc.display_height;
+        for (int i = 0; i < 2; ++i) {
+            history[i] = DeviceBuffer(display * 4 * 2);
+            depth[i] = DeviceBuffer(render * 4);
+            recurrent[i] = DeviceBuffer(render * 4 * 2);
+        }
+        color = DeviceBuffer(render * 3 * 4);
+        motion = DeviceBuffer(render * 2 * 4);
+        dilated = DeviceBuffer(render * 2 * 4);
+        tc = DeviceBuffer(render * 3 * 4);
+        staged = DeviceBuffer(padded * kSlots);
+        head = DeviceBuffer(padded * kHeadOutputs * 4);
+        row_sums = DeviceBuffer(size_t(max_h) * 8);
+        exposure = DeviceBuffer(4);
+        params = DeviceBuffer(params_bytes);
+        // Host resources are copied through these (the largest formats: RGBA32F, RG32F at display res).
+        host_color = DeviceBuffer(render * 16);
+        host_depth = DeviceBuffer(render * 4);
+        host_motion = DeviceBuffer(std::max(render, display) * 8);
+        host_output = DeviceBuffer(display * 8);
+        if (desc.precision == SWINUP_PRECISION_FAST) {  // the fast output pass's per-render-pixel planes
+            out_color = DeviceBuffer(render * sizeof(float4));
+            out_kernel = DeviceBuffer(render * sizeof(float4));
+            out_motion = DeviceBuffer(render * sizeof(float2));
+            out_axes = DeviceBuffer((size_t(desc.display_width) + desc.display_height) * sizeof(OutputAxis));
+        }
+    }
+};
+
+}  // namespace swinup::cuda
