@@ -282,10 +282,14 @@ SWINUP_API swinup_status swinup_get_version(swinup_version_info* version);
  * at most SWINUP_CUDA_GRAPH_CACHE_SIZES of them, least recently used evicted: graph_device_bytes
  * is an estimate of the device memory they take when the cache is full. Not counted: the CPU
  * backend's worker threads keep a scratch buffer each (about 2.3 MB a thread for lite), grown at
- * their first frame and reused by every context for the life of the process. */
+ * their first frame and reused by every context for the life of the process. On the Vulkan
+ * backend device_bytes is every VkDeviceMemory the context allocated (device-local and
+ * host-visible staging alike). A context of swinup_vulkan_context_create with SWINUP_BACKEND_CUDA
+ * (swinup_vulkan.h) reports the CUDA backend's own memory only: the application's images and
+ * semaphores it imports are the application's memory and are not counted. */
 typedef struct swinup_memory_requirements {
     uint32_t struct_size;            /* in: a SWINUP_MEMORY_REQUIREMENTS_SIZE_* (sizeof) */
-    swinup_backend backend;          /* the backend the figures are for (CPU or CUDA, never AUTO) */
+    swinup_backend backend;          /* the backend the figures are for (CPU, CUDA or VULKAN, never AUTO) */
     uint64_t host_bytes;             /* host memory: buffers, temporal state, decoded weights,
                                         network activations, and the weights file or image read
                                         from weights_path / weights_data */
@@ -306,8 +310,10 @@ typedef struct swinup_memory_requirements {
  * swinup_context_create checks it, and the weights it names are read (as creation reads them).
  * SWINUP_BACKEND_AUTO is answered for the backend creation picks: CUDA when a usable GPU is
  * present (creation falls back to the CPU if the CUDA context then fails to be made). The CPU
- * figure decodes the weights once to count their decoded size; nothing else is allocated. Errors
- * are reported on the thread (swinup_last_error(NULL)). */
+ * figure decodes the weights once to count their decoded size; nothing else is allocated. The
+ * Vulkan figure (SWINUP_BACKEND_VULKAN) depends on the driver's memory requirements: the backend
+ * is made on the device creation would use, measured and freed before the call returns (it takes
+ * about as long as a creation). Errors are reported on the thread (swinup_last_error(NULL)). */
 SWINUP_API swinup_status swinup_query_memory(const swinup_context_desc* desc,
                                              swinup_memory_requirements* requirements);
 /* The memory ctx holds (graph_device_bytes: the estimate for a full cache, as the query gives).

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/resource_desc.h"
@@ -223,6 +224,87 @@ TEST_F(VulkanBackendFrames, CApiCreatesAVulkanContext) {
     EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_UNSUPPORTED);
     EXPECT_NE(std::string(swinup_last_error(ctx)).find("not read by the Vulkan backend"), std::string::npos)
         << swinup_last_error(ctx);
+    swinup_context_destroy(ctx);
+}
+
+// The memory query answers SWINUP_BACKEND_VULKAN with what the created context then reports: every
+// vkAllocateMemory of swinup's runtime on the context's device, counted as it allocates. The
+// host-pointer path's input images come at the first dispatch that uses them (one per input and
+// format), so the figure grows by exactly their size then and by nothing at a second frame.
+TEST_F(VulkanBackendFrames, MemoryQueryMatchesTheCreatedContext) {
+    swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
+    desc.backend = SWINUP_BACKEND_VULKAN;
+    swinup_memory_requirements query;
+    std::memset(&query, 0, sizeof query);
+    query.struct_size = sizeof query;
+    ASSERT_EQ(swinup_query_memory(&desc, &query), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    EXPECT_EQ(query.backend, SWINUP_BACKEND_VULKAN);
+    // At least the temporal state (two RGBA16F history planes at the display size) and the
+    // uploaded weights are device memory.
+    const uint64_t history = 2ull * kOdd.dw * kOdd.dh * 8;
+    EXPECT_GT(query.device_bytes, history);
+    EXPECT_EQ(query.graph_device_bytes, 0u);
+
+    swinup_context* ctx = nullptr;
+    ASSERT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_memory_requirements held;
+    std::memset(&held, 0, sizeof held);
+    held.struct_size = sizeof held;
+    ASSERT_EQ(swinup_context_get_memory(ctx, &held), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    EXPECT_EQ(held.backend, SWINUP_BACKEND_VULKAN);
+    EXPECT_EQ(held.device_bytes, query.device_bytes) << "the query made the same backend";
+    EXPECT_EQ(held.host_bytes, query.host_bytes);
+    std::printf("[ vulkan   ] %dx%d -> %dx%d lite fast: device_bytes %llu\n", kOdd.rw, kOdd.rh,
+                kOdd.dw, kOdd.dh, static_cast<unsigned long long>(held.device_bytes));
+
+    const SyntheticFrame frame(kOdd, 0);
+    std::vector<uint8_t> out;
+    swinup_dispatch_desc d = frame_desc(kOdd, frame, 0, SWINUP_FORMAT_RGBA16F, out);
+    ASSERT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+    swinup_memory_requirements after;
+    std::memset(&after, 0, sizeof after);
+    after.struct_size = sizeof after;
+    ASSERT_EQ(swinup_context_get_memory(ctx, &after), SWINUP_STATUS_OK);
+    // The input images (colour, depth, motion at most at the render size, up to 16 bytes a texel).
+    const uint64_t render = uint64_t{desc.max_render_width} * desc.max_render_height;
+    EXPECT_GT(after.device_bytes, held.device_bytes);
+    EXPECT_LE(after.device_bytes - held.device_bytes, render * (16 + 4 + 8) * 2) << "alignment aside";
+    d = frame_desc(kOdd, frame, 1, SWINUP_FORMAT_RGBA16F, out);
+    ASSERT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+    swinup_memory_requirements second;
+    std::memset(&second, 0, sizeof second);
+    second.struct_size = sizeof second;
+    ASSERT_EQ(swinup_context_get_memory(ctx, &second), SWINUP_STATUS_OK);
+    EXPECT_EQ(second.device_bytes, after.device_bytes) << "a frame allocates nothing of its own";
+    swinup_context_destroy(ctx);
+}
+
+// A Vulkan context has the log callback of every context: the creation message names the Vulkan
+// backend, and a refused dispatch's message reaches the callback as an error.
+TEST_F(VulkanBackendFrames, LogCallbackNamesTheVulkanBackend) {
+    struct Heard {
+        std::vector<std::pair<swinup_log_level, std::string>> messages;
+    } heard;
+    swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
+    desc.backend = SWINUP_BACKEND_VULKAN;
+    desc.log_callback = [](swinup_log_level level, const char* message, void* user) {
+        static_cast<Heard*>(user)->messages.emplace_back(level, message);
+    };
+    desc.log_user_data = &heard;
+    swinup_context* ctx = nullptr;
+    ASSERT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(heard.messages.size(), 1u);
+    EXPECT_EQ(heard.messages[0].first, SWINUP_LOG_INFO);
+    EXPECT_EQ(heard.messages[0].second.rfind("swinup_context_create: Vulkan backend on ", 0), 0u)
+        << heard.messages[0].second;
+    const SyntheticFrame frame(kOdd, 0);
+    std::vector<uint8_t> out;
+    swinup_dispatch_desc d = frame_desc(kOdd, frame, 0, SWINUP_FORMAT_RGBA16F, out);
+    d.color.memory = SWINUP_MEMORY_CUDA;
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_UNSUPPORTED);
+    ASSERT_EQ(heard.messages.size(), 2u);
+    EXPECT_EQ(heard.messages[1].first, SWINUP_LOG_ERROR);
+    EXPECT_EQ(heard.messages[1].second, swinup_last_error(ctx));
     swinup_context_destroy(ctx);
 }
 
