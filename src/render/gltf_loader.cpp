@@ -406,6 +406,12 @@ private:
             fail(path_, name + ": zfar = " + number_text(zfar) + " must be greater than znear = " +
                             number_text(znear) + " (or absent for an infinite far plane)");
         }
+        // Without zfar the far plane is placed at least ten times beyond znear (gltf_load_scene),
+        // which must still be a float.
+        if (zfar == 0.0 && !std::isfinite(static_cast<float>(znear) * 10.0f)) {
+            fail(path_, name + ": znear = " + number_text(znear) +
+                            " leaves no room for a far plane beyond it (zfar is absent)");
+        }
         pose.near = static_cast<float>(znear);
         pose.far = static_cast<float>(zfar);  // 0: set from bounds
         scene_.cameras.push_back(pose);
@@ -521,6 +527,14 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
         c.position = bounds.center() + Vec3{0.0f, 0.3f, 1.0f} * diagonal * 0.8f;
         c.near = diagonal * 1e-4f;
         c.far = diagonal * 4.0f;
+        // Triangles that all lie at one point (or span less than a float step at their distance
+        // from the origin) leave no place for a camera apart from what it looks at: the render
+        // would stop at its first frame with an error that names neither the file nor the cause.
+        if (!(c.near > 0.0f) || !(length(c.target - c.position) > 0.0f)) {
+            fail(path, "the scene's triangles span " + number_text(diagonal) + " around (" +
+                           number_text(c.target.x) + ", " + number_text(c.target.y) + ", " +
+                           number_text(c.target.z) + "): too little to place a camera (the file has none)");
+        }
         scene->cameras.push_back(c);
     }
     scene->camera_base = scene->cameras.front();

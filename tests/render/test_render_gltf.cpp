@@ -298,6 +298,9 @@ TEST_F(GltfTest, InvalidCameraPlanesAreRejected) {
         {{{"yfov", 0.9}, {"znear", -1.0}, {"zfar", 10.0}}, "znear = -1 must be"},
         {{{"yfov", 0.9}, {"znear", 10.0}, {"zfar", 1.0}}, "zfar = 1 must be greater"},
         {{{"yfov", 0.9}, {"znear", 0.1}, {"zfar", -5.0}}, "zfar = -5 must be greater"},
+        // No zfar: the far plane goes ten times beyond znear, Inf as a float here (the scene
+        // loaded with an infinite far plane).
+        {{{"yfov", 0.9}, {"znear", 3e38}}, "znear = 3e+38 leaves no room for a far plane"},
     };
     for (const auto& [perspective, fragment] : cases) {
         json doc = base_document();
@@ -306,6 +309,30 @@ TEST_F(GltfTest, InvalidCameraPlanesAreRejected) {
         EXPECT_NE(e.find("camera 0"), std::string::npos) << e;
         EXPECT_NE(e.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << e;
     }
+}
+
+TEST_F(GltfTest, ASceneTooSmallForADefaultCameraIsNamed) {
+    // Without a camera in the file one is placed from the triangles' bounds. Triangles at one
+    // point (scale 0), or spanning less than a float step where they are, left it at what it
+    // looks at: the scene loaded and rendering stopped at "camera: position and target coincide",
+    // naming neither the file nor the cause (found by fuzz_gltf_text).
+    for (const json& node : {json{{"mesh", 0}, {"scale", {0, 0, 0}}},
+                             json{{"mesh", 0}, {"scale", {1e-6, 1e-6, 1e-6}}, {"translation", {1e7, 1e7, 1e7}}}}) {
+        json doc = base_document();
+        doc["nodes"] = json::array({node});
+        doc["scenes"][0]["nodes"] = json::array({0});
+        const std::string e = load_error(write(doc, "point.gltf"));
+        EXPECT_NE(e.find("point.gltf"), std::string::npos) << e;
+        EXPECT_NE(e.find("too little to place a camera"), std::string::npos) << e;
+    }
+    // A small scene near the origin still gets its camera.
+    json doc = base_document();
+    doc["nodes"] = json::array({json{{"mesh", 0}, {"scale", {1e-3, 1e-3, 1e-3}}}});
+    doc["scenes"][0]["nodes"] = json::array({0});
+    const auto scene = gltf_load_scene(write(doc, "small.gltf"));
+    ASSERT_EQ(scene->cameras.size(), 1u);
+    EXPECT_GT(length(scene->cameras[0].target - scene->cameras[0].position), 0.0f);
+    EXPECT_GT(scene->cameras[0].near, 0.0f);
 }
 
 TEST_F(GltfTest, MaterialFactorsOutsideTheirRangeAreRejected) {
