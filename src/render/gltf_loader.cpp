@@ -520,6 +520,12 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
         if (c.far <= 0.0f) c.far = std::max(4.0f * diagonal, c.near * 10.0f);
         // Presets orbit around a point ahead of the camera at a quarter of the scene's size.
         c.target = c.position + normalize(c.target - c.position) * scene->scale;
+        // Far from the origin, that point can round to the camera's own position.
+        if (!(length(c.target - c.position) > 0.0f)) {
+            fail(path, "a camera at (" + number_text(c.position.x) + ", " + number_text(c.position.y) + ", " +
+                           number_text(c.position.z) + ") is too far from the origin for the scene's size (" +
+                           number_text(diagonal) + "): a point ahead of it rounds to its own position");
+        }
     }
     if (scene->cameras.empty()) {
         CameraPose c;

@@ -311,7 +311,7 @@ TEST_F(GltfTest, InvalidCameraPlanesAreRejected) {
     }
 }
 
-TEST_F(GltfTest, ASceneTooSmallForADefaultCameraIsNamed) {
+TEST_F(GltfTest, ACameraThatCannotBePlacedIsNamed) {
     // Without a camera in the file one is placed from the triangles' bounds. Triangles at one
     // point (scale 0), or spanning less than a float step where they are, left it at what it
     // looks at: the scene loaded and rendering stopped at "camera: position and target coincide",
@@ -325,6 +325,13 @@ TEST_F(GltfTest, ASceneTooSmallForADefaultCameraIsNamed) {
         EXPECT_NE(e.find("point.gltf"), std::string::npos) << e;
         EXPECT_NE(e.find("too little to place a camera"), std::string::npos) << e;
     }
+    // A camera of the file far from the origin: the point ahead of it that presets orbit
+    // rounded to its own position.
+    json far = base_document();
+    far["nodes"][3]["translation"] = json::array({0, 0, 1e30});
+    const std::string e = load_error(write(far, "far.gltf"));
+    EXPECT_NE(e.find("far.gltf"), std::string::npos) << e;
+    EXPECT_NE(e.find("too far from the origin"), std::string::npos) << e;
     // A small scene near the origin still gets its camera.
     json doc = base_document();
     doc["nodes"] = json::array({json{{"mesh", 0}, {"scale", {1e-3, 1e-3, 1e-3}}}});
