@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "model/model_spec.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
@@ -45,18 +46,6 @@ struct SyntheticFrame {
     }
 };
 
-swinup_resource host_resource(const void* data, void* mut, swinup_format format, uint32_t w,
-                              uint32_t h) {
-    swinup_resource r{};
-    r.data = data;
-    r.data_mut = mut;
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = w;
-    r.height = h;
-    return r;
-}
-
 void BM_cpu_frame(benchmark::State& state, Case c) {
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
@@ -78,19 +67,12 @@ void BM_cpu_frame(benchmark::State& state, Case c) {
     uint32_t frame_index = 0;
     double dispatch_seconds = 0.0;
     for (auto _ : state) {
-        swinup_dispatch_desc d;
-        swinup_dispatch_desc_init(&d);
-        d.color = host_resource(frame.color.data(), nullptr, SWINUP_FORMAT_RGBA32F, c.render_w,
-                                c.render_h);
-        d.depth = host_resource(frame.depth.data(), nullptr, SWINUP_FORMAT_R32F, c.render_w,
-                                c.render_h);
-        d.motion_vectors = host_resource(frame.motion.data(), nullptr, SWINUP_FORMAT_RG32F,
-                                         c.render_w, c.render_h);
-        d.output = host_resource(output.data(), output.data(), SWINUP_FORMAT_RGBA16F, c.display_w,
-                                 c.display_h);
+        swinup_dispatch_desc d = swinup::frame_dispatch_desc(
+            swinup::input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, c.render_w, c.render_h),
+            swinup::input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, c.render_w, c.render_h),
+            swinup::input_resource(frame.motion.data(), SWINUP_FORMAT_RG32F, c.render_w, c.render_h),
+            swinup::output_resource(output.data(), SWINUP_FORMAT_RGBA16F, c.display_w, c.display_h));
         swinup_get_jitter(frame_index, phases, &d.jitter_x, &d.jitter_y);
-        d.render_width = c.render_w;
-        d.render_height = c.render_h;
         d.reset = frame_index == 0;
         const auto start = std::chrono::steady_clock::now();
         const swinup_status status = swinup_dispatch(ctx, &d);

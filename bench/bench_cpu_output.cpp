@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/half.h"
 #include "model/model_spec.h"
 #include "frame/output_pixel.h"
@@ -52,12 +53,7 @@ void BM_cpu_output_pass(benchmark::State& state, int w, int h, int dw, int dh) {
     swinup::OutputPrevious prev;
     prev.valid = true;
     prev.history = history.data();
-    swinup_resource out{};
-    out.data_mut = output.data();
-    out.memory = SWINUP_MEMORY_HOST;
-    out.format = SWINUP_FORMAT_RGBA16F;
-    out.width = uint32_t(dw);
-    out.height = uint32_t(dh);
+    swinup_resource out = swinup::output_resource(output.data(), SWINUP_FORMAT_RGBA16F, dw, dh);
     swinup::cpu::OutputTarget target;
     target.resource = &out;
     std::vector<swinup::PixelKernel> kernel_scratch(size_t(w) * h);

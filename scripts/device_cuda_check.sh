@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CUDA helper's one call on a GPU machine: GPU tests, compute-sanitizer (memcheck and
+# The CUDA checks in one call on the GPU machine: GPU tests, compute-sanitizer (memcheck and
 # racecheck) on small tests, and `swinup bench`; every log goes under $OUT (default out/device).
 #
 #   scripts/device_cuda_check.sh [BIN_DIR]

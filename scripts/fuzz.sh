@@ -17,12 +17,8 @@ harnesses=("$@")
 source scripts/packages.sh
 swinup_install_packages "${swinup_build_packages[@]}" "${swinup_clang_packages[@]}"
 
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
-  -DSWINUP_FUZZ=ON -DSWINUP_CUDA=OFF -DSWINUP_BUILD_TESTS=OFF -DSWINUP_BUILD_BENCH=OFF \
-  ${SWINUP_CMAKE_ARGS:-}
+source scripts/clang_sanitized_build.sh
+swinup_configure_clang_build build-fuzz -DSWINUP_FUZZ=ON -DSWINUP_BUILD_TESTS=OFF
 targets=()
 for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Packs a CUDA build made on the development machine for the GPU machine (the device tool), whose
-# image lacks the Debian -dev packages the build links against: the CLI and the GPU test programs
+# Packs a CUDA build made on the development machine for the GPU machine, whose image
+# lacks the Debian -dev packages the build links against: the CLI and the GPU test programs
 # into DEST, and every shared library they need that is not glibc's or the CUDA driver's into
-# DEST/lib (run them there with LD_LIBRARY_PATH=DEST/lib). DEST is then `carry`-ed with the call.
+# DEST/lib (run them there with LD_LIBRARY_PATH=DEST/lib). DEST then travels to the GPU machine.
 #
 #   scripts/pack_device_build.sh BUILD_DIR DEST
 #

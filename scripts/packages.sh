@@ -3,17 +3,20 @@
 # sudo when not root).
 
 swinup_build_packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config  # pkg-config: tests/package
   libopenexr-dev libimath-dev   # sequences: OpenEXR frames (colour, depth, motion, ground truth)
   libpng-dev                    # pictures people look at
   nlohmann-json3-dev            # sequence.json, weights headers, reports
   libcli11-dev                  # the swinup command line
   libtinygltf-dev libstb-dev    # glTF 2.0 scenes and their PNG/JPEG textures
-  libeigen3-dev                 # the CPU backend's matrix products
   libtbb-dev                    # the CPU backend's and renderer's threads
   libgtest-dev libgmock-dev     # tests
   libbenchmark-dev              # benchmarks
 )
+
+# scripts/python_tests.sh: the PyTorch reference (Debian's CPU torch), g++ for the check against
+# the C++ headers, and OpenEXR to write the files its EXR reader is tested on.
+swinup_python_packages=(python3 python3-torch python3-numpy g++ pkg-config libopenexr-dev)
 
 # scripts/sanitize.sh and scripts/fuzz.sh: clang 14 with its sanitizer and libFuzzer runtimes,
 # and llvm-symbolizer, which turns the reports' addresses into file:line.

@@ -9,12 +9,8 @@ cd "$(dirname "$0")/.."
 source scripts/packages.sh
 swinup_install_packages "${swinup_build_packages[@]}" "${swinup_clang_packages[@]}"
 
-# -O2 with line tables, so reports name file:line; no NDEBUG: the asserts stay on too.
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only" \
-  -DSWINUP_SANITIZE=ON -DSWINUP_CUDA=OFF -DSWINUP_BUILD_BENCH=OFF ${SWINUP_CMAKE_ARGS:-}
+source scripts/clang_sanitized_build.sh
+swinup_configure_clang_build build-sanitize -DSWINUP_SANITIZE=ON
 cmake --build build-sanitize -j "$(nproc)"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"

@@ -77,7 +77,14 @@ typedef enum swinup_format {
     SWINUP_FORMAT_RGBA8 = 9       /* 4 x UNORM8, R first in memory (output only) */
 } swinup_format;
 
-/* Context creation flags (bit mask); each becomes a compiled variant of the staging pass. */
+/* Context creation flags (bit mask): they say how the inputs are to be read, and stay fixed for
+   the context's life (creation refuses unknown bits). No flag selects other compiled code: at each
+   dispatch both backends pass them as run-time switches to the input pass, which converts colour
+   (HDR: no clamp to 1), depth (DEPTH_INVERTED) and motion vectors (MV_DISPLAY_RES: read at the
+   display pixel and divided by the scale; MV_JITTERED: corrected by the jitter difference while
+   history is valid); AUTO_EXPOSURE runs an exposure reduction over the colour before that pass.
+   Dispatch validation expects display-sized motion vectors under MV_DISPLAY_RES and ignores the
+   exposure texture under AUTO_EXPOSURE. */
 typedef enum swinup_context_flags {
     SWINUP_FLAG_HDR = 1u << 0,            /* color is HDR (any positive value); else LDR [0,1] */
     SWINUP_FLAG_MV_DISPLAY_RES = 1u << 1, /* motion vectors are given at display resolution */
@@ -157,7 +164,14 @@ typedef struct swinup_dispatch_desc {
     float mv_scale_y;                /* same, vertical */
     uint32_t render_width;           /* this frame's render width (dynamic resolution), <= max */
     uint32_t render_height;          /* this frame's render height, <= max */
-    int32_t reset;                   /* non-zero drops history (camera cut) */
+    int32_t reset;                   /* non-zero: a camera cut. The temporal state (history, recurrent
+                                        features, previous depth and jitter) is dropped and the frame
+                                        count restarts: the network's shifted windows alternate with
+                                        the frames since creation or the last reset, and this frame
+                                        is frame 0. So the output is byte for byte what a newly
+                                        created context gives for this same descriptor as its first
+                                        dispatch, and so are the frames after it (given the same
+                                        descriptors). A failed dispatch resets nothing. */
     float frame_time_delta_ms;       /* time since the last frame, ms (informative in v1) */
     void* cuda_stream;               /* cudaStream_t to run on (cuda backend); NULL = default stream */
 } swinup_dispatch_desc;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that python/swinup/quant.py and exact_math.py are bit-identical to the C++ headers
-(src/core/e4m3.h, half.h, exact_math.h): compiles scripts/cpp_reference.cpp with the project's
+(src/numeric/e4m3.h, half.h, exact_math.h): compiles scripts/cpp_reference.cpp with the project's
 floating-point flags (-ffp-contract=off), evaluates both on every f16 value, on every e4m3
 rounding tie and its neighbours, and on random float32 values, and compares the bits.
 

@@ -76,7 +76,7 @@ def check(variant, batch, crop, device, parities, compile_fn=compile_model, time
     inputs. That is the gradient's measured bound: the roundings to e4m3 and f16
     make a gradient jump wherever a value crosses a rounding tie, so any reordering of float32 sums
     moves the rel_bias gradients (sums over every window of every image) by several percent (CPU,
-    nineteenth session, eager fast against eager exact: lite's largest 0.14, tube3's rel_bias), and
+    2026-12-02, eager fast against eager exact: lite's largest 0.14, tube3's rel_bias), and
     the fast mode that training runs is itself that far from exact mode. -> ok."""
     ok = True
     cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
@@ -158,8 +158,8 @@ def op_checks(variant, batch, crop, device, compile_fn, tensors=None):
 def compile_fresh(fn):
     """torch.compile with dynamo's caches emptied first: op_checks' pieces are lambdas of one line,
     one code object, so dynamo counts each new piece as a recompilation of the last and, past its
-    recompile limit (8), runs the rest eagerly without a word but a warning (the nineteenth
-    session's full --ops run: dec1 and dec0, "0% differ", were eager against eager)."""
+    recompile limit (8), runs the rest eagerly without a word but a warning (the 2026-12-02
+    full --ops run: dec1 and dec0, "0% differ", were eager against eager)."""
     torch._dynamo.reset()
     return torch.compile(fn)
 

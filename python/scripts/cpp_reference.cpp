@@ -1,12 +1,12 @@
-// Evaluates the C++ definitions the Python reference must match bit for bit (src/core/e4m3.h,
+// Evaluates the C++ definitions the Python reference must match bit for bit (src/numeric/e4m3.h,
 // half.h, exact_math.h) on float32 inputs read from a file; check_against_cpp.py compares.
 // Usage: cpp_reference IN.f32 OUT.f32 (OUT holds 9 outputs per input, function-major).
 #include <cstdio>
 #include <vector>
 
-#include "core/e4m3.h"
-#include "core/exact_math.h"
-#include "core/half.h"
+#include "numeric/e4m3.h"
+#include "numeric/exact_math.h"
+#include "numeric/half.h"
 
 int main(int argc, char** argv) {
     if (argc != 3) {

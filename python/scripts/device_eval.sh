@@ -69,5 +69,5 @@ evaluate() {  # job gpu: render (if missing), then score bilinear and TAAU (with
 run_on_gpus "$(gpu_list "${EVAL_GPUS:-}")" evaluate "${jobs_list[@]}" || echo "some evaluations failed"
 [ "${RENDER_ONLY:-0}" = 1 ] && exit 0
 cat "$OUT"/eval/*/summary.txt
-# One archive: the device tool brings back a limited number of files.
+# One archive: the GPU machine brings back a limited number of files.
 tar czf "$OUT/eval.tgz" -C "$OUT" eval && rm -rf "$OUT/eval"

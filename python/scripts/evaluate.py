@@ -20,7 +20,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.data import SequenceFolder  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
-from swinup.train import checkpoint_config, load_checkpoint, read_checkpoint, t_space, unroll  # noqa: E402
+from swinup.training.checkpoint import checkpoint_config, load_checkpoint, read_checkpoint  # noqa: E402
+from swinup.training.losses import t_space  # noqa: E402
+from swinup.training.recurrence import unroll  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
 
 

@@ -37,8 +37,8 @@ run_on_gpus() {
 # allocation, measured on the H200 at 128-pixel crops as a fixed part plus a part per clip
 # (lite 5 + 1.75 a clip: 19 GiB at batch 8, 21-23 at 10; full 8.5 + 2.1 a clip: 21 at batch 6,
 # 30 at 10, 38 at 14), the per-clip part scaled by the crop's area, plus 5 GiB a rank for the
-# CUDA context and what the caching allocator holds beyond the peak (the twentieth session's
-# first call: ranks with 19-21 GiB peaks held 20-27 GiB each, and six of them ran out of the
+# CUDA context and what the caching allocator holds beyond the peak (a call on 2026-12-02,
+# ranks with 19-21 GiB peaks held 20-27 GiB each, and six of them ran out of the
 # H200's 140). --head-mlp and --pixel-mlp add about 1 GiB a rank, --history-clip as much (its
 # lite rank peaked at 20 GiB against its control's 19). The last --batch and --crop count, as in
 # argparse; train.py's defaults are batch 16 and crop 96.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the golden data that tests/unit/test_golden.cpp checks the CPU backend against:
+"""Writes the golden data that tests/cpu/test_golden.cpp checks the CPU backend against:
 tests/data/golden_<variant>.json (index, sizes, settings, bounds) and golden_<variant>.bin.
 
 For a seeded synthetic input sequence of 3 frames (two depth layers moving differently, HDR colour,
@@ -24,6 +24,7 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.data import _halton  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.output_pass import output_pass  # noqa: E402
 from swinup.quant import e4m3_codes  # noqa: E402
@@ -41,12 +42,9 @@ LAYER_FRAME = 1  # the frame whose every layer is stored
 
 
 def halton(index: int, base: int) -> float:
-    num, den = 0, 1
-    while index > 0:
-        num = num * base + index % base
-        den *= base
-        index //= base
-    return float(np.float32(num / den))
+    """The Halton value as the C++ side uses it: data.py's (tests/test_halton.py checks it against
+    the exact fraction) rounded to float32."""
+    return float(np.float32(_halton(index, base)))
 
 
 def make_inputs(w: int, h: int, frame: int, seed: int):
@@ -91,7 +89,7 @@ def make_inputs(w: int, h: int, frame: int, seed: int):
 def perturb_weights(cfg, tensors: dict) -> dict:
     """The seeded weights have zero biases and bias tables, unit gains and zero head rows 4..7, so
     on their own they would leave those parts of the arithmetic untested. This deterministic rule
-    (mirrored by tests/unit/test_golden.cpp, exact in f32/f16) makes them all non-trivial. With
+    (mirrored by tests/cpu/test_golden.cpp, exact in f32/f16) makes them all non-trivial. With
     ti the tensor's index in model_tensors() order and i the element's flat index:
       X.bias      += ((7 i + 3 ti) mod 17 - 8) / 64         (f32 add)
       X.gain      *= 1 + ((5 i + ti) mod 9 - 4) / 16        (f32 multiply)

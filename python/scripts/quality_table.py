@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The markdown table of docs/quality.md ("The trained network") from device_eval.sh's results.
+"""The markdown table of docs/quality.md ("The current table") from device_eval.sh's results.
 
 Usage: python3 python/scripts/quality_table.py eval.tgz [full_eval.tgz] [--by-frames]
        (or unpacked eval/ folders)
 
 --by-frames prints instead each variant's margin over TAAU pooled over parts of the sequence
-(frames 0-7, 8-15, 16 to the end, and all of them; docs/quality.md, twenty-seventh session): where
-in the sequence a margin is lost. It reads the per-frame PSNRs `swinup eval --json` writes.
+(frames 0-7, 8-15, 16 to the end, and all of them; 2026-12-03,
+docs/journal/2026-12-03-sample-residual-and-per-frame-margins-33a98fe.md): where in the sequence a
+margin is lost. It reads the per-frame PSNRs `swinup eval --json` writes.
 
 With a second archive, the full columns come from it (the shipped variants from different
 training chunks, each evaluated in its own run; bilinear and TAAU score the same in every run).

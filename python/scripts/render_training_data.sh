@@ -7,8 +7,9 @@
 #   then ten more at 3x and 2.4x (gas_station's moving cameras, the thin-feature procedural
 #   scenes panning): the first chunks were weakest at 3x, where thin moving features broke up;
 #   then nine more at 2x (gas_station under its six cameras, showcase, fence and moire panning):
-#   with the 3x extras only a seventh of the sequences were at 2x, and by the eighth session 2x
-#   was the scale where lite fell short while it had margin to spare at 3x (docs/quality.md).
+#   with the 3x extras only a seventh of the sequences were at 2x, and by 2026-12-01 2x
+#   was the scale where lite fell short while it had margin to spare at 3x
+#   (docs/journal/2026-12-01-more-2x-data-and-larger-batches-e91d297.md).
 # Never breakfast_room: it is the held-out check.
 # Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU;
 #   FRAMES=N: N frames a sequence; RENDER_DEVICE=cpu: every sequence on the CPU renderer)

@@ -10,7 +10,7 @@ import torch
 
 from .data import ProceduralScenes
 from .staging import stage
-from .train import clip_frame
+from .training.recurrence import clip_frame
 
 MAX_SHARE_APART = 0.05       # share of head outputs more than 1e-3 apart
 MAX_MEAN_DIFFERENCE = 3e-4   # mean absolute difference of the head outputs

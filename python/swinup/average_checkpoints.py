@@ -5,8 +5,9 @@ each ending at 5% of its learning rate, scatter breakfast_room's scores by about
 mean of several such end points (branches continued from one checkpoint, or consecutive chunks)
 can sit nearer the optimum than each of them (stochastic weight averaging, "model soups"); the
 network is linear in none of its weights, so whether a mean is better is measured, not assumed.
-Measured in the eighth session (docs/quality.md, "Four more levers"): every mean scored between
-its inputs, none above the best of them. In the fourteenth ("Interpolated branches"), means of a
+Measured on 2026-12-01 (docs/journal/2026-12-01-four-more-levers-e78d0d8.md): every mean scored
+between its inputs, none above the best of them. Later that day
+(docs/journal/2026-12-01-interpolated-branches-16971cf.md), means of a
 stabler and a sharper branch of one start lay above the straight line between the two on the
 trade between PSNR and temporal error: lite's half-and-half mean was stabler than both branches
 in three of breakfast_room's four rows, at PSNR in between.
@@ -30,8 +31,9 @@ import os
 
 import torch
 
-from . import experiments
-from .train import checkpoint_record, read_checkpoint, write_checkpoint
+from .research import experiments
+from .training.checkpoint import checkpoint_record, read_checkpoint, write_checkpoint
+from .usage_errors import value_errors_as_usage
 
 
 def average_checkpoints(paths, note=None, weights=None):
@@ -100,10 +102,8 @@ def main(argv=None):
     ap.add_argument("--weights", type=float, nargs="+", default=None,
                     help="one positive weight a checkpoint, in their order (default: equal)")
     args = ap.parse_args(argv)
-    try:
+    with value_errors_as_usage(ap):
         ck = average_checkpoints(args.checkpoints, args.note, args.weights)
-    except ValueError as e:
-        ap.error(str(e))
     write_checkpoint(args.out, ck)
     kind = "weighted mean" if "shares" in ck["history"][-1] else "mean"
     print(f"wrote {args.out}: {ck['variant']}, {kind} of {len(args.checkpoints)} checkpoints, "

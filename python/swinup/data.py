@@ -150,6 +150,8 @@ def load_sequence_folders(paths, device, workers=None):
 # ---- procedural scenes -------------------------------------------------------------------------
 
 def _halton(index: int, base: int) -> float:
+    """The radical inverse of `index` in `base`, the exact fraction divided once; its float32 is
+    the C++ definition's value (src/frame/halton_jitter.h; python/tests/test_halton.py)."""
     num, den = 0, 1
     while index > 0:
         num, den, index = num * base + index % base, den * base, index // base

@@ -1,4 +1,4 @@
-"""The `exact` precision mode's fixed formulas of src/core/exact_math.h, operation by operation
+"""The `exact` precision mode's fixed formulas of src/numeric/exact_math.h, operation by operation
 in float32 torch ops (IEEE add/sub/mul/div/sqrt, round-half-even rint).
 
 fma(a, b, c) is emulated as float64 a*b (exact: 24 x 24 bits fit 53) plus c in float64, then

@@ -1,41 +1,73 @@
-"""Export a training checkpoint to the library's weights file (python -m swinup.export):
+"""Export a training checkpoint to the library's weights file (python -m swinup.export RUN_DIR):
 e4m3 codes with power-of-two per-channel scales, f32 biases and gains, f16 bias tables, in the
-layout src/core/weights.cpp loads (weights_io.py)."""
+layout src/model/weights.cpp loads (weights_io.py).
+
+Where: `export RUN_DIR` writes the run folder's checkpoint to RUN_DIR/<variant>.safetensors;
+`export --checkpoint CKPT --out FILE` any checkpoint to FILE (without --checkpoint, the shipped
+one). It never writes over an existing file unless --force, and never over the shipped weights:
+python -m swinup.promote RUN_DIR replaces those."""
 import argparse
 import dataclasses
 import os
 
+from . import shipped
 from .model import SwinUp
-from .train import ROOT, checkpoint_config, describe_training, keep_reserved_zero, load_checkpoint, read_checkpoint
+from .training.checkpoint import checkpoint_config, load_checkpoint, read_checkpoint
+from .training.history import describe_training
+from .training.reserved_rows import keep_reserved_zero
+from .training.run_folder import run_checkpoint
+from .usage_errors import value_errors_as_usage
 from .weights_io import write_weights
 
 
-# The still-pixel shift of the shipped networks (docs/quality.md, "The history weight on still
-# pixels"): training never sees it, so an export adds it, and a re-export keeps it.
+# The still-pixel shift of the shipped networks (2026-12-04,
+# docs/journal/2026-12-04-still-pixel-history-shift-9cbcbcb.md): training never sees it, so an
+# export adds it, and a re-export keeps it.
 SHIPPED_STILL_HISTORY_SHIFT = {"lite": 0.75, "full": 0.75}
+
+
+def export_paths(run_dir, variant, checkpoint, out, root=shipped.ROOT):
+    """(variant, checkpoint to read, weights file to write) for the command line's choices; raises
+    ValueError when they do not name both or name a shipped file as the output."""
+    if run_dir is not None:
+        if checkpoint is not None:
+            raise ValueError("a run folder or --checkpoint: give one")
+        variant, checkpoint = run_checkpoint(run_dir, variant)
+        out = out or os.path.join(run_dir, f"{variant}.safetensors")
+    variant = variant or "lite"
+    checkpoint = checkpoint or shipped.checkpoint(variant, root)
+    if out is None:
+        raise ValueError("where to? give a run folder (export RUN_DIR) or --out FILE")
+    shipped.refuse_shipped(out, "--out", root)
+    return variant, checkpoint, out
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--variant", default="lite", choices=["lite", "full"])
-    ap.add_argument("--checkpoint", default=None)
-    ap.add_argument("--out", default=None, help="default weights/<variant>.safetensors")
+    ap.add_argument("run_dir", nargs="?", default=None, metavar="RUN_DIR",
+                    help="a run folder (train.py's): its <variant>.pt is exported beside it")
+    ap.add_argument("--variant", default=None, choices=list(shipped.VARIANTS),
+                    help="default lite, or the run folder's")
+    ap.add_argument("--checkpoint", default=None,
+                    help="the checkpoint to export (default the run folder's, else the shipped one)")
+    ap.add_argument("--out", default=None, help="the weights file (default RUN_DIR/<variant>.safetensors)")
+    ap.add_argument("--force", action="store_true", help="write over an existing --out")
     ap.add_argument("--description", default=None)
     ap.add_argument("--still-history-shift", type=float, default=None,
                     help="added to the history weight's logit at still render pixels (weights format "
                          "4; docs/model-spec.md); default: the shipped network's, SHIPPED_STILL_HISTORY_SHIFT")
     args = ap.parse_args(argv)
-    ckpt = args.checkpoint or os.path.join(ROOT, "python", "checkpoints", f"{args.variant}.pt")
-    try:
-        record = read_checkpoint(ckpt, args.variant)
+    # Usage errors: the paths, another variant's, another version's, or an experiment's checkpoint.
+    with value_errors_as_usage(ap):
+        variant, ckpt, out = export_paths(args.run_dir, args.variant, args.checkpoint, args.out)
+        if os.path.exists(out) and not args.force:
+            raise ValueError(f"{out} exists: give --force to write over it, or another --out")
+        record = read_checkpoint(ckpt, variant)
         model = SwinUp(checkpoint_config(record))  # with the head MLP when the checkpoint has it
         step, history = load_checkpoint(ckpt, model, record)
-    except ValueError as e:  # another variant's, another version's, or the display refinement's
-        ap.error(str(e))
     keep_reserved_zero(model)
-    out = args.out or os.path.join(ROOT, "weights", f"{args.variant}.safetensors")
-    shift = SHIPPED_STILL_HISTORY_SHIFT[args.variant] if args.still_history_shift is None else args.still_history_shift
-    desc = args.description or describe_training(args.variant, step, history, shift)
+    shift = SHIPPED_STILL_HISTORY_SHIFT[variant] if args.still_history_shift is None else args.still_history_shift
+    desc = args.description or describe_training(variant, step, history, shift)
     cfg = dataclasses.replace(model.cfg, still_history_shift=float(shift))
     write_weights(out, cfg, model.export_tensors(), desc)
     print(f"wrote {out} ({desc})")

@@ -237,7 +237,7 @@ class SwinUp(nn.Module):
         # Inductor drops a float32 -> float16 -> float32 round trip inside a fused kernel, and
         # those round trips are model.md's f16 rounding points (q/k/v, the softmax's
         # exponentials, the residual stream, the relative-position bias). emulate_precision_casts
-        # did not keep them (nineteenth session, check_compile.py --ops on the H200: 93.7% of the
+        # did not keep them (2026-12-02, check_compile.py --ops on the H200: 93.7% of the
         # probe unrounded), so quant.round_f16 rounds with integer operations on the bits while
         # compiling; after that the H200 check passed for lite. The setting stays for the float8
         # round trip of quant.round_e4m3, which it matched bit for bit with. It is process-wide
@@ -384,7 +384,7 @@ class SwinUp(nn.Module):
         if self.cfg.variant == "lite":
             skip = self.linear("skip0", staged)
             pixel_mlp = getattr(self, "pixel_mlp", None)
-            if pixel_mlp is not None:  # an experiment no backend runs (pixel_mlp.py)
+            if pixel_mlp is not None:  # an experiment no backend runs (research/pixel_mlp.py)
                 skip = skip + pixel_mlp(staged)
             y0 = named("expand0", self.expand("expand0", y1, skip))
         else:

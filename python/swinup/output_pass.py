@@ -1,4 +1,4 @@
-"""The output pass (docs/model-spec.md "Output pass", src/core/pixel_ops.h): the head's kernel
+"""The output pass (docs/model-spec.md "Output pass", src/frame/pixel_ops.h): the head's kernel
 resamples the jittered render samples at display resolution, alpha blends the reprojected history
 in t-space. Batched torch with the C++ operation order; differentiable with respect to the head
 outputs, the samples and the history (straight-through rounding).
@@ -7,8 +7,8 @@ import torch
 
 from . import exact_math as xm
 from .exact_math import kernel_sincos_exact
-from .display_refine import refine_inputs
-from .history_clip import clip_toward_range, sample_range
+from .research.display_refine import refine_inputs
+from .research.history_clip import clip_toward_range, sample_range
 from .quant import round_f16, round_f16_ste
 from .sampling import catmull_rom_sample, gather, gather_taps, lanczos3_sample, on_screen
 
@@ -17,8 +17,8 @@ HALF_MAX = 65504.0
 ALPHA_LOGIT = 7  # the head output whose sigmoid is the history weight alpha (docs/model-spec.md)
 
 # The filters the output pass can read its history with: Lanczos-3 is the network's
-# (docs/model-spec.md, "Output pass"); Catmull-Rom is the one every checkpoint before the
-# twenty-eighth session was trained with, kept so that a training arm can be its control
+# (docs/model-spec.md, "Output pass"); Catmull-Rom is the one every checkpoint before 2026-12-03
+# was trained with, kept so that a training arm can be its control
 # (train.py --experiment-history-filter) and a replay can compare the two.
 HISTORY_FILTERS = {"lanczos3": lanczos3_sample, "catmull-rom": catmull_rom_sample}
 history_sample = HISTORY_FILTERS["lanczos3"]
@@ -125,7 +125,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     residual: a sample_residual.SampleResidual (an experiment no backend runs), any callable
     (head, tc) -> corrected tc, or None: the output pass then gathers the corrected samples.
     still_shift: the network's still_history_shift (ModelConfig): added to the history weight's
-    logit where n's dilated motion is exactly zero (src/core/output_pixel.h history_weight).
+    logit where n's dilated motion is exactly zero (src/frame/output_pixel.h history_weight).
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
@@ -171,7 +171,7 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
         if clip is not None:
             lo, hi = sample_range(tc)
             th = clip_toward_range(th, gather(lo, nx, ny), gather(hi, nx, ny), clip(hn))
-        # current_share (src/core/output_pixel.h): (1 - alpha) * min(1, sum of the kernel's
+        # current_share (src/frame/output_pixel.h): (1 - alpha) * min(1, sum of the kernel's
         # weights), so display pixels that no sample of this frame came near keep their history.
         coverage = torch.clamp(den, max=1.0)
         if refine is not None:

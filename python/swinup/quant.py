@@ -1,4 +1,4 @@
-"""Rounding to the kernels' number formats, bit-exact with src/core/e4m3.h and half.h.
+"""Rounding to the kernels' number formats, bit-exact with src/numeric/e4m3.h and half.h.
 
 Every function works on float32 tensors with plain torch ops (torch 1.13 has no float8 dtype), so
 the same code runs on the CPU and on CUDA. The `*_ste` forms round in the forward pass and pass the
@@ -44,7 +44,7 @@ def _round_float_bits(x: torch.Tensor, mantissa_bits: int, min_normal_bits: int,
 
 def round_e4m3_bits(x: torch.Tensor) -> torch.Tensor:
     """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
-    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h, with integer operations on the bits
+    as f32_to_e4m3 then e4m3_to_f32 of src/numeric/e4m3.h, with integer operations on the bits
     (about 20 elementwise kernels). Normal range [2^-6, 448], subnormals multiples of 2^-9; from
     448 on, 448 (every such value rounds to 448 or past it)."""
     return _round_float_bits(x, 3, 0x3C800000, 0x43E00000, E4M3_MAX)
@@ -89,7 +89,7 @@ _CAST_OK = {}
 
 def round_e4m3(x: torch.Tensor) -> torch.Tensor:
     """Round float32 values to the nearest e4m3 value (RNE, saturating to +-448; NaN stays NaN),
-    as f32_to_e4m3 then e4m3_to_f32 of src/core/e4m3.h: the float8 cast where torch has it and it
+    as f32_to_e4m3 then e4m3_to_f32 of src/numeric/e4m3.h: the float8 cast where torch has it and it
     agrees with the bit version, else the bit version."""
     if not hasattr(torch, "float8_e4m3fn"):
         return round_e4m3_bits(x)
@@ -133,7 +133,7 @@ def round_f16_bits(x: torch.Tensor) -> torch.Tensor:
     """Round float32 values to the nearest f16 value (RNE, overflow to Inf, NaN stays NaN), kept as
     float32, with integer operations on the bits: what torch.compile must be given instead of the
     cast round trip, which Inductor drops inside a fused kernel (check_compile.py --ops on the H200,
-    nineteenth session: 93.7% of rounding_probe's values unrounded, finite values past 65504 not
+    2026-12-02: 93.7% of rounding_probe's values unrounded, finite values past 65504 not
     turned into Inf, with emulate_precision_casts set). Normal range [2^-14, 65504], subnormals
     multiples of 2^-24; from 65520 (halfway between 65504 and 2^16, a tie that rounds to the even
     2^16) on, Inf."""

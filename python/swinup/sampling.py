@@ -1,4 +1,4 @@
-"""Gather-based image sampling with the fixed operation order of src/core/pixel_ops.h
+"""Gather-based image sampling with the fixed operation order of src/frame/pixel_ops.h
 (Catmull-Rom with its ringing clamp, bilinear), differentiable with respect to the image.
 
 Images are [B, H, W, C]; positions are continuous coordinates (pixel i covers [i, i+1)), [B, h, w]
@@ -114,7 +114,8 @@ def catmull_rom_sample(img: torch.Tensor, px: torch.Tensor, py: torch.Tensor,
     return clamped_separable_sample(img, px, py, catmull_rom_weights, 4, exact)
 
 
-# pixel_ops.h kLanczos3Poly (python/scripts/fit_lanczos3_weights.py): coefficients of u^7 .. u^0.
+# pixel_ops.h kLanczos3Poly (python/scripts/research/fit_lanczos3_weights.py): coefficients of
+# u^7 .. u^0.
 LANCZOS3_POLY = [[f32c(v) for v in row] for row in (
     (4.804119840e-02, 2.341418900e-02, -9.706742316e-02, -7.223858684e-02, 2.170617282e-01,
      3.880305216e-02, -2.556954920e-01, 9.782616794e-02),

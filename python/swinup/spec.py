@@ -1,4 +1,4 @@
-"""The network's structure, mirroring src/core/model_spec.{h,cpp} (the single source of truth for
+"""The network's structure, mirroring src/model/model_spec.{h,cpp} (the single source of truth for
 names and shapes): variants, blocks in execution order and the weight tensors in file order."""
 from dataclasses import dataclass, field
 import json
@@ -12,12 +12,12 @@ PAD_MULTIPLE = 32
 RMS_EPS = 1.0 / 8192.0
 # 2 (2026-11-30): staging slots 3-5 hold t(history) - t(colour), jitter-aware blend; 3
 # (2026-12-02): the config says whether the network has the head MLP; a version-2 file is a network
-# without it (src/core/model_spec.h); 4 (2026-12-04): the config carries still_history_shift, added
+# without it (src/model/model_spec.h); 4 (2026-12-04): the config carries still_history_shift, added
 # to the history weight's logit where a render pixel's dilated motion is exactly zero (0 in older
 # files).
 FORMAT_VERSION = 4
 OLDEST_FORMAT_VERSION = 2
-MAX_STILL_HISTORY_SHIFT = 8.0  # src/core/model_spec.h kMaxStillHistoryShift
+MAX_STILL_HISTORY_SHIFT = 8.0  # src/model/model_spec.h kMaxStillHistoryShift
 # The head MLP (docs/model-spec.md, "The head MLP"): the head's 32 normalised channels and the 16
 # staged slots -> 64 -> 64 -> 8, added to head outputs 0-7.
 HEAD_MLP_INPUTS = 32 + SLOTS

@@ -1,4 +1,4 @@
-"""Feature staging (docs/model-spec.md "Staging", src/core/stage_pixel.h): this frame's inputs and
+"""Feature staging (docs/model-spec.md "Staging", src/frame/stage_pixel.h): this frame's inputs and
 the previous frame's state -> the 16 e4m3 slots per render pixel, in torch, batched, with the
 fixed operation order of the C++ code. Differentiable with respect to the temporal state (history
 and recurrent features), with straight-through rounding, so training runs through the recurrence.

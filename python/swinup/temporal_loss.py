@@ -12,7 +12,7 @@ reprojects its history from (n: o's nearest render pixel, mv: the dilated motion
 Why along the motion: the first temporal term compared each display pixel with itself in the
 previous frame. Under a moving camera that pixel showed another point of the scene, so the term
 measured the reconstruction error twice rather than flicker; it could even favour flicker over
-a stable, slightly soft history (docs/quality.md, "The temporal term along the motion").
+a stable, slightly soft history (docs/journal/2026-12-01-temporal-term-along-the-motion-1c70162.md).
 
 Stable pixels, as the evaluation's: on screen after the motion (inside the half-pixel border),
 and the nearest render pixel neither disoccluded nor at a motion edge within its 3x3

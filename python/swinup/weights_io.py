@@ -1,4 +1,4 @@
-"""Reads and writes the project's weights files (the safetensors layout of src/core/weights.h):
+"""Reads and writes the project's weights files (the safetensors layout of src/model/weights.h):
 an 8-byte little-endian header length, a JSON header whose "__metadata__" carries the format,
 its version, the variant, the model config and a description, then the raw tensors in
 model_tensors() order: F8_E4M3 [out, in] codes, F32 scales, biases and gains, F16 bias tables.
@@ -9,6 +9,7 @@ import struct
 
 import numpy as np
 
+from .shipped import refuse_shipped
 from .spec import FORMAT_VERSION, MAX_STILL_HISTORY_SHIFT, OLDEST_FORMAT_VERSION, ModelConfig, model_tensors
 
 _NP = {"F8_E4M3": np.uint8, "F16": np.float16, "F32": np.float32}
@@ -18,10 +19,9 @@ class WeightsError(ValueError):
     pass
 
 
-def read_weights(path: str, version: int = FORMAT_VERSION):
+def read_weights(path: str):
     """-> (ModelConfig, {name: numpy array}, description). e4m3 tensors come back as uint8 codes.
-    Raises WeightsError naming the field or tensor that is wrong. `version`: the format_version
-    to accept (another only for scripts/convert_weights_v1_to_v2.py, which reads version 1)."""
+    Raises WeightsError naming the field or tensor that is wrong."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
@@ -36,11 +36,10 @@ def read_weights(path: str, version: int = FORMAT_VERSION):
     meta = header.pop("__metadata__", None)
     if not isinstance(meta, dict) or meta.get("format") != "swinup-weights":
         raise WeightsError(f"{path}: __metadata__.format is not 'swinup-weights'")
-    accepted = [str(v) for v in (range(OLDEST_FORMAT_VERSION, FORMAT_VERSION + 1) if version == FORMAT_VERSION
-                                 else [version])]
+    accepted = [str(v) for v in range(OLDEST_FORMAT_VERSION, FORMAT_VERSION + 1)]
     if meta.get("format_version") not in accepted:
-        hint = (": version 1 predates the difference slots and the jitter-aware blend; convert with "
-                "python/scripts/convert_weights_v1_to_v2.py" if meta.get("format_version") == "1" else "")
+        hint = ("; version 1 predates the difference slots and the jitter-aware blend (2026-11-30) and is "
+                "no longer read" if meta.get("format_version") == "1" else "")
         raise WeightsError(f"{path}: format_version {meta.get('format_version')!r}, expected "
                            f"{' or '.join(repr(v) for v in accepted)}{hint}")
     try:
@@ -78,7 +77,9 @@ def read_weights(path: str, version: int = FORMAT_VERSION):
 
 
 def write_weights(path: str, cfg: ModelConfig, tensors: dict, description: str, version: int = FORMAT_VERSION):
-    """Writes a weights file (temporary name, then rename: no half-written file remains)."""
+    """Writes a weights file (temporary name, then rename: no half-written file remains). Never a
+    shipped one (shipped.py: python -m swinup.promote replaces those)."""
+    refuse_shipped(path, "weights file")
     header = {"__metadata__": {"format": "swinup-weights", "format_version": str(version),
                                "variant": cfg.variant, "config": cfg.to_json(version),
                                "description": description}}

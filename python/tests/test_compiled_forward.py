@@ -66,7 +66,8 @@ class CompiledForwardPieces(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "exact mode"):
             SwinUp(ModelConfig.make("lite"), exact=True).compile_forward()
 
-    @unittest.skipIf(hasattr(torch, "compile"), "this torch has torch.compile")
+    @unittest.skipIf(hasattr(torch, "compile"),
+                     "checks the refusal by a torch without torch.compile; this one has it")
     def test_old_torch_is_refused_by_name(self):
         with self.assertRaisesRegex(RuntimeError, r"torch >= 2\.0"):
             self.model.compile_forward()

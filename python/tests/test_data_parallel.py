@@ -1,4 +1,4 @@
-"""train.py's data parallelism: average_gradients turns every rank's gradients into the mean over
+"""Training's data parallelism (training/parallel.py): average_gradients turns every rank's gradients into the mean over
 the ranks (one all_reduce of one flat buffer), and device_label names ranks that share a device.
 Two gloo ranks run on the CPU."""
 import os
@@ -11,7 +11,7 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from swinup.train import average_gradients, device_label  # noqa: E402
+from swinup.training.parallel import average_gradients, device_label  # noqa: E402
 
 SHAPES = [(3, 4), (7,), (2, 2, 5), (1,)]
 

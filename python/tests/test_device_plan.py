@@ -1,7 +1,7 @@
 """device_arms.sh's memory plan (gpu_jobs.sh, train_gib): the GiB a training's ranks take on a GPU,
 from the measured per-rank model, and the refusal, before anything runs, of arms that cannot fit
-on their GPU together (the twentieth session's first call planned 110 GiB of the H200's 140 by
-peak allocations alone, and lost its control arm to an out-of-memory error)."""
+on their GPU together (a call on 2026-12-02 planned 110 GiB of the H200's 140 by peak
+allocations alone, and lost its control arm to an out-of-memory error)."""
 import os
 import subprocess
 import tempfile
@@ -50,11 +50,11 @@ class RefusalTest(unittest.TestCase):
             env = dict(os.environ, PATH=f"{tmp}:{os.environ['PATH']}", SWINUP_BIN=os.path.join(tmp, "bin"),
                        OUT=os.path.join(tmp, "out"), WORK=os.path.join(tmp, "work"),
                        DATA=os.path.join(tmp, "data"), COMMON="--crop 128")
-            done = subprocess.run(["bash", os.path.join(SCRIPTS, "device_arms.sh"), "5", *arms],
+            done = subprocess.run(["bash", os.path.join(SCRIPTS, "research", "device_arms.sh"), "5", *arms],
                                   env=env, capture_output=True, text=True, timeout=60)
             return done, os.path.exists(os.path.join(tmp, "data"))
 
-    def test_call_one_of_session_twenty_is_refused_before_anything_runs(self):
+    def test_the_plan_of_2026_12_02_is_refused_before_anything_runs(self):
         lite = "python/checkpoints/lite.pt"
         full = "python/checkpoints/full.pt"
         done, rendered = self.run_arms(

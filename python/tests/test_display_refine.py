@@ -1,6 +1,6 @@
-"""The display refinement experiment (swinup/display_refine.py): it starts as exactly the output
-pass without it, it acts only where there is history, and a checkpoint that holds it cannot reach
-a weights file, a checkpoint mean or a model without it."""
+"""The display refinement experiment (swinup/research/display_refine.py): it starts as exactly the
+output pass without it, it acts only where there is history, and a checkpoint that holds it
+cannot reach a weights file, a checkpoint mean or a model without it."""
 import contextlib
 import io
 import os
@@ -14,10 +14,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from swinup import export  # noqa: E402
 from swinup.average_checkpoints import average_checkpoints  # noqa: E402
 from swinup import output_pass as op  # noqa: E402
-from swinup import train  # noqa: E402
-from swinup.display_refine import DisplayRefine  # noqa: E402
+from swinup.research.display_refine import DisplayRefine  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
+from swinup.training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
+from swinup.training.reserved_rows import keep_reserved_zero  # noqa: E402
 
 
 def frame(seed):
@@ -64,13 +65,13 @@ class DisplayRefineTest(unittest.TestCase):
         model.display_refine = DisplayRefine()
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lite.pt")
-            train.save_checkpoint(path, model, 7, [])
+            save_checkpoint(path, model, 7, [])
             plain = SwinUp(ModelConfig.make("lite"))
             with self.assertRaisesRegex(ValueError, "display refinement"):
-                train.load_checkpoint(path, plain)
+                load_checkpoint(path, plain)
             restored = SwinUp(ModelConfig.make("lite"))
             restored.display_refine = DisplayRefine(seed=9)
-            self.assertEqual(train.load_checkpoint(path, restored)[0], 7)
+            self.assertEqual(load_checkpoint(path, restored)[0], 7)
             self.assertTrue(torch.equal(restored.display_refine.w1, model.display_refine.w1))
             out = os.path.join(d, "lite.safetensors")
             with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
@@ -85,7 +86,7 @@ class DisplayRefineTest(unittest.TestCase):
         with torch.no_grad():
             model.p("head.linear.weight").fill_(1.0)
         model.display_refine = DisplayRefine()
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         w = model.p("head.linear.weight")
         self.assertTrue(bool((w[8:12] == 1.0).all()) and bool((w[12:] == 0.0).all()))
 

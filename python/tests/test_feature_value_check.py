@@ -10,12 +10,12 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "research"))
 from swinup import exact_math as xm  # noqa: E402
 from swinup.staging import FrameInput, TemporalState, stage  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("feature_value_check",
-                                               os.path.join(HERE, "..", "scripts", "feature_value_check.py"))
+                                               os.path.join(HERE, "..", "scripts", "research", "feature_value_check.py"))
 fvc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fvc)
 

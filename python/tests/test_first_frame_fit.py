@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from swinup.quant import pow2_scale_for, quantize_weight_ste  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("fit_first_frame", os.path.join(HERE, "..", "scripts", "fit_first_frame.py"))
+_spec = importlib.util.spec_from_file_location("fit_first_frame", os.path.join(HERE, "..", "scripts", "research", "fit_first_frame.py"))
 fit = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fit)
 

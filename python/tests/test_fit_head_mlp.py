@@ -14,9 +14,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
-from swinup.train import model_for_checkpoint, read_checkpoint  # noqa: E402
+from swinup.training.checkpoint import model_for_checkpoint, read_checkpoint  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("fit_head_mlp", os.path.join(HERE, "..", "scripts", "fit_head_mlp.py"))
+_spec = importlib.util.spec_from_file_location("fit_head_mlp", os.path.join(HERE, "..", "scripts", "research", "fit_head_mlp.py"))
 fit_head_mlp = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fit_head_mlp)
 

@@ -13,7 +13,9 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from swinup import export, train  # noqa: E402
+from swinup import export  # noqa: E402
+from swinup.training.checkpoint import load_checkpoint, model_for_checkpoint, read_checkpoint, save_checkpoint  # noqa: E402
+from swinup.training.optimizer import parameter_groups  # noqa: E402
 from swinup.agreement import staged_procedural_frame  # noqa: E402
 from swinup.model import HEAD_MLP_PREFIX, SwinUp  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
@@ -77,7 +79,7 @@ class HeadMlpTest(unittest.TestCase):
             model.p("head_mlp.fc3.weight").normal_(0.0, 0.05, generator=torch.Generator().manual_seed(2))
         fitted = {k: v.detach().clone() for k, v in mlp_params(model).items()}
         network = model.p("head.linear.bias").detach().clone()
-        groups = train.parameter_groups(model, 0.0)
+        groups = parameter_groups(model, 0.0)
         self.assertEqual({id(p) for p in groups[1]["params"]}, {id(p) for p in mlp_params(model).values()})
         opt = torch.optim.AdamW(groups, lr=1e-2, weight_decay=0.0)
         for g in opt.param_groups:
@@ -97,11 +99,11 @@ class HeadMlpTest(unittest.TestCase):
             model.p("head_mlp.fc3.weight").normal_(0.0, 0.05, generator=torch.Generator().manual_seed(4))
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lite.pt")
-            train.save_checkpoint(path, model, 5, [])
-            self.assertTrue(train.read_checkpoint(path)["head_mlp"])
+            save_checkpoint(path, model, 5, [])
+            self.assertTrue(read_checkpoint(path)["head_mlp"])
             with self.assertRaisesRegex(ValueError, "head MLP"):
-                train.load_checkpoint(path, SwinUp(ModelConfig.make("lite")))
-            restored = train.model_for_checkpoint(path)
+                load_checkpoint(path, SwinUp(ModelConfig.make("lite")))
+            restored = model_for_checkpoint(path)
             self.assertTrue(restored.cfg.head_mlp)
             for k, p in mlp_params(model).items():
                 self.assertTrue(torch.equal(p, restored.params[k]), k)  # f32 in the checkpoint: exact
@@ -121,16 +123,16 @@ class HeadMlpTest(unittest.TestCase):
                 self.assertTrue((exported[name] == a).all(), name)  # the file round-trips code for code
 
     def test_a_shift_raises_only_the_history_logit_of_a_fitted_checkpoint(self):
-        sys.path.insert(0, os.path.join(ROOT, "python", "scripts"))
+        sys.path.insert(0, os.path.join(ROOT, "python", "scripts", "research"))
         import fit_head_mlp
         from swinup.output_pass import ALPHA_LOGIT
         with tempfile.TemporaryDirectory() as d:
             fitted, plain, out = (os.path.join(d, n) for n in ("fitted.pt", "plain.pt", "shifted.pt"))
-            train.save_checkpoint(fitted, committed("lite", False, True), 5, [])
-            train.save_checkpoint(plain, committed("lite", False, False), 5, [])
+            save_checkpoint(fitted, committed("lite", False, True), 5, [])
+            save_checkpoint(plain, committed("lite", False, False), 5, [])
             args = type("Args", (), {"checkpoint": fitted, "by": 0.25, "out": out})
             fit_head_mlp.shift(args)
-            a, b = train.read_checkpoint(fitted), train.read_checkpoint(out)
+            a, b = read_checkpoint(fitted), read_checkpoint(out)
             self.assertTrue(b["head_mlp"])
             self.assertEqual(b["history"][-1]["history_logit_shift"], 0.25)
             for k, p in a["params"].items():
@@ -149,12 +151,12 @@ class HeadMlpTest(unittest.TestCase):
         plain = committed("lite", False, False)
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lite.pt")
-            train.save_checkpoint(path, plain, 3, [])
+            save_checkpoint(path, plain, 3, [])
             model = SwinUp(ModelConfig.make("lite", head_mlp=True))
             model.init_head_mlp(1)
-            self.assertEqual(train.load_checkpoint(path, model)[0], 3)
+            self.assertEqual(load_checkpoint(path, model)[0], 3)
             with torch.no_grad():
-                self.assertTrue(torch.equal(model(self.staged, 0), train.model_for_checkpoint(path)(self.staged, 0)))
+                self.assertTrue(torch.equal(model(self.staged, 0), model_for_checkpoint(path)(self.staged, 0)))
 
     def test_a_network_without_it_refuses_a_file_with_it(self):
         model = committed("lite", False, True)

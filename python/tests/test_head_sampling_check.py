@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 import swinup.output_pass as op  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location(
-    "head_sampling_check", os.path.join(HERE, "..", "scripts", "head_sampling_check.py"))
+    "head_sampling_check", os.path.join(HERE, "..", "scripts", "research", "head_sampling_check.py"))
 check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check)
 

@@ -1,6 +1,7 @@
-"""The learned history clip experiment (swinup/history_clip.py): the range is the 3x3 samples'
-per-channel range, a strength of 0 is the output pass without it and 1 clamps the history into that
-range, gradients reach its parameters and the head row it reads, and training keeps that row."""
+"""The learned history clip experiment (swinup/research/history_clip.py): the range is the 3x3
+samples' per-channel range, a strength of 0 is the output pass without it and 1 clamps the
+history into that range, gradients reach its parameters and the head row it reads, and training
+keeps that row."""
 import os
 import sys
 import unittest
@@ -10,11 +11,12 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from swinup import output_pass as op  # noqa: E402
-from swinup import train  # noqa: E402
-from swinup.history_clip import ROW, START_LOGIT, HistoryClip, clip_toward_range, sample_range  # noqa: E402
+from swinup.research.history_clip import ROW, START_LOGIT, HistoryClip, clip_toward_range, sample_range  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
+from swinup.training.reserved_rows import keep_reserved_zero  # noqa: E402
 from test_display_refine import frame  # noqa: E402
+from reserved_head_rows import head_weight_kept_with  # noqa: E402
 
 
 def strength(value):
@@ -63,7 +65,7 @@ class HistoryClipTest(unittest.TestCase):
         model = SwinUp(ModelConfig.make("lite"))
         model.init_seeded(2)
         model.history_clip = HistoryClip()
-        train.keep_reserved_zero(model)
+        keep_reserved_zero(model)
         head, tc, motion, jitter, history, dw, dh, sx, sy = frame(5)
         head = head.clone().requires_grad_(True)
         out = op.output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, True, False,
@@ -76,16 +78,7 @@ class HistoryClipTest(unittest.TestCase):
                                float(torch.sigmoid(torch.tensor(START_LOGIT))), places=6)
 
     def test_training_keeps_the_read_head_row_only_when_attached(self):
-        model = SwinUp(ModelConfig.make("lite"))
-        with torch.no_grad():
-            model.p("head.linear.weight").fill_(1.0)
-        train.keep_reserved_zero(model)
-        self.assertTrue(bool((model.p("head.linear.weight")[8:] == 0.0).all()))
-        with torch.no_grad():
-            model.p("head.linear.weight").fill_(1.0)
-        model.history_clip = HistoryClip()
-        train.keep_reserved_zero(model)
-        w = model.p("head.linear.weight")
+        w = head_weight_kept_with(self, lambda model: setattr(model, "history_clip", HistoryClip()))
         self.assertTrue(bool((w[ROW] == 1.0).all()))
         self.assertTrue(bool((w[8:ROW] == 0.0).all()) and bool((w[ROW + 1:] == 0.0).all()))
 

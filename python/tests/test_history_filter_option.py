@@ -28,7 +28,7 @@ class HistoryFilterOption(unittest.TestCase):
 
     def chunk(self, *extra):
         argv = ["--variant", "lite", "--procedural", "1", "--batch", "1", "--crop", "32", "--frames", "3",
-                "--max-steps", "2", "--warmup", "1", "--checkpoint", self.ckpt, *extra]
+                "--max-steps", "2", "--warmup", "1", "--run-dir", self.dir, *extra]
         with contextlib.redirect_stdout(io.StringIO()):
             train.main(argv)
         return torch.load(self.ckpt, map_location="cpu")["history"][-1]

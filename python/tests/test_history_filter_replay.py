@@ -8,7 +8,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "research"))
 import history_filter_replay as hfr  # noqa: E402
 from swinup import sampling as sm  # noqa: E402
 
@@ -43,7 +43,8 @@ class HistoryFilterReplay(unittest.TestCase):
         named = ("catmull-rom", "bfecc", "linear-blend")
         for mode, spec in hfr.MODES.items():
             self.assertTrue(spec is None or spec in named or (isinstance(spec, tuple) and len(spec) == 3), mode)
-        source = open(hfr.__file__).read()
+        with open(hfr.__file__) as f:
+            source = f.read()
         for name in named:
             self.assertIn(f'MODES[mode] == "{name}"', source)
 

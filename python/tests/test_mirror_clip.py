@@ -12,7 +12,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from swinup.data import ProceduralScenes, mirror_clip, random_mirror  # noqa: E402
-from swinup.train import unroll  # noqa: E402
+from swinup.training.recurrence import unroll  # noqa: E402
 
 
 def heads_without_orientation(k, st):

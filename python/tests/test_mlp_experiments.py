@@ -12,7 +12,10 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from swinup import export, experiments, train  # noqa: E402
+from swinup import export, train  # noqa: E402
+from swinup.research import experiments  # noqa: E402
+from swinup.training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
+from swinup.training.optimizer import parameter_groups  # noqa: E402
 from swinup.agreement import staged_procedural_frame  # noqa: E402
 from swinup.average_checkpoints import average_checkpoints  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
@@ -82,10 +85,10 @@ class MLPExperimentsTest(unittest.TestCase):
     def test_its_parameters_train_at_their_own_rate(self):
         model = SwinUp(ModelConfig.make("lite"))  # without the head MLP (a group of its own too)
         model.init_seeded(1)
-        plain = train.parameter_groups(model, 10.0)
+        plain = parameter_groups(model, 10.0)
         self.assertEqual(len(plain), 1)  # nothing attached: one group at the network's rate
         experiments.attach(model, "pixel_mlp", seed=3)
-        groups = train.parameter_groups(model, 10.0)
+        groups = parameter_groups(model, 10.0)
         self.assertEqual([g["lr_scale"] for g in groups], [1.0, 10.0])
         self.assertEqual({id(p) for p in groups[1]["params"]}, {id(p) for p in model.pixel_mlp.parameters()})
         network = {id(p) for p in groups[0]["params"]}
@@ -106,12 +109,12 @@ class MLPExperimentsTest(unittest.TestCase):
                 p.fill_(0.25)
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "lite.pt")
-            train.save_checkpoint(path, model, 7, [])
+            save_checkpoint(path, model, 7, [])
             with self.assertRaisesRegex(ValueError, what):
-                train.load_checkpoint(path, SwinUp(ModelConfig.make("lite")))
+                load_checkpoint(path, SwinUp(ModelConfig.make("lite")))
             restored = SwinUp(ModelConfig.make("lite"))
             experiments.attach(restored, name, seed=9)
-            self.assertEqual(train.load_checkpoint(path, restored)[0], 7)
+            self.assertEqual(load_checkpoint(path, restored)[0], 7)
             for (k, a), b in zip(getattr(model, name).state_dict().items(),
                                  getattr(restored, name).state_dict().values()):
                 self.assertTrue(torch.equal(a, b), k)

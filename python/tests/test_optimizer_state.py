@@ -1,6 +1,7 @@
 """train.py --optimizer-state: chunks chained on one machine continue the optimiser (its moments
 and step count) and the float32 master weights; a side file of another step is not used, a
-foreign file is refused by name. Runs two-step trainings on the CPU (2.5D layers, 32x32 crops)."""
+foreign file is refused by name. Runs two-step trainings on the CPU (2.5D layers, 32x32 crops): the
+first a new run in a temporary run folder, the later ones continuing it (--resume)."""
 import contextlib
 import io
 import os
@@ -12,7 +13,9 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from swinup import train  # noqa: E402
+from swinup import shipped, train  # noqa: E402
+
+WEIGHTS = shipped.weights("lite")
 
 
 def adam_steps(side):
@@ -29,8 +32,11 @@ class OptimizerState(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def chunk(self, side=None, warmup=1, extra=()):
+        # The first chunk starts from the shipped weights file (step 0), the later ones continue it.
+        run = (["--resume", self.dir] if os.path.exists(self.ckpt)
+               else ["--run-dir", self.dir, "--init-weights", WEIGHTS])
         argv = ["--variant", "lite", "--procedural", "1", "--batch", "1", "--crop", "32", "--frames", "2",
-                "--max-steps", "2", "--warmup", str(warmup), "--checkpoint", self.ckpt,
+                "--max-steps", "2", "--warmup", str(warmup), *run,
                 "--optimizer-state", side or self.side, *extra]
         out = io.StringIO()
         with contextlib.redirect_stdout(out):

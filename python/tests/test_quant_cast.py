@@ -11,7 +11,8 @@ from swinup import quant  # noqa: E402
 
 
 class CastRounding(unittest.TestCase):
-    @unittest.skipUnless(hasattr(torch, "float8_e4m3fn"), "skipped: this torch has no float8 dtype")
+    @unittest.skipUnless(hasattr(torch, "float8_e4m3fn"),
+                         "needs a torch with float8 dtypes (2.1 on); this one has none")
     def test_cast_equals_bits(self):
         self.assertTrue(quant._cast_agrees(torch.device("cpu")))
 

@@ -26,8 +26,13 @@ from swinup.exr import read_exr  # noqa: E402
 from swinup.model import SwinUp, depth_to_space, space_to_depth  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
 from swinup.average_checkpoints import average_checkpoints  # noqa: E402
-from swinup.train import (describe_training, draw_burn_in, holds_held_out_scene, load_checkpoint,  # noqa: E402
-                          main as train_main, save_checkpoint, t_space, unroll)
+from swinup.train import main as train_main  # noqa: E402
+from swinup.training.batches import draw_burn_in  # noqa: E402
+from swinup.training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
+from swinup.training.held_out import holds_held_out_scene  # noqa: E402
+from swinup.training.history import describe_training  # noqa: E402
+from swinup.training.losses import t_space  # noqa: E402
+from swinup.training.recurrence import unroll  # noqa: E402
 from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
@@ -85,59 +90,30 @@ class WeightsTest(unittest.TestCase):
             write_weights(os.path.join(d, "w.safetensors"), cfg, t, desc)
 
 
-class ConversionTest(unittest.TestCase):
-    """scripts/convert_weights_v1_to_v2.py: the slot-reading layers of a format-1 network, with the
-    history folded into the colour columns, give the same pre-activation on difference slots."""
+class VersionOneTest(unittest.TestCase):
+    """Format 1 (before 2026-11-30's difference slots and jitter-aware blend) is no longer read:
+    weights files and checkpoints of it are refused by name."""
 
-    def _converter(self):
-        import importlib.util
-        path = os.path.join(ROOT, "python", "scripts", "convert_weights_v1_to_v2.py")
-        spec = importlib.util.spec_from_file_location("convert_weights_v1_to_v2", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-
-    def test_folded_layers_read_difference_slots_as_before(self):
-        conv = self._converter()
-        g = torch.Generator().manual_seed(3)
-        for variant in ("lite", "full"):
-            model = SwinUp(ModelConfig.make(variant))
-            model.init_seeded(5)
-            layers = conv.slot_reading_layers(variant)
-            before = {name: model.p(name).detach().clone().double() for name, _ in layers}
-            conv.fold_history_into_colour(model)
-            for name, groups in layers:
-                after = model.p(name).detach().double()
-                # Format-1 slots of `groups` pixels, history valid (slot 7 = 0).
-                x1 = torch.rand(64, groups * 16, generator=g, dtype=torch.float64)
-                x2 = x1.clone()
-                for k in range(groups):
-                    for c, h in zip(conv.COLOUR, conv.HISTORY):
-                        x2[:, k * 16 + h] = x1[:, k * 16 + h] - x1[:, k * 16 + c]
-                # f32 master weights: the folded column is one f32 rounding of the sum.
-                torch.testing.assert_close(x2 @ after.T, x1 @ before[name].T, rtol=1e-5, atol=1e-5)
-                # And it is a real change: the old weights on the new slots differ.
-                self.assertGreater(float((x2 @ before[name].T - x1 @ before[name].T).abs().max()), 1e-3)
-
-    def test_alpha_logit_shift_and_version_checks(self):
-        conv = self._converter()
+    def test_version_one_files_are_refused(self):
         model = SwinUp(ModelConfig.make("lite"))
         model.init_seeded(5)
-        b = float(model.p("head.linear.bias")[conv.ALPHA_LOGIT])
-        conv.shift_alpha_logit(model)
-        self.assertEqual(float(model.p("head.linear.bias")[conv.ALPHA_LOGIT]), b + conv.ALPHA_LOGIT_SHIFT)
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "old.safetensors")
             write_weights(path, model.cfg, model.export_tensors(), "test", version=2)
+            read_weights(path)
             with open(path, "rb") as f:
                 data = f.read()
-            # The same file claiming version 1: the reader names the conversion.
-            data = data.replace(b'"format_version":"2"', b'"format_version":"1"')
             with open(path, "wb") as f:
-                f.write(data)
-            with self.assertRaisesRegex(ValueError, "convert_weights_v1_to_v2"):
+                f.write(data.replace(b'"format_version":"2"', b'"format_version":"1"'))
+            with self.assertRaisesRegex(ValueError, "format_version '1'.*no longer read"):
                 read_weights(path)
-            read_weights(path, version=1)  # what the converter reads
+            ckpt = os.path.join(d, "old.pt")
+            save_checkpoint(ckpt, model, 3, [])
+            record = torch.load(ckpt)
+            record["version"] = 1
+            torch.save(record, ckpt)
+            with self.assertRaisesRegex(ValueError, "checkpoint version 1, expected 2.*no longer read"):
+                load_checkpoint(ckpt, model)
 
 
 class LayoutTest(unittest.TestCase):
@@ -372,7 +348,7 @@ class GradientTest(unittest.TestCase):
         self.assertIn("along the motion, mirrored, 8-frame clips", text)
         self.assertLessEqual(len("embedded full: " + text), 255)
         # A weighted mean of a fitted history takes the short form of the mean rather than lose the
-        # loss terms at the end (the fifteenth session's full: 269 characters with the long form).
+        # loss terms at the end (full on 2026-12-01: 269 characters with the long form).
         shares = {"note": "mean", "averaged": 3, "shares": [0.35, 0.4, 0.25]}
         text = describe_training("full", 4108, [plain, display, shares, fit])
         self.assertIn("full trained 4108 steps (weighted mean of 3) + first-frame fit, 10 min", text)
@@ -446,9 +422,9 @@ class GradientTest(unittest.TestCase):
         self.assertTrue(bool(stable[0, 8:, :14].all()))
 
     def test_unroll_with_given_heads_equals_the_network(self):
-        # The output-pass oracle (scripts/oracle_output_pass.py) feeds heads itself: handed the
-        # network's own heads it must reproduce the network's outputs exactly, and a change to the
-        # history weight of frame 0 must reach frame 1 through the history (the recurrence).
+        # The output-pass oracle (scripts/research/oracle_output_pass.py) feeds heads itself: handed
+        # the network's own heads it must reproduce the network's outputs exactly, and a change to
+        # the history weight of frame 0 must reach frame 1 through the history (the recurrence).
         m = SwinUp(ModelConfig.make("lite"))
         m.init_seeded(1)
         clip = ProceduralScenes("cpu", seed=5).batch(1, 3, 32, hdr=False)

@@ -1,7 +1,7 @@
-"""The sample residual experiment (swinup/sample_residual.py): zero rows are the output pass
-without it, a uniform correction moves the no-history estimate by exactly that correction (the
-kernel's weights are normalised), corrected samples never go below 0, gradients reach its gain and
-the head rows it reads, and training keeps those rows only when it is attached."""
+"""The sample residual experiment (swinup/research/sample_residual.py): zero rows are the output
+pass without it, a uniform correction moves the no-history estimate by exactly that correction
+(the kernel's weights are normalised), corrected samples never go below 0, gradients reach its
+gain and the head rows it reads, and training keeps those rows only when it is attached."""
 import os
 import sys
 import unittest
@@ -11,11 +11,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from swinup import output_pass as op  # noqa: E402
-from swinup import train  # noqa: E402
-from swinup.model import SwinUp  # noqa: E402
-from swinup.sample_residual import ROWS, SampleResidual  # noqa: E402
-from swinup.spec import ModelConfig  # noqa: E402
+from swinup.research.sample_residual import ROWS, SampleResidual  # noqa: E402
 from test_display_refine import frame  # noqa: E402
+from reserved_head_rows import head_weight_kept_with  # noqa: E402
 
 
 class SampleResidualTest(unittest.TestCase):
@@ -58,16 +56,7 @@ class SampleResidualTest(unittest.TestCase):
         self.assertEqual(float(head.grad[..., 8:ROWS[0]].abs().sum()), 0.0)
 
     def test_training_keeps_the_read_rows_only_when_attached(self):
-        model = SwinUp(ModelConfig.make("lite"))
-        with torch.no_grad():
-            model.p("head.linear.weight").fill_(1.0)
-        train.keep_reserved_zero(model)
-        self.assertTrue(bool((model.p("head.linear.weight")[8:] == 0.0).all()))
-        with torch.no_grad():
-            model.p("head.linear.weight").fill_(1.0)
-        model.sample_residual = SampleResidual()
-        train.keep_reserved_zero(model)
-        w = model.p("head.linear.weight")
+        w = head_weight_kept_with(self, lambda model: setattr(model, "sample_residual", SampleResidual()))
         self.assertTrue(bool((w[ROWS[0]:ROWS[1]] == 1.0).all()))
         self.assertTrue(bool((w[8:ROWS[0]] == 0.0).all()))
 

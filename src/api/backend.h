@@ -15,8 +15,10 @@ public:
     virtual ~Backend() = default;
     virtual swinup_backend kind() const = 0;
     virtual std::string device_name() const = 0;
-    // Upscale one frame. `frame_index` counts dispatches since creation (drives the window-shift
-    // parity). On failure returns a status, sets *error, and leaves the temporal state unchanged.
+    // Upscale one frame. `frame_index` counts successful dispatches since creation or since the
+    // last reset (a dispatch with reset gets 0); it drives the window-shift parity, and nothing
+    // else of a backend may depend on how many frames came before. On failure returns a status,
+    // sets *error, and leaves the temporal state unchanged.
     virtual swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index,
                                    std::string* error) = 0;
 };

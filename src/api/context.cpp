@@ -8,6 +8,8 @@
 #include <string>
 
 #include "api/backend.h"
+#include "api/raw_enum.h"
+#include "frame/halton_jitter.h"
 #include "frame/pixel_ops.h"
 #include "api/validation.h"
 #include "model/weights.h"
@@ -18,7 +20,9 @@ struct swinup_context {
     std::shared_ptr<const swinup::Weights> weights;
     std::unique_ptr<swinup::Backend> backend;
     std::string weights_origin;  // "embedded", "file <path>", "memory"
-    uint64_t frame_index = 0;    // successful dispatches since creation (window-shift parity)
+    // The index the next dispatch gets: successful dispatches since creation or since the last
+    // dispatch with reset, which is frame 0 again (the window-shift parity; swinup.h's `reset`).
+    uint64_t frame_index = 0;
     std::string last_error;
 };
 
@@ -186,9 +190,11 @@ swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* d
         const swinup::Validation v = swinup::validate_dispatch_desc(*desc, ctx->desc, ctx->backend->kind());
         if (!v.ok()) return fail_context(ctx, v.status, v.message);
         std::string error;
-        const swinup_status status = ctx->backend->dispatch(*desc, ctx->frame_index, &error);
+        // A reset restarts the count: the frame is evaluated as a fresh context's first frame.
+        const uint64_t frame_index = desc->reset != 0 ? 0 : ctx->frame_index;
+        const swinup_status status = ctx->backend->dispatch(*desc, frame_index, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
-        ++ctx->frame_index;
+        ctx->frame_index = frame_index + 1;
         ctx->last_error.clear();
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
@@ -207,7 +213,7 @@ const char* swinup_last_error(const swinup_context* ctx) {
 }
 
 const char* swinup_status_name(swinup_status status) {
-    switch (status) {
+    switch (swinup::raw_enum(status)) {  // any int a C caller passed (api/raw_enum.h)
         case SWINUP_STATUS_OK: return "SWINUP_STATUS_OK";
         case SWINUP_STATUS_INVALID_ARGUMENT: return "SWINUP_STATUS_INVALID_ARGUMENT";
         case SWINUP_STATUS_UNSUPPORTED: return "SWINUP_STATUS_UNSUPPORTED";
@@ -223,7 +229,8 @@ const char* swinup_status_name(swinup_status status) {
 swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width, uint32_t display_height,
                                      uint32_t* render_width, uint32_t* render_height) {
     double ratio;
-    switch (mode) {
+    const int64_t mode_value = swinup::raw_enum(mode);  // any int a C caller passed (api/raw_enum.h)
+    switch (mode_value) {
         case SWINUP_QUALITY_NATIVE_AA: ratio = 1.0; break;
         case SWINUP_QUALITY_QUALITY: ratio = 1.5; break;
         case SWINUP_QUALITY_BALANCED: ratio = 1.7; break;
@@ -231,7 +238,7 @@ swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_
         case SWINUP_QUALITY_ULTRA_PERFORMANCE: ratio = 3.0; break;
         default:
             return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
-                               "swinup_get_render_size: mode: unknown value " + std::to_string(static_cast<int>(mode)));
+                               "swinup_get_render_size: mode: unknown value " + std::to_string(mode_value));
     }
     if (render_width == nullptr || render_height == nullptr) {
         return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
@@ -271,10 +278,7 @@ swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x,
                            std::string("swinup_get_jitter: ") + (jitter_x == nullptr ? "jitter_x" : "jitter_y") + " is NULL");
     }
     if (count == 0) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_get_jitter: count must be at least 1");
-    // As FSR 2: Halton(2, 3) at index phase + 1 (index 0 would be the pixel's corner), minus 0.5.
-    const uint32_t index = phase % count + 1;
-    *jitter_x = swinup::px::halton(index, 2) - 0.5f;
-    *jitter_y = swinup::px::halton(index, 3) - 0.5f;
+    swinup::halton_jitter(phase, count, jitter_x, jitter_y);
     t_last_error.clear();
     return SWINUP_STATUS_OK;
 }

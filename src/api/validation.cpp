@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <initializer_list>
 
+#include "api/raw_enum.h"
 #include "frame/formats.h"
 #include "text/number_text.h"
 
@@ -21,9 +22,17 @@ Validation invalid(std::string message) {
     return {SWINUP_STATUS_INVALID_ARGUMENT, std::move(message)};
 }
 
-std::string describe_format(swinup_format f) {
-    const char* name = format_name(f);
-    return name != nullptr ? std::string(name) : "unknown value " + std::to_string(static_cast<int>(f));
+// Every value of swinup_format: a raw value is compared with these, never converted to the enum
+// before it is known to be one of them (api/raw_enum.h says why).
+constexpr swinup_format kFormats[] = {
+    SWINUP_FORMAT_UNKNOWN, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F,
+    SWINUP_FORMAT_RGB32F,  SWINUP_FORMAT_R32F,    SWINUP_FORMAT_RG16F,   SWINUP_FORMAT_RG32F,
+    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8};
+
+std::string describe_format(int64_t raw) {
+    for (swinup_format f : kFormats)
+        if (raw == f) return format_name(f);
+    return "unknown value " + std::to_string(raw);
 }
 
 // Up to four formats a field accepts (a fixed array: validating a dispatch allocates nothing).
@@ -33,9 +42,9 @@ struct FormatSet {
     FormatSet(std::initializer_list<swinup_format> list) {
         for (swinup_format f : list) formats[count++] = f;
     }
-    bool contains(swinup_format f) const {
+    bool contains(int64_t raw) const {
         for (size_t i = 0; i < count; ++i)
-            if (formats[i] == f) return true;
+            if (raw == formats[i]) return true;
         return false;
     }
 };
@@ -49,8 +58,8 @@ std::string format_list(const FormatSet& set) {
     return s;
 }
 
-const char* memory_name(swinup_memory m) {
-    switch (m) {
+const char* memory_name(int64_t raw) {
+    switch (raw) {
         case SWINUP_MEMORY_HOST: return "SWINUP_MEMORY_HOST";
         case SWINUP_MEMORY_CUDA: return "SWINUP_MEMORY_CUDA";
         case SWINUP_MEMORY_EXTERNAL: return "SWINUP_MEMORY_EXTERNAL";
@@ -71,12 +80,13 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
     // Messages are built only on failure: a valid dispatch allocates nothing here.
     const auto field = [&] { return std::string("dispatch.") + rule.name; };
     const auto pointer_field = [&] { return field() + (rule.output ? ".data_mut" : ".data"); };
-    const char* memory = memory_name(r.memory);
+    const int64_t memory_value = raw_enum(r.memory);
+    const char* memory = memory_name(memory_value);
     if (memory == nullptr) {
-        return invalid(field() + ".memory: unknown value " + std::to_string(static_cast<int>(r.memory)) +
+        return invalid(field() + ".memory: unknown value " + std::to_string(memory_value) +
                        " (expected SWINUP_MEMORY_HOST, SWINUP_MEMORY_CUDA or SWINUP_MEMORY_EXTERNAL)");
     }
-    if (backend == SWINUP_BACKEND_CPU && r.memory != SWINUP_MEMORY_HOST) {
+    if (backend == SWINUP_BACKEND_CPU && memory_value != SWINUP_MEMORY_HOST) {
         return {SWINUP_STATUS_UNSUPPORTED,
                 field() + ".memory: " + memory + " needs the CUDA backend; this context runs on the CPU "
                 "backend, which reads SWINUP_MEMORY_HOST only"};
@@ -86,14 +96,16 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
         return invalid(pointer_field() + ": is NULL" + (rule.output ? " (outputs are written through data_mut)" : ""));
     }
 
-    if (!rule.formats.contains(r.format)) {
+    const int64_t format_value = raw_enum(r.format);
+    if (!rule.formats.contains(format_value)) {
         return invalid(field() + ".format: expected " + format_list(rule.formats) + ", got " +
-                       describe_format(r.format));
+                       describe_format(format_value));
     }
-    const size_t element = format_element_bytes(r.format);
+    const swinup_format format = static_cast<swinup_format>(format_value);  // one of rule.formats
+    const size_t element = format_element_bytes(format);
     if (reinterpret_cast<uintptr_t>(pointer) % element != 0) {
         return invalid(pointer_field() + ": is not aligned to " + number(uint64_t{element}) +
-                       " bytes (the element size of " + format_name(r.format) + ")");
+                       " bytes (the element size of " + format_name(format) + ")");
     }
     if (r.width != rule.width || r.height != rule.height) {
         return invalid(field() + (r.width != rule.width ? ".width" : ".height") + ": expected " +
@@ -102,7 +114,7 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
                        number(uint64_t{r.height}));
     }
     if (r.row_pitch != 0) {
-        const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+        const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(format);
         if (r.row_pitch < row) {
             return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
                            " bytes is less than one row (" + number(uint64_t{row}) + " bytes)");
@@ -110,14 +122,14 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
         if (r.row_pitch % element != 0) {
             return invalid(field() + ".row_pitch: " + number(uint64_t{r.row_pitch}) +
                            " is not a multiple of " + number(uint64_t{element}) + " bytes (the element size of " +
-                           format_name(r.format) + ")");
+                           format_name(format) + ")");
         }
     }
     // The backends address row y at pointer + y * pitch. When the resource's last byte lies past
     // the end of the address space those addresses wrap around: the backend reads or writes far
     // outside the resource, and the overlap check below would see a wrapped span. The usual cause
     // is a negative (bottom-up) pitch cast to size_t.
-    const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(r.format);
+    const size_t row = static_cast<size_t>(r.width) * format_pixel_bytes(format);
     const size_t rows_before_last = static_cast<size_t>(r.height) - 1;  // height >= 1 checked above
     // The largest span whose end (pointer + span, as the overlap check computes it) does not wrap.
     const uintptr_t room = UINTPTR_MAX - reinterpret_cast<uintptr_t>(pointer);
@@ -173,19 +185,25 @@ Validation validate_context_desc(const swinup_context_desc& d) {
                        " (sizeof(swinup_context_desc); call swinup_context_desc_init), got " +
                        number(uint64_t{d.struct_size}));
     }
-    if (d.backend != SWINUP_BACKEND_AUTO && d.backend != SWINUP_BACKEND_CPU && d.backend != SWINUP_BACKEND_CUDA) {
-        return invalid("context_desc.backend: unknown value " + std::to_string(static_cast<int>(d.backend)) +
+    // Every enum field as the integer the caller stored (api/raw_enum.h).
+    const int64_t backend = raw_enum(d.backend);
+    const int64_t variant = raw_enum(d.variant);
+    const int64_t precision = raw_enum(d.precision);
+    const int64_t output_format = raw_enum(d.output_format);
+    const int64_t weights_source = raw_enum(d.weights_source);
+    if (backend != SWINUP_BACKEND_AUTO && backend != SWINUP_BACKEND_CPU && backend != SWINUP_BACKEND_CUDA) {
+        return invalid("context_desc.backend: unknown value " + std::to_string(backend) +
                        " (expected SWINUP_BACKEND_AUTO, SWINUP_BACKEND_CPU or SWINUP_BACKEND_CUDA)");
     }
-    if (d.backend != SWINUP_BACKEND_CPU && d.device_index < 0) {
+    if (backend != SWINUP_BACKEND_CPU && d.device_index < 0) {
         return invalid("context_desc.device_index: must be >= 0, got " + std::to_string(d.device_index));
     }
-    if (d.variant != SWINUP_VARIANT_LITE && d.variant != SWINUP_VARIANT_FULL) {
-        return invalid("context_desc.variant: unknown value " + std::to_string(static_cast<int>(d.variant)) +
+    if (variant != SWINUP_VARIANT_LITE && variant != SWINUP_VARIANT_FULL) {
+        return invalid("context_desc.variant: unknown value " + std::to_string(variant) +
                        " (expected SWINUP_VARIANT_LITE or SWINUP_VARIANT_FULL)");
     }
-    if (d.precision != SWINUP_PRECISION_EXACT && d.precision != SWINUP_PRECISION_FAST) {
-        return invalid("context_desc.precision: unknown value " + std::to_string(static_cast<int>(d.precision)) +
+    if (precision != SWINUP_PRECISION_EXACT && precision != SWINUP_PRECISION_FAST) {
+        return invalid("context_desc.precision: unknown value " + std::to_string(precision) +
                        " (expected SWINUP_PRECISION_EXACT or SWINUP_PRECISION_FAST)");
     }
     const struct {
@@ -216,17 +234,17 @@ Validation validate_context_desc(const swinup_context_desc& d) {
         std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known_flags);
         return invalid(std::string("context_desc.flags: unknown bits ") + bits + " (see swinup_context_flags)");
     }
-    if (d.output_format != SWINUP_FORMAT_RGBA16F && d.output_format != SWINUP_FORMAT_R10G10B10A2 &&
-        d.output_format != SWINUP_FORMAT_RGBA8) {
+    if (output_format != SWINUP_FORMAT_RGBA16F && output_format != SWINUP_FORMAT_R10G10B10A2 &&
+        output_format != SWINUP_FORMAT_RGBA8) {
         return invalid("context_desc.output_format: expected " +
                        format_list({SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) +
-                       ", got " + describe_format(d.output_format));
+                       ", got " + describe_format(output_format));
     }
     if (d.num_threads > SWINUP_MAX_THREADS) {
         return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
                        " (0: all hardware threads), got " + number(uint64_t{d.num_threads}));
     }
-    switch (d.weights_source) {
+    switch (weights_source) {
         case SWINUP_WEIGHTS_EMBEDDED: break;
         case SWINUP_WEIGHTS_PATH:
             if (d.weights_path == nullptr || d.weights_path[0] == '\0') {
@@ -243,7 +261,7 @@ Validation validate_context_desc(const swinup_context_desc& d) {
             break;
         default:
             return invalid("context_desc.weights_source: unknown value " +
-                           std::to_string(static_cast<int>(d.weights_source)) +
+                           std::to_string(weights_source) +
                            " (expected SWINUP_WEIGHTS_EMBEDDED, SWINUP_WEIGHTS_PATH or SWINUP_WEIGHTS_MEMORY)");
     }
     return {};
@@ -314,7 +332,7 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
     } inputs[4] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
                    {"exposure", exposure_texture ? &d.exposure : nullptr}};
     for (const auto& in : inputs) {
-        if (in.r == nullptr || in.r->memory != d.output.memory) continue;
+        if (in.r == nullptr || raw_enum(in.r->memory) != raw_enum(d.output.memory)) continue;
         if (overlaps(d.output.data_mut, output_span, in.r->data, resource_span(*in.r))) {
             return invalid(std::string("dispatch.output.data_mut: overlaps dispatch.") + in.name +
                            ".data (the output must be a separate buffer)");

@@ -1,6 +1,8 @@
 // Validation of the C API's descriptors. Every check names the field that is wrong, e.g.
 // "dispatch.depth.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F", so that an
-// engine integrator sees what to fix. Nothing here touches a context's state.
+// engine integrator sees what to fix. Nothing here touches a context's state. Enum fields are
+// read as the integers the caller stored and converted only once they are known values
+// (api/raw_enum.h): a C caller may store any int there.
 #pragma once
 
 #include <string>

@@ -4,16 +4,16 @@
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 #include <thread>
 
-#include "frame/formats.h"
-#include "model/model_spec.h"
-#include "frame/pixel_ops.h"
 #include "cpu/input_planes.h"
 #include "cpu/network.h"
 #include "cpu/output_pass.h"
-#include "cpu/resource_io.h"
 #include "cpu/staging.h"
+#include "frame/frame_sequence.h"
+#include "frame/recurrent_features.h"
+#include "model/model_spec.h"
 
 namespace swinup::cpu {
 
@@ -38,14 +38,6 @@ std::string cpu_model_name() {
         }
     }
     return "CPU";
-}
-
-// The exposure texture's value, or 1 when it is not a positive finite number (bad data is
-// replaced like any other input, never an error: a device texture could not be checked anyway).
-float read_exposure_texture(const swinup_resource& r) {
-    float v;
-    std::memcpy(&v, r.data, sizeof v);
-    return (px::is_finite(v) && v > 0.0f) ? v : 1.0f;
 }
 
 }  // namespace
@@ -88,7 +80,7 @@ swinup_status CpuBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t fr
     // Everything below writes only scratch planes, the inactive state slot and the caller's
     // output; the state changes in the commit at the end of run_frame, so a throw leaves it as it was.
     try {
-        arena_.execute([&] { run_frame(desc, frame_index); });
+        arena_.get().execute([&] { run_frame(desc, frame_index); });
     } catch (const std::bad_alloc&) {
         *error = "dispatch: out of host memory";
         return SWINUP_STATUS_OUT_OF_MEMORY;
@@ -100,48 +92,19 @@ swinup_status CpuBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t fr
 }
 
 void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) {
-    FrameGeometry geometry;
-    geometry.width = static_cast<int>(d.render_width);
-    geometry.height = static_cast<int>(d.render_height);
-    geometry.display_width = static_cast<int>(desc_.display_width);
-    geometry.display_height = static_cast<int>(desc_.display_height);
-    geometry.jitter_x = d.jitter_x;
-    geometry.jitter_y = d.jitter_y;
-    geometry.scale_x = exact::div(static_cast<float>(geometry.display_width), static_cast<float>(geometry.width));
-    geometry.scale_y = exact::div(static_cast<float>(geometry.display_height), static_cast<float>(geometry.height));
+    const FrameSetup frame = state_.frames.begin(desc_, d);
+    const FrameGeometry& geometry = frame.geometry;
     const int width = geometry.width;
     const int height = geometry.height;
-    const int padded_width = pad_to_grid(width);
-    const int padded_height = pad_to_grid(height);
-    const bool history_valid = state_.valid && d.reset == 0;
-    const int next = state_.next();
+    const ExposureChoice& choice = frame.exposure;
+    if (choice.device_texture != nullptr)  // validation admits only host resources on the CPU
+        throw std::logic_error("the exposure texture is in device memory");
+    const float exposure = choice.automatic
+                               ? auto_exposure(d, width, height, choice.pre_exposure, planes_.row_sums)
+                               : choice.value;
 
-    // Exposure: auto, the 1x1 texture, or the value (0 means 1).
-    const float pre_exposure = d.pre_exposure == 0.0f ? 1.0f : d.pre_exposure;
-    float exposure;
-    if (desc_.flags & SWINUP_FLAG_AUTO_EXPOSURE) {
-        exposure = auto_exposure(d, width, height, pre_exposure, planes_.row_sums);
-    } else if (d.exposure.data != nullptr) {
-        exposure = read_exposure_texture(d.exposure);
-    } else {
-        exposure = d.exposure_value == 0.0f ? 1.0f : d.exposure_value;
-    }
-
-    InputSettings in;
-    static_cast<FrameGeometry&>(in) = geometry;
-    in.exposure = exposure;
-    in.pre_exposure = pre_exposure;
-    in.ldr = (desc_.flags & SWINUP_FLAG_HDR) == 0;
-    in.depth_inverted = (desc_.flags & SWINUP_FLAG_DEPTH_INVERTED) != 0;
-    in.mv_display_res = (desc_.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
-    if ((desc_.flags & SWINUP_FLAG_MV_JITTERED) && history_valid) {
-        // A sample offset by j shows the scene shifted by -j, so vectors measured between
-        // jittered images carry -(j_prev - j_cur): add it back.
-        in.motion_offset_x = exact::sub(state_.jitter_x, d.jitter_x);
-        in.motion_offset_y = exact::sub(state_.jitter_y, d.jitter_y);
-    }
-    float* z = state_.depth[next].data();
-    const ReplacedCounts counts = read_input_planes(d, in, planes_.color.data(), z,
+    float* z = state_.depth[frame.next].data();
+    const ReplacedCounts counts = read_input_planes(d, frame, exposure, planes_.color.data(), z,
                                                     planes_.motion.data(), planes_.row_counts);
 
     StageCurrent cur;
@@ -150,24 +113,26 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     cur.z = z;
     cur.motion = planes_.motion.data();
     StagePrevious prev;
-    prev.valid = history_valid;
-    prev.history = state_.history[state_.active].data();
-    prev.z = state_.depth[state_.active].data();
-    prev.recurrent = state_.recurrent[state_.active].data();
-    prev.width = state_.width;
-    prev.height = state_.height;
+    prev.valid = frame.history_valid;
+    prev.history = state_.history[frame.current].data();
+    prev.z = state_.depth[frame.current].data();
+    prev.recurrent = state_.recurrent[frame.current].data();
+    prev.width = frame.previous_width;
+    prev.height = frame.previous_height;
     StagingOutput staging;
     staging.dilated = planes_.dilated.data();
     staging.tc = planes_.tc.data();
     staging.staged = planes_.staged.data();
-    staging.padded_width = padded_width;
-    staging.padded_height = padded_height;
+    staging.padded_width = frame.padded_width;
+    staging.padded_height = frame.padded_height;
     stage_frame(cur, prev, staging);
 
     if (network_fn_) {
-        network_fn_(planes_.staged.data(), padded_width, padded_height, frame_index, planes_.head.data());
+        network_fn_(planes_.staged.data(), frame.padded_width, frame.padded_height, frame_index,
+                    planes_.head.data());
     } else {
-        network_->run(planes_.staged.data(), padded_width, padded_height, frame_index, planes_.head.data());
+        network_->run(planes_.staged.data(), frame.padded_width, frame.padded_height, frame_index,
+                      planes_.head.data());
     }
 
     OutputCurrent out;
@@ -175,26 +140,20 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     out.tc = planes_.tc.data();
     out.motion = planes_.dilated.data();
     out.head = planes_.head.data();
-    out.head_stride = padded_width;
+    out.head_stride = frame.padded_width;
     out.still_history_shift = weights_->config.still_history_shift;
     OutputPrevious out_prev;
-    out_prev.valid = history_valid;
-    out_prev.history = state_.history[state_.active].data();
+    out_prev.valid = frame.history_valid;
+    out_prev.history = state_.history[frame.current].data();
     OutputTarget target;
     target.resource = &d.output;
     target.exposure = exposure;
-    target.pre_exposure = pre_exposure;
-    output_frame(out, out_prev, planes_.kernels.data(), state_.history[next].data(), target);
-    keep_recurrent_features(planes_.head.data(), padded_width, width, height,
-                            state_.recurrent[next].data());
+    target.pre_exposure = choice.pre_exposure;
+    output_frame(out, out_prev, planes_.kernels.data(), state_.history[frame.next].data(), target);
+    keep_recurrent_features(planes_.head.data(), frame.padded_width, width, height,
+                            state_.recurrent[frame.next].data());
 
-    // Commit.
-    state_.active = next;
-    state_.valid = true;
-    state_.width = width;
-    state_.height = height;
-    state_.jitter_x = d.jitter_x;
-    state_.jitter_y = d.jitter_y;
+    state_.frames.commit(frame);
     stats_.color_replaced = counts.color;
     stats_.depth_replaced = counts.depth;
     stats_.motion_replaced = counts.motion;

@@ -1,9 +1,7 @@
 // The CPU backend: staging, the network (cpu::Network), the output pass, and the temporal state,
-// multithreaded with oneTBB in the context's own arena. Every buffer is allocated at creation for
+// multithreaded with oneTBB in an arena the context holds while it lives (cpu/arena_pool.h). Every buffer is allocated at creation for
 // the largest sizes, so a dispatch allocates nothing (beyond what the network itself does).
 #pragma once
-
-#include <tbb/task_arena.h>
 
 #include <cstdint>
 #include <functional>
@@ -11,6 +9,7 @@
 #include <string>
 
 #include "api/backend.h"
+#include "cpu/arena_pool.h"
 #include "cpu/frame_state.h"
 
 namespace swinup::cpu {
@@ -48,7 +47,7 @@ private:
     std::shared_ptr<const Weights> weights_;
     std::unique_ptr<Network> network_;
     NetworkFn network_fn_;
-    tbb::task_arena arena_;
+    PooledArena arena_;
     TemporalState state_;
     FramePlanes planes_;
     FrameStats stats_;

@@ -5,22 +5,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "frame/frame_sequence.h"
 #include "frame/output_pixel.h"
 
 namespace swinup::cpu {
 
-// Double-buffered: slot `active` holds what the next frame reads; a frame writes into the other
-// slot and the commit flips `active`, so a frame that fails leaves the state exactly as it was.
+// Double-buffered: slot `frames.current()` holds what the next frame reads; a frame writes into
+// the other slot, which the commit (FrameSequence::commit) makes current, so a frame that fails
+// leaves the state exactly as it was.
 struct TemporalState {
     std::vector<uint16_t> history[2];    // display w * h * 4 f16: the last output (RGB, unused)
     std::vector<float> depth[2];         // render w * h reverse-Z depth of the frame
     std::vector<uint16_t> recurrent[2];  // render w * h * 4 f16: tanh(head outputs 0..3)
-    int active = 0;
-    bool valid = false;                  // false until a frame succeeds and after a reset
-    int width = 0, height = 0;           // render size of the frame held in `active`
-    float jitter_x = 0.0f, jitter_y = 0.0f;  // its jitter (for MV jitter cancellation)
-
-    int next() const { return 1 - active; }
+    FrameSequence frames;                // which slot is current, the last frame's size and jitter
 };
 
 // Scratch planes of one frame (render-resolution planes are packed with this frame's width).

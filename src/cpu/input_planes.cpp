@@ -3,54 +3,58 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "frame/exposure.h"
+#include "frame/input_image.h"
 #include "frame/pixel_ops.h"
-#include "cpu/resource_io.h"
 
 namespace swinup::cpu {
 
-ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const InputSettings& s,
-                                 float* color, float* z, float* motion,
-                                 std::vector<uint32_t>& row_counts) {
-    tbb::parallel_for(tbb::blocked_range<int>(0, s.height), [&](const tbb::blocked_range<int>& rows) {
+ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSetup& frame, float exposure,
+                                 float* color, float* z, float* motion, std::vector<uint32_t>& row_counts) {
+    const FrameGeometry& g = frame.geometry;
+    const float pre_exposure = frame.exposure.pre_exposure;
+    const InputImage color_image = input_image(desc.color);
+    const InputImage depth_image = input_image(desc.depth);
+    const InputImage mv_image = input_image(desc.motion_vectors);
+    tbb::parallel_for(tbb::blocked_range<int>(0, g.height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
             uint32_t color_count = 0, depth_count = 0, motion_count = 0;
-            const ResourceRow color_row(desc.color, y);
-            const ResourceRow depth_row(desc.depth, y);
-            for (int x = 0; x < s.width; ++x) {
-                const size_t i = static_cast<size_t>(y) * static_cast<size_t>(s.width) + static_cast<size_t>(x);
+            for (int x = 0; x < g.width; ++x) {
+                const size_t i = static_cast<size_t>(y) * static_cast<size_t>(g.width) + static_cast<size_t>(x);
                 for (int c = 0; c < 3; ++c) {
                     bool replaced;
-                    color[i * 3 + c] = px::stage_color(color_row.read(x, c), s.exposure,
-                                                       s.pre_exposure, s.ldr, &replaced);
+                    color[i * 3 + c] = px::stage_color(read_input(color_image, x, y, c), exposure, pre_exposure,
+                                                       frame.ldr, &replaced);
                     color_count += replaced;
                 }
                 bool replaced;
-                z[i] = px::stage_depth(depth_row.read(x, 0), s.depth_inverted, &replaced);
+                z[i] = px::stage_depth(read_input(depth_image, x, y, 0), frame.depth_inverted, &replaced);
                 depth_count += replaced;
             }
             // Motion: at render resolution read in place; at display resolution read at the
             // display pixel that holds the sample's display position, then divided by s.
             int mv_y = y;
             float divide_x = 1.0f, divide_y = 1.0f;
-            if (s.mv_display_res) {
-                const float dpy = exact::mul(exact::add(static_cast<float>(y) + 0.5f, s.jitter_y), s.scale_y);
-                mv_y = px::clampi(px::floor_to_int(dpy), 0, s.display_height - 1);
-                divide_x = s.scale_x;
-                divide_y = s.scale_y;
+            if (frame.mv_display_res) {
+                const float dpy = exact::mul(exact::add(static_cast<float>(y) + 0.5f, g.jitter_y), g.scale_y);
+                mv_y = px::clampi(px::floor_to_int(dpy), 0, g.display_height - 1);
+                divide_x = g.scale_x;
+                divide_y = g.scale_y;
             }
-            const ResourceRow mv_row(desc.motion_vectors, mv_y);
-            for (int x = 0; x < s.width; ++x) {
+            for (int x = 0; x < g.width; ++x) {
                 int mv_x = x;
-                if (s.mv_display_res) {
-                    const float dpx = exact::mul(exact::add(static_cast<float>(x) + 0.5f, s.jitter_x), s.scale_x);
-                    mv_x = px::clampi(px::floor_to_int(dpx), 0, s.display_width - 1);
+                if (frame.mv_display_res) {
+                    const float dpx = exact::mul(exact::add(static_cast<float>(x) + 0.5f, g.jitter_x), g.scale_x);
+                    mv_x = px::clampi(px::floor_to_int(dpx), 0, g.display_width - 1);
                 }
-                const size_t i = static_cast<size_t>(y) * static_cast<size_t>(s.width) + static_cast<size_t>(x);
+                const size_t i = static_cast<size_t>(y) * static_cast<size_t>(g.width) + static_cast<size_t>(x);
                 bool replaced_x, replaced_y;
-                const float mx = px::stage_motion(mv_row.read(mv_x, 0), desc.mv_scale_x, divide_x, &replaced_x);
-                const float my = px::stage_motion(mv_row.read(mv_x, 1), desc.mv_scale_y, divide_y, &replaced_y);
-                motion[i * 2 + 0] = exact::add(mx, s.motion_offset_x);
-                motion[i * 2 + 1] = exact::add(my, s.motion_offset_y);
+                const float mx = px::stage_motion(read_input(mv_image, mv_x, mv_y, 0), desc.mv_scale_x, divide_x,
+                                                  &replaced_x);
+                const float my = px::stage_motion(read_input(mv_image, mv_x, mv_y, 1), desc.mv_scale_y, divide_y,
+                                                  &replaced_y);
+                motion[i * 2 + 0] = exact::add(mx, frame.motion_offset_x);
+                motion[i * 2 + 1] = exact::add(my, frame.motion_offset_y);
                 motion_count += replaced_x + replaced_y;
             }
             row_counts[static_cast<size_t>(y) * 3 + 0] = color_count;
@@ -59,7 +63,7 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const InputSe
         }
     });
     ReplacedCounts counts;
-    for (int y = 0; y < s.height; ++y) {
+    for (int y = 0; y < g.height; ++y) {
         counts.color += row_counts[static_cast<size_t>(y) * 3 + 0];
         counts.depth += row_counts[static_cast<size_t>(y) * 3 + 1];
         counts.motion += row_counts[static_cast<size_t>(y) * 3 + 2];
@@ -69,28 +73,18 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const InputSe
 
 float auto_exposure(const swinup_dispatch_desc& desc, int width, int height, float pre_exposure,
                     std::vector<double>& row_sums) {
-    constexpr float kMinLuminance = 6.103515625e-05f;  // 2^-14
+    const InputImage color_image = input_image(desc.color);
     tbb::parallel_for(tbb::blocked_range<int>(0, height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
-            const ResourceRow row(desc.color, y);
             double sum = 0.0;
-            for (int x = 0; x < width; ++x) {
-                bool replaced;
-                const float r = px::stage_color(row.read(x, 0), 1.0f, pre_exposure, false, &replaced);
-                const float g = px::stage_color(row.read(x, 1), 1.0f, pre_exposure, false, &replaced);
-                const float b = px::stage_color(row.read(x, 2), 1.0f, pre_exposure, false, &replaced);
-                const float luminance = exact::add(exact::add(exact::mul(0.2126f, r), exact::mul(0.7152f, g)),
-                                                   exact::mul(0.0722f, b));
-                sum += static_cast<double>(exact::log2(px::maxf(luminance, kMinLuminance)));
-            }
+            for (int x = 0; x < width; ++x)
+                sum += static_cast<double>(auto_exposure_log2_luminance(color_image, x, y, pre_exposure));
             row_sums[static_cast<size_t>(y)] = sum;
         }
     });
     double total = 0.0;
     for (int y = 0; y < height; ++y) total += row_sums[static_cast<size_t>(y)];
-    const float mean_log2 = static_cast<float>(total / (static_cast<double>(width) * height));
-    const float exposure = exact::div(0.18f, exact::exp2(mean_log2));
-    return px::clampf(exposure, 9.5367431640625e-07f /* 2^-20 */, 1048576.0f /* 2^20 */);
+    return auto_exposure_of_sum(total, width, height);
 }
 
 }  // namespace swinup::cpu

@@ -3,72 +3,85 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <cstring>
-
 #include "frame/formats.h"
+#include "frame/output_encoding.h"
+#include "frame/recurrent_features.h"
 #include "model/model_spec.h"
-#include "cpu/resource_io.h"
+#include "cpu/simd/simd_level.h"
+#include "cpu/simd/simd_target.h"
 
 namespace swinup::cpu {
 
-void encode_output_pixel(swinup_format format, const float out[3], float exposure, float pre_exposure,
-                         uint8_t* dst) {
-    float v[3];
-    for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], exposure), pre_exposure);
-    switch (format) {
-        case SWINUP_FORMAT_RGBA16F: {
-            const uint16_t h[4] = {px::encode_half_colour(v[0]), px::encode_half_colour(v[1]),
-                                   px::encode_half_colour(v[2]), 0x3c00u /* 1.0 */};
-            std::memcpy(dst, h, sizeof h);
-            break;
-        }
-        case SWINUP_FORMAT_R10G10B10A2: {
-            const uint32_t p = px::pack_r10g10b10a2(v[0], v[1], v[2]);
-            std::memcpy(dst, &p, sizeof p);
-            break;
-        }
-        default: {  // SWINUP_FORMAT_RGBA8 (the context admits nothing else)
-            const uint32_t p = px::pack_rgba8(v[0], v[1], v[2]);
-            const uint8_t bytes[4] = {static_cast<uint8_t>(p), static_cast<uint8_t>(p >> 8),
-                                      static_cast<uint8_t>(p >> 16), static_cast<uint8_t>(p >> 24)};
-            std::memcpy(dst, bytes, sizeof bytes);
-            break;
+namespace {
+
+// Rows [y0, y1) of pixel_kernels().
+void kernel_rows(const OutputCurrent& cur, PixelKernel* kernels, int y0, int y1) {
+    for (int y = y0; y != y1; ++y) {
+        for (int x = 0; x < cur.width; ++x) {
+            const size_t i = static_cast<size_t>(y) * static_cast<size_t>(cur.width) + static_cast<size_t>(x);
+            const float* h = cur.head + (static_cast<size_t>(y) * static_cast<size_t>(cur.head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
+            kernels[i] = pixel_kernel(h, cur.motion + i * 2, cur.still_history_shift);
         }
     }
 }
 
+// Rows [y0, y1) of output_frame(): the output pixel, its history value and its encoding.
+void output_rows(const OutputCurrent& cur, const OutputPrevious& prev, const KernelFromTable& kernel,
+                 uint16_t* new_history, const OutputTarget& target, int y0, int y1) {
+    const swinup_resource& res = *target.resource;
+    for (int y = y0; y != y1; ++y) {
+        uint8_t* row = static_cast<uint8_t*>(res.data_mut) + static_cast<size_t>(y) * resource_row_pitch(res);
+        uint16_t* history_row = new_history + static_cast<size_t>(y) * static_cast<size_t>(cur.display_width) * 4;
+        for (int x = 0; x < cur.display_width; ++x) {
+            float out[3];
+            output_pixel_with(cur, prev, x, y, kernel, out);
+            uint16_t* h = history_row + static_cast<size_t>(x) * 4;
+            for (int c = 0; c < 3; ++c) h[c] = history_value(out[c]);
+            h[3] = 0;
+            float v[3];
+            for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], target.exposure, target.pre_exposure);
+            write_output_pixel(res.format, v, row, x);
+        }
+    }
+}
+
+}  // namespace
+
+#if SWINUP_SIMD_X86
+SWINUP_TARGET_AVX2_BEGIN
+namespace avx2 {
+namespace {
+// The same rows compiled for AVX2, FMA and F16C: the exact-mode formulas' fma become one
+// instruction each (a library call in a build for the x86-64 baseline); same operations, same bits.
+__attribute__((flatten)) void kernel_rows(const OutputCurrent& cur, PixelKernel* kernels, int y0, int y1) {
+    cpu::kernel_rows(cur, kernels, y0, y1);
+}
+__attribute__((flatten)) void output_rows(const OutputCurrent& cur, const OutputPrevious& prev,
+                                          const KernelFromTable& kernel, uint16_t* new_history,
+                                          const OutputTarget& target, int y0, int y1) {
+    cpu::output_rows(cur, prev, kernel, new_history, target, y0, y1);
+}
+}  // namespace
+}  // namespace avx2
+SWINUP_TARGET_AVX2_END
+#define SWINUP_OUTPUT_ROWS(fn, ...) \
+    (simd_level() == SimdLevel::scalar ? fn(__VA_ARGS__) : avx2::fn(__VA_ARGS__))
+#else
+#define SWINUP_OUTPUT_ROWS(fn, ...) fn(__VA_ARGS__)
+#endif
+
 void pixel_kernels(const OutputCurrent& cur, PixelKernel* kernels) {
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.height), [&](const tbb::blocked_range<int>& rows) {
-        for (int y = rows.begin(); y != rows.end(); ++y) {
-            for (int x = 0; x < cur.width; ++x) {
-                const size_t i = static_cast<size_t>(y) * static_cast<size_t>(cur.width) + static_cast<size_t>(x);
-                const float* h = cur.head + (static_cast<size_t>(y) * static_cast<size_t>(cur.head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
-                kernels[i] = pixel_kernel(h, cur.motion + i * 2, cur.still_history_shift);
-            }
-        }
+        SWINUP_OUTPUT_ROWS(kernel_rows, cur, kernels, rows.begin(), rows.end());
     });
 }
 
 void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, PixelKernel* kernel_scratch,
                   uint16_t* new_history, const OutputTarget& target) {
-    const swinup_resource& res = *target.resource;
-    const size_t pixel_bytes = format_pixel_bytes(res.format);
     pixel_kernels(cur, kernel_scratch);
     const KernelFromTable kernel{kernel_scratch, cur.width};
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
-        for (int y = rows.begin(); y != rows.end(); ++y) {
-            uint8_t* dst = output_row(res, y);
-            uint16_t* history_row = new_history + static_cast<size_t>(y) * static_cast<size_t>(cur.display_width) * 4;
-            for (int x = 0; x < cur.display_width; ++x) {
-                float out[3];
-                output_pixel_with(cur, prev, x, y, kernel, out);
-                uint16_t* h = history_row + static_cast<size_t>(x) * 4;
-                for (int c = 0; c < 3; ++c) h[c] = history_value(out[c]);
-                h[3] = 0;
-                encode_output_pixel(res.format, out, target.exposure, target.pre_exposure,
-                                    dst + static_cast<size_t>(x) * pixel_bytes);
-            }
-        }
+        SWINUP_OUTPUT_ROWS(output_rows, cur, prev, kernel, new_history, target, rows.begin(), rows.end());
     });
 }
 
@@ -79,10 +92,7 @@ void keep_recurrent_features(const float* head, int head_stride, int width, int 
             for (int x = 0; x < width; ++x) {
                 const float* h = head + (static_cast<size_t>(y) * static_cast<size_t>(head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
                 uint16_t* r = recurrent + (static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * kRecurrentFeatures;
-                for (int k = 0; k < kRecurrentFeatures; ++k) {
-                    const float v = h[k] == h[k] ? exact::tanh(h[k]) : 0.0f;
-                    r[k] = f32_to_f16_bits(v);
-                }
+                recurrent_features(h, r);
             }
         }
     });

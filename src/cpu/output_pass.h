@@ -28,12 +28,8 @@ void pixel_kernels(const OutputCurrent& current, PixelKernel* kernels);
 void output_frame(const OutputCurrent& current, const OutputPrevious& previous, PixelKernel* kernel_scratch,
                   uint16_t* new_history, const OutputTarget& target);
 
-// tanh() of head outputs 0..3 of every real render pixel as f16 (width * height * 4).
+// The recurrent features (frame/recurrent_features.h) of every real render pixel (width * height * 4).
 void keep_recurrent_features(const float* head, int head_stride, int width, int height,
                              uint16_t* recurrent);
-
-// The output format's encoding of one output value (linear, exposed units) into `dst`.
-void encode_output_pixel(swinup_format format, const float out[3], float exposure, float pre_exposure,
-                         uint8_t* dst);
 
 }  // namespace swinup::cpu

@@ -73,7 +73,10 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
                                     "] (or -1: the last), got " +
                                     std::to_string(options.picture_frame));
     }
-    if (options.methods.empty()) throw std::invalid_argument("no method to evaluate");
+    if (options.methods.empty() && options.frames_folders.empty()) {
+        throw std::invalid_argument("no method to evaluate");
+    }
+    check_frames_folders(options.frames_folders, info, options.methods);
 
     EvaluationResult result;
     result.sequence = source.description;
@@ -86,6 +89,13 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
         MethodState s;
         s.method = make_method(name, options.method_options);
         s.scores.name = name;
+        states.push_back(std::move(s));
+    }
+    for (const FramesFolder& folder : options.frames_folders) {
+        MethodState s;
+        s.method = std::make_unique<FramesFolderMethod>(folder);
+        s.scores.name = folder.name;
+        s.scores.description = "frames from " + folder.folder;
         states.push_back(std::move(s));
     }
 

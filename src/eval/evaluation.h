@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/frames_folder_method.h"
 #include "eval/method_registry.h"
 #include "sequence/sequence.h"
 
@@ -29,6 +30,9 @@ SequenceSource sequence_source_from_frames(SequenceInfo info, std::vector<Frame>
 struct EvaluationOptions {
     std::vector<std::string> methods = method_names();
     MethodOptions method_options;
+    // Frames made elsewhere, scored after `methods` (frames_folder_method.h); checked before the
+    // first frame is read.
+    std::vector<FramesFolder> frames_folders;
     // Frames at the start left out of every score (temporal methods start with no history; an
     // engine runs for a while before anyone looks). 0 scores every frame.
     int skip_frames = 0;

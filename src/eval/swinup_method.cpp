@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/half.h"
 
 namespace swinup::eval {
@@ -14,14 +15,8 @@ SwinupUpscaler::~SwinupUpscaler() { swinup_context_destroy(context_); }
 namespace {
 
 swinup_resource host_input(const Image& image, swinup_format format) {
-    swinup_resource r{};
-    r.data = image.data.data();
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = uint32_t(image.width);
-    r.height = uint32_t(image.height);
-    r.row_pitch = size_t(image.width) * image.channels * sizeof(float);
-    return r;
+    return input_resource(image.data.data(), format, uint32_t(image.width), uint32_t(image.height),
+                          SWINUP_MEMORY_HOST, size_t(image.width) * image.channels * sizeof(float));
 }
 
 // The sequence's images as the API's float formats: RGBA32F colour, R32F depth, RG32F motion.
@@ -95,23 +90,15 @@ Image SwinupUpscaler::upscale(const UpscaleInput& in) {
     const Image& mv = use_mv_display ? in.frame.mv_display : in.frame.mv;
     std::vector<uint16_t> output(size_t(info.display_width) * info.display_height * 4);
 
-    swinup_dispatch_desc d;
-    swinup_dispatch_desc_init(&d);
-    d.color = host_input(in.frame.color, float_format(in.frame.color.channels));
-    d.depth = host_input(in.frame.depth, float_format(in.frame.depth.channels));
-    d.motion_vectors = host_input(mv, float_format(mv.channels));
-    d.output.data = output.data();
-    d.output.data_mut = output.data();
-    d.output.memory = SWINUP_MEMORY_HOST;
-    d.output.format = SWINUP_FORMAT_RGBA16F;
-    d.output.width = uint32_t(info.display_width);
-    d.output.height = uint32_t(info.display_height);
-    d.output.row_pitch = size_t(info.display_width) * 4 * sizeof(uint16_t);
+    swinup_dispatch_desc d = frame_dispatch_desc(
+        host_input(in.frame.color, float_format(in.frame.color.channels)),
+        host_input(in.frame.depth, float_format(in.frame.depth.channels)), host_input(mv, float_format(mv.channels)),
+        output_resource(output.data(), SWINUP_FORMAT_RGBA16F, uint32_t(info.display_width),
+                        uint32_t(info.display_height), SWINUP_MEMORY_HOST,
+                        size_t(info.display_width) * 4 * sizeof(uint16_t)));
     d.exposure_value = in.exposure;
     d.jitter_x = in.jitter_x;
     d.jitter_y = in.jitter_y;
-    d.render_width = uint32_t(in.frame.color.width);
-    d.render_height = uint32_t(in.frame.color.height);
     d.reset = in.reset ? 1 : 0;
     const swinup_status status = swinup_dispatch(context_, &d);
     if (status != SWINUP_STATUS_OK) {

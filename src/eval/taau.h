@@ -34,7 +34,8 @@
 
 namespace swinup::eval {
 
-// The tuning knobs; the defaults are the values tuned on the procedural scenes (docs/quality.md).
+// The tuning knobs; the defaults are the values tuned on the procedural scenes
+// (docs/journal/2026-11-30-taau-tuning-157adc8.md).
 struct TaauSettings {
     // Spatial estimate for pixels with no history: Gaussian sigma (display px) and the
     // accumulated weight it is given (low, so that real samples soon replace it).

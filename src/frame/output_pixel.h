@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "numeric/host_device.h"
+#include "frame/output_encoding.h"
 #include "frame/pixel_ops.h"
 #include "frame/stage_pixel.h"
 
@@ -16,7 +17,6 @@ constexpr int kHeadSigmaMajor = 4;
 constexpr int kHeadSigmaMinor = 5;
 constexpr int kHeadAngle = 6;
 constexpr int kHeadAlpha = 7;
-constexpr int kRecurrentFeatures = 4;  // head outputs 0..3, kept as tanh() for the next frame
 
 struct OutputCurrent : FrameGeometry {
     const float* tc = nullptr;      // width * height * 3: t(staged colour), f32
@@ -189,9 +189,8 @@ SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev
     output_pixel_with(cur, prev, ox, oy, KernelFromHead{cur}, out);
 }
 
-// The value kept as history (and the f16 the next frame reads): finite, in [0, 65504].
-SWINUP_HD uint16_t history_value(float out) {
-    return f32_to_f16_bits(px::clampf(out == out ? out : 0.0f, 0.0f, px::kHalfMax));
-}
+// The value kept as history (and the f16 the next frame reads): finite, in [0, 65504], the same
+// f16 as the RGBA16F output of an exposure and pre-exposure of 1 (EncodeHalfColour).
+SWINUP_HD uint16_t history_value(float out) { return px::encode_half_colour(out); }
 
 }  // namespace swinup

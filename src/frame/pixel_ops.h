@@ -53,21 +53,6 @@ SWINUP_HD int floor_to_int(float x) {
 // NaN compares false, so a NaN position is off screen.
 SWINUP_HD bool on_screen(float pos, int size) { return pos >= 0.0f && pos < static_cast<float>(size); }
 
-// ---- jitter -----------------------------------------------------------------------------------
-
-// Radical inverse of `index` in `base` (Halton), exactly: the digits are reversed in integers and
-// divided once, so the value is the correctly rounded float of the exact fraction.
-SWINUP_HD float halton(uint32_t index, uint32_t base) {
-    uint64_t numerator = 0;
-    uint64_t denominator = 1;
-    while (index > 0) {
-        numerator = numerator * base + index % base;
-        denominator *= base;
-        index /= base;
-    }
-    return static_cast<float>(static_cast<double>(numerator) / static_cast<double>(denominator));
-}
-
 // ---- colour compression -----------------------------------------------------------------------
 
 SWINUP_HD float t_of(float x) { return exact::tonemap_t(x); }
@@ -219,8 +204,8 @@ SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, flo
 // Lanczos-3 weighs the history tap at distance d by sinc(d) sinc(d / 3), the six taps of a
 // fraction normalised to sum 1. Evaluated as such, that is two sincos and seven divisions per axis,
 // more GPU instructions than the 36 taps' sums; so the normalised weights are defined by three
-// degree-7 polynomials fitted to them (python/scripts/fit_lanczos3_weights.py; largest error of
-// a weight 1.9e-7, of their sum 1.1e-7), in u = f - 1/2 and h = f (1 - f) = 1/4 - u^2:
+// degree-7 polynomials fitted to them (python/scripts/research/fit_lanczos3_weights.py; largest
+// error of a weight 1.9e-7, of their sum 1.1e-7), in u = f - 1/2 and h = f (1 - f) = 1/4 - u^2:
 //   w(-2) = h q0(u), w(-1) = h q1(u), w(0) = (1/2 - u) + h q2(u),
 //   w(+1) = (1/2 + u) + h q2(-u), w(+2) = h q1(-u), w(+3) = h q0(-u).
 // The mirror symmetry of the taps makes three polynomials enough, each evaluated at +-u from its
@@ -247,8 +232,9 @@ SWINUP_HD void lanczos3_poly(float u, float u2, float c7, float c6, float c5, fl
 }
 
 // The six Lanczos-3 weights of taps -2 .. +3 for a fraction f in [0, 1) (docs/model-spec.md,
-// "Output pass"). Why Lanczos-3 and not Catmull-Rom: docs/quality.md, "The history's resampling
-// filter". kFused: fast mode's variant, each product and sum one FMA.
+// "Output pass"). Why Lanczos-3 and not Catmull-Rom:
+// docs/journal/2026-12-03-lanczos3-history-706d643.md. kFused: fast mode's variant, each product
+// and sum one FMA.
 template <bool kFused = false>
 SWINUP_HD void lanczos3_weights(float f, float w[6]) {
     const float u = exact::sub(f, 0.5f);
@@ -353,31 +339,6 @@ SWINUP_HD float kernel_weight(float dx, float dy, float sin_theta, float cos_the
     const float b = exact::div(v, sigma_minor);
     const float e = exact::add(exact::mul(a, a), exact::mul(b, b));
     return exact::exp2(exact::mul(exact::mul(-0.5f, exact::kLog2e), e));
-}
-
-// ---- output encodings -------------------------------------------------------------------------
-
-// Linear UNORM code of v in [0, 1] (clamped; NaN -> 0) with `max_code` = 2^bits - 1, to nearest.
-SWINUP_HD uint32_t unorm_encode(float v, float max_code) {
-    const float c = clampf(v == v ? v : 0.0f, 0.0f, 1.0f);
-    return static_cast<uint32_t>(exact::rint(exact::mul(c, max_code)));
-}
-
-// R10G10B10A2: R in bits 0-9, G 10-19, B 20-29, alpha (always 1 = code 3) in 30-31.
-SWINUP_HD uint32_t pack_r10g10b10a2(float r, float g, float b) {
-    return unorm_encode(r, 1023.0f) | (unorm_encode(g, 1023.0f) << 10) |
-           (unorm_encode(b, 1023.0f) << 20) | (3u << 30);
-}
-
-// RGBA8, R first in memory (a little-endian uint32 with R in the low byte), alpha 255.
-SWINUP_HD uint32_t pack_rgba8(float r, float g, float b) {
-    return unorm_encode(r, 255.0f) | (unorm_encode(g, 255.0f) << 8) |
-           (unorm_encode(b, 255.0f) << 16) | (255u << 24);
-}
-
-// RGBA16F of a linear value: clamped to [0, 65504] so that no Inf is written, alpha 1.
-SWINUP_HD uint16_t encode_half_colour(float v) {
-    return f32_to_f16_bits(clampf(v == v ? v : 0.0f, 0.0f, kHalfMax));
 }
 
 }  // namespace swinup::px

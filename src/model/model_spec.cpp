@@ -87,6 +87,9 @@ bool ModelConfig::from_json(const std::string& text, ModelConfig* out, std::stri
     ParsedJson parsed;
     try {
         parsed = parse_json_finding_repeated_key(text);
+    } catch (const JsonNestingTooDeep& e) {
+        *error = std::string("model config has ") + e.what();
+        return false;
     } catch (const nlohmann::json::exception&) {
         // Malformed, or a number like 1e500: parsed.value stays null, refused just below.
     }

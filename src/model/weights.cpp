@@ -33,6 +33,7 @@
 #include "numeric/e4m3.h"
 #include "numeric/float_bits.h"
 #include "text/json_repeated_key.h"
+#include "text/json_summary.h"
 #include "model/weights.h"
 
 namespace swinup {
@@ -52,10 +53,37 @@ uint64_t Weights::parameter_count() const {
 namespace {
 
 constexpr const char* kFormatName = "swinup-weights";
-constexpr uint64_t kMaxHeaderBytes = 100ull << 20;  // safetensors' own limit (100 MiB)
+// The header (JSON) of the lite weights is 13,520 bytes, of the full 16,208 (format 4). 1 MiB is
+// 65 times that, room for many more tensors or a long description, and still cheap to parse.
+// safetensors' own limit, 100 MiB, let a header of a zeros array cost 1.7-2 GB and 24 s in
+// parsing before it was refused; checked before the file is read or the header parsed.
+constexpr uint64_t kMaxHeaderBytes = 1ull << 20;
 // v1 files are about 1.4 MB; refusing anything over 1 GiB keeps a wrong path (a video, a disk
 // image) from being read into memory whole.
 constexpr uint64_t kMaxFileBytes = 1ull << 30;
+
+// The header length that the first 8 bytes of a weights image give, if it fits in an image of
+// `size` bytes and under kMaxHeaderBytes; else false, with the message in *error.
+bool read_header_length(const uint8_t* data, uint64_t size, uint64_t* length, std::string* error) {
+    if (size < 8) {
+        *error = "the file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length";
+        return false;
+    }
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | data[i];
+    if (n > size - 8) {
+        *error = "header length " + std::to_string(n) + " goes beyond the end of the file (" +
+                 std::to_string(size) + " bytes): the file is truncated or not safetensors";
+        return false;
+    }
+    if (n > kMaxHeaderBytes) {
+        *error = "header length " + std::to_string(n) +
+                 " is over the 1 MiB limit (swinup's own headers are 13-17 KB)";
+        return false;
+    }
+    *length = n;
+    return true;
+}
 
 std::string shape_text(const std::vector<int64_t>& shape) {
     std::string s = "[";
@@ -100,17 +128,8 @@ private:
     }
 
     bool read_header() {
-        if (size_ < 8)
-            return fail("the file is " + std::to_string(size_) +
-                        " bytes, shorter than the 8-byte header length");
         uint64_t n = 0;
-        for (int i = 7; i >= 0; --i) n = (n << 8) | data_[i];
-        if (n > size_ - 8)
-            return fail("header length " + std::to_string(n) +
-                        " goes beyond the end of the file (" + std::to_string(size_) +
-                        " bytes): the file is truncated or not safetensors");
-        if (n > kMaxHeaderBytes)
-            return fail("header length " + std::to_string(n) + " is over the 100 MiB limit");
+        if (!read_header_length(data_, size_, &n, &error_)) return false;
         data_start_ = 8 + n;
         data_size_ = size_ - data_start_;
         const auto* text = reinterpret_cast<const char*>(data_ + 8);
@@ -119,6 +138,8 @@ private:
         ParsedJson parsed;
         try {
             parsed = parse_json_finding_repeated_key(std::string_view(text, n));
+        } catch (const JsonNestingTooDeep& e) {
+            return fail(std::string("the header has ") + e.what());
         } catch (const nlohmann::json::exception&) {  // malformed, or a number like 1e500
             return fail("the header is not valid JSON (truncated or corrupted file)");
         }
@@ -160,8 +181,8 @@ private:
         if (number < kOldestFormatVersion || number > kFormatVersion) {
             const char* conversion = number == 1
                                          ? ": version 1 weights read t(history) in staging slots 3-5 and "
-                                           "blend without the kernel's weight sum; convert them with "
-                                           "python/scripts/convert_weights_v1_to_v2.py"
+                                           "blend without the kernel's weight sum; they are no longer "
+                                           "read: export them again from a current checkpoint"
                                          : "";
             return fail("weights format_version " + version + " is not supported by this build (expects " +
                         std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")" +
@@ -208,7 +229,7 @@ private:
         std::vector<int64_t> shape;
         for (const auto& d : j["shape"]) {
             if (!d.is_number_unsigned() || d.get<uint64_t>() > (1ull << 40))
-                return fail(where + "'shape' has an entry that is not a dimension: " + d.dump());
+                return fail(where + "'shape' has an entry that is not a dimension: " + json_summary(d));
             shape.push_back(static_cast<int64_t>(d.get<uint64_t>()));
         }
         if (shape != spec.shape)
@@ -387,11 +408,22 @@ std::shared_ptr<const Weights> weights_load_file(const std::string& path, std::s
                      " bytes, far larger than any swinup weights file (not a weights file?)";
         return nullptr;
     }
+    // The header length first: a file that cannot hold a header under the limit is refused
+    // before the rest of it is read.
+    uint8_t first8[8] = {};
+    const auto head = static_cast<std::streamsize>(std::min<std::streamoff>(size, 8));
+    if (head > 0 && !in.read(reinterpret_cast<char*>(first8), head)) return io_fail("read error");
+    uint64_t header_length = 0;
+    std::string message;
+    if (!read_header_length(first8, static_cast<uint64_t>(size), &header_length, &message)) {
+        if (error) *error = "weights file '" + path + "': " + message;
+        return nullptr;
+    }
+    in.seekg(0, std::ios::beg);
     bytes.resize(static_cast<size_t>(size));
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
         return io_fail("read error");
 
-    std::string message;
     auto w = Loader(bytes.data(), bytes.size()).load(&message);
     if (!w && error) *error = "weights file '" + path + "': " + message;
     return w;

@@ -1,18 +1,11 @@
-// The default weights compiled into the library (model/embedded_weights.S includes
+// The default weights compiled into the library (model/embedded_weights.h: the bytes of
 // weights/lite.safetensors and weights/full.safetensors). They go through the same validating
 // loader as a file; each variant is parsed once, on first use, and shared afterwards (Weights
 // are immutable, so sharing one instance between contexts is safe).
-#include <cstdint>
 #include <string>
 
+#include "model/embedded_weights.h"
 #include "model/weights.h"
-
-extern "C" {
-extern const unsigned char swinup_embedded_weights_lite[];
-extern const uint64_t swinup_embedded_weights_lite_size;
-extern const unsigned char swinup_embedded_weights_full[];
-extern const uint64_t swinup_embedded_weights_full_size;
-}
 
 namespace swinup {
 namespace {
@@ -24,12 +17,11 @@ struct EmbeddedLoad {
 
 EmbeddedLoad load_embedded(Variant variant) {
     const bool lite = variant == Variant::lite;
-    const unsigned char* data = lite ? swinup_embedded_weights_lite : swinup_embedded_weights_full;
-    const uint64_t size =
-        lite ? swinup_embedded_weights_lite_size : swinup_embedded_weights_full_size;
+    const unsigned char* data = lite ? embedded::lite : embedded::full;
+    const size_t size = lite ? embedded::lite_size : embedded::full_size;
     EmbeddedLoad result;
     std::string error;
-    result.weights = weights_load_memory(data, static_cast<size_t>(size), &error);
+    result.weights = weights_load_memory(data, size, &error);
     if (result.weights && result.weights->config.variant != variant) {
         error = std::string("weights: the image holds the ") +
                 variant_name(result.weights->config.variant) + " model";

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "text/json_repeated_key.h"
+#include "text/number_text.h"
 #include "render/render_sequence.h"
 
 namespace swinup::render {
@@ -36,6 +37,21 @@ float wobble(float t, unsigned long long seed, int channel) {
         sum += amps[k] * std::sin(2.0f * pi * freqs[k] * t + phase);
     }
     return sum;
+}
+
+bool is_finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::string vec3_text(Vec3 v) {
+    return "[" + shortest_text(v.x) + ", " + shortest_text(v.y) + ", " + shortest_text(v.z) + "]";
+}
+
+// Whether the view from `position` to `target` is usable as float: each coordinate may be finite
+// and target - position still overflow (3e38 - -3e38), or its length (which squares the
+// coordinates: any over about 1.8e19); the camera's axes would then be NaN or zero and every ray
+// miss (a render of sky and nothing else, without a word).
+bool view_is_finite(Vec3 position, Vec3 target) {
+    const Vec3 view = target - position;
+    return is_finite(view) && std::isfinite(length(view));
 }
 
 [[noreturn]] void path_error(const std::string& origin, const std::string& what) {
@@ -69,6 +85,10 @@ float read_number(const nlohmann::json& j, const std::string& key, float fallbac
 }  // namespace
 
 Camera camera_from_pose(const CameraPose& pose, float aspect) {
+    if (!is_finite(pose.position) || !is_finite(pose.target) || !view_is_finite(pose.position, pose.target)) {
+        throw RenderError("camera: position " + vec3_text(pose.position) + " and target " + vec3_text(pose.target) +
+                          ": the view direction (target - position) or its length is not finite as float");
+    }
     const Vec3 to_target = pose.target - pose.position;
     if (!(length(to_target) > 1e-9f)) throw RenderError("camera: position and target coincide");
     Camera c;
@@ -79,6 +99,10 @@ Camera camera_from_pose(const CameraPose& pose, float aspect) {
     c.right = normalize(cross(c.forward, up_hint));
     c.up = cross(c.right, c.forward);
     c.tan_half_fov_y = std::tan(pose.fov_y_deg * pi / 360.0f);
+    if (!is_finite(pose.up) || !(c.tan_half_fov_y > 0.0f) || !std::isfinite(c.tan_half_fov_y)) {
+        throw RenderError("camera: up " + vec3_text(pose.up) + ", fov_y_deg " + shortest_text(pose.fov_y_deg) +
+                          ": not a usable camera (up must be finite, the field of view in (0, 180) degrees)");
+    }
     c.aspect = aspect;
     c.near = pose.near;
     c.far = pose.far;
@@ -143,6 +167,8 @@ CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& d
     ParsedJson file;  // "keys" given twice would be read as its last copy without a word
     try {
         file = parse_json_finding_repeated_key(json_text);
+    } catch (const JsonNestingTooDeep& e) {
+        path_error(origin, e.what());
     } catch (const nlohmann::json::exception& e) {  // malformed, or a number like 1e500
         path_error(origin, std::string("not valid JSON: ") + e.what());
     }
@@ -191,8 +217,27 @@ CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& d
         if (!parsed->empty() && !(key.time > parsed->back().time)) {
             path_error(origin, where + ".time must be greater than the previous key's");
         }
+        if (!view_is_finite(key.position, key.target)) {
+            path_error(origin, where + ": position " + vec3_text(key.position) + " and target " +
+                                   vec3_text(key.target) +
+                                   " are too far apart: the view direction (target - position) or its "
+                                   "length is not finite as float");
+        }
         if (!(length(key.target - key.position) > 1e-9f)) {
             path_error(origin, where + ": position and target coincide");
+        }
+        // Poses between keys are interpolated as previous + (key - previous) * f, with
+        // f = (t - previous.time) / (key.time - previous.time): each difference must be finite.
+        if (!parsed->empty()) {
+            const Key& previous = parsed->back();
+            const char* overflowing = !std::isfinite(key.time - previous.time) ? "time"
+                                      : !is_finite(key.position - previous.position) ? "position"
+                                      : !is_finite(key.target - previous.target) ? "target"
+                                                                                  : nullptr;
+            if (overflowing) {
+                path_error(origin, where + "." + overflowing + " minus keys[" + std::to_string(i - 1) + "]." +
+                                       overflowing + " is not finite as float (too far apart to interpolate)");
+            }
         }
         parsed->push_back(key);
     }

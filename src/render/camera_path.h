@@ -25,7 +25,8 @@ struct CameraPose {
 
 using CameraMotion = std::function<CameraPose(float time_s)>;
 
-// A camera looking from pose.position at pose.target (throws RenderError if they coincide).
+// A camera looking from pose.position at pose.target (throws RenderError if they coincide, or if
+// target - position or its length is not finite as float).
 Camera camera_from_pose(const CameraPose& pose, float aspect);
 
 std::vector<std::string> camera_preset_names();
@@ -33,7 +34,9 @@ std::vector<std::string> camera_preset_names();
 // Throws RenderError for an unknown name.
 CameraMotion camera_preset(const std::string& name, const CameraPose& base, float scale,
                            unsigned long long seed);
-// Reads and validates a camera path file; errors name the file and what is wrong in it.
+// Reads and validates a camera path file; errors name the file and what is wrong in it (each key's
+// view and the differences between consecutive keys that interpolation computes must be finite
+// as float).
 CameraMotion camera_path_load(const std::string& path, const CameraPose& defaults);
 // Same, from JSON text (`origin` names it in errors).
 CameraMotion camera_path_parse(const std::string& json_text, const CameraPose& defaults,

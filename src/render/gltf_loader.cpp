@@ -2,11 +2,22 @@
 #include "render/gltf_loader.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 #include <map>
+#include <string_view>
+#include <vector>
+
+// nlohmann/json.hpp comes in here, as in every other file; tinygltf's own include of it
+// (TINYGLTF_NO_INCLUDE_JSON turns it off) would give its classes hidden visibility in this file.
+#include "text/json_repeated_key.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -18,12 +29,20 @@
 #pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
 #pragma GCC diagnostic ignored "-Wdouble-promotion"
 #pragma GCC diagnostic ignored "-Wunused-function"
+// stb_image with the decoders of glTF's two image formats only: compiled with all of them, a PPM,
+// BMP, GIF, TGA, PSD or HDR texture was decoded without a word, through decoders a file from
+// anywhere did not need to reach. tinygltf's own image loader (all of stb_image, 16-bit PNG) is
+// left out: load_image below is the one that decodes.
 #define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
 #define STBI_NO_STDIO_WARNINGS
 #include <stb_image.h>
 #define TINYGLTF_IMPLEMENTATION
+#define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
 #define TINYGLTF_NO_INCLUDE_STB_IMAGE
+#define TINYGLTF_NO_INCLUDE_JSON
 #include <tiny_gltf.h>
 #pragma GCC diagnostic pop
 
@@ -54,11 +73,56 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 // A texture of 8192x8192 (2^26 pixels) becomes about 1.4 GB of float RGBA texels with its mips.
 constexpr int64_t kMaxImagePixels = int64_t{1} << 26;
 
+// "image[3]", with the image's file or name when it has one.
+std::string image_label(const tinygltf::Image& image, int index) {
+    std::string label = "image[" + std::to_string(index) + "]";
+    const std::string& name = !image.uri.empty() ? image.uri : image.name;
+    if (!name.empty()) label += " (\"" + name + "\")";
+    return label;
+}
+
+bool starts_with_bytes(const unsigned char* bytes, int size, const char* magic, int magic_size) {
+    return size >= magic_size && std::memcmp(bytes, magic, static_cast<size_t>(magic_size)) == 0;
+}
+
+bool is_png(const unsigned char* bytes, int size) { return starts_with_bytes(bytes, size, "\x89PNG\r\n\x1a\n", 8); }
+bool is_jpeg(const unsigned char* bytes, int size) { return starts_with_bytes(bytes, size, "\xff\xd8\xff", 3); }
+
+// What image bytes that are neither PNG nor JPEG look like, for the message.
+std::string other_image_format(const unsigned char* bytes, int size) {
+    if (starts_with_bytes(bytes, size, "RIFF", 4) && size >= 12 && std::memcmp(bytes + 8, "WEBP", 4) == 0) return "WebP";
+    if (starts_with_bytes(bytes, size, "\xabKTX 20\xbb", 8)) return "KTX2";
+    if (starts_with_bytes(bytes, size, "\xabKTX 11\xbb", 8)) return "KTX";
+    if (starts_with_bytes(bytes, size, "DDS ", 4)) return "DDS";
+    if (starts_with_bytes(bytes, size, "GIF8", 4)) return "GIF";
+    if (starts_with_bytes(bytes, size, "BM", 2)) return "BMP";
+    if (starts_with_bytes(bytes, size, "8BPS", 4)) return "PSD";
+    if (starts_with_bytes(bytes, size, "#?", 2)) return "Radiance HDR";
+    if (size >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7') return "PNM (PPM/PGM/PBM)";
+    return "of an unknown format";
+}
+
+constexpr const char* kImageFormats =
+    "glTF textures are PNG or JPEG; extensions for other formats (KTX2, WebP) are not supported";
+
 // Image callback: decode PNG/JPEG with stb_image into RGBA8; skip DDS (MSFT_texture_dds is
-// ignored); an undecodable image stays empty and becomes a flat colour later.
-bool load_image(tinygltf::Image* image, const int index, std::string*, std::string* warn, int, int,
+// ignored); refuse anything else (the load fails with *err); a PNG or JPEG that does not decode
+// stays empty and becomes a flat colour later.
+bool load_image(tinygltf::Image* image, const int index, std::string* err, std::string* warn, int, int,
                 const unsigned char* bytes, int size, void*) {
     if (image->mimeType.find("dds") != std::string::npos || ends_with(image->uri, ".dds")) return true;
+    // The mimeType is given for images in a buffer and data URIs; the bytes decide in any case.
+    const std::string& mime = image->mimeType;
+    std::string refused;
+    if (!mime.empty() && mime != "image/png" && mime != "image/jpeg") {
+        refused = "mimeType \"" + mime + "\"";
+    } else if (!is_png(bytes, size) && !is_jpeg(bytes, size)) {
+        refused = "the image is " + other_image_format(bytes, size) + ", not PNG or JPEG";
+    }
+    if (!refused.empty()) {
+        if (err) *err += image_label(*image, index) + ": " + refused + " (" + kImageFormats + ")\n";
+        return false;
+    }
     int w = 0, h = 0, channels = 0;
     // The size comes from the image's header, before any pixel is decoded: a JPEG of a few hundred
     // bytes can claim 16000x16000, which stb_image would allocate (and this loader then widen to
@@ -66,14 +130,14 @@ bool load_image(tinygltf::Image* image, const int index, std::string*, std::stri
     if (stbi_info_from_memory(bytes, size, &w, &h, &channels) &&
         static_cast<int64_t>(w) * h > kMaxImagePixels) {
         if (warn) {
-            *warn += "image[" + std::to_string(index) + "] (" + image->uri + "): " + std::to_string(w) + "x" +
+            *warn += image_label(*image, index) + ": " + std::to_string(w) + "x" +
                      std::to_string(h) + " is over the limit of " + std::to_string(kMaxImagePixels) + " pixels\n";
         }
         return true;
     }
     unsigned char* pixels = stbi_load_from_memory(bytes, size, &w, &h, &channels, 4);
     if (pixels == nullptr) {
-        if (warn) *warn += "image[" + std::to_string(index) + "] (" + image->uri + "): cannot decode: " + stbi_failure_reason() + "\n";
+        if (warn) *warn += image_label(*image, index) + ": cannot decode: " + stbi_failure_reason() + "\n";
         return true;
     }
     image->width = w;
@@ -471,17 +535,66 @@ private:
     int default_material_ = 0;
 };
 
+// The whole file: tinygltf reads .gltf and .glb from memory here, after the nesting check.
+std::vector<unsigned char> read_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(path, std::string("cannot open the file: ") + std::strerror(errno));
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size < 0) fail(path, "cannot determine the file's size");
+    // tinygltf takes the size as a 32-bit unsigned int (and .glb's own lengths are 32-bit).
+    if (static_cast<uint64_t>(size) > std::numeric_limits<unsigned int>::max()) {
+        fail(path, std::to_string(size) + " bytes, over the 4 GiB that glTF can address");
+    }
+    if (size == 0) fail(path, "the file is empty");
+    std::vector<unsigned char> bytes(static_cast<size_t>(size));
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) fail(path, "read error");
+    return bytes;
+}
+
+// The JSON of a glTF: a .gltf is JSON throughout; a .glb holds it in its first chunk (12-byte
+// header "glTF", version, length; then the chunk's length and type "JSON"). A .glb whose header is
+// wrong gives no text here and is refused by tinygltf with its own message.
+std::string_view json_text(const std::vector<unsigned char>& bytes, bool binary) {
+    const auto* text = reinterpret_cast<const char*>(bytes.data());
+    if (!binary) return {text, bytes.size()};
+    auto u32 = [&](size_t at) {
+        return uint32_t{bytes[at]} | uint32_t{bytes[at + 1]} << 8 | uint32_t{bytes[at + 2]} << 16 |
+               uint32_t{bytes[at + 3]} << 24;
+    };
+    if (bytes.size() < 20 || std::memcmp(text, "glTF", 4) != 0 || std::memcmp(text + 16, "JSON", 4) != 0) return {};
+    const uint32_t length = u32(12);
+    if (length > bytes.size() - 20) return {};
+    return {text + 20, length};
+}
+
 }  // namespace
 
 std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
+    const bool binary = ends_with(path, ".glb");
+    const std::vector<unsigned char> bytes = read_file(path);
+    // tinygltf converts the JSON (extras above all, which may hold anything) to its own values
+    // recursively, one stack frame a level: a 42 KB .gltf nested 20,000 deep overflowed the stack.
+    try {
+        check_json_nesting(json_text(bytes, binary));
+    } catch (const JsonNestingTooDeep& e) {
+        fail(path, e.what());
+    }
     tinygltf::TinyGLTF gltf;
     gltf.SetImageLoader(load_image, nullptr);
     tinygltf::Model model;
     std::string err, warn;
-    const bool binary = ends_with(path, ".glb");
+    // Buffers and images named by relative URIs are next to the file.
+    const std::string base_dir = std::filesystem::path(path).parent_path().string();
+    const auto size = static_cast<unsigned int>(bytes.size());  // read_file refuses 4 GiB and more
     bool ok = false;
     try {
-        ok = binary ? gltf.LoadBinaryFromFile(&model, &err, &warn, path) : gltf.LoadASCIIFromFile(&model, &err, &warn, path);
+        ok = binary ? gltf.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), size, base_dir)
+                    : gltf.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
+                                               size, base_dir);
     } catch (const std::exception& e) {
         fail(path, std::string("cannot parse: ") + e.what());
     }

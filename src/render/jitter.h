@@ -5,21 +5,10 @@
 #include <cmath>
 #include <cstdint>
 
+#include "frame/halton_jitter.h"
 #include "numeric/host_device.h"
 
 namespace swinup::render {
-
-// Radical inverse of `index` in `base` (the Halton sequence's element `index`).
-SWINUP_HD float halton(uint32_t index, uint32_t base) {
-    float result = 0.0f;
-    float f = 1.0f;
-    while (index > 0) {
-        f /= static_cast<float>(base);
-        result += f * static_cast<float>(index % base);
-        index /= base;
-    }
-    return result;
-}
 
 // Phase count recommended for a display/render ratio s: ceil(8 s^2).
 SWINUP_HD uint32_t jitter_phase_count(float scale) {
@@ -27,13 +16,9 @@ SWINUP_HD uint32_t jitter_phase_count(float scale) {
     return n < 1.0f ? 1u : static_cast<uint32_t>(n);
 }
 
-// Jitter of frame `frame`: Halton(2,3) at index (frame mod count) + 1, minus 0.5 (render pixels,
-// in [-0.5, 0.5)). Index 0 would be (0,0) -> (-0.5,-0.5), a corner; starting at 1 (as FSR 2 does)
-// keeps the first sample inside.
+// Jitter of frame `frame` of a sequence of `count` phases: the C API's (frame/halton_jitter.h).
 SWINUP_HD void jitter_offset(uint32_t frame, uint32_t count, float& jx, float& jy) {
-    const uint32_t index = (count == 0 ? 0u : frame % count) + 1u;
-    jx = halton(index, 2) - 0.5f;
-    jy = halton(index, 3) - 0.5f;
+    halton_jitter(frame, count, &jx, &jy);
 }
 
 // Counter-based hash (a 32-bit finaliser): the same numbers for the same inputs on every device

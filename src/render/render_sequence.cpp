@@ -9,6 +9,7 @@
 #include "render/jitter.h"
 #include "render/scenes.h"
 #include "sequence/atomic_write.h"
+#include "text/number_text.h"
 
 namespace swinup::render {
 
@@ -132,8 +133,12 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
         scene->set_time(t, t_prev);
         FrameRequest request;
         FrameParams& p = request.params;
-        p.camera = camera_from_pose(motion(t), aspect);
-        p.previous_camera = camera_from_pose(motion(t_prev), aspect);
+        try {
+            p.camera = camera_from_pose(motion(t), aspect);
+            p.previous_camera = camera_from_pose(motion(t_prev), aspect);
+        } catch (const RenderError& e) {  // a camera path or preset can fail between its keys
+            throw RenderError("frame " + std::to_string(i) + " (time " + shortest_text(t) + " s): " + e.what());
+        }
         p.render_width = s.render_width;
         p.render_height = s.render_height;
         p.display_width = s.display_width;

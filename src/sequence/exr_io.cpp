@@ -2,6 +2,8 @@
 // channels: 4 = R,G,B,A (colour), 3 = R,G,B, 2 = R,G (motion), 1 = Z (depth). The pixels are read
 // as float whatever the file stores (OpenEXR converts HALF exactly); they are written as HALF or
 // FLOAT, half rounding to nearest even through numeric/half.h so that every writer rounds alike.
+// Writes go through write_file_atomically: OpenEXR writes to the file descriptor it hands over
+// (DescriptorStream below), never to a path of its own.
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
@@ -9,13 +11,16 @@
 #include <ImfInputFile.h>
 #include <ImfOutputFile.h>
 #include <ImfStdIO.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <system_error>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -56,6 +61,41 @@ uint16_t to_half_saturating(float v) {
     if (std::isfinite(v)) v = std::clamp(v, -kHalfMax, kHalfMax);
     return f32_to_f16_bits(v);
 }
+
+// OpenEXR's output stream over a file descriptor that write_file_atomically created and owns.
+// ~OutputFile writes the line offset table and swallows any error doing so, so the stream keeps
+// its first error for the writer to report once the file object is gone.
+class DescriptorStream final : public Imf::OStream {
+public:
+    DescriptorStream(int fd, const std::string& path) : Imf::OStream(path.c_str()), fd_(fd), path_(path) {}
+
+    void write(const char c[], int n) override {
+        try {
+            write_all(fd_, c, static_cast<size_t>(n), path_);
+        } catch (const SequenceError& e) {
+            if (error_.empty()) error_ = e.what();
+            throw;
+        }
+        position_ += static_cast<uint64_t>(n);
+    }
+    uint64_t tellp() override { return position_; }
+    void seekp(uint64_t position) override {
+        if (::lseek(fd_, static_cast<off_t>(position), SEEK_SET) < 0) {
+            const std::string message = path_ + ": seeking failed: " + std::generic_category().message(errno);
+            if (error_.empty()) error_ = message;
+            throw SequenceError(message);
+        }
+        position_ = position;
+    }
+    // The first write or seek error, or "".
+    const std::string& error() const { return error_; }
+
+private:
+    int fd_;
+    std::string path_;
+    uint64_t position_ = 0;
+    std::string error_;
+};
 
 // An EXR file held in memory; reading past its end throws, as a short file does. It says it is
 // memory-mapped, so OpenEXR reads a chunk in place instead of first allocating the size the
@@ -196,7 +236,7 @@ void exr_write(const std::string& path, const Image& image, bool half_precision)
         halves.resize(image.data.size());
         std::transform(image.data.begin(), image.data.end(), halves.begin(), to_half_saturating);
     }
-    write_file_atomically(path, [&](const std::string& temporary) {
+    write_file_atomically(path, [&](int fd) {
         Imf::Header header(image.width, image.height);
         header.compression() = Imf::ZIP_COMPRESSION;  // lossless
         for (const std::string& name : names) header.channels().insert(name, Imf::Channel(type));
@@ -211,10 +251,14 @@ void exr_write(const std::string& path, const Image& image, bool half_precision)
                                 Imf::Slice(type, base + element * static_cast<size_t>(c),
                                            x_stride, y_stride));
         }
-        // The file is closed (line offsets written) when `file` goes out of scope, before rename.
-        Imf::OutputFile file(temporary.c_str(), header);
-        file.setFrameBuffer(frame_buffer);
-        file.writePixels(image.height);
+        DescriptorStream stream(fd, path);
+        {
+            // The line offsets are written when `file` goes out of scope, before the rename.
+            Imf::OutputFile file(stream, header);
+            file.setFrameBuffer(frame_buffer);
+            file.writePixels(image.height);
+        }
+        if (!stream.error().empty()) throw SequenceError(stream.error());
     });
 }
 

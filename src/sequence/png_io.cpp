@@ -2,12 +2,15 @@
 // Input is a float image of 1 (grey), 3 or 4 (alpha ignored) channels: linear (encode_srgb =
 // true: the sRGB transfer function is applied here) or already display-encoded in [0,1].
 #include <png.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "sequence/atomic_write.h"
@@ -92,14 +95,21 @@ void png_write(const std::string& path, const Image& image, bool encode_srgb) {
             rgb[i * 3 + c] = to_byte(p[channels == 1 ? 0 : c], encode_srgb);
         }
     }
-    write_file_atomically(path, [&](const std::string& temporary) {
-        std::FILE* file = std::fopen(temporary.c_str(), "wb");
-        if (file == nullptr) throw SequenceError(path + ": cannot open " + temporary);
+    write_file_atomically(path, [&](int fd) {
+        // libpng writes to a FILE*; fclose closes the FILE's own copy of the descriptor, and the
+        // atomic writer closes `fd`.
+        const int own = ::dup(fd);
+        std::FILE* file = own >= 0 ? ::fdopen(own, "wb") : nullptr;
+        if (file == nullptr) {
+            const std::string reason = std::generic_category().message(errno);
+            if (own >= 0) ::close(own);
+            throw SequenceError(path + ": cannot open the file for writing: " + reason);
+        }
         PngErrorState state;
         const bool encoded = encode_png(file, image.width, image.height, rgb.data(), &state);
         const bool closed = std::fclose(file) == 0;
         if (!encoded) throw SequenceError(path + ": PNG encoding failed: " + state.message);
-        if (!closed) throw SequenceError(path + ": writing " + temporary + " failed");
+        if (!closed) throw SequenceError(path + ": writing failed");
     });
 }
 

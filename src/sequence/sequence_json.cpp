@@ -229,6 +229,8 @@ SequenceInfo sequence_info_from_json(const std::string& text, const std::string&
     ParsedJson parsed;  // a file that says "exposure" twice is ambiguous: its repeated_key
     try {
         parsed = parse_json_finding_repeated_key(text);
+    } catch (const JsonNestingTooDeep& e) {
+        throw SequenceError(source + ": " + e.what());
     } catch (const json::exception& e) {  // malformed, or a number like 1e500 (out_of_range)
         // Where and why (e.g. "ill-formed UTF-8 byte"), without the parser's echo of the bytes
         // it last read, which may be binary.

@@ -16,14 +16,6 @@ namespace {
 
 constexpr uint32_t kW = 32, kH = 32, kDW = 64, kDH = 64;
 
-// Frame i of a moving sequence with jitter.
-swinup_dispatch_desc moving_frame(FrameData& f, uint32_t i) {
-    fill_pattern(f, float(i));
-    swinup_dispatch_desc d = f.dispatch();
-    EXPECT_EQ(swinup_get_jitter(i, 32, &d.jitter_x, &d.jitter_y), SWINUP_STATUS_OK);
-    return d;
-}
-
 TEST(Determinism, TwoContextsGiveIdenticalBytes) {
     ContextHandle a(small_context_desc(kW, kH, kDW, kDH));
     swinup_context_desc single_thread = small_context_desc(kW, kH, kDW, kDH);
@@ -107,10 +99,10 @@ TEST(Determinism, InputFormatsAndPitchesGiveTheSameResult) {
     }
     ContextHandle b(small_context_desc(kW, kH, kDW, kDH));
     swinup_dispatch_desc db = da;
-    db.color = {color.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGB16F, kW, kH, color_pitch};
-    db.motion_vectors = {mv.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG16F, kW, kH, mv_pitch};
-    db.depth = {depth.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, kW, kH, depth_pitch};
-    db.output = {nullptr, output.data(), SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGBA16F, kDW, kDH, out_pitch};
+    db.color = input_resource(color.data(), SWINUP_FORMAT_RGB16F, kW, kH, SWINUP_MEMORY_HOST, color_pitch);
+    db.motion_vectors = input_resource(mv.data(), SWINUP_FORMAT_RG16F, kW, kH, SWINUP_MEMORY_HOST, mv_pitch);
+    db.depth = input_resource(depth.data(), SWINUP_FORMAT_R32F, kW, kH, SWINUP_MEMORY_HOST, depth_pitch);
+    db.output = output_resource(output.data(), SWINUP_FORMAT_RGBA16F, kDW, kDH, SWINUP_MEMORY_HOST, out_pitch);
     ASSERT_EQ(swinup_dispatch(b.ctx, &db), SWINUP_STATUS_OK) << swinup_last_error(b.ctx);
     for (uint32_t y = 0; y < kDH; ++y) {
         ASSERT_EQ(std::memcmp(&output[y * out_pitch], &base.output[y * kDW * 8], kDW * 8), 0) << "row " << y;
@@ -187,7 +179,7 @@ TEST(OutputFormats, UnormClampsHdrValues) {
 
 TEST(Reset, DropsTheHistory) {
     // A context that saw two frames and then a reset produces what a fresh context produces for
-    // the same frame (frame 2 has the same window-shift parity as a fresh context's frame 0).
+    // the same frame.
     ContextHandle used(small_context_desc(kW, kH, kDW, kDH));
     ContextHandle fresh(small_context_desc(kW, kH, kDW, kDH));
     FrameData f(kW, kH, kDW, kDH), g(kW, kH, kDW, kDH);
@@ -209,6 +201,52 @@ TEST(Reset, DropsTheHistory) {
         ASSERT_EQ(swinup_dispatch(kept.ctx, &d), SWINUP_STATUS_OK);
     }
     EXPECT_NE(h.output, g.output);
+}
+
+// swinup.h's reset contract: after any number of frames, odd or even, the frame with reset and the
+// frames after it are byte for byte those of a fresh context given the same descriptors. (The
+// window-shift parity used to follow the frames since creation, so after an odd number of frames
+// the reset frame was evaluated with the other parity than a fresh context's first frame.)
+TEST(Reset, GivesTheFramesOfAFreshContextAfterAnyNumberOfFrames) {
+    constexpr uint32_t kCut = 9, kAfter = 3;
+    for (uint32_t before = 1; before <= 4; ++before) {
+        ContextHandle used(small_context_desc(kW, kH, kDW, kDH));
+        ContextHandle fresh(small_context_desc(kW, kH, kDW, kDH));
+        FrameData f(kW, kH, kDW, kDH), g(kW, kH, kDW, kDH);
+        for (uint32_t i = 0; i < before; ++i) {
+            const swinup_dispatch_desc d = moving_frame(f, i);
+            ASSERT_EQ(swinup_dispatch(used.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(used.ctx);
+        }
+        for (uint32_t k = 0; k < kAfter; ++k) {
+            swinup_dispatch_desc a = moving_frame(f, kCut + k);
+            swinup_dispatch_desc b = moving_frame(g, kCut + k);
+            a.reset = b.reset = k == 0 ? 1 : 0;
+            ASSERT_EQ(swinup_dispatch(used.ctx, &a), SWINUP_STATUS_OK) << swinup_last_error(used.ctx);
+            ASSERT_EQ(swinup_dispatch(fresh.ctx, &b), SWINUP_STATUS_OK) << swinup_last_error(fresh.ctx);
+            EXPECT_TRUE(f.output == g.output) << before << " frames before the reset: frame " << k << " after it";
+        }
+    }
+}
+
+// A failed dispatch with reset resets nothing: the next frame still continues the history.
+TEST(Reset, AFailedResetDispatchChangesNothing) {
+    ContextHandle a(small_context_desc(kW, kH, kDW, kDH)), b(small_context_desc(kW, kH, kDW, kDH));
+    FrameData f(kW, kH, kDW, kDH), g(kW, kH, kDW, kDH);
+    for (uint32_t i = 0; i < 3; ++i) {
+        const swinup_dispatch_desc da = moving_frame(f, i);
+        const swinup_dispatch_desc db = moving_frame(g, i);
+        ASSERT_EQ(swinup_dispatch(a.ctx, &da), SWINUP_STATUS_OK);
+        ASSERT_EQ(swinup_dispatch(b.ctx, &db), SWINUP_STATUS_OK);
+    }
+    swinup_dispatch_desc bad = moving_frame(f, 3);
+    bad.reset = 1;
+    bad.jitter_x = 2.0f;  // out of range: rejected before anything runs
+    ASSERT_EQ(swinup_dispatch(a.ctx, &bad), SWINUP_STATUS_INVALID_ARGUMENT);
+    const swinup_dispatch_desc da = moving_frame(f, 3);
+    const swinup_dispatch_desc db = moving_frame(g, 3);
+    ASSERT_EQ(swinup_dispatch(a.ctx, &da), SWINUP_STATUS_OK);
+    ASSERT_EQ(swinup_dispatch(b.ctx, &db), SWINUP_STATUS_OK);
+    EXPECT_TRUE(f.output == g.output);
 }
 
 TEST(DynamicResolution, SmallerRenderSizesWork) {

@@ -36,8 +36,8 @@ void expect_finite_output(const FrameData& f) {
 
 void expect_finite_history(const cpu::CpuBackend& backend) {
     const cpu::TemporalState& s = backend.temporal_state();
-    for (uint16_t h : s.history[s.active]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(h)));
-    for (uint16_t r : s.recurrent[s.active]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(r)));
+    for (uint16_t h : s.history[s.frames.current()]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(h)));
+    for (uint16_t r : s.recurrent[s.frames.current()]) ASSERT_TRUE(std::isfinite(f16_bits_to_f32(r)));
 }
 
 // Poisons a frame: NaN, +Inf, -Inf and huge values in colour, depth and motion.
@@ -102,19 +102,11 @@ TEST(Robustness, BadExposureTextureValueIsReplaced) {
     fill_pattern(g, 0.0f);
     const float exposure = kNaN;
     swinup_dispatch_desc d = f.dispatch();
-    d.exposure = {&exposure, nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, 1, 1, 0};
+    d.exposure = input_resource(&exposure, SWINUP_FORMAT_R32F, 1, 1);
     ASSERT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
     const swinup_dispatch_desc e = g.dispatch();  // exposure 1
     ASSERT_EQ(swinup_dispatch(reference.ctx, &e), SWINUP_STATUS_OK);
     EXPECT_EQ(f.output, g.output);
-}
-
-// Frame i of a moving sequence.
-swinup_dispatch_desc frame_desc(FrameData& f, uint32_t i) {
-    fill_pattern(f, float(i));
-    swinup_dispatch_desc d = f.dispatch();
-    EXPECT_EQ(swinup_get_jitter(i, 32, &d.jitter_x, &d.jitter_y), SWINUP_STATUS_OK);
-    return d;
 }
 
 TEST(Robustness, RejectedDispatchLeavesTheStateUnchanged) {
@@ -123,24 +115,24 @@ TEST(Robustness, RejectedDispatchLeavesTheStateUnchanged) {
     ContextHandle a(small_context_desc(kW, kH, kDW, kDH));
     ContextHandle b(small_context_desc(kW, kH, kDW, kDH));
     FrameData fa(kW, kH, kDW, kDH), fb(kW, kH, kDW, kDH);
-    swinup_dispatch_desc d = frame_desc(fa, 0);
+    swinup_dispatch_desc d = moving_frame(fa, 0);
     ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_OK);
-    d = frame_desc(fb, 0);
+    d = moving_frame(fb, 0);
     ASSERT_EQ(swinup_dispatch(b.ctx, &d), SWINUP_STATUS_OK);
 
-    swinup_dispatch_desc bad = frame_desc(fa, 7);
+    swinup_dispatch_desc bad = moving_frame(fa, 7);
     bad.jitter_x = kNaN;
     EXPECT_EQ(swinup_dispatch(a.ctx, &bad), SWINUP_STATUS_INVALID_ARGUMENT);
-    bad = frame_desc(fa, 8);
+    bad = moving_frame(fa, 8);
     bad.output.format = SWINUP_FORMAT_RGBA8;
     EXPECT_EQ(swinup_dispatch(a.ctx, &bad), SWINUP_STATUS_INVALID_ARGUMENT);
-    bad = frame_desc(fa, 9);
+    bad = moving_frame(fa, 9);
     bad.color.memory = SWINUP_MEMORY_CUDA;
     EXPECT_EQ(swinup_dispatch(a.ctx, &bad), SWINUP_STATUS_UNSUPPORTED);
 
-    d = frame_desc(fa, 1);
+    d = moving_frame(fa, 1);
     ASSERT_EQ(swinup_dispatch(a.ctx, &d), SWINUP_STATUS_OK);
-    d = frame_desc(fb, 1);
+    d = moving_frame(fb, 1);
     ASSERT_EQ(swinup_dispatch(b.ctx, &d), SWINUP_STATUS_OK);
     EXPECT_EQ(fa.output, fb.output);
 }
@@ -158,18 +150,18 @@ TEST(Robustness, FailureInsideTheBackendLeavesTheStateUnchanged) {
     cpu::CpuBackend a(cd, lite_weights(), head), b(cd, lite_weights(), head);
     FrameData fa(kW, kH, kDW, kDH), fb(kW, kH, kDW, kDH);
     std::string error;
-    swinup_dispatch_desc d = frame_desc(fa, 0);
+    swinup_dispatch_desc d = moving_frame(fa, 0);
     ASSERT_EQ(a.dispatch(d, 0, &error), SWINUP_STATUS_OK);
-    d = frame_desc(fb, 0);
+    d = moving_frame(fb, 0);
     ASSERT_EQ(b.dispatch(d, 0, &error), SWINUP_STATUS_OK);
     fail = true;
-    d = frame_desc(fa, 5);
+    d = moving_frame(fa, 5);
     EXPECT_EQ(a.dispatch(d, 1, &error), SWINUP_STATUS_INTERNAL);
     EXPECT_NE(error.find("injected failure"), std::string::npos);
     fail = false;
-    d = frame_desc(fa, 1);
+    d = moving_frame(fa, 1);
     ASSERT_EQ(a.dispatch(d, 1, &error), SWINUP_STATUS_OK);
-    d = frame_desc(fb, 1);
+    d = moving_frame(fb, 1);
     ASSERT_EQ(b.dispatch(d, 1, &error), SWINUP_STATUS_OK);
     EXPECT_EQ(fa.output, fb.output);
 }

@@ -16,6 +16,8 @@
 
 #include "sequence/sequence.h"
 #include "test_dir.h"
+#include "text_file.h"
+#include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
@@ -24,12 +26,7 @@ namespace {
 
 constexpr int kRenderW = 16, kRenderH = 8, kDisplayW = 32, kDisplayH = 16, kFrames = 2;
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using swinup::test::read_text;
 
 struct CliRun {
     int exit_code;
@@ -47,12 +44,7 @@ protected:
 
     // A smooth LDR scene panning right by half a pixel per frame.
     static void write_sequence(const fs::path& dir) {
-        SequenceInfo info;
-        info.render_width = kRenderW;
-        info.render_height = kRenderH;
-        info.display_width = kDisplayW;
-        info.display_height = kDisplayH;
-        info.frame_count = kFrames;
+        SequenceInfo info = swinup::test::sequence_info(kRenderW, kRenderH, kDisplayW, kDisplayH, kFrames);
         info.jitter_x = {0.25f, -0.25f};
         info.jitter_y = {-0.125f, 0.125f};
         info.exposure = {1.0f, 1.0f};
@@ -60,10 +52,7 @@ protected:
         info.scene = "test_cli_upscale";
         sequence_write_info(dir.string(), info);
         for (int i = 0; i < kFrames; ++i) {
-            Frame f;
-            f.color = Image(kRenderW, kRenderH, 4, 1.0f);
-            f.depth = Image(kRenderW, kRenderH, 1, 0.5f);
-            f.mv = Image(kRenderW, kRenderH, 2, 0.0f);
+            Frame f = swinup::test::blank_frame(kRenderW, kRenderH);
             for (int y = 0; y < kRenderH; ++y) {
                 for (int x = 0; x < kRenderW; ++x) {
                     const float u = (float(x) + 0.5f * float(i)) / kRenderW;
@@ -237,6 +226,103 @@ TEST_F(CliUpscale, ShorterRunRemovesTheLongerRunsFrames) {
     EXPECT_EQ(run["frame_count"], 1);
 }
 
+// upscale overwrites and removes only frames that the folder's upscale.json records as written by
+// an earlier run (tools/swinup/upscale_folder.h). Files of the user's that happen to have its
+// names: out.0000..out.0001 would be overwritten by a 2-frame run, out.0002..out.0003 were
+// removed as "an earlier, longer run's" frames.
+class CliUpscaleUserFiles : public CliUpscale {
+protected:
+    void SetUp() override {
+        CliUpscale::SetUp();
+        fs::create_directories(out());
+        for (int i = 0; i < 4; ++i) write_mine(i);
+    }
+    fs::path out() const { return root_ / "out"; }
+    void write_mine(int i) const { std::ofstream(out() / frame_file("out", i)) << "mine " << i; }
+    bool still_mine(int i) const { return read_text(out() / frame_file("out", i)) == "mine " + std::to_string(i); }
+    std::string upscale(const std::string& extra = "") const {
+        return "upscale " + seq() + " --backend cpu -o " + out().string() + extra;
+    }
+};
+
+TEST_F(CliUpscaleUserFiles, FolderWithoutARecordIsRefusedAndLeftAsItWas) {
+    const CliRun run = swinup(upscale());
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    EXPECT_NE(run.err.find("out.0000.exr"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--force"), std::string::npos) << run.err;
+    for (int i = 0; i < 4; ++i) EXPECT_TRUE(still_mine(i)) << i;
+    EXPECT_FALSE(fs::exists(out() / "upscale.json"));
+}
+
+TEST_F(CliUpscaleUserFiles, FramesPastTheRunAreNeverRemoved) {
+    fs::remove(out() / frame_file("out", 0));
+    fs::remove(out() / frame_file("out", 1));
+    const CliRun run = swinup(upscale());  // writes out.0000..0001: none of them the user's
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out.find("removed"), std::string::npos) << run.out;
+    EXPECT_TRUE(still_mine(2));
+    EXPECT_TRUE(still_mine(3));
+}
+
+TEST_F(CliUpscaleUserFiles, ForceOverwritesThisRunsNamesAndRemovesNothing) {
+    const CliRun run = swinup(upscale(" --force"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(exr_read((out() / frame_file("out", 1)).string()).width, kDisplayW);
+    EXPECT_TRUE(still_mine(2));
+    EXPECT_TRUE(still_mine(3));
+    // The record lists this run's two frames only: a later, shorter run removes out.0001.exr
+    // and still leaves the user's out.0002..0003.
+    const CliRun shorter = swinup(upscale(" --frames 1"));
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    EXPECT_FALSE(fs::exists(out() / frame_file("out", 1)));
+    EXPECT_TRUE(still_mine(2));
+    EXPECT_TRUE(still_mine(3));
+}
+
+// A file of the user's beside a recorded run is left alone by a shorter run.
+TEST_F(CliUpscaleUserFiles, OnlyRecordedFramesAreRemoved) {
+    for (int i = 0; i < 4; ++i) fs::remove(out() / frame_file("out", i));
+    ASSERT_EQ(swinup(upscale()).exit_code, 0);  // records out.0000..0001
+    write_mine(2);
+    const CliRun shorter = swinup(upscale(" --frames 1"));
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    EXPECT_NE(shorter.out.find("removed    1 out.NNNN.exr"), std::string::npos) << shorter.out;
+    EXPECT_FALSE(fs::exists(out() / frame_file("out", 1)));
+    EXPECT_TRUE(still_mine(2));
+}
+
+// An upscale.json that is not swinup's record is the user's file: refused, unless --force.
+TEST_F(CliUpscaleUserFiles, ForeignUpscaleJsonIsNotReplacedUnasked) {
+    for (int i = 0; i < 4; ++i) fs::remove(out() / frame_file("out", i));
+    std::ofstream(out() / "upscale.json") << "{\"my\": \"notes\"}";
+    const CliRun run = swinup(upscale());
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_NE(run.err.find("upscale.json"), std::string::npos) << run.err;
+    EXPECT_EQ(read_text(out() / "upscale.json"), "{\"my\": \"notes\"}");
+    EXPECT_FALSE(fs::exists(out() / frame_file("out", 0)));
+    const CliRun forced = swinup(upscale(" --force"));
+    ASSERT_EQ(forced.exit_code, 0) << forced.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(out() / "upscale.json")).at("format"), "swinup-upscale");
+}
+
+// A symbolic link planted in the output folder where the frames' temporary files used to go
+// ("out.0000.exr.tmp") must not make upscale write through it.
+TEST_F(CliUpscale, UpscaleDoesNotWriteThroughAPlantedLink) {
+    fs::create_directories(root_ / "out");
+    const fs::path victim = root_ / "victim.txt";
+    std::ofstream(victim) << "precious";
+    for (int i = 0; i < kFrames; ++i) {
+        fs::create_symlink(victim, root_ / "out" / (frame_file("out", i) + ".tmp"));
+    }
+    fs::create_symlink(victim, root_ / "out" / "upscale.json.tmp");
+    const CliRun run = swinup("upscale " + seq() + " --backend cpu -o " + (root_ / "out").string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_text(victim), "precious");
+    EXPECT_EQ(exr_read((root_ / "out" / frame_file("out", 1)).string()).width, kDisplayW);
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root_ / "out" / "upscale.json")));
+}
+
 // eval tries --json's and --pictures' destinations before it evaluates (which can take minutes),
 // so a folder that does not exist stops it at once, before the results table.
 TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {
@@ -268,6 +354,152 @@ TEST_F(CliUpscale, EvalRejectsAnUnwritableDestinationBeforeEvaluating) {
     EXPECT_NE(pictures.exit_code, 0);
     EXPECT_EQ(pictures.err.rfind("swinup: error: --pictures ", 0), 0u) << pictures.err;
     EXPECT_EQ(pictures.out.find("bilinear"), std::string::npos) << pictures.out;
+}
+
+// Scripts tell a mistyped command line (2) from a command that failed (1).
+TEST_F(CliUpscale, UsageErrorsExitWithTwoOtherErrorsWithOne) {
+    const std::string out = " -o " + (root_ / "out").string();
+    for (const std::string& args :
+         {"upscale " + seq() + out + " --format rgb565", "upscale " + seq() + out + " --no-such-option",
+          "upscale" + out, std::string("")}) {
+        const CliRun run = swinup(args);
+        EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+        EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+    }
+    const CliRun missing = swinup("upscale " + (root_ / "nothing").string() + out);
+    EXPECT_EQ(missing.exit_code, 1) << missing.err;
+    EXPECT_NE(missing.err.find("nothing"), std::string::npos) << missing.err;
+    const CliRun help = swinup("--help");
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("Exit status: 0 on success, 2 on a usage error"), std::string::npos)
+        << help.out;
+}
+
+TEST_F(CliUpscale, MisspeltCommandGetsASuggestion) {
+    const CliRun typo = swinup("upscal " + seq());
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_EQ(typo.err, "swinup: error: unknown command 'upscal'; did you mean 'upscale'?\n");
+    const CliRun swapped = swinup("ifno");
+    EXPECT_EQ(swapped.exit_code, 2);
+    EXPECT_NE(swapped.err.find("did you mean 'info'?"), std::string::npos) << swapped.err;
+    const CliRun unrelated = swinup("frobnicate");
+    EXPECT_EQ(unrelated.exit_code, 2);
+    EXPECT_EQ(unrelated.err.find("did you mean"), std::string::npos) << unrelated.err;
+    EXPECT_NE(unrelated.err.find("unknown command 'frobnicate' (commands: demo upscale"),
+              std::string::npos) << unrelated.err;
+}
+
+// A shorter render into the folder of a longer one leaves exactly the frames its sequence.json
+// lists; files the earlier sequence.json does not list as its frames stay.
+TEST_F(CliUpscale, ShorterRenderRemovesTheLongerRendersFrames) {
+    const fs::path dir = root_ / "r";
+    const std::string common = "render showcase -o " + dir.string() + " --render 16x16 --display 32x32";
+    ASSERT_EQ(swinup(common + " --frames 6 --gt-spp 16").exit_code, 0);
+    ASSERT_TRUE(fs::exists(dir / "gt.0005.exr"));
+    std::ofstream(dir / "notes.txt") << "the user's own file";
+    std::ofstream(dir / "color.0009.exr") << "not listed by sequence.json";
+    const CliRun shorter = swinup(common + " --frames 3 --no-gt");
+    ASSERT_EQ(shorter.exit_code, 0) << shorter.err;
+    for (int i = 0; i < 3; ++i) {
+        for (const char* kind : {"color", "depth", "mv"}) EXPECT_TRUE(fs::exists(dir / frame_file(kind, i)));
+    }
+    for (int i = 3; i < 6; ++i) {
+        for (const char* kind : {"color", "depth", "mv"}) EXPECT_FALSE(fs::exists(dir / frame_file(kind, i)));
+    }
+    for (int i = 0; i < 6; ++i) EXPECT_FALSE(fs::exists(dir / frame_file("gt", i))) << i;
+    EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+    EXPECT_TRUE(fs::exists(dir / "color.0009.exr"));
+    EXPECT_NO_THROW(sequence_read_info(dir.string()));
+    EXPECT_EQ(sequence_read_info(dir.string()).frame_count, 3);
+}
+
+// report.md's "Reproduce with" repeats the options the demo was given, not a fixed line.
+TEST_F(CliUpscale, DemoReportReproducesTheOptionsGiven) {
+    const fs::path dir = root_ / "demo";
+    const std::string options = " --frames 2 --render 64x64 --display 128x128 --methods bilinear,bicubic";
+    const CliRun run = swinup("demo -o " + dir.string() + options + " --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string report = read_text(dir / "report.md");
+    EXPECT_NE(report.find("```\nswinup demo --output " + dir.string() + options + " --backend cpu\n```"),
+              std::string::npos) << report;
+}
+
+// Gives the test sequence a ground truth that differs from frame to frame and across the picture.
+void add_ground_truth(const std::string& dir) {
+    const SequenceInfo without_gt = sequence_read_info(dir);
+    SequenceInfo info = without_gt;
+    info.has_ground_truth = true;
+    for (int i = 0; i < info.frame_count; ++i) {
+        Frame f = sequence_read_frame(dir, without_gt, i);
+        f.gt = Image(kDisplayW, kDisplayH, 4, 1.0f);
+        for (int y = 0; y < kDisplayH; ++y) {
+            for (int x = 0; x < kDisplayW; ++x) {
+                for (int c = 0; c < 3; ++c) f.gt.at(x, y, c) = 0.1f + 0.02f * float((x + 3 * y + 5 * i + c) % 30);
+            }
+        }
+        sequence_write_frame(dir, info, i, f);
+    }
+    sequence_write_info(dir, info);
+}
+
+// Frames made elsewhere are scored in the same table and JSON: an upscale output folder, and the
+// ground truth itself under other names (which must score a perfect SSIM, frame by frame).
+TEST_F(CliUpscale, EvalScoresFramesFromAFolder) {
+    add_ground_truth(seq());
+    ASSERT_EQ(swinup("upscale " + seq() + " --backend cpu -o " + (root_ / "up").string()).exit_code, 0);
+    fs::create_directories(root_ / "truth");
+    for (int i = 0; i < kFrames; ++i) {
+        fs::copy_file(root_ / "seq" / frame_file("gt", i), root_ / "truth" / frame_file("out", i));
+    }
+    const CliRun run = swinup("eval " + seq() + " --methods bilinear --method up=" + (root_ / "up").string() +
+                              " --method truth=" + (root_ / "truth").string() + " --json " +
+                              (root_ / "scores.json").string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("up "), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("truth "), std::string::npos) << run.out;
+    const auto json = nlohmann::json::parse(read_text(root_ / "scores.json"));
+    std::vector<std::string> names;
+    for (const auto& m : json.at("methods")) names.push_back(m.at("name"));
+    ASSERT_EQ(names, (std::vector<std::string>{"bilinear", "up", "truth"}));
+    EXPECT_TRUE(json["methods"][1]["psnr_db"].is_number());
+    EXPECT_GT(json["methods"][1]["ssim"].get<double>(), 0.0);
+    EXPECT_NEAR(json["methods"][2]["ssim"].get<double>(), 1.0, 1e-9);
+    EXPECT_LT(json["methods"][0]["ssim"].get<double>(), 0.999);
+}
+
+TEST_F(CliUpscale, EvalNamesWhatIsWrongWithAFramesFolder) {
+    add_ground_truth(seq());
+    const std::string eval = "eval " + seq() + " --methods bilinear";
+    const auto error_of = [&](const std::string& args) {
+        const CliRun run = swinup(eval + args);
+        EXPECT_EQ(run.exit_code, 1) << args << "\n" << run.err;
+        EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
+        EXPECT_EQ(run.out.find("bilinear"), std::string::npos) << run.out;  // nothing scored
+        return run.err;
+    };
+    EXPECT_NE(error_of(" --method x=" + (root_ / "absent").string()).find("absent: no such folder"),
+              std::string::npos);
+
+    fs::create_directories(root_ / "part");
+    exr_write((root_ / "part" / frame_file("out", 0)).string(), Image(kDisplayW, kDisplayH, 4, 0.5f), true);
+    EXPECT_NE(error_of(" --method x=" + (root_ / "part").string()).find("out.0001.exr: missing"),
+              std::string::npos);
+
+    exr_write((root_ / "part" / frame_file("out", 1)).string(), Image(kRenderW, kRenderH, 4, 0.5f), true);
+    const CliRun wrong_size = swinup(eval + " --method x=" + (root_ / "part").string());
+    EXPECT_EQ(wrong_size.exit_code, 1);
+    EXPECT_NE(wrong_size.err.find("out.0001.exr: is 16x8, expected the display size 32x16"),
+              std::string::npos) << wrong_size.err;
+
+    exr_write((root_ / "part" / frame_file("out", 1)).string(), Image(kDisplayW, kDisplayH, 4, 0.5f), true);
+    const std::string part = (root_ / "part").string();
+    EXPECT_NE(error_of(" --method bicubic=" + part).find("'bicubic' is a built-in method"), std::string::npos);
+    EXPECT_NE(error_of(" --method x=" + part + " --method x=" + part).find("'x' is given twice"),
+              std::string::npos);
+    ASSERT_EQ(swinup(eval + " --method x=" + part).exit_code, 0);  // the folder itself is fine now
+    const CliRun malformed = swinup(eval + " --method " + part);
+    EXPECT_NE(malformed.exit_code, 0);
+    EXPECT_NE(malformed.err.find("expected NAME=FOLDER"), std::string::npos) << malformed.err;
 }
 
 TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {

@@ -56,6 +56,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/resource_desc.h"
 #include "numeric/e4m3.h"
 #include "numeric/half.h"
 #include "model/weights.h"
@@ -66,6 +67,9 @@ namespace {
 
 using swinup::e4m3_to_f32;
 using swinup::f16_bits_to_f32;
+using swinup::frame_dispatch_desc;
+using swinup::input_resource;
+using swinup::output_resource;
 
 const std::string kDataDir = SWINUP_TEST_DATA_DIR;
 const std::string kRootDir = kDataDir + "/../..";
@@ -352,24 +356,16 @@ void check_frames(const std::string& variant) {
         const std::vector<float> want = g.floats(prefix + "output");     // RGB
         std::vector<uint16_t> out(size_t(dw) * dh * 4, 0);
 
-        swinup_dispatch_desc dd;
-        swinup_dispatch_desc_init(&dd);
-        dd.color = {color.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGBA16F, uint32_t(rw),
-                    uint32_t(rh), 0};
-        dd.depth = {depth.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, uint32_t(rw),
-                    uint32_t(rh), 0};
-        dd.motion_vectors = {mv.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG16F,
-                             uint32_t(rw), uint32_t(rh), 0};
-        dd.output = {out.data(), out.data(), SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGBA16F, uint32_t(dw),
-                     uint32_t(dh), 0};
+        swinup_dispatch_desc dd = frame_dispatch_desc(input_resource(color.data(), SWINUP_FORMAT_RGBA16F, rw, rh),
+                                                      input_resource(depth.data(), SWINUP_FORMAT_R32F, rw, rh),
+                                                      input_resource(mv.data(), SWINUP_FORMAT_RG16F, rw, rh),
+                                                      output_resource(out.data(), SWINUP_FORMAT_RGBA16F, dw, dh));
         dd.jitter_x = frames[f]["jitter"][0];
         dd.jitter_y = frames[f]["jitter"][1];
         dd.exposure_value = frames[f]["exposure"];
         dd.pre_exposure = frames[f]["pre_exposure"];
         dd.mv_scale_x = g.index["mv_scale"][0];
         dd.mv_scale_y = g.index["mv_scale"][1];
-        dd.render_width = uint32_t(rw);
-        dd.render_height = uint32_t(rh);
         dd.reset = frames[f]["reset"];
         ASSERT_EQ(swinup_dispatch(ctx, &dd), SWINUP_STATUS_OK) << swinup_last_error(ctx);
 

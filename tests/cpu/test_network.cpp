@@ -21,13 +21,7 @@ namespace {
 
 constexpr int kW = 64, kH = 64;
 
-std::vector<float> random_staged(int w, int h, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-2.0f, 2.0f);
-    std::vector<float> staged(size_t(w) * h * kSlots);
-    for (float& s : staged) s = round_to_e4m3(u(rng));
-    return staged;
-}
+std::vector<float> random_staged(int w, int h, uint32_t seed) { return test::random_staged(w, h, seed, -2.0f, 2.0f); }
 
 std::vector<float> run_network(cpu::Network& net, const std::vector<float>& staged, uint64_t frame,
                                int threads) {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/half.h"
 #include "gpu_test_support.h"
 #include "swinup/swinup.h"
@@ -46,32 +47,20 @@ struct SyntheticFrame {
     }
 };
 
-swinup_resource host_resource(const void* data, swinup_format format, int w, int h) {
-    swinup_resource r{};
-    r.data = data;
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = uint32_t(w);
-    r.height = uint32_t(h);
-    return r;
-}
-
 size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
 
-// Runs the sequence on one backend; returns every frame's output bytes.
+// Runs the sequence on one backend; returns every frame's output bytes. The defaults run frames
+// 0..15 with a reset at frame 9; `first_frame`, `reset_at` and `count` run frames first_frame ..
+// first_frame + count - 1 with the reset at frame reset_at.
 std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_variant variant,
                                                swinup_precision precision, swinup_format format,
-                                               [[maybe_unused]] bool device_pointers = false, int device_index = 0) {
-    swinup_context_desc desc;
-    swinup_context_desc_init(&desc);
+                                               [[maybe_unused]] bool device_pointers = false, int device_index = 0,
+                                               int first_frame = 0, int reset_at = 9, int count = kFrames) {
+    swinup_context_desc desc = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
     desc.backend = backend;
     desc.device_index = device_index;
     desc.variant = variant;
     desc.precision = precision;
-    desc.max_render_width = kRenderW;
-    desc.max_render_height = kRenderH;
-    desc.display_width = kDisplayW;
-    desc.display_height = kDisplayH;
     desc.flags = SWINUP_FLAG_HDR;
     desc.output_format = format;
     swinup_context* ctx = nullptr;
@@ -89,34 +78,27 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
     }
 #endif
     const uint32_t phases = swinup_get_jitter_phase_count(2.0f);
-    for (int f = 0; f < kFrames; ++f) {
+    for (int f = first_frame; f < first_frame + count; ++f) {
         const SyntheticFrame frame(f);
         std::vector<uint8_t> out(out_bytes, 0xcd);  // poisoned: every byte must be written
-        swinup_dispatch_desc d;
-        swinup_dispatch_desc_init(&d);
-        d.color = host_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH);
-        d.depth = host_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH);
-        d.motion_vectors = host_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH);
-        d.output = host_resource(nullptr, format, kDisplayW, kDisplayH);
-        d.output.data = out.data();
-        d.output.data_mut = out.data();
+        swinup_dispatch_desc d =
+            frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
+                                input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
+                                input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
+                                output_resource(out.data(), format, kDisplayW, kDisplayH));
 #ifdef SWINUP_HAVE_CUDA
         if (device_pointers) {
             cuda_tools::copy_to_device(device[0], frame.color.data(), frame.color.size() * 4);
             cuda_tools::copy_to_device(device[1], frame.depth.data(), frame.depth.size() * 4);
             cuda_tools::copy_to_device(device[2], frame.mv.data(), frame.mv.size() * 4);
-            swinup_resource* rs[4] = {&d.color, &d.depth, &d.motion_vectors, &d.output};
-            for (int i = 0; i < 4; ++i) {
-                rs[i]->data = device[i];
-                rs[i]->memory = SWINUP_MEMORY_CUDA;
-            }
-            d.output.data_mut = device[3];
+            d.color = input_resource(device[0], SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH, SWINUP_MEMORY_CUDA);
+            d.depth = input_resource(device[1], SWINUP_FORMAT_R32F, kRenderW, kRenderH, SWINUP_MEMORY_CUDA);
+            d.motion_vectors = input_resource(device[2], SWINUP_FORMAT_RG32F, kRenderW, kRenderH, SWINUP_MEMORY_CUDA);
+            d.output = output_resource(device[3], format, kDisplayW, kDisplayH, SWINUP_MEMORY_CUDA);
         }
 #endif
         swinup_get_jitter(uint32_t(f), phases, &d.jitter_x, &d.jitter_y);
-        d.render_width = kRenderW;
-        d.render_height = kRenderH;
-        d.reset = f == 9;  // a camera cut in the middle
+        d.reset = f == reset_at;  // a camera cut
         EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
 #ifdef SWINUP_HAVE_CUDA
         if (device_pointers) cuda_tools::copy_from_device(out.data(), device[3], out_bytes);
@@ -177,6 +159,28 @@ TEST(CudaBackend, FullExactRgba16fMatchesCpu) { SWINUP_REQUIRE_GPU(); compare(SW
 TEST(CudaBackend, LiteFastRgba16fWithinBound) { SWINUP_REQUIRE_GPU(); compare(SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F); }
 TEST(CudaBackend, FullFastR10g10b10a2WithinBound) { SWINUP_REQUIRE_GPU(); compare(SWINUP_VARIANT_FULL, SWINUP_PRECISION_FAST, SWINUP_FORMAT_R10G10B10A2); }
 TEST(CudaBackend, LiteExactRgba8MatchesCpu) { SWINUP_REQUIRE_GPU(); compare(SWINUP_VARIANT_LITE, SWINUP_PRECISION_EXACT, SWINUP_FORMAT_RGBA8); }
+
+// swinup.h's reset contract on the GPU: after an odd or an even number of frames, the frame with
+// reset and the frames after it are byte for byte those of a fresh context that starts at that
+// frame (the frame-graph cache is keyed by the window-shift parity, which restarts at a reset).
+TEST(CudaBackend, ResetGivesTheFramesOfAFreshContext) {
+    SWINUP_REQUIRE_GPU();
+    for (const swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST}) {
+        for (const int cut : {8, 9}) {
+            const auto used = run_sequence(SWINUP_BACKEND_CUDA, SWINUP_VARIANT_LITE, precision,
+                                           SWINUP_FORMAT_RGBA16F, false, 0, 0, cut, kFrames);
+            const auto fresh = run_sequence(SWINUP_BACKEND_CUDA, SWINUP_VARIANT_LITE, precision,
+                                            SWINUP_FORMAT_RGBA16F, false, 0, cut, cut, kFrames - cut);
+            ASSERT_EQ(used.size(), size_t(kFrames));
+            ASSERT_EQ(fresh.size(), size_t(kFrames - cut));
+            for (int f = cut; f < kFrames; ++f) {
+                EXPECT_TRUE(used[size_t(f)] == fresh[size_t(f - cut)])
+                    << (precision == SWINUP_PRECISION_EXACT ? "exact" : "fast") << ", reset at frame " << cut
+                    << ": frame " << f;
+            }
+        }
+    }
+}
 
 TEST(CudaBackend, RepeatedRunsAreByteIdentical) {
     SWINUP_REQUIRE_GPU();

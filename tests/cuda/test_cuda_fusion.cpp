@@ -25,6 +25,7 @@
 #include "model/weights.h"
 #include "gpu_test_support.h"
 #include "network_test_weights.h"
+#include "network_test_weights.h"
 
 #ifdef SWINUP_HAVE_CUDA
 #include "cuda/tools/cuda_tools.h"
@@ -36,13 +37,7 @@ namespace {
 #ifdef SWINUP_HAVE_CUDA
 // Random staged slots in roughly their real ranges, rounded to e4m3. 96 x 64 (not square; level 3
 // is 12 x 8 tokens) and 64 row tiles that do not divide every level's token count.
-std::vector<float> random_staged(int w, int h, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 2.0f);
-    std::vector<float> s(size_t(w) * h * kSlots);
-    for (float& v : s) v = round_to_e4m3(u(rng));
-    return s;
-}
+std::vector<float> random_staged(int w, int h, uint32_t seed) { return test::random_staged(w, h, seed, -1.0f, 2.0f); }
 
 // Which fused kernels the compared run uses (the reference run uses none).
 struct Fusion {

@@ -8,6 +8,7 @@
 #include "eval/comparison_pictures.h"
 #include "eval/evaluation.h"
 #include "eval/report.h"
+#include "sequence_fixture.h"
 
 using swinup::Frame;
 using swinup::Image;
@@ -34,10 +35,7 @@ ev::SequenceSource still_sequence(int frames, bool with_truth) {
         info.jitter_y.push_back(jy);
         info.exposure.push_back(1.0f);
         info.reset.push_back(0);
-        Frame f;
-        f.color = Image(16, 16, 4, 1.0f);
-        f.depth = Image(16, 16, 1, 0.5f);
-        f.mv = Image(16, 16, 2, 0.0f);
+        Frame f = swinup::test::blank_frame(16, 16);
         for (int y = 0; y < 16; ++y)
             for (int x = 0; x < 16; ++x)
                 for (int c = 0; c < 3; ++c)

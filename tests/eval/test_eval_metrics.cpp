@@ -10,6 +10,7 @@
 #include "eval/psnr.h"
 #include "eval/ssim.h"
 #include "eval/temporal_stability.h"
+#include "sequence_fixture.h"
 
 using swinup::Frame;
 using swinup::Image;
@@ -123,16 +124,7 @@ namespace {
 
 // A still sequence: render 8x8, display 16x16, depth 0.5, zero motion.
 SequenceInfo still_info(int frames) {
-    SequenceInfo info;
-    info.render_width = 8;
-    info.render_height = 8;
-    info.display_width = 16;
-    info.display_height = 16;
-    info.frame_count = frames;
-    info.jitter_x.assign(size_t(frames), 0.0f);
-    info.jitter_y.assign(size_t(frames), 0.0f);
-    info.exposure.assign(size_t(frames), 1.0f);
-    info.reset.assign(size_t(frames), 0);
+    SequenceInfo info = swinup::test::sequence_info(8, 8, 16, 16, frames);
     info.has_ground_truth = true;
     return info;
 }

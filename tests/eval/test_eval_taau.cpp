@@ -7,6 +7,8 @@
 #include "eval/psnr.h"
 #include "eval/spatial_upscale.h"
 #include "eval/taau.h"
+#include "frame/halton_jitter.h"
+#include "sequence_fixture.h"
 
 using swinup::Frame;
 using swinup::Image;
@@ -16,16 +18,6 @@ namespace ev = swinup::eval;
 namespace {
 
 constexpr int kRender = 32, kDisplay = 64;  // scale 2
-
-// Radical inverse in base b (the Halton sequence), written out here for the test's own jitter.
-float halton(int index, int base) {
-    float f = 1.0f, r = 0.0f;
-    for (int i = index; i > 0; i /= base) {
-        f /= float(base);
-        r += f * float(i % base);
-    }
-    return r;
-}
 
 // A display-resolution picture full of detail a 2x upscale cannot guess: thin lines, a fine
 // checker, a sharp disc and smooth gradients, in colour. `shift` moves it right by display pixels.
@@ -49,10 +41,7 @@ Image truth_image(int shift) {
 
 // The render frame: each render pixel point-samples the truth at its jittered sample position.
 Frame render_frame(float jx, float jy, int shift, float mv_x) {
-    Frame f;
-    f.color = Image(kRender, kRender, 4, 1.0f);
-    f.depth = Image(kRender, kRender, 1, 0.5f);
-    f.mv = Image(kRender, kRender, 2, 0.0f);
+    Frame f = swinup::test::blank_frame(kRender, kRender);
     for (int y = 0; y < kRender; ++y) {
         for (int x = 0; x < kRender; ++x) {
             const int dx = std::min(int((float(x) + 0.5f + jx) * 2.0f), kDisplay - 1);
@@ -65,22 +54,22 @@ Frame render_frame(float jx, float jy, int shift, float mv_x) {
 }
 
 SequenceInfo info_for(int frames) {
-    SequenceInfo info;
-    info.render_width = info.render_height = kRender;
-    info.display_width = info.display_height = kDisplay;
-    info.frame_count = frames;
-    for (int i = 0; i < frames; ++i) {
-        info.jitter_x.push_back(halton(i % 32 + 1, 2) - 0.5f);
-        info.jitter_y.push_back(halton(i % 32 + 1, 3) - 0.5f);
-    }
-    info.exposure.assign(size_t(frames), 1.0f);
-    info.reset.assign(size_t(frames), 0);
+    SequenceInfo info = swinup::test::sequence_info(kRender, kRender, kDisplay, kDisplay, frames);
+    for (int i = 0; i < frames; ++i)
+        swinup::halton_jitter(static_cast<uint32_t>(i), 32, &info.jitter_x[size_t(i)], &info.jitter_y[size_t(i)]);
     info.has_ground_truth = true;
     return info;
 }
 
 double error_db(const Image& out, const Image& truth) {
     return ev::psnr(ev::display_encode(out, 1.0f, false), ev::display_encode(truth, 1.0f, false));
+}
+
+// error_db of the bilinear baseline: frame i's render colour f upscaled at its jitter.
+double bilinear_error_db(const Frame& f, const SequenceInfo& info, int i, const Image& truth) {
+    return error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i], info.jitter_y[i],
+                                        ev::SpatialFilter::bilinear),
+                    truth);
 }
 
 }  // namespace
@@ -98,10 +87,7 @@ TEST(EvalTaau, ConvergesToTheTruthOnAStillScene) {
         if (i == 0) first_db = error_db(out, truth);
         if (i == frames - 1) {
             last_db = error_db(out, truth);
-            bilinear_db =
-                error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i],
-                                             info.jitter_y[i], ev::SpatialFilter::bilinear),
-                         truth);
+            bilinear_db = bilinear_error_db(f, info, i, truth);
         }
     }
     // "Well below the bilinear baseline's error": at least 6 dB better (a quarter of its MSE),
@@ -125,10 +111,7 @@ TEST(EvalTaau, FollowsAMovingScene) {
         if (i == frames - 1) {
             const Image truth = truth_image(2 * i);
             last_db = error_db(out, truth);
-            bilinear_db =
-                error_db(ev::spatial_upscale(f.color, kDisplay, kDisplay, info.jitter_x[i],
-                                             info.jitter_y[i], ev::SpatialFilter::bilinear),
-                         truth);
+            bilinear_db = bilinear_error_db(f, info, i, truth);
         }
     }
     EXPECT_GT(last_db, bilinear_db + 3.0) << "taau " << last_db << " dB, bilinear " << bilinear_db;

@@ -2,6 +2,7 @@
 // kind of broken file the loader must reject with a message that names what is wrong.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "numeric/half.h"
 #include "model/weights.h"
 #include "cpu/network.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 namespace swinup {
@@ -375,6 +377,77 @@ TEST(Weights, CorruptedHeaderJsonIsRejected) {
     expect_rejected(join("{\"__metadata__\": {\"x\": 1e500}}", {}), {"not valid JSON"});
 }
 
+// The lite image whose first tensor's "shape" is the JSON text `shape` (text: a value nested
+// deeper than the parser allows cannot be built as a json value first).
+Image with_shape_text(const std::string& shape) {
+    Split s = split(seed1_image(Variant::lite));
+    s.header["embed.weight"]["shape"] = "SHAPE";
+    std::string text = s.header.dump();
+    text.replace(text.find("\"SHAPE\""), 7, shape);
+    return join(text, s.data);
+}
+
+std::string nested_arrays(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+// A "shape" nested 100,000 arrays deep (a 200 KB header) crashed swinup_context_create: the
+// message printed the entry with dump(), which recursed once per level past the end of the
+// stack. Refused while parsing now, on a 256 KiB stack, naming the depth (header, tensor entry
+// and 100,000 arrays) and the limit.
+TEST(Weights, ADeeplyNestedHeaderIsRefusedOnASmallStack) {
+    const Image image = with_shape_text(nested_arrays(100000));
+    test::run_on_small_stack([&] {
+        expect_rejected(image, {"the header has arrays and objects nested 100002 levels deep",
+                                "over the limit of 128"});
+    });
+    // The model config is JSON inside a metadata string: the same limit, named as the config's.
+    const Image config = with_header([](auto& h) {
+        h["__metadata__"]["config"] = "{\"variant\": " + nested_arrays(1000) + "}";
+    });
+    test::run_on_small_stack([&] {
+        expect_rejected(config, {"metadata field 'config': model config has arrays and objects nested 1001 levels",
+                                 "limit of 128"});
+    });
+}
+
+// A value in a message is summarised: an entry of 100,000 numbers, or a string of 100 KB,
+// was copied into the message whole.
+TEST(Weights, ABadShapeEntryIsNamedInAFewCharacters) {
+    std::string numbers = "[[";
+    for (int i = 0; i < 100000; ++i) numbers += std::to_string(i) + ",";
+    numbers.back() = ']';
+    numbers += "]";
+    std::string error;
+    Image image = with_shape_text(numbers);
+    EXPECT_EQ(weights_load_memory(image.data(), image.size(), &error), nullptr);
+    EXPECT_TRUE(contains(error, "'shape' has an entry that is not a dimension: an array of 100000 elements"))
+        << error.substr(0, 300);
+    EXPECT_LT(error.size(), 200u);
+    image = with_shape_text("[\"" + std::string(100000, 'x') + "\"]");
+    EXPECT_EQ(weights_load_memory(image.data(), image.size(), &error), nullptr);
+    EXPECT_TRUE(contains(error, "not a dimension: \"xxxx")) << error.substr(0, 300);
+    EXPECT_LT(error.size(), 200u);
+    expect_rejected(with_shape_text("[3, -1]"), {"'shape' has an entry that is not a dimension: -1"});
+}
+
+// The lite image with its header padded with spaces (as the format allows) to `header_bytes`.
+Image with_header_padded_to(size_t header_bytes) {
+    Split s = split(seed1_image(Variant::lite));
+    std::string text = s.header.dump();
+    text.append(header_bytes - text.size(), ' ');
+    return join(text, s.data);
+}
+
+// Headers were allowed 100 MiB (safetensors' limit): one holding an array of zeros cost about
+// 2 GB and 24 s in parsing before it was refused. 1 MiB is 65 times the full model's header.
+TEST(Weights, AHeaderOverOneMebibyteIsRefused) {
+    std::string error;
+    const Image at_limit = with_header_padded_to(1 << 20);
+    EXPECT_NE(weights_load_memory(at_limit.data(), at_limit.size(), &error), nullptr) << error;
+    // 8 more bytes: a valid header otherwise, refused for its length alone.
+    expect_rejected(with_header_padded_to((1 << 20) + 8),
+                    {"header length 1048584 is over the 1 MiB limit", "13-17 KB"});
+}
+
 TEST(Weights, ATensorNamedTwiceIsRejected) {
     // nlohmann::json keeps the last of two equal keys: with equal offsets the file loaded.
     Split s = split(seed1_image(Variant::lite));
@@ -387,9 +460,9 @@ TEST(Weights, ATensorNamedTwiceIsRejected) {
 TEST(Weights, WrongFormatOrVersionIsRejected) {
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "5"; }),
                     {"weights format_version 5 is not supported by this build (expects 2 to 4)"});
-    // Version 1 (t(history) in slots 3-5) is refused with the way to convert it.
+    // Version 1 (t(history) in slots 3-5) is refused with the reason and what to do instead.
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
-                    {"format_version 1 is not supported", "convert_weights_v1_to_v2.py"});
+                    {"format_version 1 is not supported", "export them again from a current checkpoint"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1.0"; }),
                     {"format_version", "1.0"});
     expect_rejected(with_header([](auto& h) { h["__metadata__"].erase("format_version"); }),
@@ -708,6 +781,44 @@ TEST_F(WeightsFile, ValidFileLoadsAndInvalidFileIsNotAnIoError) {
     EXPECT_EQ(weights_load_file(huge, &error, &io_error), nullptr);
     EXPECT_FALSE(io_error);
     EXPECT_TRUE(contains(error, "larger than any swinup weights file")) << error;
+}
+
+// A file whose first 8 bytes give a header over the limit is refused from them, before the rest
+// is read: a (sparse) 512 MiB file claiming a 512 MiB header leaves the peak memory as it was.
+TEST_F(WeightsFile, AHeaderOverTheLimitIsRefusedBeforeTheFileIsRead) {
+    const uint64_t header = 512ull << 20;
+    Image first8;
+    for (int i = 0; i < 8; ++i) first8.push_back(static_cast<uint8_t>(header >> (8 * i)));
+    const std::string path = write("big_header.safetensors", first8);
+    std::filesystem::resize_file(path, 8 + header);
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    std::string error;
+    bool io_error = true;
+    EXPECT_EQ(weights_load_file(path, &error, &io_error), nullptr);
+    getrusage(RUSAGE_SELF, &after);
+    EXPECT_FALSE(io_error);
+    EXPECT_TRUE(contains(error, path)) << error;
+    EXPECT_TRUE(contains(error, "header length 536870912 is over the 1 MiB limit")) << error;
+    EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "peak memory grew by " << after.ru_maxrss -
+        before.ru_maxrss << " KB";
+    // A header length beyond the end of the file is still named as truncation.
+    const std::string cut = write("cut_header.safetensors", first8);
+    EXPECT_EQ(weights_load_file(cut, &error, &io_error), nullptr);
+    EXPECT_TRUE(contains(error, "truncated")) << error;
+}
+
+// The file source reaches the same parse (see ADeeplyNestedHeaderIsRefusedOnASmallStack).
+TEST_F(WeightsFile, ADeeplyNestedHeaderIsRefusedOnASmallStack) {
+    const std::string path = write("deep.safetensors", with_shape_text(nested_arrays(100000)));
+    test::run_on_small_stack([&] {
+        std::string error;
+        bool io_error = true;
+        EXPECT_EQ(weights_load_file(path, &error, &io_error), nullptr);
+        EXPECT_FALSE(io_error);
+        EXPECT_TRUE(contains(error, path)) << error;
+        EXPECT_TRUE(contains(error, "nested 100002 levels deep, over the limit of 128")) << error;
+    });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 
 #include "render/camera_path.h"
@@ -14,6 +15,7 @@
 #include "render/render_sequence.h"
 #include "render/scene.h"
 #include "sequence/sequence.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 using namespace swinup;
@@ -262,6 +264,84 @@ TEST(RenderCameraPath, AKeyGivenTwiceIsRejected) {
                              "the key \"time\" appears twice");
 }
 
+// A position nested 100,000 arrays deep (200 KB) is refused while parsing, on a small stack,
+// naming the depth (top object, keys, key, 100,000 arrays) and the limit.
+TEST(RenderCameraPath, DeeplyNestedJsonIsRefused) {
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    swinup::test::run_on_small_stack([&] {
+        expect_camera_path_error(R"({"keys": [{"time": 0, "target": [0, 0, 0], "position": )" + deep + "}]}",
+                                 "nested 100003 levels deep, over the limit of 128");
+    });
+}
+
+// Position 3e38 and target -3e38 are finite floats, target - position is not: the camera's axes
+// became NaN and the render wrote frames of sky, exit status 0, no warning. Refused now, naming the
+// key; so is a view whose length overflows (it squares coordinates over about 1.8e19), and two
+// keys too far apart to interpolate between (in time, position or target).
+TEST(RenderCameraPath, OverflowingViewsAndStepsAreRejected) {
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [3e38, 0, 0], "target": [-3e38, 0, 0]}]})",
+                             "keys[0]: position [3e+38, 0, 0] and target [-3e+38, 0, 0] are too far apart");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]},
+                                         {"time": 1, "position": [0, 0, 0], "target": [1e20, 0, 0]}]})",
+                             "keys[1]: position [0, 0, 0] and target [1e+20, 0, 0] are too far apart");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [3e38, 0, 0], "target": [3e38, 0, -1]},
+                                         {"time": 1, "position": [-3e38, 0, 0], "target": [-3e38, 0, -1]}]})",
+                             "keys[1].position minus keys[0].position is not finite as float");
+    expect_camera_path_error(R"({"keys": [{"time": 0, "position": [0, 0, 0], "target": [3e38, 0, 0]},
+                                         {"time": 1, "position": [0, 0, 0], "target": [-3e38, 0, 0]}]})",
+                             "keys[0]: position [0, 0, 0] and target [3e+38, 0, 0] are too far apart");
+    expect_camera_path_error(R"({"keys": [{"time": -3e38, "position": [0, 0, 3], "target": [0, 0, 0]},
+                                         {"time": 3e38, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
+                             "keys[1].time minus keys[0].time is not finite as float");
+    // Far from the origin but near each other is fine: the view and the steps are small.
+    const CameraMotion far = camera_path_parse(R"({"keys": [{"time": 0, "position": [1e30, 0, 0], "target": [1e30, 0, -1]},
+        {"time": 1, "position": [2e30, 0, 0], "target": [2e30, 0, -1]}]})", CameraPose{}, "far.json");
+    EXPECT_NO_THROW(camera_from_pose(far(0.5f), 1.0f));
+}
+
+// The camera itself refuses a pose whose view overflows (a preset or a path between its keys);
+// the renderer names the frame.
+TEST(RenderCameraPath, TheCameraRefusesAnOverflowingViewAndTheRenderNamesTheFrame) {
+    CameraPose pose;
+    pose.position = {3e38f, 0, 0};
+    pose.target = {-3e38f, 0, 0};
+    try {
+        camera_from_pose(pose, 1.0f);
+        ADD_FAILURE() << "no error";
+    } catch (const RenderError& e) {
+        EXPECT_NE(std::string(e.what()).find("position [3e+38, 0, 0] and target [-3e+38, 0, 0]: the view direction"),
+                  std::string::npos) << e.what();
+    }
+    pose.position = {0, 0, 0};
+    pose.target = {0, 0, -1};
+    pose.up = {0, std::numeric_limits<float>::infinity(), 0};
+    EXPECT_THROW(camera_from_pose(pose, 1.0f), RenderError);
+
+    // Two keys that swap position and target: half-way between them the two coincide.
+    const std::filesystem::path dir = swinup::test::fresh_test_dir("render");
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "swap.json") << R"({"keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, -3]},
+                                                      {"time": 0.2, "position": [0, 0, -3], "target": [0, 0, 3]}]})";
+    RenderSettings s;
+    s.scene = "spinner";
+    s.frames = 4;
+    s.frame_time_s = 0.05f;
+    s.render_width = 16;
+    s.render_height = 9;
+    s.display_width = 32;
+    s.display_height = 18;
+    s.ground_truth = false;
+    s.camera = (dir / "swap.json").string();
+    try {
+        render_sequence(s);
+        ADD_FAILURE() << "no error";
+    } catch (const RenderError& e) {
+        EXPECT_NE(std::string(e.what()).find("frame 2 (time 0.1 s): camera: position and target coincide"),
+                  std::string::npos) << e.what();
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(RenderCameraPath, UnknownKeysAndFoldersAreNamed) {
     // A misspelt optional field was ignored without a word (the scene's fov was used instead).
     expect_camera_path_error(R"({"fov": 20, "keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, 0]}]})",
@@ -333,8 +413,9 @@ TEST(RenderSequenceToDir, FailedRenderOverASequenceDoesNotReadAsComplete) {
     s.ground_truth = false;
     render_sequence_to_dir(s, dir.string(), {});
     EXPECT_NO_THROW(sequence_read_info(dir.string()));
-    // A non-empty directory in the way of the temporary file makes frame 1's colour write fail.
-    std::filesystem::create_directories(dir / "color.0001.exr.tmp" / "blocker");
+    // A non-empty folder in place of frame 1's colour makes its write (the rename) fail.
+    std::filesystem::remove(dir / "color.0001.exr");
+    std::filesystem::create_directories(dir / "color.0001.exr" / "blocker");
     s.camera = "orbit";
     EXPECT_THROW(render_sequence_to_dir(s, dir.string(), {}), SequenceError);
     EXPECT_THROW(sequence_read_info(dir.string()), SequenceError);

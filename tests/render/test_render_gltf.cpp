@@ -14,6 +14,7 @@
 #include "render/gltf_loader.h"
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
+#include "small_stack.h"
 #include "test_dir.h"
 
 using namespace swinup;
@@ -88,6 +89,33 @@ protected:
         const std::string path = (dir_ / name).string();
         std::ofstream(path) << doc.dump(1);
         return path;
+    }
+
+    // `doc` as a .glb: the 12-byte header, then one JSON chunk padded with spaces (its buffers
+    // stay external files).
+    std::string write_glb(const std::string& json_text, const std::string& name) const {
+        std::string chunk = json_text;
+        chunk.append((4 - chunk.size() % 4) % 4, ' ');
+        std::string glb = "glTF";
+        auto u32 = [&glb](uint32_t v) {
+            for (int i = 0; i < 4; ++i) glb.push_back(static_cast<char>(v >> (8 * i)));
+        };
+        u32(2);
+        u32(static_cast<uint32_t>(20 + chunk.size()));
+        u32(static_cast<uint32_t>(chunk.size()));
+        glb += "JSON" + chunk;
+        const std::string path = (dir_ / name).string();
+        std::ofstream(path, std::ios::binary) << glb;
+        return path;
+    }
+
+    // The base document as text with "extras": `extras_text` at its top level.
+    std::string with_extras(const std::string& extras_text) const {
+        json doc = base_document();
+        doc["extras"] = "EXTRAS";
+        std::string text = doc.dump();
+        text.replace(text.find("\"EXTRAS\""), 8, extras_text);
+        return text;
     }
 
     std::string load_error(const std::string& path) const {
@@ -238,6 +266,31 @@ TEST_F(GltfTest, MalformedFilesGiveClearErrors) {
     }
 }
 
+// A 42 KB .gltf whose "extras" nest 20,000 arrays deep overflowed the stack in tinygltf, which
+// converts JSON to its own values one stack frame a level: refused before tinygltf sees it (on a
+// 256 KiB stack here), naming the depth (the document and 20,000 arrays) and the limit. The same
+// for the JSON chunk of a .glb.
+TEST_F(GltfTest, DeeplyNestedJsonIsRefusedBeforeTinygltfReadsIt) {
+    const std::string deep = with_extras(std::string(20000, '[') + std::string(20000, ']'));
+    const std::string gltf = (dir_ / "deep.gltf").string();
+    std::ofstream(gltf) << deep;
+    const std::string glb = write_glb(deep, "deep.glb");
+    swinup::test::run_on_small_stack([&] {
+        for (const std::string& path : {gltf, glb}) {
+            const std::string e = load_error(path);
+            EXPECT_NE(e.find(path), std::string::npos) << e;
+            EXPECT_NE(e.find("nested 20001 levels deep, over the limit of 128"), std::string::npos) << e;
+        }
+    });
+    // Within the limit both load, with the buffer and texture found next to the file.
+    const std::string shallow = with_extras(std::string(20, '[') + std::string(20, ']'));
+    std::ofstream(dir_ / "shallow.gltf") << shallow;
+    for (const std::string& path : {(dir_ / "shallow.gltf").string(), write_glb(shallow, "shallow.glb")}) {
+        const auto scene = gltf_load_scene(path);
+        EXPECT_GE(scene->materials.at(0).base_color_texture, 0) << path;
+    }
+}
+
 TEST_F(GltfTest, AccessorsThatWrapAroundOrOutgrowTheBufferAreRejectedBeforeAllocating) {
     {
         // 2^62 positions: was a std::length_error (no file named); 10^9 allocated 12 GB first.
@@ -367,6 +420,60 @@ TEST_F(GltfTest, AnImageClaimingAHugeSizeIsNotDecoded) {
     EXPECT_EQ(scene->materials[0].base_color_texture, -1);
     bool warned = false;
     for (const auto& w : scene->warnings) warned |= w.find("10000x10000 is over the limit") != std::string::npos;
+    EXPECT_TRUE(warned);
+}
+
+// stb_image was compiled with every decoder, so a texture in PPM (or BMP, GIF, TGA, PSD, HDR),
+// which glTF does not allow, loaded without a word. Now an image is PNG or JPEG by its bytes, and
+// by its mimeType where one is given, or the load fails naming the image.
+TEST_F(GltfTest, ImagesThatAreNotPngOrJpegAreRefused) {
+    auto refused = [&](const json& doc, const std::string& name) {
+        const std::string path = write(doc, name);
+        const std::string e = load_error(path);
+        EXPECT_NE(e.find(path), std::string::npos) << e;
+        EXPECT_NE(e.find("glTF textures are PNG or JPEG"), std::string::npos) << e;
+        return e;
+    };
+    // A 1x1 PPM.
+    std::ofstream(dir_ / "tex.ppm", std::ios::binary) << "P6\n1 1\n255\n" << std::string("\x80\x80\x80", 3);
+    json doc = base_document();
+    doc["images"][0]["uri"] = "tex.ppm";
+    std::string e = refused(doc, "ppm.gltf");
+    EXPECT_NE(e.find("image[0] (\"tex.ppm\"): the image is PNM (PPM/PGM/PBM), not PNG or JPEG"), std::string::npos) << e;
+    // Named .png, still a PPM.
+    fs::copy_file(dir_ / "tex.ppm", dir_ / "disguised.png");
+    doc["images"][0]["uri"] = "disguised.png";
+    e = refused(doc, "disguised.gltf");
+    EXPECT_NE(e.find("image[0] (\"disguised.png\"): the image is PNM"), std::string::npos) << e;
+    // WebP bytes (EXT_texture_webp's format).
+    std::ofstream(dir_ / "tex.webp", std::ios::binary) << std::string("RIFF\x1a\0\0\0WEBPVP8L", 16) << std::string(14, '\0');
+    doc["images"][0]["uri"] = "tex.webp";
+    e = refused(doc, "webp.gltf");
+    EXPECT_NE(e.find("image[0] (\"tex.webp\"): the image is WebP, not PNG or JPEG"), std::string::npos) << e;
+    // An image in a buffer says what it is by its mimeType (KHR_texture_basisu's KTX2 here).
+    doc = base_document();
+    doc["images"][0] = {{"name", "basis"}, {"bufferView", 1}, {"mimeType", "image/ktx2"}};
+    e = refused(doc, "ktx2.gltf");
+    EXPECT_NE(e.find("image[0] (\"basis\"): mimeType \"image/ktx2\""), std::string::npos) << e;
+    // And a data URI by its media type: a BMP, which stb_image would also have decoded.
+    doc = base_document();
+    doc["images"][0] = {{"uri", "data:image/bmp;base64,Qk0="}};
+    e = refused(doc, "bmp.gltf");
+    EXPECT_NE(e.find("image[0]: mimeType \"image/bmp\""), std::string::npos) << e;
+}
+
+// The JPEG decoder is still there: a JPEG header claiming 16000x16000 is read (and refused for
+// its size, like the PNG above) rather than failing as an unknown format.
+TEST_F(GltfTest, JpegImagesAreStillRead) {
+    const uint8_t jpeg[] = {0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x3e, 0x80, 0x3e, 0x80, 0x03,
+                            0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00};
+    std::ofstream(dir_ / "huge.jpg", std::ios::binary).write(reinterpret_cast<const char*>(jpeg), sizeof jpeg);
+    json doc = base_document();
+    doc["images"][0]["uri"] = "huge.jpg";
+    const auto scene = gltf_load_scene(write(doc));
+    EXPECT_EQ(scene->materials[0].base_color_texture, -1);
+    bool warned = false;
+    for (const auto& w : scene->warnings) warned |= w.find("16000x16000 is over the limit") != std::string::npos;
     EXPECT_TRUE(warned);
 }
 

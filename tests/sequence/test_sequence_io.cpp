@@ -16,7 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "sequence/sequence.h"
+#include "small_stack.h"
 #include "test_dir.h"
+#include "text_file.h"
+#include "sequence_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace swinup;
@@ -31,12 +34,7 @@ float half_exact_value(int frame, int x, int y, int c) {
 }
 
 SequenceInfo make_info() {
-    SequenceInfo info;
-    info.render_width = kRenderW;
-    info.render_height = kRenderH;
-    info.display_width = kDisplayW;
-    info.display_height = kDisplayH;
-    info.frame_count = kFrames;
+    SequenceInfo info = swinup::test::sequence_info(kRenderW, kRenderH, kDisplayW, kDisplayH, kFrames);
     info.jitter_x = {0.25f, -0.1f, 0.5f};
     info.jitter_y = {-0.5f, 0.3333f, 0.0f};
     info.exposure = {1.0f, 2.5f, 0.125f};
@@ -86,17 +84,8 @@ void expect_same_pixels(const Image& expected, const Image& actual, const std::s
     }
 }
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-}
+using swinup::test::read_text;
+using swinup::test::write_text;
 
 // Asserts that `call` throws SequenceError whose message contains every one of `needles`.
 template <typename Call>
@@ -489,6 +478,18 @@ TEST_F(SequenceIo, NumberBeyondADoubleIsNamed) {
                           {"sequence.json", "not valid JSON", "number overflow parsing '1e500'"});
 }
 
+// A document nested 100,000 deep (200 KB) is refused while parsing, on a small stack, naming the
+// depth (the top object and 100,000 arrays) and the limit; nothing walks it recursively.
+TEST_F(SequenceIo, DeeplyNestedJsonIsRefused) {
+    write_sequence();
+    ASSERT_NO_FATAL_FAILURE(
+        insert_before_exposure("\"note\": " + std::string(100000, '[') + std::string(100000, ']') + ",\n  "));
+    swinup::test::run_on_small_stack([&] {
+        expect_sequence_error([&] { sequence_read_info(dir_.string()); },
+                              {"sequence.json", "nested 100001 levels deep, over the limit of 128"});
+    });
+}
+
 // nlohmann::json alone would keep the second of two equal keys without a word.
 TEST_F(SequenceIo, RepeatedKeyIsRejected) {
     write_sequence();
@@ -591,7 +592,8 @@ TEST_F(SequenceIo, FailedRenameLeavesNoTemporaryFile) {
     expect_sequence_error([&] { exr_write(target.string(), Image(4, 4, 4, 1.0f), true); },
                           {"color.0000.exr"});
     EXPECT_TRUE(fs::is_directory(target));
-    EXPECT_FALSE(fs::exists(target.string() + ".tmp"));
+    for (const auto& entry : fs::directory_iterator(dir_))
+        EXPECT_EQ(entry.path().filename(), "color.0000.exr") << "left behind: " << entry.path();
 }
 
 TEST_F(SequenceIo, UnwritableFolderLeavesNothing) {
@@ -626,7 +628,8 @@ TEST_F(SequenceIo, PngHasSignatureAndSize) {
     EXPECT_EQ(be32(20), 3u);
     EXPECT_EQ(uint8_t(bytes[24]), 8u);  // bit depth
     EXPECT_EQ(uint8_t(bytes[25]), 2u);  // colour type RGB
-    EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+    for (const auto& entry : fs::directory_iterator(dir_))
+        EXPECT_EQ(entry.path().filename(), "picture.png") << "left behind: " << entry.path();
 }
 
 }  // namespace

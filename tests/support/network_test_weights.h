@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "numeric/e4m3.h"
 #include "numeric/half.h"
@@ -60,6 +61,16 @@ inline std::shared_ptr<Weights> make_random_weights(Variant variant, uint32_t se
         weights->tensors.emplace(n, std::move(t));
     }
     return weights;
+}
+
+// Seeded random staged slots (w x h x kSlots), uniform in [lo, hi) and rounded to e4m3 as staging
+// stores them: the network's input without running staging.
+inline std::vector<float> random_staged(int w, int h, uint32_t seed, float lo, float hi) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(lo, hi);
+    std::vector<float> staged(size_t(w) * h * kSlots);
+    for (float& s : staged) s = round_to_e4m3(u(rng));
+    return staged;
 }
 
 }  // namespace swinup::test

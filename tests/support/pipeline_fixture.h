@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/half.h"
 #include "swinup/swinup.h"
 
@@ -15,13 +16,8 @@ namespace swinup::test {
 
 inline swinup_context_desc small_context_desc(uint32_t render_w = 32, uint32_t render_h = 32,
                                               uint32_t display_w = 64, uint32_t display_h = 64) {
-    swinup_context_desc d;
-    swinup_context_desc_init(&d);
+    swinup_context_desc d = sized_context_desc(render_w, render_h, display_w, display_h);
     d.backend = SWINUP_BACKEND_CPU;
-    d.max_render_width = render_w;
-    d.max_render_height = render_h;
-    d.display_width = display_w;
-    d.display_height = display_h;
     d.num_threads = 2;
     return d;
 }
@@ -44,16 +40,12 @@ struct FrameData {
 
     // A dispatch descriptor pointing at this memory.
     swinup_dispatch_desc dispatch(bool mv_display = false) {
-        swinup_dispatch_desc d;
-        swinup_dispatch_desc_init(&d);
-        d.color = {color.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RGBA32F, width, height, 0};
-        d.depth = {depth.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_R32F, width, height, 0};
-        d.motion_vectors = {motion.data(), nullptr, SWINUP_MEMORY_HOST, SWINUP_FORMAT_RG32F,
-                            mv_display ? display_width : width, mv_display ? display_height : height, 0};
-        d.output = {nullptr, output.data(), SWINUP_MEMORY_HOST, output_format, display_width, display_height, 0};
-        d.render_width = width;
-        d.render_height = height;
-        return d;
+        return frame_dispatch_desc(
+            input_resource(color.data(), SWINUP_FORMAT_RGBA32F, width, height),
+            input_resource(depth.data(), SWINUP_FORMAT_R32F, width, height),
+            input_resource(motion.data(), SWINUP_FORMAT_RG32F, mv_display ? display_width : width,
+                           mv_display ? display_height : height),
+            output_resource(output.data(), output_format, display_width, display_height));
     }
 
     // Output pixel (x, y) channel c of an RGBA16F output, as a float.
@@ -93,6 +85,14 @@ inline void fill_pattern(FrameData& f, float shift) {
         f.motion[i] = -1.0f;  // current -> previous: the content came from the left
         f.motion[i + 1] = 0.0f;
     }
+}
+
+// Frame i of a moving sequence: the pattern shifted i render pixels, jittered by phase i of 32.
+inline swinup_dispatch_desc moving_frame(FrameData& f, uint32_t i) {
+    fill_pattern(f, float(i));
+    swinup_dispatch_desc d = f.dispatch();
+    EXPECT_EQ(swinup_get_jitter(i, 32, &d.jitter_x, &d.jitter_y), SWINUP_STATUS_OK);
+    return d;
 }
 
 }  // namespace swinup::test

@@ -1,12 +1,15 @@
-// parse_json_finding_repeated_key (text/json_repeated_key.h): the value json::parse gives, and the
-// first key given twice in one object, whatever the object's size or depth.
+// parse_json_finding_repeated_key (text/json_repeated_key.h): the value json::parse gives, the
+// first key given twice in one object, whatever the object's size or depth, and the refusal of
+// documents nested deeper than kMaxJsonNesting; json_summary (text/json_summary.h).
 #include <chrono>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "small_stack.h"
 #include "text/json_repeated_key.h"
+#include "text/json_summary.h"
 
 namespace swinup {
 namespace {
@@ -82,6 +85,88 @@ TEST(JsonRepeatedKey, AnObjectWithManyKeysIsNotQuadratic) {
     EXPECT_EQ(parsed.repeated_key, "key199999");
     EXPECT_EQ(parsed.value.size(), 200000u);
     EXPECT_LT(seconds, 10.0);
+}
+
+std::string nested_arrays(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+std::string nested_objects(std::size_t depth) {
+    std::string text;
+    for (std::size_t i = 0; i < depth; ++i) text += "{\"a\": ";
+    return text + "1" + std::string(depth, '}');
+}
+
+// The depth JsonNestingTooDeep reports for `text`, or 0 if it parses.
+std::size_t refused_depth(const std::string& text) {
+    try {
+        parse_json_finding_repeated_key(text);
+    } catch (const JsonNestingTooDeep& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(std::to_string(e.depth()) + " levels deep"), std::string::npos) << what;
+        EXPECT_NE(what.find("limit of " + std::to_string(kMaxJsonNesting)), std::string::npos) << what;
+        return e.depth();
+    }
+    return 0;
+}
+
+TEST(JsonNesting, DocumentsUpToTheLimitParse) {
+    EXPECT_EQ(refused_depth(nested_arrays(kMaxJsonNesting)), 0u);
+    EXPECT_EQ(refused_depth(nested_objects(kMaxJsonNesting)), 0u);
+    const ParsedJson parsed = parse_json_finding_repeated_key(nested_arrays(kMaxJsonNesting));
+    EXPECT_EQ(parsed.value, nlohmann::json::parse(nested_arrays(kMaxJsonNesting)));
+    // Depth is how many arrays and objects are open at once, not how many there are in all.
+    std::string wide = "[";
+    for (int i = 0; i < 1000; ++i) wide += nested_arrays(kMaxJsonNesting - 1) + ",";
+    wide += "1]";
+    EXPECT_EQ(refused_depth(wide), 0u);
+    EXPECT_NO_THROW(check_json_nesting(wide));
+}
+
+// A 200 KB document nested 100,000 deep: refused before any value that deep exists, on a small
+// thread stack, with its whole depth named (arrays, objects, and both mixed).
+TEST(JsonNesting, DeeperDocumentsAreRefusedNamingTheirDepthAndTheLimit) {
+    test::run_on_small_stack([] {
+        EXPECT_EQ(refused_depth(nested_arrays(kMaxJsonNesting + 1)), kMaxJsonNesting + 1);
+        EXPECT_EQ(refused_depth(nested_arrays(100000)), 100000u);
+        EXPECT_EQ(refused_depth(nested_objects(100000)), 100000u);
+        EXPECT_EQ(refused_depth("{\"k\": [1, " + nested_objects(50) + ", {\"x\": " + nested_arrays(300) + "}]}"),
+                  303u);
+        // Refused as JSON that cannot be read, by readers that catch json::exception.
+        EXPECT_THROW(parse_json_finding_repeated_key(nested_arrays(1000)), nlohmann::json::exception);
+    });
+}
+
+TEST(JsonNesting, TheCheckAloneMeasuresTheSameDepthAndLeavesMalformedTextToItsParser) {
+    test::run_on_small_stack([] {
+        EXPECT_NO_THROW(check_json_nesting(nested_objects(kMaxJsonNesting)));
+        try {
+            check_json_nesting(nested_objects(100000));
+            ADD_FAILURE() << "not refused";
+        } catch (const JsonNestingTooDeep& e) {
+            EXPECT_EQ(e.depth(), 100000u);
+        }
+        EXPECT_NO_THROW(check_json_nesting("{ not json"));
+        EXPECT_NO_THROW(check_json_nesting("[[[1] x"));
+        // Text that goes wrong only after it went too deep is still too deep.
+        EXPECT_THROW(check_json_nesting(std::string(1000, '[') + "x"), JsonNestingTooDeep);
+    });
+}
+
+TEST(JsonSummary, NamesAValueInAFewCharacters) {
+    EXPECT_EQ(json_summary(nlohmann::json::parse("-3")), "-3");
+    EXPECT_EQ(json_summary(nlohmann::json::parse("2.5")), "2.5");
+    EXPECT_EQ(json_summary(nlohmann::json::parse("true")), "true");
+    EXPECT_EQ(json_summary(nlohmann::json::parse("null")), "null");
+    EXPECT_EQ(json_summary(nlohmann::json::parse("\"a\\nb\"")), "\"a?b\"");
+    EXPECT_EQ(json_summary(nlohmann::json::parse("[1]")), "an array of 1 element");
+    EXPECT_EQ(json_summary(nlohmann::json::parse(nested_arrays(100))), "an array of 1 element");
+    EXPECT_EQ(json_summary(nlohmann::json::parse("{\"a\": 1, \"b\": [2]}")), "an object of 2 keys");
+    nlohmann::json big = nlohmann::json::array();
+    for (int i = 0; i < 100000; ++i) big.push_back(i);
+    EXPECT_EQ(json_summary(big), "an array of 100000 elements");
+    const std::string long_text = json_summary(std::string(1 << 20, 'x'));
+    EXPECT_EQ(long_text, "\"" + std::string(kJsonSummaryStringChars, 'x') + "...\"");
+    // A cut never splits a UTF-8 character: 39 'x' then a two-byte e-acute.
+    EXPECT_EQ(json_summary(std::string(39, 'x') + "\xc3\xa9yyy"), "\"" + std::string(39, 'x') + "...\"");
 }
 
 }  // namespace

@@ -1,51 +1,16 @@
 // swinup-make-weights: write the deterministic seeded initial weights of a variant to a
 // .safetensors file, so that everything runs before trained weights exist. The same variant and
-// seed always give the same bytes. The file is written atomically (a temporary file in the same
-// folder, flushed, then renamed), so a reader never sees a half-written file.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
+// seed always give the same bytes. The file is written atomically (sequence/atomic_write.h: a new
+// temporary file beside it, flushed, then renamed), so a reader never sees a half-written file.
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
+#include <exception>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "model/weights.h"
-
-namespace {
-
-// Write bytes to path through path.tmp.<pid> + fsync + rename. Returns an empty string or the
-// reason for failure (the temporary file is removed).
-std::string write_atomically(const std::string& path, const std::vector<uint8_t>& bytes) {
-    const std::string temp = path + ".tmp." + std::to_string(::getpid());
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return "cannot create '" + temp + "': " + std::strerror(errno);
-    size_t done = 0;
-    std::string error;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            error = "cannot write '" + temp + "': " + std::strerror(errno);
-            break;
-        }
-        done += static_cast<size_t>(n);
-    }
-    if (error.empty() && ::fsync(fd) != 0)
-        error = "cannot flush '" + temp + "': " + std::strerror(errno);
-    if (::close(fd) != 0 && error.empty())
-        error = "cannot close '" + temp + "': " + std::strerror(errno);
-    if (error.empty() && std::rename(temp.c_str(), path.c_str()) != 0)
-        error = "cannot rename '" + temp + "' to '" + path + "': " + std::strerror(errno);
-    if (!error.empty()) std::remove(temp.c_str());
-    return error;
-}
-
-}  // namespace
+#include "sequence/atomic_write.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"Write deterministic seeded initial weights (untrained) to a .safetensors file"};
@@ -74,9 +39,12 @@ int main(int argc, char** argv) {
                      error.c_str());
         return 1;
     }
-    error = write_atomically(output, bytes);
-    if (!error.empty()) {
-        std::fprintf(stderr, "swinup-make-weights: %s\n", error.c_str());
+    try {
+        swinup::write_file_atomically(output, [&](int fd) {
+            swinup::write_all(fd, bytes.data(), bytes.size(), output);
+        });
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "swinup-make-weights: %s\n", e.what());
         return 1;
     }
     std::printf("%s: %s weights, seed %llu, %llu parameters, %zu bytes\n", output.c_str(),

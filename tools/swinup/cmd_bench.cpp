@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "api/backend.h"
+#include "api/resource_desc.h"
 #include "model/model_spec.h"
 #include "model/weights.h"
 #include "options.h"
@@ -206,23 +207,11 @@ void bench_cpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             const size_t render = size_t(sp.render.width) * sp.render.height;
             std::vector<float> color(render * 4, 0.5f), depth(render, 0.5f), mv(render * 2, 0.25f);
             std::vector<uint16_t> out(size_t(sp.display.width) * sp.display.height * 4);
-            swinup_dispatch_desc d;
-            swinup_dispatch_desc_init(&d);
-            auto res = [](const void* p, swinup_format f, uint32_t w, uint32_t h) {
-                swinup_resource r{};
-                r.data = p;
-                r.format = f;
-                r.width = w;
-                r.height = h;
-                return r;
-            };
-            d.color = res(color.data(), SWINUP_FORMAT_RGBA32F, sp.render.width, sp.render.height);
-            d.depth = res(depth.data(), SWINUP_FORMAT_R32F, sp.render.width, sp.render.height);
-            d.motion_vectors = res(mv.data(), SWINUP_FORMAT_RG32F, sp.render.width, sp.render.height);
-            d.output = res(out.data(), SWINUP_FORMAT_RGBA16F, sp.display.width, sp.display.height);
-            d.output.data_mut = out.data();
-            d.render_width = sp.render.width;
-            d.render_height = sp.render.height;
+            const swinup_dispatch_desc d = frame_dispatch_desc(
+                input_resource(color.data(), SWINUP_FORMAT_RGBA32F, sp.render.width, sp.render.height),
+                input_resource(depth.data(), SWINUP_FORMAT_R32F, sp.render.width, sp.render.height),
+                input_resource(mv.data(), SWINUP_FORMAT_RG32F, sp.render.width, sp.render.height),
+                output_resource(out.data(), SWINUP_FORMAT_RGBA16F, sp.display.width, sp.display.height));
             std::vector<double> ms;
             const int runs = 1 + std::max(1, std::min(o.iterations, 5));
             for (int i = 0; i < runs; ++i) {

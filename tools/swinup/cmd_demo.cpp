@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "command_line.h"
 #include "commands.h"
 #include "eval/comparison_pictures.h"
 #include "eval/evaluation.h"
@@ -28,6 +29,7 @@ struct DemoOptions {
     std::string display_size = "960x540";
     std::string methods = "all";
     NetworkOptions net;
+    std::string command_line;  // as given, for the report's "Reproduce with"
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -91,8 +93,7 @@ void run_demo(const DemoOptions& opt) {
 
     eval::ReportContext context;
     context.title = "swinup demo: " + description;
-    context.command = "swinup demo";
-    if (!opt.scene.empty()) context.command += " --scene " + opt.scene;
+    context.command = opt.command_line;
     context.notes.push_back(
         "The scene was rendered with ground truth (" + std::to_string(settings.gt_spp) +
         " samples per display pixel), then upscaled by each method from its jittered render "
@@ -146,7 +147,10 @@ void register_demo(CLI::App& app) {
     cmd->add_option("--methods", opt->methods, "methods to compare (comma-separated, or all)")
         ->capture_default_str();
     add_network_options(cmd, &opt->net, "swinup: ");
-    cmd->callback([opt] { run_demo(*opt); });
+    cmd->callback([opt, cmd] {
+        opt->command_line = command_line_of(*cmd);
+        run_demo(*opt);
+    });
 }
 
 }  // namespace swinup::cli

@@ -2,16 +2,14 @@
 // error per method as a table on stdout, optionally as JSON (--json) and side-by-side crops
 // (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h,
 // temporal_stability.h).
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "eval/comparison_pictures.h"
@@ -27,6 +25,7 @@ namespace {
 struct EvalCommandOptions {
     std::string sequence;
     std::string methods = "all";
+    std::vector<std::string> frames_folders;  // --method NAME=FOLDER, each as given
     std::string json;
     std::string pictures;
     int skip = 0;
@@ -37,17 +36,15 @@ struct EvalCommandOptions {
 
 // The destinations of --json and --pictures are tried before the evaluation, which can take
 // minutes: a mistyped or read-only folder must stop the command at once, not throw the finished
-// scores away at the end. A probe file with the atomic writer's temporary name is created and
-// removed again; the pictures' folder is created as write_comparison_pictures would.
+// scores away at the end. The atomic writer's temporary file is created and removed again
+// (check_writable); the pictures' folder is created as write_comparison_pictures would.
 void check_output_destinations(const EvalCommandOptions& opt) {
     const auto probe = [](const std::string& option, const std::filesystem::path& file) {
-        const std::string tmp = temporary_path_for(file.string());
-        if (!std::ofstream(tmp, std::ios::binary | std::ios::trunc)) {
-            throw std::runtime_error(option + " " + file.string() + ": cannot write there (" +
-                                     std::strerror(errno) + ")");
+        try {
+            check_writable(file.string());
+        } catch (const std::exception& e) {
+            throw std::runtime_error(option + " " + e.what());
         }
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
     };
     if (!opt.json.empty()) probe("--json", opt.json);
     if (!opt.pictures.empty()) {
@@ -64,6 +61,9 @@ void check_output_destinations(const EvalCommandOptions& opt) {
 void run_eval(const EvalCommandOptions& opt) {
     eval::EvaluationOptions options;
     options.methods = eval::parse_method_list(opt.methods);
+    for (const std::string& text : opt.frames_folders) {
+        options.frames_folders.push_back(eval::parse_frames_folder(text));
+    }
     options.skip_frames = opt.skip;
     options.picture_frame = opt.picture_frame;
     options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
@@ -81,6 +81,8 @@ void run_eval(const EvalCommandOptions& opt) {
     };
     const eval::EvaluationResult result = eval::evaluate_sequence(source, options);
     progress.finish();
+    std::vector<std::string> pictured = options.methods;
+    for (const eval::FramesFolder& f : options.frames_folders) pictured.push_back(f.name);
 
     std::fputs(eval::format_results_table(result).c_str(), stdout);
     if (!opt.json.empty()) {
@@ -89,7 +91,7 @@ void run_eval(const EvalCommandOptions& opt) {
     }
     if (!opt.pictures.empty()) {
         for (const std::string& path : eval::write_comparison_pictures(
-                 opt.pictures, result, options.methods, opt.crop, 2, 2)) {
+                 opt.pictures, result, pictured, opt.crop, 2, 2)) {
             std::printf("wrote %s\n", path.c_str());
         }
     }
@@ -106,6 +108,11 @@ void register_eval(CLI::App& app) {
     cmd->add_option("--methods", opt->methods,
                     "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all)")
         ->capture_default_str();
+    cmd->add_option("--method", opt->frames_folders,
+                    "NAME=FOLDER (repeatable): also score frames made elsewhere, FOLDER/out.NNNN.exr "
+                    "for every frame NNNN of SEQ (the names `swinup upscale` writes), display size, "
+                    "linear colour in SEQ's colour units (exposure not applied)")
+        ->allow_extra_args(false);
     cmd->add_option("--json", opt->json, "also write the results (with per-frame scores) as JSON");
     cmd->add_option("--pictures", opt->pictures,
                     "write side-by-side crops (compare_N.png) of the last frame into this folder");

@@ -4,8 +4,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +17,7 @@
 #include "progress.h"
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
+#include "stale_frames.h"
 
 namespace swinup::cli {
 namespace {
@@ -36,6 +40,40 @@ void list_scenes() {
         std::printf("  %-9s %s\n", name.c_str(), render::builtin_scene_description(name).c_str());
     }
     std::printf("or a .gltf/.glb file. Camera presets: static, dolly, pan, orbit, shake, or a .json path file.\n");
+}
+
+// The sequence an earlier render left in `dir`, if its sequence.json reads as one: only the
+// frames it lists may later be removed. Anything else (no file, not a sequence) lists none.
+std::optional<SequenceInfo> earlier_sequence(const std::string& dir) {
+    const std::filesystem::path path = std::filesystem::path(dir) / "sequence.json";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return sequence_info_from_json(text.str(), path.string());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// The earlier sequence's frames that this render did not overwrite: those past its last frame,
+// and every frame of a kind (ground truth, display MVs) this render does not write.
+int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, const SequenceInfo& now) {
+    const struct {
+        const char* kind;
+        bool earlier_has, now_has;
+    } kinds[] = {{"color", true, true},
+                 {"depth", true, true},
+                 {"mv", true, true},
+                 {"mv_display", earlier.has_mv_display, now.has_mv_display},
+                 {"gt", earlier.has_ground_truth, now.has_ground_truth}};
+    int removed = 0;
+    for (const auto& k : kinds) {
+        if (!k.earlier_has) continue;
+        removed += remove_stale_frames(dir, k.kind, k.now_has ? now.frame_count : 0, earlier.frame_count);
+    }
+    return removed;
 }
 
 void run_render(RenderOptions& opt) {
@@ -68,8 +106,10 @@ void run_render(RenderOptions& opt) {
         progress.update(done, std::chrono::duration<double, std::milli>(now - last).count());
         last = now;
     };
+    const std::optional<SequenceInfo> earlier = earlier_sequence(opt.output);
     const SequenceInfo info = render::render_sequence_to_dir(s, opt.output, report);
     progress.finish();
+    const int stale_removed = earlier ? remove_earlier_frames(opt.output, *earlier, info) : 0;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     if (opt.png) {
@@ -91,6 +131,9 @@ void run_render(RenderOptions& opt) {
                 info.frame_count, s.scene.c_str(), info.render_width, info.render_height, info.display_width,
                 info.display_height, info.has_ground_truth ? " with ground truth" : "", seconds,
                 seconds / info.frame_count, opt.output.c_str());
+    if (stale_removed > 0) {
+        std::printf("removed %d frame files of the sequence rendered there before\n", stale_removed);
+    }
 }
 
 }  // namespace

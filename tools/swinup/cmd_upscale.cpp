@@ -1,6 +1,7 @@
 // swinup upscale SEQ -o OUT: every frame of a sequence through the public C API, written as
 // OUT/out.NNNN.exr (display resolution, half RGBA) with OUT/upscale.json describing the run.
 // Only the dispatch is timed: reading the inputs and writing the outputs are not the upscaler's.
+// It overwrites and removes only frames an earlier run recorded as its own (upscale_folder.h).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,12 +17,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/resource_desc.h"
 #include "api_context.h"
 #include "commands.h"
 #include "options.h"
 #include "output_decode.h"
 #include "progress.h"
 #include "sequence/atomic_write.h"
+#include "upscale_folder.h"
 #include "sequence/sequence.h"
 
 namespace swinup::cli {
@@ -36,41 +39,18 @@ struct UpscaleOptions {
     int frames = 0;      // 0: all
     int threads = 0;     // 0: all hardware threads
     bool mv_display = false;
+    bool force = false;  // overwrite out.NNNN.exr / upscale.json that no earlier run recorded
 };
 
 swinup_resource host_input(const Image& image, swinup_format format) {
-    swinup_resource r{};
-    r.data = image.data.data();
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = static_cast<uint32_t>(image.width);
-    r.height = static_cast<uint32_t>(image.height);
-    r.row_pitch = 0;
-    return r;
+    return input_resource(image.data.data(), format, static_cast<uint32_t>(image.width),
+                          static_cast<uint32_t>(image.height));
 }
 
 double median_of(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-// An earlier, longer run into the same folder left out.NNNN.exr frames past this run's last
-// one; they go, so that the folder holds exactly the frames upscale.json describes. Only names
-// this command writes are touched (out.NNNN.exr with N >= frames, as frame_file spells them).
-int remove_stale_frames(const std::string& dir, int frames) {
-    int removed = 0;
-    for (int i = frames;; ++i) {
-        const std::filesystem::path path = std::filesystem::path(dir) / frame_file("out", i);
-        std::error_code error;
-        if (!std::filesystem::is_regular_file(path, error)) break;
-        if (!std::filesystem::remove(path, error) || error) {
-            throw std::runtime_error(path.string() + ": cannot remove this frame of an earlier run: " +
-                                     error.message());
-        }
-        ++removed;
-    }
-    return removed;
 }
 
 void run_upscale(const UpscaleOptions& opt) {
@@ -82,6 +62,9 @@ void run_upscale(const UpscaleOptions& opt) {
         throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
                                  "mv_display files");
     }
+    // Before anything is written: which files of the folder an earlier run recorded as its own.
+    const UpscaleFolder folder = read_upscale_folder(opt.output);
+    check_upscale_may_write(folder, frames, opt.force);
 
     swinup_context_desc desc;
     swinup_context_desc_init(&desc);
@@ -127,23 +110,14 @@ void run_upscale(const UpscaleOptions& opt) {
     Progress progress("upscale", frames);
     for (int i = 0; i < frames; ++i) {
         const Frame frame = sequence_read_frame(opt.sequence, inputs_only, i);
-        swinup_dispatch_desc dispatch;
-        swinup_dispatch_desc_init(&dispatch);
-        dispatch.color = host_input(frame.color, SWINUP_FORMAT_RGBA32F);
-        dispatch.depth = host_input(frame.depth, SWINUP_FORMAT_R32F);
-        dispatch.motion_vectors =
-            host_input(opt.mv_display ? frame.mv_display : frame.mv, SWINUP_FORMAT_RG32F);
-        dispatch.output.data = output.data();
-        dispatch.output.data_mut = output.data();
-        dispatch.output.memory = SWINUP_MEMORY_HOST;
-        dispatch.output.format = desc.output_format;
-        dispatch.output.width = desc.display_width;
-        dispatch.output.height = desc.display_height;
+        // The render size is the colour's: the sequence reader checked it against render_size.
+        swinup_dispatch_desc dispatch = frame_dispatch_desc(
+            host_input(frame.color, SWINUP_FORMAT_RGBA32F), host_input(frame.depth, SWINUP_FORMAT_R32F),
+            host_input(opt.mv_display ? frame.mv_display : frame.mv, SWINUP_FORMAT_RG32F),
+            output_resource(output.data(), desc.output_format, desc.display_width, desc.display_height));
         dispatch.exposure_value = info.exposure[size_t(i)];
         dispatch.jitter_x = info.jitter_x[size_t(i)];
         dispatch.jitter_y = info.jitter_y[size_t(i)];
-        dispatch.render_width = desc.max_render_width;
-        dispatch.render_height = desc.max_render_height;
         dispatch.reset = info.reset[size_t(i)];
 
         const auto start = std::chrono::steady_clock::now();
@@ -159,7 +133,9 @@ void run_upscale(const UpscaleOptions& opt) {
         progress.update(i + 1, dispatch_ms.back());
     }
     progress.finish();
-    const int stale_removed = remove_stale_frames(opt.output, frames);
+    // The earlier run's frames past this run's count go, so that the recorded frames are exactly
+    // the ones upscale.json describes; files it did not record stay.
+    const int stale_removed = remove_recorded_frames_past(folder, frames);
 
     const double mean_ms =
         std::accumulate(dispatch_ms.begin(), dispatch_ms.end(), 0.0) / double(frames);
@@ -203,7 +179,8 @@ void register_upscale(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("upscale", "Upscale a sequence folder through the C API");
     cmd->add_option("SEQ", opt->sequence, "sequence folder (sequence.json + EXR frames)")
         ->required();
-    cmd->add_option("-o,--output", opt->output, "output folder (out.NNNN.exr, upscale.json)")
+    cmd->add_option("-o,--output", opt->output,
+                    "output folder (out.NNNN.exr, upscale.json; what it may replace: below)")
         ->required();
     add_network_options(cmd, &opt->net, "");
     cmd->add_option("--format", opt->format, "the context's output format")
@@ -217,6 +194,16 @@ void register_upscale(CLI::App& app) {
         ->check(CLI::Range(0, SWINUP_MAX_THREADS));
     cmd->add_flag("--mv-display", opt->mv_display,
                   "use the display-resolution motion vectors (mv_display.NNNN.exr)");
+    cmd->add_flag("--force", opt->force,
+                  "overwrite out.NNNN.exr and upscale.json in the output folder even when no earlier "
+                  "run recorded them (files this run does not write are never removed)");
+    cmd->footer(
+        "The output folder: upscale overwrites or removes only out.NNNN.exr frames that the "
+        "folder's upscale.json records as written by an earlier run (a run that completed). It "
+        "stops before writing anything when a frame it would write exists but is not recorded (a "
+        "file of yours, or a frame of an interrupted run), or when upscale.json is not such a "
+        "record; --force overwrites those names. After its frames it removes the recorded frames "
+        "past its own count. Other files are never touched.");
     cmd->callback([opt] { run_upscale(*opt); });
 }
 

@@ -33,6 +33,13 @@ std::vector<std::string> names_of(const NameTable<Enum>& table) {
     return names;
 }
 
+// A table's names, built on its first call and kept, since the *_names() functions return references.
+template <const auto& table>
+const std::vector<std::string>& names_once() {
+    static const auto names = names_of(table);
+    return names;
+}
+
 template <typename Enum>
 Enum lookup(const NameTable<Enum>& table, const std::string& name, const char* what) {
     for (const auto& entry : table) {
@@ -106,22 +113,10 @@ std::string size_text(uint32_t width, uint32_t height) {
     return std::to_string(width) + "x" + std::to_string(height);
 }
 
-const std::vector<std::string>& variant_names() {
-    static const auto names = names_of(kVariants);
-    return names;
-}
-const std::vector<std::string>& precision_names() {
-    static const auto names = names_of(kPrecisions);
-    return names;
-}
-const std::vector<std::string>& backend_names() {
-    static const auto names = names_of(kBackends);
-    return names;
-}
-const std::vector<std::string>& output_format_names() {
-    static const auto names = names_of(kOutputFormats);
-    return names;
-}
+const std::vector<std::string>& variant_names() { return names_once<kVariants>(); }
+const std::vector<std::string>& precision_names() { return names_once<kPrecisions>(); }
+const std::vector<std::string>& backend_names() { return names_once<kBackends>(); }
+const std::vector<std::string>& output_format_names() { return names_once<kOutputFormats>(); }
 
 swinup_variant parse_variant_option(const std::string& name) {
     return lookup(kVariants, name, "variant");

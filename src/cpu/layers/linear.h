@@ -1,11 +1,13 @@
 // The linear layer of docs/model-spec.md: y[o] = scale[o] * sum_k(w[o,k] * x[k]) + bias[o], with
-// e4m3 inputs and weights, the sum in f32 (each e4m3 x e4m3 product is exact in f32), then the
-// scale and the bias as two separate roundings (t = acc * scale; y = t + bias; never an fma).
+// e4m3 inputs and weights, the sum in f32 (each e4m3 x e4m3 product is exact in f32) in k order
+// (cpu/layers/matmul.h), then the scale and the bias as two separate roundings (t = acc * scale;
+// y = t + bias; never an fma).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "cpu/layers/matmul.h"
 #include "model/weights.h"
 
 namespace swinup::cpu {
@@ -13,7 +15,7 @@ namespace swinup::cpu {
 struct Linear {
     int in = 0;
     int out = 0;
-    std::vector<float> weight;  // out x in, the decoded e4m3 codes (exact), row o = output o
+    PackedMatrix weight;        // the decoded e4m3 codes (exact), packed for matmul()
     std::vector<float> scale;   // out
     std::vector<float> bias;    // out
 

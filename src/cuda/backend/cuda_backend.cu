@@ -1,14 +1,13 @@
 #include "cuda/backend/cuda_backend.cuh"
 
-#include <cstring>
+#include <algorithm>
 #include <new>
 #include <stdexcept>
 
-#include "numeric/exact_math.h"
-#include "frame/formats.h"
-#include "model/model_spec.h"
-#include "frame/pixel_ops.h"
 #include "cuda/backend/cuda_check.cuh"
+#include "frame/formats.h"
+#include "frame/input_image.h"
+#include "model/model_spec.h"
 
 namespace swinup::cuda {
 
@@ -100,20 +99,13 @@ CudaBackend::~CudaBackend() {
 }
 
 InputImage CudaBackend::input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream) {
-    InputImage im;
-    im.channels = format_channels(r.format);
-    im.half = format_is_half(r.format) ? 1 : 0;
-    im.width = static_cast<int>(r.width);
-    im.height = static_cast<int>(r.height);
-    const size_t row = size_t(r.width) * format_pixel_bytes(r.format);
-    if (r.memory == SWINUP_MEMORY_HOST) {
-        SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(staging.get(), row, r.data, resource_row_pitch(r), row, r.height,
+    InputImage im = input_image(r);
+    if (r.memory == SWINUP_MEMORY_HOST) {  // read from a packed device copy
+        const size_t row = size_t(r.width) * format_pixel_bytes(r.format);
+        SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(staging.get(), row, r.data, im.pitch, row, r.height,
                                             cudaMemcpyHostToDevice, stream));
         im.data = staging.get();
         im.pitch = row;
-    } else {
-        im.data = r.data;
-        im.pitch = resource_row_pitch(r);
     }
     return im;
 }
@@ -147,51 +139,33 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
 }
 
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
+    const FrameSetup frame = frames_.begin(desc_, d);
     FrameParams p;
-    p.width = static_cast<int>(d.render_width);
-    p.height = static_cast<int>(d.render_height);
-    p.padded_width = pad_to_grid(p.width);
-    p.padded_height = pad_to_grid(p.height);
-    p.display_width = static_cast<int>(desc_.display_width);
-    p.display_height = static_cast<int>(desc_.display_height);
-    p.scale_x = exact::div(static_cast<float>(p.display_width), static_cast<float>(p.width));
-    p.scale_y = exact::div(static_cast<float>(p.display_height), static_cast<float>(p.height));
-    p.jitter_x = d.jitter_x;
-    p.jitter_y = d.jitter_y;
+    static_cast<FrameGeometry&>(p) = frame.geometry;
+    p.padded_width = frame.padded_width;
+    p.padded_height = frame.padded_height;
     p.still_history_shift = weights_->config.still_history_shift;
-    const bool history_valid = valid_ && d.reset == 0;
-    const int next = 1 - active_;
 
-    p.pre_exposure = d.pre_exposure == 0.0f ? 1.0f : d.pre_exposure;
-    p.auto_exposure = (desc_.flags & SWINUP_FLAG_AUTO_EXPOSURE) ? 1 : 0;
-    p.exposure_value = d.exposure_value == 0.0f ? 1.0f : d.exposure_value;
-    if (!p.auto_exposure && d.exposure.data != nullptr) {
-        if (d.exposure.memory == SWINUP_MEMORY_HOST) {  // read here, as the CPU backend does
-            float v;
-            std::memcpy(&v, d.exposure.data, sizeof v);
-            p.exposure_value = (px::is_finite(v) && v > 0.0f) ? v : 1.0f;
-        } else {
-            p.exposure_texture = static_cast<const float*>(d.exposure.data);
-        }
-    }
-    p.ldr = (desc_.flags & SWINUP_FLAG_HDR) ? 0 : 1;
-    p.depth_inverted = (desc_.flags & SWINUP_FLAG_DEPTH_INVERTED) ? 1 : 0;
-    p.mv_display_res = (desc_.flags & SWINUP_FLAG_MV_DISPLAY_RES) ? 1 : 0;
+    p.pre_exposure = frame.exposure.pre_exposure;
+    p.auto_exposure = frame.exposure.automatic ? 1 : 0;
+    p.exposure_value = frame.exposure.value;  // a host texture was read by begin(), as on the CPU
+    p.exposure_texture = static_cast<const float*>(frame.exposure.device_texture);
+    p.ldr = frame.ldr ? 1 : 0;
+    p.depth_inverted = frame.depth_inverted ? 1 : 0;
+    p.mv_display_res = frame.mv_display_res ? 1 : 0;
     p.mv_scale_x = d.mv_scale_x;
     p.mv_scale_y = d.mv_scale_y;
-    if ((desc_.flags & SWINUP_FLAG_MV_JITTERED) && history_valid) {
-        p.motion_offset_x = exact::sub(prev_jitter_x_, d.jitter_x);
-        p.motion_offset_y = exact::sub(prev_jitter_y_, d.jitter_y);
-    }
-    p.history_valid = history_valid ? 1 : 0;
-    p.prev_width = prev_width_;
-    p.prev_height = prev_height_;
-    p.history_in = history_[active_].get<uint16_t>();
-    p.history_out = history_[next].get<uint16_t>();
-    p.z_prev = depth_[active_].get<float>();
-    p.z = depth_[next].get<float>();
-    p.recurrent_in = recurrent_[active_].get<uint16_t>();
-    p.recurrent_out = recurrent_[next].get<uint16_t>();
+    p.motion_offset_x = frame.motion_offset_x;
+    p.motion_offset_y = frame.motion_offset_y;
+    p.history_valid = frame.history_valid ? 1 : 0;
+    p.prev_width = frame.previous_width;
+    p.prev_height = frame.previous_height;
+    p.history_in = history_[frame.current].get<uint16_t>();
+    p.history_out = history_[frame.next].get<uint16_t>();
+    p.z_prev = depth_[frame.current].get<float>();
+    p.z = depth_[frame.next].get<float>();
+    p.recurrent_in = recurrent_[frame.current].get<uint16_t>();
+    p.recurrent_out = recurrent_[frame.next].get<uint16_t>();
 
     p.color = input(d.color, host_color_, stream);
     p.depth = input(d.depth, host_depth_, stream);
@@ -243,12 +217,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     }
 
     // Commit (host-side bookkeeping; the device state was written into the `next` buffers).
-    active_ = next;
-    valid_ = true;
-    prev_width_ = p.width;
-    prev_height_ = p.height;
-    prev_jitter_x_ = d.jitter_x;
-    prev_jitter_y_ = d.jitter_y;
+    frames_.commit(frame);
 }
 
 swinup_status CudaBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) {

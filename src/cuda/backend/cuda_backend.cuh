@@ -18,6 +18,7 @@
 #include "cuda/frame/pre_network.cuh"
 #include "cuda/backend/frame_params.cuh"
 #include "cuda/backend/network_cuda.cuh"
+#include "frame/frame_sequence.h"
 
 namespace swinup::cuda {
 
@@ -57,12 +58,10 @@ private:
     // (render width, render height, shift parity) -> the frame's graph.
     std::map<std::tuple<int, int, int>, cudaGraphExec_t> graphs_;
 
-    // Temporal state, double-buffered like the CPU backend's: `active` is what the next frame reads.
+    // Temporal state, double-buffered like the CPU backend's: slot `frames_.current()` is what the
+    // next frame reads.
     DeviceBuffer history_[2], depth_[2], recurrent_[2];
-    int active_ = 0;
-    bool valid_ = false;
-    int prev_width_ = 0, prev_height_ = 0;
-    float prev_jitter_x_ = 0.0f, prev_jitter_y_ = 0.0f;
+    FrameSequence frames_;
 
     // Frame scratch and the host-pointer staging buffers.
     DeviceBuffer color_, motion_, dilated_, tc_, staged_, head_, row_sums_, exposure_, params_;

@@ -7,20 +7,13 @@
 #include <cstdint>
 
 #include "frame/frame_geometry.h"
+#include "frame/input_image.h"
 
 namespace swinup::cuda {
 
-struct InputImage {       // a validated input resource on the device
-    const void* data = nullptr;
-    size_t pitch = 0;     // bytes per row
-    int channels = 0;     // elements per pixel
-    int half = 0;         // 1: f16 elements, 0: f32
-    int width = 0, height = 0;
-};
-
 struct FrameParams : FrameGeometry {
     // Inputs.
-    InputImage color, depth, motion;
+    InputImage color, depth, motion;          // device memory (a host resource's packed copy)
     const float* exposure_texture = nullptr;  // device 1x1 R32F, or null
     float exposure_value = 1.0f;              // used when there is no texture and no auto exposure
     float pre_exposure = 1.0f;

@@ -1,8 +1,8 @@
 // A kernel's opt-in to more than 48 KiB of dynamic shared memory
 // (cudaFuncAttributeMaxDynamicSharedMemorySize), raised before the launch that needs it. The
 // attribute belongs to the kernel in the current device's context: a process with contexts on
-// two GPUs (swinup_context_desc.device_index) must raise it on each. Until the twenty-fifth
-// session every launcher kept one static flag per kernel, so only the first device was raised and
+// two GPUs (swinup_context_desc.device_index) must raise it on each. Until 2026-12-03
+// (aa233e1) every launcher kept one static flag per kernel, so only the first device was raised and
 // a second device's first fused launch would fail (no opt-in there). Recorded per (kernel,
 // device), under a lock: contexts may launch from several host threads at once.
 #pragma once

@@ -1,8 +1,9 @@
 // The grid of a persistent kernel: as many CTAs as fit on the device at once (occupancy x SMs),
 // never more than there is work for. Each CTA's warps then stride over the work items (windows,
-// row tiles), so the launch shape is set by the device, not by the image size. The fused kernels
-// (attention_fused, mlp_fused, lite_tail_fused, head_fused) all launch this way; the opt-in to
-// more than 48 KiB of shared memory is raised first, as the occupancy query needs it.
+// row tiles; persistent_tile_loop.cuh), so the launch shape is set by the device, not by the
+// image size. The fused kernels (attention_fused, mlp_fused, lite_tail_fused, head_fused) all
+// launch this way; the opt-in to more than 48 KiB of shared memory is raised first, as the
+// occupancy query needs it.
 #pragma once
 
 #include <cuda_runtime.h>

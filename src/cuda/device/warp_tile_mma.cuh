@@ -8,7 +8,9 @@
 
 #include <cstdint>
 
+#include "cuda/device/device_math.cuh"
 #include "cuda/device/mma.cuh"
+#include "numeric/exact_math.h"
 
 namespace swinup::cuda {
 
@@ -86,6 +88,31 @@ __device__ __forceinline__ void mma_all_steps(float (&acc)[kSteps][2][4], const 
                                               const uint8_t* w_s, int w_stride, const FragmentRows& f) {
     zero_accumulators(acc);
     mma_all_steps_accumulate<kK, kSteps>(acc, a_s, a_stride, w_s, w_stride, f);
+}
+
+// The residual epilogue of mma_all_steps' accumulators, in place in the tile's f16 rows x_s (row
+// stride x_stride bytes; the x the block's norm read, the value the layer-by-layer GEMM's
+// residual_add_f16 reads from device memory): x = f16(f32(x) + y), y = scale_bias(acc), each
+// element by its fragment owner (rows g, g + 8; columns 2t, 2t + 1 of each n8 tile). sb_s holds
+// (scale, scale, bias, bias) per column pair.
+template <int kSteps>
+__device__ __forceinline__ void residual_add_f16_rows(const float (&acc)[kSteps][2][4], uint8_t* x_s, int x_stride,
+                                                      const float4* sb_s, int g, int t) {
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt) {
+            const int n = s * 16 + nt * 8 + 2 * t;
+            const float4 sb = sb_s[n / 2];
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * x_stride + n * 2);
+                const uint32_t o = *xw;
+                const float y0 = scale_bias(acc[s][nt][2 * half], sb.x, sb.z);
+                const float y1 = scale_bias(acc[s][nt][2 * half + 1], sb.y, sb.w);
+                *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
+            }
+        }
 }
 
 }  // namespace swinup::cuda

@@ -1,10 +1,13 @@
 #include "cuda/frame/post_network.cuh"
 
 #include <stdexcept>
+#include <type_traits>
 
-#include "model/model_spec.h"
+#include "frame/output_encoding.h"
 #include "frame/output_pixel.h"
 #include "frame/pixel_ops.h"
+#include "frame/recurrent_features.h"
+#include "model/model_spec.h"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_math.cuh"
 #include "swinup/swinup.h"
@@ -13,37 +16,40 @@ namespace swinup::cuda {
 namespace {
 
 // ---- recurrent state ------------------------------------------------------------------------
-// The next frame's recurrent features of render pixel (x, y) from its head outputs 0..3: f16 of
-// tanh (exact formula in both modes), a NaN head output as 0. Written by recurrent_kernel (exact
+// The next frame's recurrent features of render pixel (x, y) from its head outputs 0..3
+// (frame/recurrent_features.h, exact formula in both modes). Written by recurrent_kernel (exact
 // mode) or by the fast output pre-pass, which reads the same 32-byte sector of the head row.
 static_assert(kRecurrentFeatures == 4 && kHeadSigmaMajor == 4, "head outputs 0..3 are the recurrent features");
 __device__ __forceinline__ void store_recurrent(const FrameParams& p, int x, int y, float4 h) {
     const float v[4] = {h.x, h.y, h.z, h.w};
     uint16_t r[4];
-    for (int k = 0; k < 4; ++k) r[k] = f32_to_f16_bits(v[k] == v[k] ? exact::tanh(v[k]) : 0.0f);
+    recurrent_features(v, r);
     *reinterpret_cast<uint2*>(p.recurrent_out + (static_cast<size_t>(y) * p.width + x) * kRecurrentFeatures) =
         make_uint2(r[0] | (static_cast<uint32_t>(r[1]) << 16), r[2] | (static_cast<uint32_t>(r[3]) << 16));
 }
 
 // ---- output pass ----------------------------------------------------------------------------
-// A value clamped to f16's finite range [0, 65504], NaN as 0: what history_value and
-// encode_half_colour round to f16.
-__device__ __forceinline__ float half_range(float v) { return px::clampf(v == v ? v : 0.0f, 0.0f, px::kHalfMax); }
+// Fast mode's f16 of the history and the RGBA16F output: the hardware's cvt.rn.f16.f32 of
+// px::half_range(), the same bits as px::encode_half_colour's software rounding (to nearest even,
+// subnormals included).
+struct HardwareHalfColour {
+    __device__ __forceinline__ uint16_t operator()(float v) const { return f32_to_f16(px::half_range(v)); }
+};
 
-// The display pixel's linear colour `out` leaves as the next history (f16, finite) and in the
-// output format, in the input's units (out / exposure * pre_exposure), as cpu/output_pass.cpp.
-// Fast mode converts with the hardware's cvt.rn.f16.f32, which rounds a value of half_range() to
-// the same bits as f32_to_f16_bits (to nearest even, subnormals included), and scales by
-// pre_exposure / exposure once instead of a division per channel.
+// The display pixel's linear colour `out` leaves as the next history (f16, finite: history_value)
+// and in the output format, in the input's units (frame/output_encoding.h), as
+// cpu/output_pass.cpp. Fast mode converts to f16 by HardwareHalfColour, and scales by
+// pre_exposure / exposure once instead of a division per channel (output_units' two roundings).
 template <bool kFast>
 __device__ __forceinline__ void store_output(const FrameParams& p, const FramePlanes& planes, int x, int y,
                                              const float out[3]) {
+    using EncodeHalf = std::conditional_t<kFast, HardwareHalfColour, EncodeHalfColour>;
     const size_t pixel = static_cast<size_t>(y) * p.display_width + x;
     if (planes.linear_out) {
         for (int c = 0; c < 3; ++c) planes.linear_out[pixel * 3 + c] = out[c];
     }
     uint16_t hist[3];
-    for (int c = 0; c < 3; ++c) hist[c] = kFast ? f32_to_f16(half_range(out[c])) : history_value(out[c]);
+    for (int c = 0; c < 3; ++c) hist[c] = EncodeHalf{}(out[c]);
     *reinterpret_cast<uint2*>(p.history_out + pixel * 4) =
         make_uint2(static_cast<uint32_t>(hist[0]) | (static_cast<uint32_t>(hist[1]) << 16), hist[2]);
     const float e = *planes.exposure;
@@ -52,20 +58,10 @@ __device__ __forceinline__ void store_output(const FrameParams& p, const FramePl
         const float units = exact::div(p.pre_exposure, e);
         for (int c = 0; c < 3; ++c) v[c] = out[c] * units;
     } else {
-        for (int c = 0; c < 3; ++c) v[c] = exact::mul(exact::div(out[c], e), p.pre_exposure);
+        for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], e, p.pre_exposure);
     }
     uint8_t* row = static_cast<uint8_t*>(p.output) + static_cast<size_t>(y) * p.output_pitch;
-    if (p.output_format == SWINUP_FORMAT_RGBA16F) {
-        uint16_t h[3];
-        for (int c = 0; c < 3; ++c) h[c] = kFast ? f32_to_f16(half_range(v[c])) : px::encode_half_colour(v[c]);
-        uint32_t* dst = reinterpret_cast<uint32_t*>(row + static_cast<size_t>(x) * 8);  // 4-byte aligned only
-        dst[0] = static_cast<uint32_t>(h[0]) | (static_cast<uint32_t>(h[1]) << 16);
-        dst[1] = static_cast<uint32_t>(h[2]) | (0x3c00u << 16);
-    } else if (p.output_format == SWINUP_FORMAT_R10G10B10A2) {
-        reinterpret_cast<uint32_t*>(row)[x] = px::pack_r10g10b10a2(v[0], v[1], v[2]);
-    } else {
-        reinterpret_cast<uint32_t*>(row)[x] = px::pack_rgba8(v[0], v[1], v[2]);
-    }
+    write_output_pixel(static_cast<swinup_format>(p.output_format), v, row, x, EncodeHalf{});
 }
 
 // Exact mode: output_pixel(), the CPU's definition, per display pixel.

@@ -2,9 +2,11 @@
 
 #include <stdexcept>
 
-#include "model/model_spec.h"
+#include "frame/exposure.h"
+#include "frame/input_image.h"
 #include "frame/pixel_ops.h"
 #include "frame/stage_pixel.h"
+#include "model/model_spec.h"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_math.cuh"
 #include "swinup/swinup.h"
@@ -12,28 +14,14 @@
 namespace swinup::cuda {
 namespace {
 
-__device__ __forceinline__ float read_input(const InputImage& im, int x, int y, int c) {
-    const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
-    const size_t e = static_cast<size_t>(x) * im.channels + c;
-    if (im.half) return f16_bits_to_f32(reinterpret_cast<const uint16_t*>(row)[e]);
-    return reinterpret_cast<const float*>(row)[e];
-}
-
-// ---- exposure -------------------------------------------------------------------------------
+// ---- exposure (frame/exposure.h) ------------------------------------------------------------
 // One thread per row: the row's f64 sum in x order, exactly as cpu/input_planes.cpp.
 __global__ void exposure_rows_kernel(const FrameParams* p, double* row_sums) {
     const int y = blockIdx.x * blockDim.x + threadIdx.x;
     if (y >= p->height) return;
-    constexpr float kMinLuminance = 6.103515625e-05f;  // 2^-14
     double sum = 0.0;
     for (int x = 0; x < p->width; ++x) {
-        bool replaced;
-        const float r = px::stage_color(read_input(p->color, x, y, 0), 1.0f, p->pre_exposure, false, &replaced);
-        const float g = px::stage_color(read_input(p->color, x, y, 1), 1.0f, p->pre_exposure, false, &replaced);
-        const float b = px::stage_color(read_input(p->color, x, y, 2), 1.0f, p->pre_exposure, false, &replaced);
-        const float luminance = exact::add(exact::add(exact::mul(0.2126f, r), exact::mul(0.7152f, g)),
-                                           exact::mul(0.0722f, b));
-        sum = __dadd_rn(sum, static_cast<double>(exact::log2(px::maxf(luminance, kMinLuminance))));
+        sum = __dadd_rn(sum, static_cast<double>(auto_exposure_log2_luminance(p->color, x, y, p->pre_exposure)));
     }
     row_sums[y] = sum;
 }
@@ -44,11 +32,9 @@ __global__ void exposure_resolve_kernel(const FrameParams* p, const double* row_
     if (p->auto_exposure) {
         double total = 0.0;
         for (int y = 0; y < p->height; ++y) total = __dadd_rn(total, row_sums[y]);
-        const float mean_log2 = static_cast<float>(__ddiv_rn(total, static_cast<double>(p->width) * p->height));
-        e = px::clampf(exact::div(0.18f, exact::exp2(mean_log2)), 9.5367431640625e-07f, 1048576.0f);
+        e = auto_exposure_of_sum(total, p->width, p->height);
     } else if (p->exposure_texture) {
-        const float v = *p->exposure_texture;
-        e = (px::is_finite(v) && v > 0.0f) ? v : 1.0f;
+        e = read_exposure_texture(p->exposure_texture);
     } else {
         e = p->exposure_value;
     }

@@ -1,6 +1,6 @@
 // The per-pixel passes before the network on the GPU, each a thin kernel over the shared
-// host/device functions of src/frame (pixel_ops.h, stage_pixel.h), so that the CPU and CUDA
-// backends run one definition:
+// host/device functions of src/frame (input_image.h, exposure.h, pixel_ops.h, stage_pixel.h), so
+// that the CPU and CUDA backends run one definition:
 //   exposure:     the exposure staging uses (auto: the CPU's row-then-total f64 log-luminance sum,
 //                 in the same order, so the value is bit-identical);
 //   input_planes: colour / depth / motion sanitised into f32 planes;

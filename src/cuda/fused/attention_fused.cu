@@ -12,6 +12,7 @@
 #include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
+#include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
 #include "cuda/layers/window_attention_head.cuh"
@@ -71,9 +72,9 @@ __device__ __forceinline__ void load_window_rows(const AttentionBlockArgs& p, in
 }
 
 // One CTA keeps Wqkv, Wproj and their scales and biases in shared memory; each warp independently
-// walks windows (warp-level grid stride, its next window's rows copied while it computes the
-// current one) through norm1, qkv -> f16 Q K V rows, the heads' attention -> e4m3 rows, proj +
-// residual. Only __syncwarp between the steps: a window's 16 tokens are its own.
+// walks windows (persistent_tile_loop.cuh: warp-level grid stride, its next window's rows copied
+// while it computes the current one) through norm1, qkv -> f16 Q K V rows, the heads' attention ->
+// e4m3 rows, proj + residual. Only __syncwarp between the steps: a window's 16 tokens are its own.
 template <int kC, int kHeads>
 __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) attention_fused_kernel(const AttentionBlockArgs p) {
     using L = AttentionLayout<kC>;
@@ -100,28 +101,10 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
         sbp_s[i] = make_float4(p.scale_proj[2 * i], p.scale_proj[2 * i + 1], p.bias_proj[2 * i], p.bias_proj[2 * i + 1]);
     for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
 
-    const int windows = window_count(p.width, p.height);
-    const int window_step = static_cast<int>(gridDim.x) * warps;
-    int window = static_cast<int>(blockIdx.x) * warps + warp;
-    if (window < windows) load_window_rows<kC>(p, window, x_base, lane);
-    cp_async_commit();
-    cp_async_wait<0>();
-    __syncthreads();  // weights, scales, gains (and every warp's first window) in place
-
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
-
-    for (int buf = 0; window < windows; window += window_step, buf = (buf + 1) % L::kXBuffers) {
-        const int next = window + window_step;
-        if (L::kXBuffers == 2 && next < windows) {
-            // buffer buf ^ 1 was last read in the previous iteration, before its closing __syncwarp
-            load_window_rows<kC>(p, next, x_base + (buf ^ 1) * L::kXBufBytes, lane);
-            cp_async_commit();
-            cp_async_wait<1>();  // this window's rows have landed (this lane's copies)
-        } else {
-            cp_async_wait<0>();
-        }
-        __syncwarp();  // ... and every lane's copies are visible to the warp
+    auto load = [&](int window, int buf) { load_window_rows<kC>(p, window, x_base + buf * L::kXBufBytes, lane); };
+    auto compute = [&](int window, int buf) {
         uint8_t* x_s = x_base + buf * L::kXBufBytes;
 
         // norm1 -> qkv's A (16 x C e4m3), then into registers.
@@ -171,21 +154,7 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
         // rows (the x that norm1 read, the value the unfused proj reads from device memory).
         float acc[kC / 16][2][4];
         mma_all_steps<kC, kC / 16>(acc, a_s, L::kAStride, wproj_s, L::kWStride, f);
-#pragma unroll
-        for (int s = 0; s < kC / 16; ++s)
-#pragma unroll
-            for (int nt = 0; nt < 2; ++nt) {
-                const int n = s * 16 + nt * 8 + 2 * t;
-                const float4 sb = sbp_s[n / 2];
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * L::kXStride + n * 2);
-                    const uint32_t o = *xw;
-                    const float y0 = scale_bias(acc[s][nt][2 * half], sb.x, sb.z);
-                    const float y1 = scale_bias(acc[s][nt][2 * half + 1], sb.y, sb.w);
-                    *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
-                }
-            }
+        residual_add_f16_rows<kC / 16>(acc, x_s, L::kXStride, sbp_s, g, t);
         __syncwarp();
         // The window's rows back to their tokens, 16 bytes at a time.
         constexpr int kChunks = 2 * kC / 16;
@@ -196,13 +165,10 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
             *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(token) * kC + c * 8) =
                 *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
         }
-        __syncwarp();  // buffer buf is read out before the next iteration refills it
-        if (L::kXBuffers == 1 && next < windows) {  // one buffer: the next window's copy only now
-            load_window_rows<kC>(p, next, x_base, lane);
-            cp_async_commit();
-        }
-    }
-    cp_async_wait<0>();  // no copy is left in flight at exit
+    };
+    persistent_tile_loop<L::kXBuffers, TileWalker::warp>(static_cast<int>(blockIdx.x) * warps + warp,
+                                                         static_cast<int>(gridDim.x) * warps,
+                                                         window_count(p.width, p.height), load, compute);
 }
 
 void require(bool ok, const char* what) {

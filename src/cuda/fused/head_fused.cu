@@ -7,6 +7,7 @@
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_limits.cuh"
 #include "cuda/device/persistent_grid.cuh"
+#include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/fused/head_tile.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
 
@@ -53,9 +54,10 @@ __device__ __forceinline__ void load_tile(const HeadArgs& p, int tile, uint8_t* 
     if constexpr (kHeadMlp) cp_async_16(st_s + lane * kHeadStStride, p.staged + (p0 + lane) * kSlots, 16);
 }
 
-// Each warp walks 32-pixel tiles (warp-level grid stride, the next tile's rows copied while it
-// computes the current one) and runs head_pair on each: the head norm (one row per lane) -> the
-// head linear (-> the head MLP) -> f32 outputs, row 16 i + r of the tile being tile i's row r.
+// Each warp walks 32-pixel tiles (persistent_tile_loop.cuh: warp-level grid stride, the next tile's
+// rows copied while it computes the current one) and runs head_pair on each: the head norm (one row
+// per lane) -> the head linear (-> the head MLP) -> f32 outputs, row 16 i + r of the tile being
+// tile i's row r.
 template <bool kHeadMlp>
 __global__ void __launch_bounds__(kWarps * 32, kMinBlocks) head_fused_kernel(const HeadArgs p) {
     extern __shared__ uint4 smem_words[];
@@ -71,36 +73,21 @@ __global__ void __launch_bounds__(kWarps * 32, kMinBlocks) head_fused_kernel(con
 
     stage_head<kHeadMlp>(p.head_w, wh_s, sbh_s, gain_h, mlp);
     const HeadSmem head_w{wh_s, sbh_s, gain_h, mlp.w1_s, mlp.w2_s, mlp.w3_s, mlp.sb1_s, mlp.sb2_s, mlp.sb3_s};
-    const int tiles = p.pixels / kTile;
-    const int tile_step = static_cast<int>(gridDim.x) * kWarps;
-    int tile = static_cast<int>(blockIdx.x) * kWarps + warp;
-    if (tile < tiles) load_tile<kHeadMlp>(p, tile, d0_base, st_base, lane);
-    cp_async_commit();
-    cp_async_wait<0>();
-    __syncthreads();  // weights, scales, gains (and every warp's first tile) in place
-
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
-
-    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
-        const int next = tile + tile_step;
-        if (next < tiles) {
-            // buffers buf ^ 1 were last read (and, with the MLP, written as hidden rows) in the
-            // previous iteration, before its closing __syncwarp
-            load_tile<kHeadMlp>(p, next, d0_base + (buf ^ 1) * kD0BufBytes, st_base + (buf ^ 1) * kStBufBytes, lane);
-            cp_async_commit();
-            cp_async_wait<1>();
-        } else {
-            cp_async_wait<0>();
-        }
-        __syncwarp();  // the tile's d0 (and staged) rows complete
+    auto load = [&](int tile, int buf) {
+        load_tile<kHeadMlp>(p, tile, d0_base + buf * kD0BufBytes, st_base + buf * kStBufBytes, lane);
+    };
+    auto compute = [&](int tile, int buf) {
         const size_t p0 = static_cast<size_t>(tile) * kTile;
         auto pixel_of = [&](int i, int r) { return p0 + 16 * i + r; };
         head_pair<kHeadMlp>(d0_base + buf * kD0BufBytes, st_base + buf * kStBufBytes, hn_s, head_w, p.precision,
                             p.head, pixel_of, f, lane, g, t);
-        __syncwarp();  // the head-norm and d0 (hidden) rows are read before the next tiles rewrite them
-    }
-    cp_async_wait<0>();  // no copy is left in flight at exit
+    };
+    // The head-norm rows are one buffer: the loop's closing __syncwarp keeps the next tile from
+    // rewriting them (and, with the MLP, the d0 buffer's hidden rows) before they are read.
+    persistent_tile_loop<2, TileWalker::warp>(static_cast<int>(blockIdx.x) * kWarps + warp,
+                                              static_cast<int>(gridDim.x) * kWarps, p.pixels / kTile, load, compute);
 }
 
 void require(bool ok, const char* what) {

@@ -13,7 +13,7 @@
 //     a pixel's row within the 16-row tile does not change its sums);
 //   - the same epilogue operations on the same values: device_math.cuh's scale_bias, then f32,
 //     or ReLU -> e4m3 (relu_e4m3x2 below), and head_mlp_add's one IEEE add.
-// Moved here from lite_tail_fused.cu (twenty-fifth session) when full got its fused head; lite's
+// Moved here from lite_tail_fused.cu (2026-12-03, ed86321) when full got its fused head; lite's
 // kernel compiles to the same registers and no spills as before the move.
 #pragma once
 

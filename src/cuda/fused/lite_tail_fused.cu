@@ -9,6 +9,7 @@
 #include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
+#include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/fused/head_tile.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
@@ -99,15 +100,15 @@ __device__ __forceinline__ void load_tile(const LiteTailArgs& p, int tile, uint8
     }
 }
 
-// Each warp walks 16-token tiles (warp-level grid stride, the next tile's rows copied while it
-// computes the current one): expand0's norm -> e4m3 rows; then per quadrant pair (dy = 0, then 1;
-// the pair's two quadrants are dx = 0, 1), per quadrant skip0 and that quadrant's 32 expand0
-// columns side by side (the same fragment positions, so each lane holds both terms of its d0
-// elements) -> the pair's 32 d0 rows -> the head norm (one row per lane) -> the head linear ->
-// f32 outputs. kHeadMlp: also the head MLP on the pair's 32 rows (head_mlp_layer for fc1 and fc2,
-// head_mlp_fc3), added to head outputs 0-7 before the head's store. A pair rather than one
-// quadrant at a time (twenty-third session): the kernel is bound by instruction issue (ncu, H200:
-// 70% of issue slots busy, 2 of 4 warps per scheduler eligible), and the pair halves the head
+// Each warp walks 16-token tiles (persistent_tile_loop.cuh: warp-level grid stride, the next tile's
+// rows copied while it computes the current one): expand0's norm -> e4m3 rows; then per quadrant
+// pair (dy = 0, then 1; the pair's two quadrants are dx = 0, 1), per quadrant skip0 and that
+// quadrant's 32 expand0 columns side by side (the same fragment positions, so each lane holds both
+// terms of its d0 elements) -> the pair's 32 d0 rows -> the head norm (one row per lane) -> the
+// head linear -> f32 outputs. kHeadMlp: also the head MLP on the pair's 32 rows (head_mlp_layer for
+// fc1 and fc2, head_mlp_fc3), added to head outputs 0-7 before the head's store. A pair rather than
+// one quadrant at a time (2026-12-02, ca8a0f3): the kernel is bound by instruction issue (ncu,
+// H200: 70% of issue slots busy, 2 of 4 warps per scheduler eligible), and the pair halves the head
 // norm's sums (lanes 16-31 duplicated lanes 0-15's rows), reads each MLP and head-linear weight
 // fragment once for two tiles and synchronises the warp half as often. Tried and measured slower
 // (2026-12-02): software-pipelining the quadrants, i.e. computing quadrant q + 1's skip0 + expand0
@@ -140,29 +141,13 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
     for (int i = threadIdx.x; i < kC1; i += blockDim.x) gain_e[i] = p.expand_gain[i];
     stage_head<kHeadMlp>(p.head_w, wh_s, sbh_s, gain_h, mlp);
     const HeadSmem head_w{wh_s, sbh_s, gain_h, mlp.w1_s, mlp.w2_s, mlp.w3_s, mlp.sb1_s, mlp.sb2_s, mlp.sb3_s};
-    const int tiles = p.width1 * p.height1 / 16;
-    const int tile_step = static_cast<int>(gridDim.x) * kWarps;
-    int tile = static_cast<int>(blockIdx.x) * kWarps + warp;
-    if (tile < tiles) load_tile(p, tile, x_base, st_base, lane);
-    cp_async_commit();
-    cp_async_wait<0>();
-    __syncthreads();  // weights, scales, gains, padding (and every warp's first tile) in place
-
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
     const int fine_width = 2 * p.width1;
-
-    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
-        const int next = tile + tile_step;
-        if (next < tiles) {
-            // buffers buf ^ 1 were last read in the previous iteration, before its closing __syncwarp
-            load_tile(p, next, x_base + (buf ^ 1) * kXBufBytes, st_base + (buf ^ 1) * kStBufBytes, lane);
-            cp_async_commit();
-            cp_async_wait<1>();
-        } else {
-            cp_async_wait<0>();
-        }
-        __syncwarp();
+    auto load = [&](int tile, int buf) {
+        load_tile(p, tile, x_base + buf * kXBufBytes, st_base + buf * kStBufBytes, lane);
+    };
+    auto compute = [&](int tile, int buf) {
         const uint8_t* x_s = x_base + buf * kXBufBytes;
         const uint8_t* st_s = st_base + buf * kStBufBytes;
         const int m0 = tile * 16;
@@ -205,8 +190,10 @@ __global__ void __launch_bounds__(kWarps * 32) lite_tail_kernel(const LiteTailAr
                                 lane, g, t);
             __syncwarp();  // the head-norm (and h2) rows are read before the next pair rewrites them
         }
-    }
-    cp_async_wait<0>();  // no copy is left in flight at exit
+    };
+    persistent_tile_loop<2, TileWalker::warp>(static_cast<int>(blockIdx.x) * kWarps + warp,
+                                              static_cast<int>(gridDim.x) * kWarps, p.width1 * p.height1 / 16, load,
+                                              compute);
 }
 
 void require(bool ok, const char* what) {

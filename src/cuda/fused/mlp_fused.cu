@@ -10,6 +10,7 @@
 #include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
+#include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
 
@@ -76,10 +77,11 @@ __device__ __forceinline__ void load_x_rows(const MlpArgs& p, int tile, uint8_t*
     }
 }
 
-// One CTA keeps W1, W2 and their scales and biases in shared memory; each warp independently
-// walks 16-token tiles (warp-level grid stride, its next tile's rows copied while it computes the
-// current one) through norm2, fc1 + GELU -> e4m3 into its hidden rows, fc2 + residual. Only
-// __syncwarp between the steps: a warp's tile is its own (16 rows, the m16 tile of the GEMM).
+// One CTA keeps W1, W2 and their scales and biases in shared memory; each warp independently walks
+// 16-token tiles (persistent_tile_loop.cuh: warp-level grid stride, its next tile's rows copied
+// while it computes the current one) through norm2, fc1 + GELU -> e4m3 into its hidden rows, fc2 +
+// residual. Only __syncwarp between the steps: a warp's tile is its own (16 rows, the m16 tile of
+// the GEMM).
 //
 // Fragment positions as in gemm_e4m3_kernel: tile rows start at multiples of 16 (the GEMM's
 // 64-row tiles are four such m16 tiles, one per warp), so token m sits at fragment row m % 16 in
@@ -110,28 +112,10 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
         sb2_s[i] = make_float4(p.scale2[2 * i], p.scale2[2 * i + 1], p.bias2[2 * i], p.bias2[2 * i + 1]);
     for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
 
-    const int tiles = (p.m + 15) / 16;
-    const int tile_step = static_cast<int>(gridDim.x) * warps;
-    int tile = static_cast<int>(blockIdx.x) * warps + warp;
-    if (tile < tiles) load_x_rows<kC>(p, tile, x_base, lane);
-    cp_async_commit();
-    cp_async_wait<0>();
-    __syncthreads();  // weights, scales, gains (and every warp's first tile) in place
-
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
-
-    for (int buf = 0; tile < tiles; tile += tile_step, buf = (buf + 1) % L::kXBuffers) {
-        const int next = tile + tile_step;
-        if (L::kXBuffers == 2 && next < tiles) {
-            // buffer buf ^ 1 was last read in the previous iteration, before its closing __syncwarp
-            load_x_rows<kC>(p, next, x_base + (buf ^ 1) * L::kXBufBytes, lane);
-            cp_async_commit();
-            cp_async_wait<1>();  // this tile's rows have landed (this lane's copies)
-        } else {
-            cp_async_wait<0>();
-        }
-        __syncwarp();  // ... and every lane's copies are visible to the warp
+    auto load = [&](int tile, int buf) { load_x_rows<kC>(p, tile, x_base + buf * L::kXBufBytes, lane); };
+    auto compute = [&](int tile, int buf) {
         uint8_t* x_s = x_base + buf * L::kXBufBytes;
 
         // norm2 -> fc1's A (16 x C e4m3), then into registers: the C / 32 chunks' fragments.
@@ -175,21 +159,7 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
         }
         // Residual epilogue in place in the tile's f16 rows (the x that norm2 read, the value the
         // unfused fc2 reads from device memory): f16(f32(x) + y), each element by its owner.
-#pragma unroll
-        for (int s = 0; s < kC / 16; ++s)
-#pragma unroll
-            for (int nt = 0; nt < 2; ++nt) {
-                const int n = s * 16 + nt * 8 + 2 * t;
-                const float4 sb = sb2_s[n / 2];
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * L::kXStride + n * 2);
-                    const uint32_t o = *xw;
-                    const float y0 = scale_bias(acc2[s][nt][2 * half], sb.x, sb.z);
-                    const float y1 = scale_bias(acc2[s][nt][2 * half + 1], sb.y, sb.w);
-                    *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
-                }
-            }
+        residual_add_f16_rows<kC / 16>(acc2, x_s, L::kXStride, sb2_s, g, t);
         __syncwarp();
         // The tile's rows back to device memory, 16-byte coalesced (rows past m are not stored).
         constexpr int kChunks = 2 * kC / 16;
@@ -201,13 +171,10 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
                 *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(m) * kC + c * 8) =
                     *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
         }
-        __syncwarp();  // buffer buf is read out before the next iteration refills it
-        if (L::kXBuffers == 1 && next < tiles) {  // one buffer: the next tile's copy only now
-            load_x_rows<kC>(p, next, x_base, lane);
-            cp_async_commit();
-        }
-    }
-    cp_async_wait<0>();  // no copy is left in flight at exit
+    };
+    persistent_tile_loop<L::kXBuffers, TileWalker::warp>(static_cast<int>(blockIdx.x) * warps + warp,
+                                                         static_cast<int>(gridDim.x) * warps, (p.m + 15) / 16, load,
+                                                         compute);
 }
 
 void require(bool ok, const char* what) {

@@ -11,6 +11,7 @@
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/dynamic_smem.cuh"
 #include "cuda/device/mma.cuh"
+#include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
 
 namespace swinup::cuda {
@@ -209,8 +210,8 @@ __device__ __forceinline__ void load_tile(const GemmArgs& p, int tile, uint8_t* 
 }
 
 // A CTA owns one slice of N (n_slice columns, blockIdx.x % slices): it keeps that slice of the
-// weight matrix in shared memory and walks row tiles of A in a grid-stride loop, the next tile's A
-// copied (cp.async) while the current one is multiplied. Warp w owns rows [w * 16 * kMTiles,
+// weight matrix in shared memory and walks row tiles of A in a grid-stride loop (the CTA-wide
+// persistent_tile_loop), the next tile's A copied (cp.async) while the current one is multiplied. Warp w owns rows [w * 16 * kMTiles,
 // +16 * kMTiles) of the tile and sweeps its slice of N in steps of 16 (two n8 tiles per ldmatrix
 // of W). Every output is still one accumulator over the K chunks in increasing order: the tiling
 // decides only which CTA computes it. kNorm (the rms_norm gather): the cp.async double buffer
@@ -262,22 +263,13 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
     const int tiles = (p.m + kBlockM - 1) / kBlockM;
     const int tile_step = static_cast<int>(gridDim.x) / slices;
 
-    int tile = static_cast<int>(blockIdx.x) / slices;
-    if (tile < tiles) load_tile<kThreads, kBlockM, kNorm>(p, tile, kNorm ? x_base : a_base, kNorm ? x_stride : stride, chunks);
-    cp_async_commit();  // group: W slice + the first tile
-    for (int buf = 0; tile < tiles; tile += tile_step, buf ^= 1) {
-        const int next = tile + tile_step;
-        if (next < tiles) {
-            // buffer buf ^ 1 was last read in the previous iteration, before a barrier
-            load_tile<kThreads, kBlockM, kNorm>(p, next, kNorm ? x_base + (buf ^ 1) * x_buf_bytes
-                                                               : a_base + (buf ^ 1) * a_buf_bytes,
-                                                kNorm ? x_stride : stride, chunks);
-            cp_async_commit();
-            cp_async_wait<1>();  // everything but the next tile has landed
-        } else {
-            cp_async_wait<0>();
-        }
-        __syncthreads();  // (kNorm: the gains too, on the first tile)
+    // The W slice joins the first tile's commit group; the first iteration's barrier publishes both
+    // (and, kNorm, the gains).
+    auto load = [&](int tile, int buf) {
+        load_tile<kThreads, kBlockM, kNorm>(p, tile, kNorm ? x_base + buf * x_buf_bytes : a_base + buf * a_buf_bytes,
+                                            kNorm ? x_stride : stride, chunks);
+    };
+    auto compute = [&](int tile, int buf) {
         const uint8_t* a_s = a_base + (kNorm ? 0 : buf * a_buf_bytes);
         if constexpr (kNorm) {
             // The single A buffer was last read before the previous iteration's closing barrier.
@@ -344,9 +336,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_e4m3_kernel(const GemmArgs p
                 }
             }
         }
-        __syncthreads();  // buffer buf is free for the tile after next
-    }
-    cp_async_wait<0>();  // no copy is left in flight at exit
+    };
+    persistent_tile_loop<2, TileWalker::cta>(static_cast<int>(blockIdx.x) / slices, tile_step, tiles, load, compute);
 }
 
 void require(bool ok, const char* what) {

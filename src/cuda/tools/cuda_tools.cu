@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "api/resource_desc.h"
 #include "numeric/e4m3.h"
 #include "numeric/exact_math.h"
 #include "numeric/half.h"
@@ -244,24 +245,11 @@ BenchResult bench(const BenchConfig& c) {
     DeviceBuffer out_d(size_t(c.display_width) * c.display_height * 8);
     cudaStream_t stream;
     SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    swinup_dispatch_desc d;
-    swinup_dispatch_desc_init(&d);
-    auto resource = [](const void* p, swinup_format f, int rw, int rh) {
-        swinup_resource res{};
-        res.data = p;
-        res.memory = SWINUP_MEMORY_CUDA;
-        res.format = f;
-        res.width = static_cast<uint32_t>(rw);
-        res.height = static_cast<uint32_t>(rh);
-        return res;
-    };
-    d.color = resource(color_d.get(), SWINUP_FORMAT_RGBA16F, w, h);
-    d.depth = resource(depth_d.get(), SWINUP_FORMAT_R32F, w, h);
-    d.motion_vectors = resource(mv_d.get(), SWINUP_FORMAT_RG16F, w, h);
-    d.output = resource(out_d.get(), SWINUP_FORMAT_RGBA16F, c.display_width, c.display_height);
-    d.output.data_mut = out_d.get();
-    d.render_width = static_cast<uint32_t>(w);
-    d.render_height = static_cast<uint32_t>(h);
+    swinup_dispatch_desc d = frame_dispatch_desc(
+        input_resource(color_d.get(), SWINUP_FORMAT_RGBA16F, w, h, SWINUP_MEMORY_CUDA),
+        input_resource(depth_d.get(), SWINUP_FORMAT_R32F, w, h, SWINUP_MEMORY_CUDA),
+        input_resource(mv_d.get(), SWINUP_FORMAT_RG16F, w, h, SWINUP_MEMORY_CUDA),
+        output_resource(out_d.get(), SWINUP_FORMAT_RGBA16F, c.display_width, c.display_height, SWINUP_MEMORY_CUDA));
     d.cuda_stream = stream;
 
     auto dispatch = [&](uint64_t frame) {

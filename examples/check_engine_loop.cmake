@@ -1,0 +1,35 @@
+# Runs examples/engine_loop and checks what it prints (see examples/CMakeLists.txt).
+#   -DPROGRAM=path -DARGS="a;b" -DMIN_PSNR=dB   one run: exit 0 and PSNR at least MIN_PSNR
+#   -DPROGRAM=path -DCOMPARE=ON                 the right conventions beat each wrong one by 1 dB
+# PSNRs are compared in hundredths of a dB (the program prints two decimals; CMake's math() has
+# integers only).
+function(run_loop out_centi_db)
+  execute_process(COMMAND ${PROGRAM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "engine_loop ${ARGN} exited with ${rc}:\n${out}${err}")
+  endif()
+  if(NOT out MATCHES "psnr ([0-9]+)\\.([0-9][0-9]) dB")
+    message(FATAL_ERROR "engine_loop ${ARGN} printed no PSNR:\n${out}${err}")
+  endif()
+  message(STATUS "engine_loop ${ARGN}: ${CMAKE_MATCH_1}.${CMAKE_MATCH_2} dB")
+  math(EXPR centi "${CMAKE_MATCH_1} * 100 + 1${CMAKE_MATCH_2} - 100")
+  set(${out_centi_db} ${centi} PARENT_SCOPE)
+endfunction()
+
+if(COMPARE)
+  run_loop(right)
+  foreach(wrong --wrong-motion-sign --wrong-jitter-sign)
+    run_loop(bad ${wrong})
+    math(EXPR margin "${right} - ${bad}")
+    if(margin LESS 100)
+      message(FATAL_ERROR "engine_loop ${wrong} scores within 1 dB of the right conventions "
+                          "(${bad} vs ${right} hundredths of a dB): the test no longer tells them apart")
+    endif()
+  endforeach()
+else()
+  run_loop(psnr ${ARGS})
+  math(EXPR min "${MIN_PSNR} * 100")
+  if(psnr LESS min)
+    message(FATAL_ERROR "engine_loop ${ARGS}: ${psnr} hundredths of a dB, under ${MIN_PSNR} dB")
+  endif()
+endif()

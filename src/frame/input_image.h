@@ -1,0 +1,58 @@
+// An input resource (colour, depth, motion) as the readers of both backends see it: where its rows
+// are and how its elements are stored, and the read of one element as a float. The CPU backend
+// reads host resources in place (cpu/input_planes.cpp); the CUDA one reads device resources in
+// place and host ones from a packed device copy (cuda/frame/pre_network.cu).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "frame/formats.h"
+#include "numeric/half.h"
+#include "numeric/host_device.h"
+#include "swinup/swinup.h"
+
+namespace swinup {
+
+struct InputImage {       // a validated input resource (api/validation.cpp checked every field)
+    const void* data = nullptr;
+    size_t pitch = 0;     // bytes per row
+    int channels = 0;     // elements per pixel
+    int half = 0;         // 1: f16 elements, 0: f32
+    int width = 0, height = 0;
+};
+
+// The image of a resource read where it lies, rows `resource_row_pitch` apart.
+inline InputImage input_image(const swinup_resource& r) {
+    InputImage im;
+    im.data = r.data;
+    im.pitch = resource_row_pitch(r);
+    im.channels = format_channels(r.format);
+    im.half = format_is_half(r.format) ? 1 : 0;
+    im.width = static_cast<int>(r.width);
+    im.height = static_cast<int>(r.height);
+    return im;
+}
+
+// Channel c of pixel (x, y) as a float (f16 converted exactly).
+SWINUP_HD float read_input(const InputImage& im, int x, int y, int c) {
+    const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
+    const size_t e = static_cast<size_t>(x) * static_cast<size_t>(im.channels) + static_cast<size_t>(c);
+#if defined(__CUDA_ARCH__)
+    // Element-aligned (validation checks pointers and pitches against the element size).
+    if (im.half) return f16_bits_to_f32(reinterpret_cast<const uint16_t*>(row)[e]);
+    return reinterpret_cast<const float*>(row)[e];
+#else
+    if (im.half) {
+        uint16_t h;
+        std::memcpy(&h, row + e * 2, sizeof h);
+        return f16_bits_to_f32(h);
+    }
+    float f;
+    std::memcpy(&f, row + e * 4, sizeof f);
+    return f;
+#endif
+}
+
+}  // namespace swinup

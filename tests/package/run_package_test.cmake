@@ -1,0 +1,92 @@
+# The installed package works: installs the built swinup (components runtime and development)
+# into a fresh prefix, then builds consumer/ against it three ways and runs each program:
+#   1. CMake, find_package(swinup): consumer_shared (swinup::swinup) and consumer_static
+#      (swinup::swinup_static);
+#   2. pkg-config --cflags --libs swinup (the shared library);
+#   3. pkg-config --static --libs swinup, libswinup.a linked (Libs.private must be complete).
+# Each program must link the library it asked for (checked in its dynamic section) and upscale
+# two frames with finite output (consumer/consumer.c), the same bits in all four. Any failing
+# step fails the test.
+#   cmake -DBUILD_DIR=<swinup build> -DWORK_DIR=<scratch> -DSOURCE_DIR=<tests/package>
+#         -DGENERATOR=<generator> -DC_COMPILER=<cc> -P run_package_test.cmake
+foreach(var BUILD_DIR WORK_DIR SOURCE_DIR GENERATOR C_COMPILER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_package_test.cmake needs -D${var}=...")
+  endif()
+endforeach()
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+function(run_checked what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# A program must (or must not) load libswinup.so.
+function(check_links program shared)
+  run_checked("readelf ${program}" readelf -d ${program})
+  string(FIND "${run_output}" "[libswinup.so" at)
+  if(shared AND at EQUAL -1)
+    message(FATAL_ERROR "${program} does not load libswinup.so:\n${run_output}")
+  elseif(NOT shared AND NOT at EQUAL -1)
+    message(FATAL_ERROR "${program} loads libswinup.so, but was to link libswinup.a:\n${run_output}")
+  endif()
+endfunction()
+
+# Runs a consumer; all of them must compute the same output bits.
+function(run_consumer program)
+  run_checked("running ${program}" ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/lib ${program})
+  message(STATUS "${program}: ${run_output}")
+  if(NOT run_output MATCHES "output hash ([0-9a-f]+)")
+    message(FATAL_ERROR "${program} printed no output hash")
+  endif()
+  set(hash ${CMAKE_MATCH_1})
+  get_property(first GLOBAL PROPERTY swinup_consumer_hash)
+  if(NOT first)
+    set_property(GLOBAL PROPERTY swinup_consumer_hash ${hash})
+  elseif(NOT hash STREQUAL first)
+    message(FATAL_ERROR "${program} computed other output bits (${hash}) than the first program (${first})")
+  endif()
+endfunction()
+
+foreach(component runtime development)
+  run_checked("cmake --install (${component})"
+    ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --component ${component})
+endforeach()
+file(GLOB_RECURSE installed RELATIVE ${prefix} ${prefix}/*)
+list(SORT installed)
+message(STATUS "installed: ${installed}")
+
+# 1. CMake. No package registry: only the prefix may provide swinup.
+run_checked("configuring the consumer"
+  ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/cmake -G ${GENERATOR}
+  -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix}
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+run_checked("building the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/cmake)
+check_links(${WORK_DIR}/cmake/consumer_shared TRUE)
+check_links(${WORK_DIR}/cmake/consumer_static FALSE)
+run_consumer(${WORK_DIR}/cmake/consumer_shared)
+run_consumer(${WORK_DIR}/cmake/consumer_static)
+
+# 2 and 3. pkg-config.
+find_program(PKG_CONFIG pkg-config REQUIRED)
+set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+run_checked("pkg-config --cflags --libs" ${PKG_CONFIG} --cflags --libs swinup)
+separate_arguments(flags UNIX_COMMAND "${run_output}")
+run_checked("compiling with pkg-config"
+  ${C_COMPILER} ${SOURCE_DIR}/consumer/consumer.c -o ${WORK_DIR}/pkgconfig_shared ${flags})
+check_links(${WORK_DIR}/pkgconfig_shared TRUE)
+run_consumer(${WORK_DIR}/pkgconfig_shared)
+
+run_checked("pkg-config --static --cflags --libs" ${PKG_CONFIG} --static --cflags --libs swinup)
+separate_arguments(flags UNIX_COMMAND "${run_output}")
+# The linker prefers libswinup.so to libswinup.a; take the archive for -lswinup only.
+list(TRANSFORM flags REPLACE "^-lswinup$" "-Wl,-Bstatic;-lswinup;-Wl,-Bdynamic")
+run_checked("compiling with pkg-config --static"
+  ${C_COMPILER} ${SOURCE_DIR}/consumer/consumer.c -o ${WORK_DIR}/pkgconfig_static ${flags})
+check_links(${WORK_DIR}/pkgconfig_static FALSE)
+run_consumer(${WORK_DIR}/pkgconfig_static)
