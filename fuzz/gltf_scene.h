@@ -1,7 +1,7 @@
 // The glTF harnesses' common body (gltf_text.cpp: .gltf, gltf_binary.cpp: .glb): the input
 // becomes a scene file, loaded by gltf_load_scene as `swinup render --scene` loads one.
 // Promises checked: the loader returns or throws RenderError naming the file; an accepted scene
-// has finite triangles, the materials and textures they name, and finite cameras.
+// has finite triangles, the materials and textures they name, and cameras the renderer can use.
 #pragma once
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "render/camera_path.h"
 #include "render/gltf_loader.h"
 #include "render/render_sequence.h"
 #include "fuzz_check.h"
@@ -46,6 +47,11 @@ inline void load_gltf_scene(const std::string& name, const uint8_t* data, size_t
         FUZZ_CHECK(finite(c.position) && finite(c.target) && std::isfinite(c.near) && std::isfinite(c.far) &&
                        c.near > 0.0f && c.far > c.near,
                    "a camera that is not finite or has near >= far");
+        try {
+            render::camera_from_pose(c, 1.0f);
+        } catch (const render::RenderError& e) {
+            broken_promise(__FILE__, __LINE__, std::string("a camera the renderer cannot use: ") + e.what());
+        }
     }
     FUZZ_CHECK(std::isfinite(scene->scale) && scene->scale > 0.0f, "scale " + std::to_string(scene->scale));
 }

@@ -19,4 +19,7 @@ export ASAN_SYMBOLIZER_PATH
 ASAN_SYMBOLIZER_PATH="$(command -v llvm-symbolizer || true)"
 # The GPU tests would only skip here (no CUDA in this build). ASan and UBSan make the CPU
 # network about three times slower, hence the longer timeout.
-ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" --timeout 1800 -LE gpu "$@"
+# The Vulkan tests (label vulkan) run in the plain suite, on lavapipe with the validation layer;
+# they have not been run under the sanitizers yet (Mesa's driver would run inside the instrumented
+# process, and its own allocations would need leak suppressions), so they are left out here.
+ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" --timeout 1800 -LE "gpu|vulkan" "$@"

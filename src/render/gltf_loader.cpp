@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -470,6 +471,12 @@ private:
             fail(path_, name + ": zfar = " + number_text(zfar) + " must be greater than znear = " +
                             number_text(znear) + " (or absent for an infinite far plane)");
         }
+        // Without zfar the far plane is placed at least ten times beyond znear (gltf_load_scene),
+        // which must still be a float.
+        if (zfar == 0.0 && !std::isfinite(static_cast<float>(znear) * 10.0f)) {
+            fail(path_, name + ": znear = " + number_text(znear) +
+                            " leaves no room for a far plane beyond it (zfar is absent)");
+        }
         pose.near = static_cast<float>(znear);
         pose.far = static_cast<float>(zfar);  // 0: set from bounds
         scene_.cameras.push_back(pose);
@@ -529,7 +536,8 @@ private:
     int default_material_ = 0;
 };
 
-// The whole file: tinygltf reads .gltf and .glb from memory here, after the nesting check.
+// The whole file: tinygltf reads .gltf and .glb from memory here, after the nesting and
+// buffer view checks.
 std::vector<unsigned char> read_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) fail(path, "is a folder, not a file");
@@ -565,6 +573,106 @@ std::string_view json_text(const std::vector<unsigned char>& bytes, bool binary)
     return {text + 20, length};
 }
 
+// How many bytes a .glb's BIN chunk really holds: the length it claims, cut to the bytes that
+// follow its 8-byte chunk header within the GLB. tinygltf checks the claim against the GLB's
+// length field from where the chunk header begins, so a chunk claiming every remaining byte, its
+// own header's 8 included, gave a buffer that ended 8 bytes past the file. 0 when the file has
+// no BIN chunk; nothing when its header is wrong (tinygltf refuses it with its own message).
+std::optional<uint64_t> glb_bin_chunk_bytes(const std::vector<unsigned char>& bytes) {
+    if (bytes.size() < 20 || std::memcmp(bytes.data(), "glTF", 4) != 0) return std::nullopt;
+    auto u32 = [&](size_t at) {
+        return uint32_t{bytes[at]} | uint32_t{bytes[at + 1]} << 8 | uint32_t{bytes[at + 2]} << 16 |
+               uint32_t{bytes[at + 3]} << 24;
+    };
+    const uint64_t end = std::min<uint64_t>(u32(8), bytes.size());
+    const uint64_t payload = 20 + uint64_t{u32(12)} + 8;  // after the JSON chunk and the BIN chunk's header
+    if (payload > end) return 0;
+    return std::min<uint64_t>(u32(static_cast<size_t>(payload - 8)), end - payload);
+}
+
+// A glTF value read as tinygltf reads it: an index is any JSON integer cast to int (2^32 is 0);
+// a length or offset is a JSON unsigned integer (tinygltf refuses any other byteLength, and reads
+// any other byteOffset as 0).
+std::optional<int> gltf_index(const nlohmann::json& object, const char* key) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_number_integer()) return std::nullopt;
+    return static_cast<int>(it->get<int64_t>());
+}
+std::optional<uint64_t> gltf_unsigned(const nlohmann::json& object, const char* key) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_number_unsigned()) return std::nullopt;
+    return it->get<uint64_t>();
+}
+const nlohmann::json& gltf_array(const nlohmann::json& document, const char* key) {
+    static const nlohmann::json empty = nlohmann::json::array();
+    const auto it = document.find(key);
+    return it != document.end() && it->is_array() ? *it : empty;
+}
+
+// Every buffer view inside its buffer, every image's buffer view one that exists, and in a .glb
+// the buffers held by the BIN chunk no longer than it, checked before tinygltf reads the file.
+// tinygltf (2.7) hands the bytes of an image in a buffer view to the decoder as
+// &buffer.data[byteOffset] and byteLength without checking the view against its buffer: a view
+// running past its buffer had stb_image read past the heap block
+// (fuzz/corpus/gltf_binary/image_view_*.glb; from a .gltf with a data: URI buffer too). Each
+// buffer tinygltf loads has exactly its declared byteLength (a .bin file, a data: URI or a BIN
+// chunk of another size is refused), so the views are checked against that. What tinygltf
+// refuses by itself (a missing byteLength, a value of the wrong type, malformed JSON) is left
+// to it and its messages.
+void check_buffer_views(const std::vector<unsigned char>& bytes, std::string_view json_text, bool binary,
+                        const std::string& path) {
+    const nlohmann::json document = nlohmann::json::parse(json_text.begin(), json_text.end(), nullptr, false);
+    if (!document.is_object()) return;
+    const nlohmann::json& buffers = gltf_array(document, "buffers");
+    const nlohmann::json& views = gltf_array(document, "bufferViews");
+    const nlohmann::json& images = gltf_array(document, "images");
+    const std::optional<uint64_t> bin_chunk = binary ? glb_bin_chunk_bytes(bytes) : std::nullopt;
+    const uint64_t bin_bytes = bin_chunk.value_or(0);
+
+    // tinygltf reads a buffer of a .glb without a URI (a string, not empty) from the BIN chunk.
+    for (size_t i = 0; i < buffers.size() && bin_chunk; ++i) {
+        const auto uri = buffers[i].find("uri");
+        if (uri != buffers[i].end() && uri->is_string() && !uri->get_ref<const std::string&>().empty()) continue;
+        const std::optional<uint64_t> length = gltf_unsigned(buffers[i], "byteLength");
+        if (length && *length > bin_bytes) {
+            fail(path, "buffer[" + std::to_string(i) + "]: byteLength " + std::to_string(*length) +
+                           " is more than the " + std::to_string(bin_bytes) + " bytes of the file's BIN chunk");
+        }
+    }
+    std::map<size_t, size_t> image_of_view;  // the first image in each view, for the message
+    for (size_t i = 0; i < images.size(); ++i) {
+        const std::optional<int> view = gltf_index(images[i], "bufferView");
+        if (!view) continue;
+        if (*view < 0 || static_cast<size_t>(*view) >= views.size()) {
+            fail(path, "image[" + std::to_string(i) + "]: bufferView " + std::to_string(*view) +
+                           " does not exist (the file has " + std::to_string(views.size()) + ")");
+        }
+        image_of_view.emplace(static_cast<size_t>(*view), i);
+    }
+    for (size_t i = 0; i < views.size(); ++i) {
+        std::string name = "bufferView[" + std::to_string(i) + "]";
+        if (const auto image = image_of_view.find(i); image != image_of_view.end()) {
+            name += " (the bytes of image[" + std::to_string(image->second) + "])";
+        }
+        const std::optional<int> buffer = gltf_index(views[i], "buffer");
+        const std::optional<uint64_t> length = gltf_unsigned(views[i], "byteLength");
+        if (!buffer || !length) continue;  // tinygltf refuses the view
+        if (*buffer < 0 || static_cast<size_t>(*buffer) >= buffers.size()) {
+            fail(path, name + ": buffer " + std::to_string(*buffer) + " does not exist (the file has " +
+                           std::to_string(buffers.size()) + ")");
+        }
+        const std::optional<uint64_t> buffer_length = gltf_unsigned(buffers[static_cast<size_t>(*buffer)], "byteLength");
+        if (!buffer_length) continue;  // tinygltf refuses the buffer
+        const uint64_t offset = gltf_unsigned(views[i], "byteOffset").value_or(0);
+        // Without wrap-around: both numbers come from the file and may be near 2^64.
+        if (offset > *buffer_length || *length > *buffer_length - offset) {
+            fail(path, name + ": byteOffset " + std::to_string(offset) + " + byteLength " + std::to_string(*length) +
+                           " runs past the end of buffer[" + std::to_string(*buffer) + "], " +
+                           std::to_string(*buffer_length) + " bytes long");
+        }
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
@@ -577,6 +685,7 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
     } catch (const JsonNestingTooDeep& e) {
         fail(path, e.what());
     }
+    check_buffer_views(bytes, json_text(bytes, binary), binary, path);
     tinygltf::TinyGLTF gltf;
     gltf.SetImageLoader(load_image, nullptr);
     tinygltf::Model model;
@@ -627,6 +736,12 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
         if (c.far <= 0.0f) c.far = std::max(4.0f * diagonal, c.near * 10.0f);
         // Presets orbit around a point ahead of the camera at a quarter of the scene's size.
         c.target = c.position + normalize(c.target - c.position) * scene->scale;
+        // Far from the origin, that point can round to the camera's own position.
+        if (!(length(c.target - c.position) > 0.0f)) {
+            fail(path, "a camera at (" + number_text(c.position.x) + ", " + number_text(c.position.y) + ", " +
+                           number_text(c.position.z) + ") is too far from the origin for the scene's size (" +
+                           number_text(diagonal) + "): a point ahead of it rounds to its own position");
+        }
     }
     if (scene->cameras.empty()) {
         CameraPose c;
@@ -634,6 +749,14 @@ std::unique_ptr<Scene> gltf_load_scene(const std::string& path) {
         c.position = bounds.center() + Vec3{0.0f, 0.3f, 1.0f} * diagonal * 0.8f;
         c.near = diagonal * 1e-4f;
         c.far = diagonal * 4.0f;
+        // Triangles that all lie at one point (or span less than a float step at their distance
+        // from the origin) leave no place for a camera apart from what it looks at: the render
+        // would stop at its first frame with an error that names neither the file nor the cause.
+        if (!(c.near > 0.0f) || !(length(c.target - c.position) > 0.0f)) {
+            fail(path, "the scene's triangles span " + number_text(diagonal) + " around (" +
+                           number_text(c.target.x) + ", " + number_text(c.target.y) + ", " +
+                           number_text(c.target.z) + "): too little to place a camera (the file has none)");
+        }
         scene->cameras.push_back(c);
     }
     scene->camera_base = scene->cameras.front();

@@ -21,6 +21,16 @@
 #include "model/weights.h"
 #include "pipeline_fixture.h"
 
+// AddressSanitizer holds freed memory back (its quarantine, 256 MB) to catch use after free, so
+// the resident size grows under it whatever the code does (291 MB here, 2026-12-04).
+#if defined(__SANITIZE_ADDRESS__)
+#define SWINUP_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SWINUP_TEST_ASAN 1
+#endif
+#endif
+
 namespace swinup::test {
 namespace {
 
@@ -45,6 +55,9 @@ void stand_in_network(const float*, int w, int h, uint64_t, float* head) {
 }
 
 TEST(ContextMemory, CreatingAndDestroyingContextsDoesNotGrowTheProcess) {
+#ifdef SWINUP_TEST_ASAN
+    GTEST_SKIP() << "under AddressSanitizer, whose quarantine keeps freed memory resident";
+#endif
     std::string error;
     const std::shared_ptr<const Weights> weights = weights_load_embedded(Variant::lite, &error);
     ASSERT_TRUE(weights) << error;

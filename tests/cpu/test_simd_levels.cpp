@@ -149,7 +149,9 @@ TEST(SimdLevels, ElementwiseRoundingsAtEveryLevel) {
 TEST(SimdLevels, WindowAttentionAtEveryLevel) {
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> value(-3.0f, 3.0f);
-    for (const auto& [c, heads] : {std::pair{32, 2}, std::pair{96, 4}, std::pair{128, 2}}) {
+    // Not structured bindings: clang 14 does not let the lambda below capture them (C++20's P1091).
+    for (const auto& shape : {std::pair{32, 2}, std::pair{96, 4}, std::pair{128, 2}}) {
+        const int c = shape.first, heads = shape.second;
         std::vector<float> qkv(size_t(kWindowTokens) * 3 * c), bias(size_t(heads) * kWindowTokens * kWindowTokens);
         for (float& v : qkv) v = round_to_f16(value(rng));
         for (float& v : bias) v = round_to_f16(value(rng));

@@ -61,8 +61,10 @@ protected:
     }
 
     // `doc` as a .glb: the 12-byte header, then one JSON chunk padded with spaces (its buffers
-    // stay external files).
-    std::string write_glb(const std::string& json_text, const std::string& name) const {
+    // stay external files), and a BIN chunk holding `bin` when that is not empty, whose length
+    // field claims `bin_claim` bytes (bin.size() when 0).
+    std::string write_glb(const std::string& json_text, const std::string& name, const std::string& bin = {},
+                          uint32_t bin_claim = 0) const {
         std::string chunk = json_text;
         chunk.append((4 - chunk.size() % 4) % 4, ' ');
         std::string glb = "glTF";
@@ -70,9 +72,13 @@ protected:
             for (int i = 0; i < 4; ++i) glb.push_back(static_cast<char>(v >> (8 * i)));
         };
         u32(2);
-        u32(static_cast<uint32_t>(20 + chunk.size()));
+        u32(static_cast<uint32_t>(20 + chunk.size() + (bin.empty() ? 0 : 8 + bin.size())));
         u32(static_cast<uint32_t>(chunk.size()));
         glb += "JSON" + chunk;
+        if (!bin.empty()) {
+            u32(bin_claim != 0 ? bin_claim : static_cast<uint32_t>(bin.size()));
+            glb += std::string("BIN\0", 4) + bin;
+        }
         const std::string path = (dir_ / name).string();
         std::ofstream(path, std::ios::binary) << glb;
         return path;
@@ -285,6 +291,119 @@ TEST_F(GltfTest, AccessorsThatWrapAroundOrOutgrowTheBufferAreRejectedBeforeAlloc
     }
 }
 
+namespace {
+
+std::string file_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string base64(const std::string& bytes) {
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string text;
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+        if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+        if (i + 2 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 2]);
+        for (size_t k = 0; k < 4; ++k) text += i + k <= bytes.size() ? digits[(v >> (18 - 6 * k)) & 63] : '=';
+    }
+    return text;
+}
+
+}  // namespace
+
+// tinygltf hands an image in a buffer view to the decoder as &buffer.data[byteOffset] with
+// byteLength, without checking the view against its buffer: stb_image read past the heap block
+// (ASan, fuzz_gltf_binary), or from anywhere when the view began past the buffer or wrapped
+// around 2^64. Every view is now checked against its buffer before tinygltf reads the file, and
+// refused naming it (and the image it holds). Here the PNG is in a data: URI buffer of a .gltf.
+TEST_F(GltfTest, BufferViewsOutsideTheirBufferAreRefusedBeforeTinygltfReadsThem) {
+    const std::string png = file_bytes(dir_ / "grey.png");
+    auto with_image_view = [&](uint64_t offset, uint64_t length) {
+        json doc = base_document();
+        doc["buffers"].push_back({{"uri", "data:application/octet-stream;base64," + base64(png)},
+                                  {"byteLength", png.size()}});
+        doc["bufferViews"].push_back({{"buffer", 1}, {"byteOffset", offset}, {"byteLength", length}});
+        doc["images"][0] = {{"bufferView", 2}, {"mimeType", "image/png"}};
+        return doc;
+    };
+    // Exactly the PNG: loads, with the texture.
+    EXPECT_GE(gltf_load_scene(write(with_image_view(0, png.size()), "fits.gltf"))->materials.at(0).base_color_texture, 0);
+    const std::string size = std::to_string(png.size());
+    const struct {
+        uint64_t offset, length;
+        std::string what;
+    } cases[] = {
+        {0, png.size() + 64, "byteOffset 0 + byteLength " + std::to_string(png.size() + 64)},  // runs past
+        {png.size() + 8, 16, "byteOffset " + std::to_string(png.size() + 8) + " + byteLength 16"},  // begins past
+        {~uint64_t{0} - 7, 16, "byteOffset 18446744073709551608 + byteLength 16"},  // wraps around
+    };
+    for (const auto& c : cases) {
+        const std::string path = write(with_image_view(c.offset, c.length), "past.gltf");
+        const std::string e = load_error(path);
+        EXPECT_NE(e.find(path), std::string::npos) << e;
+        EXPECT_NE(e.find("bufferView[2] (the bytes of image[0]): " + c.what + " runs past the end of buffer[1], " +
+                         size + " bytes long"),
+                  std::string::npos)
+            << e;
+    }
+    // A view no accessor or image uses is held to its buffer too, and must name one that exists;
+    // an image must name a view that exists.
+    json doc = base_document();
+    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 100}, {"byteLength", 41}});
+    std::string e = load_error(write(doc, "unused.gltf"));
+    EXPECT_NE(e.find("bufferView[2]: byteOffset 100 + byteLength 41 runs past the end of buffer[0], 140 bytes long"),
+              std::string::npos)
+        << e;
+    doc = base_document();
+    doc["bufferViews"].push_back({{"buffer", 3}, {"byteLength", 4}});
+    e = load_error(write(doc, "nobuffer.gltf"));
+    EXPECT_NE(e.find("bufferView[2]: buffer 3 does not exist (the file has 1)"), std::string::npos) << e;
+    doc = base_document();
+    doc["images"][0] = {{"bufferView", 7}, {"mimeType", "image/png"}};
+    e = load_error(write(doc, "noview.gltf"));
+    EXPECT_NE(e.find("image[0]: bufferView 7 does not exist (the file has 2)"), std::string::npos) << e;
+}
+
+// tinygltf checks a .glb's BIN chunk length against the GLB's length counted from the chunk's
+// header, not from its data: a chunk claiming 8 bytes more than it holds gave a buffer whose
+// last 8 bytes were read from past the end of the file. Refused, naming the buffer.
+TEST_F(GltfTest, AGlbBufferLongerThanItsBinChunkIsRefused) {
+    const std::string bin = file_bytes(dir_ / "quad.bin");  // 140 bytes
+    json doc = base_document();
+    doc["buffers"][0] = {{"byteLength", bin.size()}};
+    // The whole chunk: loads.
+    EXPECT_EQ(gltf_load_scene(write_glb(doc.dump(), "bin.glb", bin))->triangles.size(), 4u);
+    doc["buffers"][0]["byteLength"] = bin.size() + 8;
+    const std::string path = write_glb(doc.dump(), "short_bin.glb", bin, static_cast<uint32_t>(bin.size() + 8));
+    const std::string e = load_error(path);
+    EXPECT_NE(e.find(path), std::string::npos) << e;
+    EXPECT_NE(e.find("buffer[0]: byteLength 148 is more than the 140 bytes of the file's BIN chunk"), std::string::npos)
+        << e;
+}
+
+// The inputs with which fuzz_gltf_binary found the buffer views above (fuzz/corpus/gltf_binary/,
+// where the fuzz runs start from them too): refused, naming the file and the view.
+TEST(GltfFuzzInputs, ImageBufferViewsPastTheirBufferAreRefused) {
+    const fs::path corpus = fs::path(SWINUP_FUZZ_CORPUS_DIR) / "gltf_binary";
+    const std::pair<const char*, const char*> inputs[] = {
+        {"image_view_past_buffer.glb", "bufferView[0]: byteOffset 0 + byteLength 128 runs past the end of buffer[0], 116 bytes long"},
+        {"image_view_runs_past_buffer.glb",
+         "bufferView[2] (the bytes of image[0]): byteOffset 140 + byteLength 92 runs past the end of buffer[0], 222 bytes long"},
+    };
+    for (const auto& [name, what] : inputs) {
+        const std::string path = (corpus / name).string();
+        ASSERT_TRUE(fs::exists(path)) << path;
+        try {
+            gltf_load_scene(path);
+            ADD_FAILURE() << path << " loaded";
+        } catch (const RenderError& e) {
+            EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST_F(GltfTest, ANodeReachedTwiceIsRejected) {
     // Node 1 lists node 2 twice: loaded with the quad doubled; the same at each of 40 levels
     // walked the tree 2^40 times (a hang). A self-cycle was only caught 256 levels deep.
@@ -320,6 +439,9 @@ TEST_F(GltfTest, InvalidCameraPlanesAreRejected) {
         {{{"yfov", 0.9}, {"znear", -1.0}, {"zfar", 10.0}}, "znear = -1 must be"},
         {{{"yfov", 0.9}, {"znear", 10.0}, {"zfar", 1.0}}, "zfar = 1 must be greater"},
         {{{"yfov", 0.9}, {"znear", 0.1}, {"zfar", -5.0}}, "zfar = -5 must be greater"},
+        // No zfar: the far plane goes ten times beyond znear, Inf as a float here (the scene
+        // loaded with an infinite far plane).
+        {{{"yfov", 0.9}, {"znear", 3e38}}, "znear = 3e+38 leaves no room for a far plane"},
     };
     for (const auto& [perspective, fragment] : cases) {
         json doc = base_document();
@@ -328,6 +450,37 @@ TEST_F(GltfTest, InvalidCameraPlanesAreRejected) {
         EXPECT_NE(e.find("camera 0"), std::string::npos) << e;
         EXPECT_NE(e.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << e;
     }
+}
+
+TEST_F(GltfTest, ACameraThatCannotBePlacedIsNamed) {
+    // Without a camera in the file one is placed from the triangles' bounds. Triangles at one
+    // point (scale 0), or spanning less than a float step where they are, left it at what it
+    // looks at: the scene loaded and rendering stopped at "camera: position and target coincide",
+    // naming neither the file nor the cause (found by fuzz_gltf_text).
+    for (const json& node : {json{{"mesh", 0}, {"scale", {0, 0, 0}}},
+                             json{{"mesh", 0}, {"scale", {1e-6, 1e-6, 1e-6}}, {"translation", {1e7, 1e7, 1e7}}}}) {
+        json doc = base_document();
+        doc["nodes"] = json::array({node});
+        doc["scenes"][0]["nodes"] = json::array({0});
+        const std::string e = load_error(write(doc, "point.gltf"));
+        EXPECT_NE(e.find("point.gltf"), std::string::npos) << e;
+        EXPECT_NE(e.find("too little to place a camera"), std::string::npos) << e;
+    }
+    // A camera of the file far from the origin: the point ahead of it that presets orbit
+    // rounded to its own position.
+    json far = base_document();
+    far["nodes"][3]["translation"] = json::array({0, 0, 1e30});
+    const std::string e = load_error(write(far, "far.gltf"));
+    EXPECT_NE(e.find("far.gltf"), std::string::npos) << e;
+    EXPECT_NE(e.find("too far from the origin"), std::string::npos) << e;
+    // A small scene near the origin still gets its camera.
+    json doc = base_document();
+    doc["nodes"] = json::array({json{{"mesh", 0}, {"scale", {1e-3, 1e-3, 1e-3}}}});
+    doc["scenes"][0]["nodes"] = json::array({0});
+    const auto scene = gltf_load_scene(write(doc, "small.gltf"));
+    ASSERT_EQ(scene->cameras.size(), 1u);
+    EXPECT_GT(length(scene->cameras[0].target - scene->cameras[0].position), 0.0f);
+    EXPECT_GT(scene->cameras[0].near, 0.0f);
 }
 
 TEST_F(GltfTest, MaterialFactorsOutsideTheirRangeAreRejected) {
