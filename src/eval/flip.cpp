@@ -170,7 +170,9 @@ std::array<std::vector<CsfComponent>, 3> csf_kernels(double ppd) {
     for (int c = 0; c < 3; ++c) {
         std::vector<std::pair<double, std::vector<double>>> parts;
         double total = 0.0;
-        for (const auto& [a, b] : {std::pair{kCsf[c].a1, kCsf[c].b1}, std::pair{kCsf[c].a2, kCsf[c].b2}}) {
+        for (const auto& ab : {std::pair{kCsf[c].a1, kCsf[c].b1}, std::pair{kCsf[c].a2, kCsf[c].b2}}) {
+            // Plain copies, not a structured binding: clang 14 cannot capture a binding in a lambda.
+            const double a = ab.first, b = ab.second;
             if (a == 0.0) continue;
             std::vector<double> g = sample_taps(radius, [&](double px) {
                 const double deg = px / ppd;
