@@ -381,6 +381,21 @@ TEST(RecordDispatchContext, AutoExposureWithoutFloat64IsRefusedAtCreate) {
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 
+TEST(RecordDispatchContext, AQueueFamilyTheDeviceLacksIsRefusedBeforeAnyQueueIsTaken) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    swinup_vulkan_device_desc device = dev.description();
+    device.queue_family_index = 99;
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    swinup_context* ctx = nullptr;
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(ctx, nullptr);
+    const std::string error = swinup_last_error(nullptr);
+    EXPECT_NE(error.find("queue_family_index 99 does not exist"), std::string::npos) << error;
+    // vkGetDeviceQueue with a family the device lacks would have drawn a validation error.
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
 TEST(RecordDispatchContext, BackendsThatCannotRecordAreRefusedAtCreate) {
     swinup_context_desc desc = context_desc(SWINUP_BACKEND_CPU, SWINUP_FORMAT_RGBA16F);
     swinup_context* ctx = reinterpret_cast<swinup_context*>(&desc);  // must be set to NULL

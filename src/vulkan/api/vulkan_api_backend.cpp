@@ -126,10 +126,7 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             h.instance = app->instance;
             h.physical_device = app->physical_device;
             h.device = app->device;
-            h.queue_family = app->queue_family_index;
-            // The backend's host-path objects are made for a queue of the family; swinup never
-            // submits to it (ApiBackend::dispatch refuses host pointers on the application's device).
-            vkGetDeviceQueue(app->device, app->queue_family_index, 0, &h.queue);
+            h.queue_family = app->queue_family_index;  // checked by wrap before any queue is taken
             h.enabled_features = app->enabled_features;
             device = vulkan::Device::wrap(h);
         } else {
