@@ -65,6 +65,9 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
     try {
         const FrameSetup frame = frames_.begin(desc_, d);
         Recorder& rec = submitter_.begin();
+        // A frame the application recorded on this (swinup's own) device and submitted may still
+        // run on the queue: it wrote the state and scratch this frame reads and overwrites.
+        rec.barrier();
         if (timer_) timer_->begin(rec);
         const FrameInputViews inputs = io_->record_upload(rec, d);
         if (timer_) timer_->mark(rec, "upload (host inputs into images)");
