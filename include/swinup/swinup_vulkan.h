@@ -268,7 +268,9 @@ SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc*
  * with; no extension list and no feature chain). For swinup's own device the application may create
  * images, views and command buffers on it and submit to queue 0 of queue_family_index;
  * swinup_dispatch (host pointers) on such a context submits to that same queue, so the application
- * must not use the queue from another thread during it. */
+ * must not use the queue from another thread during it. out->struct_size must be set first
+ * (swinup_vulkan_device_desc_init does); another size is SWINUP_STATUS_INVALID_ARGUMENT naming
+ * swinup_vulkan_device_desc, with *out unchanged. */
 SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx,
                                                           swinup_vulkan_device_desc* out);
 

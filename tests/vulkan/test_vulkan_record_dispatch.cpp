@@ -285,6 +285,7 @@ TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
     ASSERT_EQ(s, SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     ASSERT_EQ(swinup_context_create(&desc, &host.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     swinup_vulkan_device_desc handles;
+    swinup_vulkan_device_desc_init(&handles);
     ASSERT_EQ(swinup_vulkan_context_get_device(own.ctx, &handles), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     ASSERT_NE(handles.device, VK_NULL_HANDLE);
     ASSERT_NE(handles.get_instance_proc_addr, nullptr);
@@ -354,7 +355,14 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     EXPECT_EQ(info.backend, SWINUP_BACKEND_VULKAN);
     EXPECT_EQ(std::string(info.device_name), dev.name);
     swinup_vulkan_device_desc back;
-    ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK);
+    std::memset(&back, 0xab, sizeof back);  // a size this struct never had
+    EXPECT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("out->struct_size: swinup_vulkan_device_desc accepts"),
+              std::string::npos)
+        << swinup_last_error(nullptr);
+    EXPECT_EQ(back.queue_family_index, 0xababababu);  // not written
+    swinup_vulkan_device_desc_init(&back);
+    ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     EXPECT_EQ(back.device, dev.device);
     EXPECT_EQ(back.queue_family_index, dev.queue_family);
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
