@@ -39,6 +39,16 @@ public:
         }
     }
 
+    // slots_ (its events and descriptor pools) goes before frame_, whose destructor waits for
+    // swinup's own device: the wait is done here first, while the slots still exist. On the
+    // application's device nothing is waited for: swinup_vulkan.h requires every recorded frame
+    // to have completed before the context is destroyed.
+    ~ApiBackend() override {
+        if (own_device_) vkDeviceWaitIdle(frame_->device().handle());
+    }
+    ApiBackend(const ApiBackend&) = delete;
+    ApiBackend& operator=(const ApiBackend&) = delete;
+
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
     std::string device_name() const override { return frame_->device_name(); }
     // The frame backend's allocations (the recording slots hold descriptor pools and events only).

@@ -33,8 +33,10 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
 
 VulkanBackend::~VulkanBackend() {
     // Nothing of ours may be in flight when the buffers go (the host path always waits; a failed
-    // wait leaves the device lost, where this returns at once).
-    if (device_.handle()) vkDeviceWaitIdle(device_.handle());
+    // wait leaves the device lost, where this returns at once). The application's device is not
+    // waited on: its queues are the application's to synchronise (vkDeviceWaitIdle would touch
+    // them all), and swinup_vulkan.h requires its recorded frames to be complete by now.
+    if (device_.handle() && device_.owned()) vkDeviceWaitIdle(device_.handle());
 }
 
 void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,

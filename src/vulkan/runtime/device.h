@@ -84,6 +84,8 @@ public:
     VkInstance instance() const { return instance_; }
     VkPhysicalDevice physical_device() const { return physical_; }
     VkDevice handle() const { return device_; }
+    // True for swinup's own device (Device::create), false for the application's (Device::wrap).
+    bool owned() const { return owned_; }
     VkQueue queue() const { return queue_; }
     uint32_t queue_family() const { return queue_family_; }
     const std::string& name() const { return name_; }
