@@ -61,9 +61,10 @@
  * push constants: after the call the command buffer's compute bindings are undefined (re-bind
  * yours); graphics state is untouched. Each recorded frame must be submitted exactly once, in
  * recording order, and must complete before the context is destroyed. A successful call advances
- * the temporal state at once (it counts as the context's dispatch of that frame): a command buffer
- * that is recorded but then never submitted leaves the history one frame ahead, so the next frame
- * should set frame.reset. A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
+ * the temporal state at once (it counts as the context's dispatch of that frame). A command buffer
+ * that is recorded but then never submitted breaks that rule, with two lasting effects: the history
+ * is one frame ahead (the next frame should set frame.reset), and the frame keeps one of the 8
+ * slots below until the context is destroyed (its end-of-frame event is never set). A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
  * nothing and changes nothing. A failure after validation (a device error, out of memory) also
  * leaves the temporal state unchanged, but the command buffer may then hold part of the frame:
  * reset or free it rather than submit it.

@@ -331,6 +331,30 @@ TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFrees
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 
+// The first frame recorded on a context prepares swinup's internal images (the 1x1 exposure image
+// bound when the frame has no exposure texture); a first frame that is never submitted must not
+// leave a later frame using them in a layout they never reached.
+TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    Context ctx;
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc first = images.describe(0);
+    VkCommandBuffer discarded = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, discarded, &first), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    dev.discard(discarded);  // never submitted: its slot stays taken (1 of 8)
+    images.upload(dev, 1);
+    swinup_vulkan_dispatch_desc second = images.describe(1);
+    second.frame.reset = 1;  // the history is one frame ahead of what ran
+    const std::vector<uint8_t> out = recorded_frame(dev, ctx.ctx, images, second);
+    EXPECT_FALSE(out.empty());
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
 TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
