@@ -120,7 +120,12 @@ public:
         SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
         SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_.handle, cudaStreamNonBlocking));
         SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&done_.handle, cudaEventDisableTiming));
-        const auto finish = [this] { SWINUP_CUDA_CHECK(cudaEventSynchronize(done_.handle)); };
+        // Before an import goes: this context's last frame on either path (swinup_dispatch on another
+        // stream included) and the last imported frame's semaphore signal have run.
+        const auto finish = [this] {
+            SWINUP_CUDA_CHECK(cudaEventSynchronize(backend_->last_frame_done()));
+            SWINUP_CUDA_CHECK(cudaEventSynchronize(done_.handle));
+        };
         images_ = std::make_unique<ImportedImages>(app.device, get_memory_fd, finish);
         semaphores_ = std::make_unique<ImportedSemaphores>(app.device, get_semaphore_fd, finish);
     }
