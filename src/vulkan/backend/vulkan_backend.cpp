@@ -84,13 +84,19 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
         commit(frame);
     } catch (const VulkanError& e) {
+        // Whatever was recorded did not run (or is not known to have): its first-use layout
+        // transitions are recorded again next frame. (Moving an image from UNDEFINED again is
+        // always valid: every frame rewrites the input images and the output image whole.)
+        io_->frame_not_run();
         *error = std::string("dispatch: the Vulkan backend failed: ") + e.what() +
                  " (the temporal state is unchanged; a lost device needs a new context)";
         return e.status();
     } catch (const std::bad_alloc&) {
+        io_->frame_not_run();
         *error = "dispatch: out of host memory";
         return SWINUP_STATUS_OUT_OF_MEMORY;
     } catch (const std::exception& e) {
+        io_->frame_not_run();
         *error = std::string("dispatch: internal error in the Vulkan backend: ") + e.what();
         return SWINUP_STATUS_INTERNAL;
     }
