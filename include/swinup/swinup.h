@@ -149,16 +149,18 @@ typedef struct swinup_resource {
                                not supported */
 } swinup_resource;
 
-/* Descriptor sizes (struct_size). Each struct passed to or filled by the library starts with
- * struct_size; a struct grows only at its end, and each size it has had is listed below. A call
- * accepts exactly the listed sizes of that struct: a program built against an older swinup.h
- * keeps working with a newer library. The fields past an older size are not read and take their
- * defaults (those of swinup_context_desc_init / swinup_dispatch_desc_init); for a struct the
- * library fills, only the fields within struct_size are written. Any other size is
- * SWINUP_STATUS_INVALID_ARGUMENT, and swinup_last_error names the struct and the accepted sizes.
- * The _init functions set the newest size; for the filled structs set struct_size = sizeof.
- * A struct's newest size is its sizeof; when fields are added, that constant becomes the offsetof
- * of the first added field, so every constant keeps its value. */
+/* Descriptor sizes (struct_size). These structs start with struct_size: swinup_context_desc,
+ * swinup_dispatch_desc, swinup_version_info, swinup_memory_requirements (and swinup_vulkan.h's
+ * swinup_vulkan_device_desc and swinup_vulkan_dispatch_desc); swinup_resource (a member of
+ * swinup_dispatch_desc) and swinup_context_info have none. A struct grows only at its end, and each
+ * size it has had is listed below. A call accepts exactly the listed sizes of that struct: a
+ * program built against an older swinup.h keeps working with a newer library. The fields past an
+ * older size are not read and take their defaults (those of swinup_context_desc_init /
+ * swinup_dispatch_desc_init); for a struct the library fills, only the fields within struct_size
+ * are written. Any other size is SWINUP_STATUS_INVALID_ARGUMENT, and swinup_last_error names the
+ * struct and the accepted sizes. The _init functions set the newest size; for the filled structs
+ * set struct_size = sizeof. A struct's newest size is its sizeof; when fields are added, that
+ * constant becomes the offsetof of the first added field, so every constant keeps its value. */
 #define SWINUP_CONTEXT_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_context_desc, log_callback)) /* 0.1.0: up to num_threads */
 #define SWINUP_CONTEXT_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_context_desc)) /* adds log_callback, log_user_data */
 #define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_dispatch_desc))
@@ -277,14 +279,18 @@ typedef struct swinup_version_info {
 SWINUP_API swinup_status swinup_get_version(swinup_version_info* version);
 
 /* Memory a context holds. host_bytes and device_bytes are allocated by swinup_context_create and
- * held until swinup_context_destroy; a dispatch allocates nothing of its own, except that a CUDA
- * context captures one CUDA graph per render size it meets (both window-shift parities) and keeps
- * at most SWINUP_CUDA_GRAPH_CACHE_SIZES of them, least recently used evicted: graph_device_bytes
- * is an estimate of the device memory they take when the cache is full. Not counted: the CPU
- * backend's worker threads keep a scratch buffer each (about 2.3 MB a thread for lite), grown at
- * their first frame and reused by every context for the life of the process. On the Vulkan
- * backend device_bytes is every VkDeviceMemory the context allocated (device-local and
- * host-visible staging alike). A context of swinup_vulkan_context_create with SWINUP_BACKEND_CUDA
+ * held until swinup_context_destroy; a dispatch allocates nothing of its own, with two exceptions.
+ * A CUDA context captures one CUDA graph per render size it meets (both window-shift parities) and
+ * keeps at most SWINUP_CUDA_GRAPH_CACHE_SIZES of them, least recently used evicted:
+ * graph_device_bytes is an estimate of the device memory they take when the cache is full. A Vulkan
+ * context's swinup_dispatch (host pointers) creates, at the first dispatch that uses each input
+ * format, a device image for that input and format (of the largest size the input can have), kept
+ * until swinup_context_destroy: swinup_context_get_memory's device_bytes counts them once made;
+ * swinup_query_memory's figure, measured on a backend that has run no frame, does not. Not counted:
+ * the CPU backend's worker threads keep a scratch buffer each (about 2.3 MB a thread for lite),
+ * grown at their first frame and reused by every context for the life of the process. On the Vulkan
+ * backend device_bytes is every VkDeviceMemory the context allocated (device-local and host-visible
+ * staging alike). A context of swinup_vulkan_context_create with SWINUP_BACKEND_CUDA
  * (swinup_vulkan.h) reports the CUDA backend's own memory only: the application's images and
  * semaphores it imports are the application's memory and are not counted. */
 typedef struct swinup_memory_requirements {

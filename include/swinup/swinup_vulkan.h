@@ -61,9 +61,10 @@
  * push constants: after the call the command buffer's compute bindings are undefined (re-bind
  * yours); graphics state is untouched. Each recorded frame must be submitted exactly once, in
  * recording order, and must complete before the context is destroyed. A successful call advances
- * the temporal state at once (it counts as the context's dispatch of that frame): a command buffer
- * that is recorded but then never submitted leaves the history one frame ahead, so the next frame
- * should set frame.reset. A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
+ * the temporal state at once (it counts as the context's dispatch of that frame). A command buffer
+ * that is recorded but then never submitted breaks that rule, with two lasting effects: the history
+ * is one frame ahead (the next frame should set frame.reset), and the frame keeps one of the 8
+ * slots below until the context is destroyed (its end-of-frame event is never set). A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
  * nothing and changes nothing. A failure after validation (a device error, out of memory) also
  * leaves the temporal state unchanged, but the command buffer may then hold part of the frame:
  * reset or free it rather than submit it.
@@ -268,7 +269,9 @@ SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc*
  * with; no extension list and no feature chain). For swinup's own device the application may create
  * images, views and command buffers on it and submit to queue 0 of queue_family_index;
  * swinup_dispatch (host pointers) on such a context submits to that same queue, so the application
- * must not use the queue from another thread during it. */
+ * must not use the queue from another thread during it. out->struct_size must be set first
+ * (swinup_vulkan_device_desc_init does); another size is SWINUP_STATUS_INVALID_ARGUMENT naming
+ * swinup_vulkan_device_desc, with *out unchanged. */
 SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx,
                                                           swinup_vulkan_device_desc* out);
 

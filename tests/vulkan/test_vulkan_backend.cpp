@@ -203,6 +203,28 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
     EXPECT_EQ(clean.last_stage_times().size(), 5u) << "upload, pre-network, network, output, readback";
 }
 
+// A failed first frame: its layout transitions (the output and input images' first use) never
+// ran, so the next frame must record them again (the fixture fails on the validation layer's
+// image-layout error otherwise) and equal a first frame of a backend that never failed.
+TEST_F(VulkanBackendFrames, AFailedFirstFrameLeavesTheImagesForTheNextFrameToPrepare) {
+    std::string error;
+    const auto weights = weights_load_embedded(Variant::lite, &error);
+    ASSERT_TRUE(weights) << error;
+    const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
+    VulkanBackend failing(desc, weights, device());
+    VulkanBackend clean(desc, weights, device());
+    const SyntheticFrame f0(kOdd, 0);
+    std::vector<uint8_t> lost_out, after_failure, reference;
+    swinup_dispatch_desc lost = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, lost_out);
+    failing.inject_submit_failure(VK_ERROR_DEVICE_LOST);
+    EXPECT_EQ(failing.dispatch(lost, 0, &error), SWINUP_STATUS_DEVICE_ERROR);
+    swinup_dispatch_desc a = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, after_failure);
+    swinup_dispatch_desc b = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, reference);
+    ASSERT_EQ(failing.dispatch(a, 0, &error), SWINUP_STATUS_OK) << error;
+    ASSERT_EQ(clean.dispatch(b, 0, &error), SWINUP_STATUS_OK) << error;
+    EXPECT_EQ(after_failure, reference) << "the failed first frame changed what the next one computes";
+}
+
 // The C API: SWINUP_BACKEND_VULKAN makes a Vulkan context (its own device), reports it, runs a
 // frame; host-only memory is required.
 TEST_F(VulkanBackendFrames, CApiCreatesAVulkanContext) {

@@ -159,6 +159,22 @@ TEST(VulkanDispatchValidation, NullHandlesAndSharedOutputAreNamed) {
                       "an image of its own)");
 }
 
+TEST(VulkanDispatchValidation, OneImageInTwoInputRolesIsRefusedNamingBoth) {
+    // Each role's view and format is valid on its own; the shared VkImage is what is wrong.
+    Frame f;
+    f.desc.motion_vectors.image = f.desc.color.image;
+    expect_refused(f, "vulkan_dispatch.motion_vectors.image: is also vulkan_dispatch.color.image (each input "
+                      "must be an image of its own)");
+    f = Frame();
+    f.desc.exposure = image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    f.desc.exposure.image = f.desc.depth.image;
+    expect_refused(f, "vulkan_dispatch.exposure.image: is also vulkan_dispatch.depth.image (each input must be "
+                      "an image of its own)");
+    // Under auto exposure the exposure image is not read, so it is not compared.
+    f.context.flags |= SWINUP_FLAG_AUTO_EXPOSURE;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
 TEST(VulkanDispatchValidation, TheExposureImageIsCheckedWhenGivenAndIgnoredUnderAutoExposure) {
     Frame f;
     f.desc.exposure = image(0x500, VK_FORMAT_R16G16_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);

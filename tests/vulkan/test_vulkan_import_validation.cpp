@@ -197,6 +197,15 @@ TEST(CudaInteropValidation, TheDeviceNeedsTheExternalFdExtensions) {
     device.api_version = VK_API_VERSION_1_1;  // no timeline semaphores without the extension
     v = validate_cuda_interop_device(device);
     EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+    device.api_version = 0;  // 0 means 1.1
+    v = validate_cuda_interop_device(device);
+    EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(v.message.rfind("vulkan_device.api_version: below 1.2", 0), 0u) << v.message;
+    const char* with_timeline[] = {"VK_KHR_external_memory_fd", "VK_KHR_external_semaphore_fd",
+                                   "VK_KHR_timeline_semaphore"};
+    device.enabled_extension_count = 3;
+    device.enabled_extensions = with_timeline;
+    EXPECT_TRUE(validate_cuda_interop_device(device).ok());
 }
 
 // A CUDA context needs the application's device: swinup's own has no exported memory to import.

@@ -285,6 +285,7 @@ TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
     ASSERT_EQ(s, SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     ASSERT_EQ(swinup_context_create(&desc, &host.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     swinup_vulkan_device_desc handles;
+    swinup_vulkan_device_desc_init(&handles);
     ASSERT_EQ(swinup_vulkan_context_get_device(own.ctx, &handles), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     ASSERT_NE(handles.device, VK_NULL_HANDLE);
     ASSERT_NE(handles.get_instance_proc_addr, nullptr);
@@ -330,6 +331,30 @@ TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFrees
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 
+// The first frame recorded on a context prepares swinup's internal images (the 1x1 exposure image
+// bound when the frame has no exposure texture); a first frame that is never submitted must not
+// leave a later frame using them in a layout they never reached.
+TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    Context ctx;
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc first = images.describe(0);
+    VkCommandBuffer discarded = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, discarded, &first), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    dev.discard(discarded);  // never submitted: its slot stays taken (1 of 8)
+    images.upload(dev, 1);
+    swinup_vulkan_dispatch_desc second = images.describe(1);
+    second.frame.reset = 1;  // the history is one frame ahead of what ran
+    const std::vector<uint8_t> out = recorded_frame(dev, ctx.ctx, images, second);
+    EXPECT_FALSE(out.empty());
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
 TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
@@ -354,7 +379,14 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     EXPECT_EQ(info.backend, SWINUP_BACKEND_VULKAN);
     EXPECT_EQ(std::string(info.device_name), dev.name);
     swinup_vulkan_device_desc back;
-    ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK);
+    std::memset(&back, 0xab, sizeof back);  // a size this struct never had
+    EXPECT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("out->struct_size: swinup_vulkan_device_desc accepts"),
+              std::string::npos)
+        << swinup_last_error(nullptr);
+    EXPECT_EQ(back.queue_family_index, 0xababababu);  // not written
+    swinup_vulkan_device_desc_init(&back);
+    ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     EXPECT_EQ(back.device, dev.device);
     EXPECT_EQ(back.queue_family_index, dev.queue_family);
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
@@ -378,6 +410,21 @@ TEST(RecordDispatchContext, AutoExposureWithoutFloat64IsRefusedAtCreate) {
     desc.flags &= ~uint32_t(SWINUP_FLAG_AUTO_EXPOSURE);  // without the flag the device serves the context
     EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     swinup_context_destroy(ctx);
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+}
+
+TEST(RecordDispatchContext, AQueueFamilyTheDeviceLacksIsRefusedBeforeAnyQueueIsTaken) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    swinup_vulkan_device_desc device = dev.description();
+    device.queue_family_index = 99;
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    swinup_context* ctx = nullptr;
+    EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(ctx, nullptr);
+    const std::string error = swinup_last_error(nullptr);
+    EXPECT_NE(error.find("queue_family_index 99 does not exist"), std::string::npos) << error;
+    // vkGetDeviceQueue with a family the device lacks would have drawn a validation error.
     EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 

@@ -39,6 +39,7 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
                         "; the CUDA backend needs sm_89 or newer (FP8 tensor cores)");
     device_name_ = prop.name;
     SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
+    SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&last_frame_done_, cudaEventDisableTiming));
 
     {
         // Every device allocation of the context is made here, counted (memory()).
@@ -79,6 +80,7 @@ CudaBackend::~CudaBackend() {
     if (pinned_params_) cudaFreeHost(pinned_params_);
     graphs_.clear();
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
+    if (last_frame_done_) cudaEventDestroy(last_frame_done_);
 }
 
 void CudaBackend::FrameGraphs::release() {
@@ -217,6 +219,7 @@ void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_
 
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
     const FrameSetup frame = frames_.begin(desc_, d);
+    SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
     FrameParams p = frame_params(frame, d);
     p.color = input(d.color, buffers_.host_color, stream);
     p.depth = input(d.depth, buffers_.host_depth, stream);
@@ -236,6 +239,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
         SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), buffers_.host_output.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
     }
+    SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
     if (host_output || d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
         d.motion_vectors.memory == SWINUP_MEMORY_HOST) {
         SWINUP_CUDA_CHECK(cudaStreamSynchronize(stream));  // host memory must be done with on return
@@ -259,7 +263,9 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
     p.output_format = images.output_format;
     p.output_surface = images.output;
+    SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
     launch(p, frame_index, stream, /*pinned=*/true);
+    SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
     frames_.commit(frame);
 }
 

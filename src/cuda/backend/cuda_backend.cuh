@@ -68,6 +68,10 @@ public:
     void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images, uint64_t frame_index,
                             cudaStream_t stream);
     int device_ordinal() const { return device_; }
+    // Recorded after every frame's work (either path, on whatever stream it ran); every frame's
+    // stream first waits for it. The state and scratch buffers are one set per context, so frames
+    // on different streams must not overlap. Whoever frees what a frame used waits for it too.
+    cudaEvent_t last_frame_done() const { return last_frame_done_; }
 
 private:
     FrameParams frame_params(const FrameSetup& frame, const swinup_dispatch_desc& desc) const;
@@ -84,6 +88,7 @@ private:
     int device_ = 0;
     std::unique_ptr<CudaNetwork> network_;
     cudaStream_t capture_stream_ = nullptr;
+    cudaEvent_t last_frame_done_ = nullptr;
     bool use_graphs_ = true;
     CudaNetwork::StageMarker marker_;
     // A render size's frame graphs, one per window-shift parity (null until first captured).

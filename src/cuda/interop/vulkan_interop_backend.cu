@@ -81,6 +81,27 @@ InputImage texture_input(const swinup_vulkan_image& image, const cuda::ImportedI
     return im;
 }
 
+// A CUDA stream and an event owned by the backend: released by their destructors, so also when
+// the backend's constructor throws after creating them.
+struct OwnedStream {
+    cudaStream_t handle = nullptr;
+    OwnedStream() = default;
+    OwnedStream(const OwnedStream&) = delete;
+    OwnedStream& operator=(const OwnedStream&) = delete;
+    ~OwnedStream() {
+        if (handle != nullptr) cudaStreamDestroy(handle);
+    }
+};
+struct OwnedEvent {
+    cudaEvent_t handle = nullptr;
+    OwnedEvent() = default;
+    OwnedEvent(const OwnedEvent&) = delete;
+    OwnedEvent& operator=(const OwnedEvent&) = delete;
+    ~OwnedEvent() {
+        if (handle != nullptr) cudaEventDestroy(handle);
+    }
+};
+
 class VulkanInteropBackend final : public CudaInteropBackend {
 public:
     VulkanInteropBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
@@ -97,20 +118,24 @@ public:
         on_device.device_index = cuda_device_of(app.physical_device);
         backend_ = std::make_unique<CudaBackend>(on_device, std::move(weights));
         SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
-        SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-        SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
-        const auto finish = [this] { SWINUP_CUDA_CHECK(cudaEventSynchronize(done_)); };
+        SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_.handle, cudaStreamNonBlocking));
+        SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&done_.handle, cudaEventDisableTiming));
+        // Before an import goes: this context's last frame on either path (swinup_dispatch on another
+        // stream included) and the last imported frame's semaphore signal have run.
+        const auto finish = [this] {
+            SWINUP_CUDA_CHECK(cudaEventSynchronize(backend_->last_frame_done()));
+            SWINUP_CUDA_CHECK(cudaEventSynchronize(done_.handle));
+        };
         images_ = std::make_unique<ImportedImages>(app.device, get_memory_fd, finish);
         semaphores_ = std::make_unique<ImportedSemaphores>(app.device, get_semaphore_fd, finish);
     }
 
     ~VulkanInteropBackend() override {
         cudaSetDevice(backend_->device_ordinal());
-        cudaEventSynchronize(done_);  // the imports go below; nothing may still use them
+        cudaEventSynchronize(done_.handle);  // the imports go below; nothing may still use them
         images_.reset();
         semaphores_.reset();
-        cudaEventDestroy(done_);
-        cudaStreamDestroy(stream_);
+        // done_ and stream_ go with the members, after the imports.
     }
 
     swinup_backend kind() const override { return SWINUP_BACKEND_CUDA; }
@@ -130,7 +155,7 @@ public:
         try {
             SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
             const cudaStream_t stream = d.frame.cuda_stream != nullptr ? static_cast<cudaStream_t>(d.frame.cuda_stream)
-                                                                       : stream_;
+                                                                       : stream_.handle;
             // Every import first: a refusal enqueues nothing.
             using Access = ImportedImages::Access;
             CudaBackend::ImportedImages frame;
@@ -158,7 +183,7 @@ public:
                 params.params.fence.value = d.signal_value;
                 SWINUP_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&signal, &params, 1, stream));
             }
-            SWINUP_CUDA_CHECK(cudaEventRecord(done_, stream));
+            SWINUP_CUDA_CHECK(cudaEventRecord(done_.handle, stream));
         } catch (const InteropError& e) {
             *error = e.what();
             return e.status;
@@ -196,8 +221,8 @@ private:
 
     swinup_vulkan_device_desc app_;
     std::unique_ptr<CudaBackend> backend_;
-    cudaStream_t stream_ = nullptr;
-    cudaEvent_t done_ = nullptr;  // recorded after each frame's last enqueued work
+    OwnedStream stream_;
+    OwnedEvent done_;  // recorded after each frame's last enqueued work
     std::unique_ptr<ImportedImages> images_;
     std::unique_ptr<ImportedSemaphores> semaphores_;
 };

@@ -130,8 +130,9 @@ Validation validate_cuda_interop_device(const swinup_vulkan_device_desc& device)
                         ", which SWINUP_BACKEND_CUDA needs to import the application's images and semaphores"};
         }
     }
-    if (device.api_version != 0 && device.api_version < VK_API_VERSION_1_2 &&
-        !has_extension(device, "VK_KHR_timeline_semaphore")) {
+    // 0 means 1.1 (swinup_vulkan.h), which has no timeline semaphores of its own.
+    const uint32_t api_version = device.api_version == 0 ? VK_API_VERSION_1_1 : device.api_version;
+    if (api_version < VK_API_VERSION_1_2 && !has_extension(device, "VK_KHR_timeline_semaphore")) {
         return {SWINUP_STATUS_UNSUPPORTED,
                 "vulkan_device.api_version: below 1.2 and VK_KHR_timeline_semaphore not enabled: SWINUP_BACKEND_CUDA "
                 "orders its work with timeline semaphores"};

@@ -3,8 +3,8 @@
 // each recorded frame ends with vkCmdSetEvent on its slot's event, and a slot (its descriptor
 // arena) is reused only once the host sees that event set, i.e. once every command recorded before
 // it in submission order, this frame's dispatches included, has completed. A slot whose frame is
-// still pending (or was never submitted) is left alone and another is taken; at most kMaxSlots
-// frames can be pending at once.
+// still pending is left alone and another is taken; at most kMaxSlots frames can be pending at
+// once. A frame that is never submitted keeps its slot until the context is destroyed.
 #pragma once
 
 #include <vulkan/vulkan.h>

@@ -39,6 +39,16 @@ public:
         }
     }
 
+    // slots_ (its events and descriptor pools) goes before frame_, whose destructor waits for
+    // swinup's own device: the wait is done here first, while the slots still exist. On the
+    // application's device nothing is waited for: swinup_vulkan.h requires every recorded frame
+    // to have completed before the context is destroyed.
+    ~ApiBackend() override {
+        if (own_device_) vkDeviceWaitIdle(frame_->device().handle());
+    }
+    ApiBackend(const ApiBackend&) = delete;
+    ApiBackend& operator=(const ApiBackend&) = delete;
+
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
     std::string device_name() const override { return frame_->device_name(); }
     // The frame backend's allocations (the recording slots hold descriptor pools and events only).
@@ -126,10 +136,7 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             h.instance = app->instance;
             h.physical_device = app->physical_device;
             h.device = app->device;
-            h.queue_family = app->queue_family_index;
-            // The backend's host-path objects are made for a queue of the family; swinup never
-            // submits to it (ApiBackend::dispatch refuses host pointers on the application's device).
-            vkGetDeviceQueue(app->device, app->queue_family_index, 0, &h.queue);
+            h.queue_family = app->queue_family_index;  // checked by wrap before any queue is taken
             h.enabled_features = app->enabled_features;
             device = vulkan::Device::wrap(h);
         } else {

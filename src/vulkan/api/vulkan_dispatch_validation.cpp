@@ -98,16 +98,23 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
         return v;
     }
 
-    // The output is written while the inputs may still be read: it must be an image of its own.
+    // Every role is an image of its own: the output is written while the inputs may still be read,
+    // and the CUDA backend imports one texture per role and image (one VkImage in two roles would be
+    // imported twice, with two formats, and the first import released while the frame uses it).
     const struct {
         const char* name;
         const swinup_vulkan_image* image;
-    } inputs[4] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
-                   {"exposure", exposure_image ? &d.exposure : nullptr}};
-    for (const auto& in : inputs) {
-        if (in.image != nullptr && in.image->image == d.output.image) {
-            return invalid(std::string("vulkan_dispatch.output.image: is also vulkan_dispatch.") + in.name +
-                           ".image (the output must be an image of its own)");
+    } roles[5] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
+                  {"exposure", exposure_image ? &d.exposure : nullptr}, {"output", &d.output}};
+    for (size_t later = 1; later < 5; ++later) {
+        if (roles[later].image == nullptr) continue;
+        for (size_t earlier = 0; earlier < later; ++earlier) {
+            if (roles[earlier].image == nullptr || roles[earlier].image->image != roles[later].image->image) continue;
+            return invalid(std::string("vulkan_dispatch.") + roles[later].name + ".image: is also vulkan_dispatch." +
+                           roles[earlier].name + ".image (" +
+                           (later == 4 ? "the output must be an image of its own"
+                                       : "each input must be an image of its own") +
+                           ")");
         }
     }
     return {};

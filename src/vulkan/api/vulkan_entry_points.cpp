@@ -148,6 +148,14 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
 swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx, swinup_vulkan_device_desc* out) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_context_get_device: ctx is NULL");
     if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_context_get_device: out is NULL");
+    // The struct_size rule: *out is written only when its size is one swinup_vulkan_device_desc has had.
+    if (out->struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) {
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                           "swinup_vulkan_context_get_device: out->struct_size: swinup_vulkan_device_desc accepts " +
+                               std::to_string(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
+                               " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got " +
+                               std::to_string(out->struct_size));
+    }
     try {
         if (const CudaInteropBackend* cuda = cuda_backend_of(ctx)) {
             *out = cuda->device();

@@ -33,8 +33,10 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
 
 VulkanBackend::~VulkanBackend() {
     // Nothing of ours may be in flight when the buffers go (the host path always waits; a failed
-    // wait leaves the device lost, where this returns at once).
-    if (device_.handle()) vkDeviceWaitIdle(device_.handle());
+    // wait leaves the device lost, where this returns at once). The application's device is not
+    // waited on: its queues are the application's to synchronise (vkDeviceWaitIdle would touch
+    // them all), and swinup_vulkan.h requires its recorded frames to be complete by now.
+    if (device_.handle() && device_.owned()) vkDeviceWaitIdle(device_.handle());
 }
 
 void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
@@ -65,6 +67,9 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
     try {
         const FrameSetup frame = frames_.begin(desc_, d);
         Recorder& rec = submitter_.begin();
+        // A frame the application recorded on this (swinup's own) device and submitted may still
+        // run on the queue: it wrote the state and scratch this frame reads and overwrites.
+        rec.barrier();
         if (timer_) timer_->begin(rec);
         const FrameInputViews inputs = io_->record_upload(rec, d);
         if (timer_) timer_->mark(rec, "upload (host inputs into images)");
@@ -79,13 +84,19 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
         commit(frame);
     } catch (const VulkanError& e) {
+        // Whatever was recorded did not run (or is not known to have): its first-use layout
+        // transitions are recorded again next frame. (Moving an image from UNDEFINED again is
+        // always valid: every frame rewrites the input images and the output image whole.)
+        io_->frame_not_run();
         *error = std::string("dispatch: the Vulkan backend failed: ") + e.what() +
                  " (the temporal state is unchanged; a lost device needs a new context)";
         return e.status();
     } catch (const std::bad_alloc&) {
+        io_->frame_not_run();
         *error = "dispatch: out of host memory";
         return SWINUP_STATUS_OUT_OF_MEMORY;
     } catch (const std::exception& e) {
+        io_->frame_not_run();
         *error = std::string("dispatch: internal error in the Vulkan backend: ") + e.what();
         return SWINUP_STATUS_INTERNAL;
     }

@@ -51,7 +51,6 @@ FrameBuffers::FrameBuffers(Device& device, int rw, int rh, int dw, int dh)
 }
 
 void FrameBuffers::record_initialise(Recorder& rec) {
-    rec.transition(no_exposure, VK_IMAGE_LAYOUT_GENERAL);
     for (int i = 0; i < 2; ++i) {
         rec.fill_buffer(history[i], 0);
         rec.fill_buffer(depth[i], 0);
@@ -114,6 +113,13 @@ void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const Fr
     }
     FramePush p = push;
     p.option = inputs.exposure.view ? 1u : 0u;
+    if (!inputs.exposure.view) {
+        // Every frame that binds the image moves it from UNDEFINED (its texel is never read, so
+        // nothing is lost): a recorded frame may be discarded unsubmitted, or a submit may fail, so
+        // no frame may rely on an earlier one having left it in GENERAL.
+        buffers.no_exposure.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+        rec.transition(buffers.no_exposure, VK_IMAGE_LAYOUT_GENERAL);
+    }
     const Bind texture = inputs.exposure.view ? Bind::sampled_image(inputs.exposure.view, inputs.exposure.layout)
                                               : Bind::sampled_image(buffers.no_exposure);
     rec.dispatch(device_.pipeline({&shaders::frame_exposure_fixed, {K::SampledImage, K::StorageBuffer}, kPush, {}}),

@@ -91,11 +91,19 @@ Image& HostFrameIo::input_image(int role, VkFormat format, uint32_t width, uint3
 void HostFrameIo::record_prepare(Recorder& rec) {
     if (!output_ready_) {
         rec.transition(output_, VK_IMAGE_LAYOUT_GENERAL);
+        transitioned_.push_back(&output_);
         output_ready_ = true;
     }
 }
 
+void HostFrameIo::frame_not_run() {
+    for (Image* image : transitioned_) image->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    if (output_.layout == VK_IMAGE_LAYOUT_UNDEFINED) output_ready_ = false;
+    transitioned_.clear();
+}
+
 FrameInputViews HostFrameIo::record_upload(Recorder& rec, const swinup_dispatch_desc& desc) {
+    transitioned_.clear();
     record_prepare(rec);
     const size_t render = static_cast<size_t>(context_.max_render_width) * context_.max_render_height;
     const size_t offsets[3] = {0, align16(render * 16), align16(render * 16) + align16(render * 4)};
@@ -116,7 +124,10 @@ FrameInputViews HostFrameIo::record_upload(Recorder& rec, const swinup_dispatch_
             throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "an input has a format the Vulkan backend does not read");
         }
         Image& image = input_image(role, format, widths[role], heights[role]);
-        if (image.layout != VK_IMAGE_LAYOUT_GENERAL) rec.transition(image, VK_IMAGE_LAYOUT_GENERAL);
+        if (image.layout != VK_IMAGE_LAYOUT_GENERAL) {
+            rec.transition(image, VK_IMAGE_LAYOUT_GENERAL);
+            transitioned_.push_back(&image);
+        }
         pack_rows(r, base + offsets[role]);
         rec.copy_buffer_to_image(upload_, offsets[role], image, r.width, r.height);
         *out[role] = {image.view(), VK_IMAGE_LAYOUT_GENERAL};

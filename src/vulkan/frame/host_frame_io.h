@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <vector>
 
 #include "swinup/swinup.h"
 #include "vulkan/frame/frame_passes.h"
@@ -32,6 +33,9 @@ public:
     void record_readback(Recorder& rec);
     // After the submission completed: the readback into desc.output's rows (its row pitch).
     void write_output(const swinup_dispatch_desc& desc) const;
+    // The frame recorded since the last record_upload was not run (its submission failed): the
+    // layouts its transitions would have set are forgotten, so the next frame records them again.
+    void frame_not_run();
 
 private:
     Image& input_image(int role, VkFormat format, uint32_t width, uint32_t height);
@@ -43,6 +47,9 @@ private:
     Image output_;
     std::map<std::pair<int, VkFormat>, Image> inputs_;
     bool output_ready_ = false;
+    // The images the frame being recorded moved out of UNDEFINED (their layouts are tracked when a
+    // transition is recorded, not when it runs).
+    std::vector<Image*> transitioned_;
 };
 
 }  // namespace swinup::vulkan

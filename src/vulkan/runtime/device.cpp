@@ -274,27 +274,36 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
         throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
                           "the application's VkInstance, VkPhysicalDevice and VkDevice must all be given");
     }
+    // Checked before vkGetDeviceQueue: a family (or queue) the device was not created with is
+    // undefined behaviour there, not an error.
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(h.physical_device, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(h.physical_device, &count, families.data());
+    if (h.queue_family >= count) {
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                          "queue_family_index " + std::to_string(h.queue_family) +
+                              " does not exist (the physical device has " + std::to_string(count) + " queue families)");
+    }
+    if (!(families[h.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                          "queue_family_index " + std::to_string(h.queue_family) + " has no VK_QUEUE_COMPUTE_BIT");
+    }
     std::unique_ptr<Device> d(new Device());
     d->owned_ = false;
     d->instance_ = h.instance;
     d->physical_ = h.physical_device;
     d->device_ = h.device;
     d->queue_family_ = h.queue_family;
-    d->queue_ = h.queue;
+    // The backend's host-path objects are made for queue 0 of the family; swinup never submits to
+    // it on the application's device (the host path is refused there).
+    vkGetDeviceQueue(h.device, h.queue_family, 0, &d->queue_);
     const std::string missing = missing_requirements(d->physical_);
     if (!missing.empty()) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(d->physical_, &props);
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
                           std::string("Vulkan device \"") + props.deviceName + "\" lacks " + missing);
-    }
-    uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(d->physical_, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(d->physical_, &count, families.data());
-    if (h.queue_family >= count || !(families[h.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
-        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
-                          "queue family " + std::to_string(h.queue_family) + " does not exist or has no VK_QUEUE_COMPUTE_BIT");
     }
     // Optional features: only what the application says it enabled.
     if (h.enabled_features) {

@@ -29,14 +29,13 @@ struct DeviceOptions {
     bool validation = false;
 };
 
-// The application's objects, for Device::wrap. swinup uses `queue` (from `queue_family`) only in
-// the host-pointer path; the application keeps ownership of everything here.
+// The application's objects, for Device::wrap, which checks `queue_family` and then takes queue 0
+// of it (used only by the host-pointer path); the application keeps ownership of everything here.
 struct ExternalHandles {
     VkInstance instance = VK_NULL_HANDLE;
     VkPhysicalDevice physical_device = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     uint32_t queue_family = 0;
-    VkQueue queue = VK_NULL_HANDLE;  // may be null: the host path is then unavailable
     // The VkPhysicalDeviceFeatures2 chain the device was created with (may be null: then no
     // optional feature is assumed enabled). Vulkan11/12/13Features structs in it are read.
     const VkPhysicalDeviceFeatures2* enabled_features = nullptr;
@@ -85,6 +84,8 @@ public:
     VkInstance instance() const { return instance_; }
     VkPhysicalDevice physical_device() const { return physical_; }
     VkDevice handle() const { return device_; }
+    // True for swinup's own device (Device::create), false for the application's (Device::wrap).
+    bool owned() const { return owned_; }
     VkQueue queue() const { return queue_; }
     uint32_t queue_family() const { return queue_family_; }
     const std::string& name() const { return name_; }
