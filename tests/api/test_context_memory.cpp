@@ -21,15 +21,7 @@
 #include "model/weights.h"
 #include "pipeline_fixture.h"
 
-// AddressSanitizer holds freed memory back (its quarantine, 256 MB) to catch use after free, so
-// the resident size grows under it whatever the code does (291 MB here, 2026-12-04).
-#if defined(__SANITIZE_ADDRESS__)
-#define SWINUP_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SWINUP_TEST_ASAN 1
-#endif
-#endif
+#include "address_sanitizer.h"
 
 namespace swinup::test {
 namespace {
