@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "stand_in_image.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/api/vulkan_dispatch_validation.h"
 
@@ -17,22 +18,11 @@ using swinup::Validation;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
-template <typename Handle>
-Handle fake(uintptr_t value) {
-    return reinterpret_cast<Handle>(value);
-}
+using swinup::test::fake;
 
 swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
                           VkImageUsageFlags usage) {
-    swinup_vulkan_image i{};
-    i.image = fake<VkImage>(id);
-    i.view = fake<VkImageView>(id + 1);
-    i.format = format;
-    i.width = w;
-    i.height = h;
-    i.layout = layout;
-    i.usage = usage;
-    return i;
+    return swinup::test::stand_in_image(id, format, w, h, layout, usage);
 }
 
 struct Frame {

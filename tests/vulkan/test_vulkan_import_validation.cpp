@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "stand_in_image.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/api/cuda_interop_validation.h"
 #include "vulkan/api/vulkan_dispatch_validation.h"
@@ -18,21 +19,12 @@ using swinup::vulkan_api::validate_cuda_interop_desc;
 using swinup::vulkan_api::validate_cuda_interop_device;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
-template <typename Handle>
-Handle fake(uintptr_t value) {
-    return reinterpret_cast<Handle>(value);
-}
+using swinup::test::fake;
 
+// A stand-in image with exportable memory, as the CUDA import path requires.
 swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
                           VkImageUsageFlags usage) {
-    swinup_vulkan_image i{};
-    i.image = fake<VkImage>(id);
-    i.view = fake<VkImageView>(id + 1);
-    i.format = format;
-    i.width = w;
-    i.height = h;
-    i.layout = layout;
-    i.usage = usage;
+    swinup_vulkan_image i = swinup::test::stand_in_image(id, format, w, h, layout, usage);
     i.memory = fake<VkDeviceMemory>(id + 2);
     i.memory_size = 1 << 20;
     i.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
