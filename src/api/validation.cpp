@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
+#include <utility>
 
 #include "api/raw_enum.h"
 #include "frame/formats.h"
@@ -27,7 +28,7 @@ Validation invalid(std::string message) {
 constexpr swinup_format kFormats[] = {
     SWINUP_FORMAT_UNKNOWN, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F,
     SWINUP_FORMAT_RGB32F,  SWINUP_FORMAT_R32F,    SWINUP_FORMAT_RG16F,   SWINUP_FORMAT_RG32F,
-    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8};
+    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8, SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F};
 
 std::string describe_format(int64_t raw) {
     for (swinup_format f : kFormats)
@@ -326,6 +327,13 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
     const ResourceRule exposure{"exposure", {SWINUP_FORMAT_R32F}, 1, 1, "a 1x1 texture", false};
     const ResourceRule output{"output", {c.output_format}, c.display_width, c.display_height,
                               "the context's display size", true};
+    for (const auto& [name, mask] : {std::pair{"reactive_mask", &d.reactive_mask},
+                                     std::pair{"transparency_mask", &d.transparency_mask}}) {
+        if (mask->data != nullptr) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    std::string("dispatch.") + name + ": masks are not read by this version yet"};
+        }
+    }
     if (!(v = check_resource(d.color, color, backend)).ok()) return v;
     if (!(v = check_resource(d.depth, depth, backend)).ok()) return v;
     if (!(v = check_resource(d.motion_vectors, motion, backend)).ok()) return v;

@@ -181,13 +181,17 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
     Frame f;
     f.desc.struct_size = 8;
     expect_refused(f, "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
+                          std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
+                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
                           std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got 8");
+                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
     f = Frame();
-    f.desc.frame.struct_size = 4;
-    expect_refused(f, "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of "
-                      "swinup_vulkan_dispatch_desc accepts " + std::to_string(sizeof(swinup_dispatch_desc)) +
-                          " (SWINUP_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got 4");
+    f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1;
+    expect_refused(f, "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
+                      "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
+                          std::to_string(sizeof(swinup_dispatch_desc)) +
+                          " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                          std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
     f = Frame();
     f.desc.frame.jitter_x = 0.75f;
     expect_refused(f, "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
