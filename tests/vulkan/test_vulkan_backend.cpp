@@ -3,7 +3,7 @@
 // on lavapipe with the validation layer on. Sequences of frames so that the history, the
 // recurrent features and the window-shift parity are all in play, at 64x64 -> 128x128 and the odd
 // 37x23 -> 80x50. Bounds: relative RMS of every frame's linear output against the CPU's, exact
-// 1e-2 and fast 3e-2 (tests/cuda/test_cuda_backend.cpp kExactFrameBound, kFastFrameBound); the
+// 1e-2 and fast 3e-2 (tests/support/sliding_plane_frames.h, as for the CUDA backend); the
 // measured value and the count of byte-identical frames are printed. Also: a failed submission
 // (device lost) reports a status naming it, writes no output and leaves the history as it was;
 // the C API makes a Vulkan context and reports it.
@@ -22,7 +22,7 @@
 #include "cpu/cpu_backend.h"
 #include "gpu_test_support.h"
 #include "model/weights.h"
-#include "numeric/half.h"
+#include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "vulkan/backend/vulkan_backend.h"
 #include "vulkan_test_support.h"
@@ -36,29 +36,18 @@ struct Sizes {
     int rw, rh, dw, dh;
 };
 
-// A textured plane sliding right by 0.75 render pixels a frame, with a depth step (the CUDA
-// backend test's frame, at any size).
-struct SyntheticFrame {
-    std::vector<float> color, depth, mv;
-    SyntheticFrame(const Sizes& s, int f)
-        : color(size_t(s.rw) * s.rh * 4), depth(size_t(s.rw) * s.rh), mv(size_t(s.rw) * s.rh * 2) {
-        for (int y = 0; y < s.rh; ++y)
-            for (int x = 0; x < s.rw; ++x) {
-                const size_t i = size_t(y) * s.rw + x;
-                const float u = float(x) - 0.75f * float(f);
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
-                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
-                color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;
-                color[i * 4 + 3] = 1.0f;
-                depth[i] = x > s.rw / 2 ? 0.3f : 0.7f;
-                mv[i * 2 + 0] = -0.75f;
-                mv[i * 2 + 1] = 0.0f;
-            }
-        if (f == 1) color[7] = NAN;  // replaced by staging, never reaching the history
+using test::decode_output_rgb;
+using test::kExactFrameBound;
+using test::kFastFrameBound;
+using test::output_pixel_bytes;
+
+// The sliding plane (sliding_plane_frames.h) at this size; frame 1's colour has a NaN, which
+// staging replaces and which never reaches the history.
+struct SyntheticFrame : test::SlidingPlaneFrame {
+    SyntheticFrame(const Sizes& s, int f) : SlidingPlaneFrame(s.rw, s.rh, f) {
+        if (f == 1) color[7] = NAN;
     }
 };
-
-size_t out_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
 
 swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_precision precision,
                                 swinup_format format) {
@@ -73,7 +62,7 @@ swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_p
 // Frame f of the sequence into `out` (poisoned first: every byte must be written).
 swinup_dispatch_desc frame_desc(const Sizes& s, const SyntheticFrame& frame, int f, swinup_format format,
                                 std::vector<uint8_t>& out) {
-    out.assign(size_t(s.dw) * s.dh * out_pixel_bytes(format), 0xcd);
+    out.assign(size_t(s.dw) * s.dh * output_pixel_bytes(format), 0xcd);
     swinup_dispatch_desc d = frame_dispatch_desc(
         input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, s.rw, s.rh),
         input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, s.rw, s.rh),
@@ -95,28 +84,6 @@ std::vector<std::vector<uint8_t>> run_frames(Backend& backend, const Sizes& s, s
     return outputs;
 }
 
-std::vector<float> decode(const std::vector<uint8_t>& bytes, swinup_format format) {
-    std::vector<float> v;
-    for (size_t p = 0; p < bytes.size() / out_pixel_bytes(format); ++p) {
-        if (format == SWINUP_FORMAT_RGBA16F) {
-            uint16_t h[4];
-            std::memcpy(h, &bytes[p * 8], 8);
-            for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
-        } else {
-            uint32_t w;
-            std::memcpy(&w, &bytes[p * 4], 4);
-            for (int c = 0; c < 3; ++c) {
-                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
-                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
-            }
-        }
-    }
-    return v;
-}
-
-constexpr double kExactFrameBound = 1e-2;
-constexpr double kFastFrameBound = 3e-2;
-
 class VulkanBackendFrames : public VulkanTest {
 protected:
     void compare(const Sizes& s, swinup_variant variant, swinup_precision precision, swinup_format format, int frames) {
@@ -133,7 +100,7 @@ protected:
         double worst = 0.0;
         int identical = 0;
         for (size_t f = 0; f < got.size(); ++f) {
-            const double err = gpu_test::relative_rms(decode(got[f], format), decode(want[f], format));
+            const double err = gpu_test::relative_rms(decode_output_rgb(got[f], format), decode_output_rgb(want[f], format));
             worst = std::max(worst, err);
             identical += got[f] == want[f] ? 1 : 0;
             EXPECT_LE(err, bound) << "frame " << f;
