@@ -84,6 +84,9 @@ std::vector<std::vector<uint8_t>> run_frames(Backend& backend, const Sizes& s, s
     return outputs;
 }
 
+const Sizes kSquare{64, 64, 128, 128};
+const Sizes kOdd{37, 23, 80, 50};
+
 class VulkanBackendFrames : public VulkanTest {
 protected:
     void compare(const Sizes& s, swinup_variant variant, swinup_precision precision, swinup_format format, int frames) {
@@ -100,7 +103,8 @@ protected:
         double worst = 0.0;
         int identical = 0;
         for (size_t f = 0; f < got.size(); ++f) {
-            const double err = gpu_test::relative_rms(decode_output_rgb(got[f], format), decode_output_rgb(want[f], format));
+            const double err =
+                gpu_test::relative_rms(decode_output_rgb(got[f], format), decode_output_rgb(want[f], format));
             worst = std::max(worst, err);
             identical += got[f] == want[f] ? 1 : 0;
             EXPECT_LE(err, bound) << "frame " << f;
@@ -111,10 +115,37 @@ protected:
                     variant == SWINUP_VARIANT_LITE ? "lite" : "full", precision == SWINUP_PRECISION_EXACT ? "exact" : "fast",
                     s.rw, s.rh, s.dw, s.dh, int(format), worst, identical, got.size());
     }
-};
 
-const Sizes kSquare{64, 64, 128, 128};
-const Sizes kOdd{37, 23, 80, 50};
+    // The failure tests' two backends (lite, fast, kOdd, RGBA8 output): failing_ is made to fail,
+    // clean_ never fails.
+    void make_failing_and_clean() {
+        std::string error;
+        const auto weights = weights_load_embedded(Variant::lite, &error);
+        ASSERT_TRUE(weights) << error;
+        const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
+        failing_ = std::make_unique<VulkanBackend>(desc, weights, device());
+        clean_ = std::make_unique<VulkanBackend>(desc, weights, device());
+    }
+
+    // Frame f after the failure equals frame f of the backend that never failed.
+    void expect_next_frame_unchanged(const SyntheticFrame& frame, int f, const char* what) {
+        std::string error;
+        std::vector<uint8_t> after_failure, reference;
+        const swinup_dispatch_desc a = frame_desc(kOdd, frame, f, SWINUP_FORMAT_RGBA8, after_failure);
+        const swinup_dispatch_desc b = frame_desc(kOdd, frame, f, SWINUP_FORMAT_RGBA8, reference);
+        ASSERT_EQ(failing_->dispatch(a, uint64_t(f), &error), SWINUP_STATUS_OK) << error;
+        ASSERT_EQ(clean_->dispatch(b, uint64_t(f), &error), SWINUP_STATUS_OK) << error;
+        EXPECT_EQ(after_failure, reference) << what;
+    }
+
+    void TearDown() override {  // the backends go before the validation messages are read
+        failing_.reset();
+        clean_.reset();
+        VulkanTest::TearDown();
+    }
+
+    std::unique_ptr<VulkanBackend> failing_, clean_;
+};
 
 // Two frames each: the first without history, the second with history, recurrent features and
 // the other window-shift parity (lavapipe needs about a minute for an exact-mode frame).
@@ -136,12 +167,10 @@ TEST_F(VulkanBackendFrames, FullFastWithinBound) {
 // A device lost at submission: a status and a message naming it, the caller's output untouched,
 // and the history as it was (the next frame equals that of a backend that never failed).
 TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
+    ASSERT_NO_FATAL_FAILURE(make_failing_and_clean());
+    VulkanBackend& failing = *failing_;
+    VulkanBackend& clean = *clean_;
     std::string error;
-    const auto weights = weights_load_embedded(Variant::lite, &error);
-    ASSERT_TRUE(weights) << error;
-    const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
-    VulkanBackend failing(desc, weights, device());
-    VulkanBackend clean(desc, weights, device());
     clean.set_stage_timing(true);  // the timestamps (swinup bench) must not change a frame
     std::vector<uint8_t> out;
     const SyntheticFrame f0(kOdd, 0), f1(kOdd, 1);
@@ -161,12 +190,7 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
     EXPECT_TRUE(std::all_of(lost_out.begin(), lost_out.end(), [](uint8_t b) { return b == 0xcd; }))
         << "a failed frame wrote into the caller's output";
 
-    std::vector<uint8_t> after_failure, reference;
-    swinup_dispatch_desc a = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, after_failure);
-    swinup_dispatch_desc b = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, reference);
-    ASSERT_EQ(failing.dispatch(a, 1, &error), SWINUP_STATUS_OK) << error;
-    ASSERT_EQ(clean.dispatch(b, 1, &error), SWINUP_STATUS_OK) << error;
-    EXPECT_EQ(after_failure, reference) << "the failed frame changed the temporal state";
+    expect_next_frame_unchanged(f1, 1, "the failed frame changed the temporal state");
     EXPECT_EQ(clean.last_stage_times().size(), 5u) << "upload, pre-network, network, output, readback";
 }
 
@@ -174,22 +198,14 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
 // ran, so the next frame must record them again (the fixture fails on the validation layer's
 // image-layout error otherwise) and equal a first frame of a backend that never failed.
 TEST_F(VulkanBackendFrames, AFailedFirstFrameLeavesTheImagesForTheNextFrameToPrepare) {
-    std::string error;
-    const auto weights = weights_load_embedded(Variant::lite, &error);
-    ASSERT_TRUE(weights) << error;
-    const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
-    VulkanBackend failing(desc, weights, device());
-    VulkanBackend clean(desc, weights, device());
+    ASSERT_NO_FATAL_FAILURE(make_failing_and_clean());
     const SyntheticFrame f0(kOdd, 0);
-    std::vector<uint8_t> lost_out, after_failure, reference;
-    swinup_dispatch_desc lost = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, lost_out);
-    failing.inject_submit_failure(VK_ERROR_DEVICE_LOST);
-    EXPECT_EQ(failing.dispatch(lost, 0, &error), SWINUP_STATUS_DEVICE_ERROR);
-    swinup_dispatch_desc a = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, after_failure);
-    swinup_dispatch_desc b = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, reference);
-    ASSERT_EQ(failing.dispatch(a, 0, &error), SWINUP_STATUS_OK) << error;
-    ASSERT_EQ(clean.dispatch(b, 0, &error), SWINUP_STATUS_OK) << error;
-    EXPECT_EQ(after_failure, reference) << "the failed first frame changed what the next one computes";
+    std::vector<uint8_t> lost_out;
+    const swinup_dispatch_desc lost = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, lost_out);
+    failing_->inject_submit_failure(VK_ERROR_DEVICE_LOST);
+    std::string error;
+    EXPECT_EQ(failing_->dispatch(lost, 0, &error), SWINUP_STATUS_DEVICE_ERROR);
+    expect_next_frame_unchanged(f0, 0, "the failed first frame changed what the next one computes");
 }
 
 // The C API: SWINUP_BACKEND_VULKAN makes a Vulkan context (its own device), reports it, runs a
