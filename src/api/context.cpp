@@ -481,7 +481,30 @@ swinup_status swinup_context_get_input_statistics(const swinup_context* ctx, swi
     const std::string error = swinup::input_statistics_size_error(
         "swinup_context_get_input_statistics: stats->struct_size", stats->struct_size);
     if (!error.empty()) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, error);
-    return fail_thread(SWINUP_STATUS_UNSUPPORTED, "swinup_context_get_input_statistics: not implemented yet");
+    try {
+        swinup::InputStatistics counted;
+        std::string backend_error;
+        const swinup_status status = ctx->backend->input_statistics(&counted, &backend_error);
+        if (status != SWINUP_STATUS_OK)
+            return fail_thread(status, "swinup_context_get_input_statistics: " + backend_error);
+        swinup_input_statistics full;
+        std::memset(&full, 0, sizeof full);
+        full.frames = counted.frames;
+        full.color_nonfinite = counted.color_nonfinite;
+        full.depth_nonfinite = counted.depth_nonfinite;
+        full.motion_nonfinite = counted.motion_nonfinite;
+        full.reactive_nonfinite = counted.reactive_nonfinite;
+        full.transparency_nonfinite = counted.transparency_nonfinite;
+        full.reactive_out_of_range = counted.reactive_out_of_range;
+        full.transparency_out_of_range = counted.transparency_out_of_range;
+        const uint32_t size = stats->struct_size;  // an accepted size: write that many bytes
+        full.struct_size = size;
+        std::memcpy(static_cast<void*>(stats), &full, size);
+        t_last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (...) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_get_input_statistics: internal error");
+    }
 }
 
 void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc) {

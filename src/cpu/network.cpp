@@ -156,7 +156,9 @@ size_t Network::activation_bytes(const ModelConfig& config, int width, int heigh
     return ActivationSizes(config, width, height).total() * sizeof(float);
 }
 
-void Network::run(const float* staged, int width, int height, uint64_t frame_index, float* head) {
+void Network::run(const float* staged, int width, int height, uint64_t frame_index, float* head,
+                  const float* masks) {
+    (void)masks;  // read once the weights have mask_embed (format 5)
     if (width <= 0 || height <= 0 || width % kPadMultiple != 0 || height % kPadMultiple != 0) {
         throw std::invalid_argument("network: grid " + std::to_string(width) + "x" +
                                     std::to_string(height) + " is not a positive multiple of " +
