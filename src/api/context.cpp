@@ -228,6 +228,16 @@ swinup_status create_context(const char* caller, const swinup_context_desc* desc
         if (!ctx->weights) return fail(status, message);
         ctx->backend = make_backend(ctx->desc, ctx->weights, log, &status, &message);
         if (!ctx->backend) return fail(status, message);
+        // The GPU backends read no masks yet, so they run mask_embed as absent: its bias alone.
+        // They do not add that bias either; weights whose bias is not zero would compute another
+        // function there (docs/masks.md, "The GPU backends").
+        if (ctx->backend->kind() != SWINUP_BACKEND_CPU && !mask_embed_absent_is_zero(*ctx->weights)) {
+            return fail(SWINUP_STATUS_UNSUPPORTED,
+                        std::string("context_desc.weights_source: the weights (") + ctx->weights_origin +
+                            ") have a mask_embed layer with a non-zero bias, which the " +
+                            backend_text(ctx->backend->kind()) +
+                            " backend does not run yet (it reads no masks; the CPU backend does)");
+        }
         log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
                  variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
                  std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +
