@@ -533,9 +533,25 @@ void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc) {
 
 swinup_status swinup_generate_reactive_mask(swinup_context* ctx, const swinup_reactive_mask_desc* desc) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: ctx is NULL");
-    if (desc == nullptr)
-        return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
-    return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED, "swinup_generate_reactive_mask: not implemented yet");
+    try {
+        if (desc == nullptr)
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
+        swinup_reactive_mask_desc d;
+        std::string error;
+        if (!swinup::read_reactive_mask_desc(desc, &d, &error))
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, error);
+        const swinup::Validation v = swinup::validate_reactive_mask_desc(d, ctx->desc, ctx->backend->kind());
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const swinup_status status = ctx->backend->generate_reactive_mask(d, &error);
+        if (status != SWINUP_STATUS_OK)
+            return fail_context(ctx, status, "swinup_generate_reactive_mask: " + error);
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_generate_reactive_mask: out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, "swinup_generate_reactive_mask: internal error");
+    }
 }
 
 }  // extern "C"
