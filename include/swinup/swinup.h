@@ -374,8 +374,10 @@ typedef struct swinup_input_statistics {
     uint64_t transparency_out_of_range; /* the same for the transparency mask */
 } swinup_input_statistics;
 
-/* Fills *stats with ctx's counters (the first stats->struct_size bytes). On a GPU backend the call
- * waits until the frames already dispatched have run, to read their counts. Errors are reported on
+/* Fills *stats with ctx's counters (the first stats->struct_size bytes). Frames of swinup_dispatch
+ * are counted when it returns (on a GPU backend it waits for each frame it submits). Frames
+ * recorded with swinup_vulkan_record_dispatch are counted once they are seen completed: the call
+ * does not wait for them (see swinup_vulkan.h); `frames` says how many frames the counts cover. Errors are reported on
  * the thread (swinup_last_error(NULL)). */
 SWINUP_API swinup_status swinup_context_get_input_statistics(const swinup_context* ctx,
                                                              swinup_input_statistics* stats);

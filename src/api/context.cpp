@@ -185,6 +185,7 @@ void frame_succeeded(swinup_context* ctx, const swinup_dispatch_desc& desc, uint
     ctx->frame_index = frame_index + 1;
     ctx->last_error.clear();
     ctx->warnings.after_dispatch(desc, ctx->desc, ctx->log);
+    ctx->warnings.after_counts(ctx->backend->input_statistics_known(), ctx->log);
 }
 
 const char* backend_text(swinup_backend backend) {

@@ -2,7 +2,9 @@
 // (cpu/input_planes.cpp, staging.cpp, output_pass.cpp) on small frames: 64x64 -> 128x128 and the
 // odd 37x23 -> 80x50, with NaN/Inf in the inputs, history and recurrent state present.
 // Bounds: exposure, input planes, replaced-value counts, staged e4m3 codes, t(colour), dilated
-// motion, exact output bytes, history and recurrent features: bit-identical (the CPU-vs-CUDA
+// motion, exact output bytes, history and recurrent features, the staged masks (R8_UNORM, R16F
+// and R32F, with NaN/Inf and values outside [0, 1] as device memory may hold) and their counts,
+// the output with masks: bit-identical (the CPU-vs-CUDA
 // pre-network and exact output tests are bit-identical too). Fast output: the CUDA fast output
 // test's bound, |t(fast) - t(exact)| <= 2^-13 per channel for all but 1e-3 of the pixels.
 #include <gtest/gtest.h>
@@ -18,6 +20,7 @@
 #include "cpu/staging.h"
 #include "frame/exposure.h"
 #include "frame/formats.h"
+#include "frame/mask_pixel.h"
 #include "frame/frame_sequence.h"
 #include "model/model_spec.h"
 #include "numeric/e4m3.h"
@@ -88,9 +91,23 @@ void expect_bits_equal(const char* what, const std::vector<T>& got, const T* wan
 
 // Random host inputs of one frame, with NaN/Inf sprinkled in.
 struct HostInputs {
-    std::vector<uint8_t> color, depth, motion;
+    std::vector<uint8_t> color, depth, motion, reactive, transparency;
     float exposure_texture = 0.0f;
 };
+
+// An R8_UNORM mask of random codes (0 and 255 among them).
+void fill_unorm8_mask(std::mt19937& rng, swinup_resource& r, std::vector<uint8_t>& bytes, uint32_t w, uint32_t h,
+                      uint32_t pad_bytes) {
+    r.format = SWINUP_FORMAT_R8_UNORM;
+    r.width = w;
+    r.height = h;
+    r.memory = SWINUP_MEMORY_HOST;
+    r.row_pitch = w + pad_bytes;
+    bytes.assign(r.row_pitch * h, 0);
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) bytes[y * r.row_pitch + x] = uint8_t(rng() % 4 == 0 ? (rng() % 2) * 255 : rng());
+    r.data = bytes.data();
+}
 
 void fill_resource(std::mt19937& rng, swinup_resource& r, std::vector<uint8_t>& bytes, swinup_format format,
                    uint32_t w, uint32_t h, float lo, float hi, uint32_t pad_bytes) {
@@ -126,6 +143,9 @@ struct PreCase {
     uint32_t flags;
     bool exposure_texture;
     int previous_smaller_by = 0;  // the previous frame's render size, this many pixels smaller
+    // The masks' formats (SWINUP_FORMAT_UNKNOWN: absent). Their values include NaN/Inf and values
+    // outside [0, 1], which device memory may hold (host validation is not run here).
+    swinup_format reactive = SWINUP_FORMAT_UNKNOWN, transparency = SWINUP_FORMAT_UNKNOWN;
 };
 
 class VulkanFrame : public VulkanTest {
@@ -165,6 +185,18 @@ protected:
             d.exposure.format = SWINUP_FORMAT_R32F;
             d.exposure.width = d.exposure.height = 1;
         }
+        const struct {
+            swinup_format format;
+            swinup_resource* r;
+            std::vector<uint8_t>* bytes;
+        } masks[2] = {{c.reactive, &d.reactive_mask, &in.reactive}, {c.transparency, &d.transparency_mask, &in.transparency}};
+        for (const auto& m : masks) {
+            if (m.format == SWINUP_FORMAT_R8_UNORM) fill_unorm8_mask(rng, *m.r, *m.bytes, c.size.rw, c.size.rh, 3);
+            if (m.format == SWINUP_FORMAT_R16F || m.format == SWINUP_FORMAT_R32F) {
+                fill_resource(rng, *m.r, *m.bytes, m.format, c.size.rw, c.size.rh, -0.25f, 1.25f, 2);
+            }
+        }
+        const bool has_masks = d.reactive_mask.data != nullptr || d.transparency_mask.data != nullptr;
 
         // A previous frame (same size, other jitter) so that the history is read.
         FrameSequence sequence;
@@ -193,10 +225,11 @@ protected:
         const float exposure = frame.exposure.automatic
                                    ? cpu::auto_exposure(d, c.size.rw, c.size.rh, frame.exposure.pre_exposure, row_sums)
                                    : frame.exposure.value;
-        std::vector<float> color(render * 3), z(render), motion(render * 2);
+        std::vector<float> color(render * 3), z(render), motion(render * 2), mask_plane(render * 2);
         std::vector<uint32_t> row_counts(static_cast<size_t>(c.size.rh) * cpu::kRowCounts);
-        const cpu::ReplacedCounts counts =
-            cpu::read_input_planes(d, frame, exposure, color.data(), z.data(), motion.data(), nullptr, row_counts);
+        const cpu::ReplacedCounts counts = cpu::read_input_planes(d, frame, exposure, color.data(), z.data(),
+                                                                  motion.data(), has_masks ? mask_plane.data() : nullptr,
+                                                                  row_counts);
         EXPECT_GT(counts.color + counts.depth + counts.motion, 0u) << "the inputs hold no NaN/Inf";
         StageCurrent cur;
         static_cast<FrameGeometry&>(cur) = frame.geometry;
@@ -225,7 +258,8 @@ protected:
         t.upload(rec, recurrent, buffers.recurrent[frame.current]);
         t.upload(rec, prev_z, buffers.depth[frame.current]);
         const FrameInputViews views = io.record_upload(rec, d);
-        const FramePush push = frame_push(frame, d, 0.0f);
+        FramePush push = frame_push(frame, d, 0.0f);
+        push.flags |= mask_flags(views);
         passes.record_exposure(rec, push, frame, views, buffers);
         passes.record_input_planes(rec, push, frame, views, buffers);
         passes.record_staging(rec, push, frame, buffers);
@@ -236,6 +270,7 @@ protected:
         const size_t r_staged = t.download(rec, buffers.staged, static_cast<size_t>(pw) * ph * kSlots);
         const size_t r_tc = t.download(rec, buffers.tc, render * 12);
         const size_t r_dilated = t.download(rec, buffers.dilated, render * 8);
+        const size_t r_masks = t.download(rec, buffers.masks, render * 8);
         submitter.submit_and_wait();
 
         const auto scalars = t.read<FrameScalars>(r_scalars, 1)[0];
@@ -243,6 +278,17 @@ protected:
         EXPECT_EQ(scalars.color_replaced, counts.color);
         EXPECT_EQ(scalars.depth_replaced, counts.depth);
         EXPECT_EQ(scalars.motion_replaced, counts.motion);
+        EXPECT_EQ(scalars.color_pixels, counts.color_pixels);
+        EXPECT_EQ(scalars.motion_pixels, counts.motion_pixels);
+        for (int m = 0; m < kMasks; ++m) {
+            EXPECT_EQ(scalars.mask_nonfinite[m], counts.mask_nonfinite[m]) << "mask " << m;
+            EXPECT_EQ(scalars.mask_out_of_range[m], counts.mask_out_of_range[m]) << "mask " << m;
+        }
+        if (has_masks) {
+            EXPECT_GT(counts.mask_nonfinite[0] + counts.mask_nonfinite[1], 0u) << "the masks hold no NaN/Inf";
+            EXPECT_GT(counts.mask_out_of_range[0] + counts.mask_out_of_range[1], 0u) << "no mask value out of range";
+            expect_bits_equal("mask plane", t.read<float>(r_masks, render * 2), mask_plane.data(), render * 2);
+        }
         expect_bits_equal("colour plane", t.read<float>(r_color, render * 3), color.data(), render * 3);
         expect_bits_equal("depth plane", t.read<float>(r_z, render), z.data(), render);
         expect_bits_equal("motion plane", t.read<float>(r_motion, render * 2), motion.data(), render * 2);
@@ -254,9 +300,11 @@ protected:
         expect_bits_equal("staged e4m3 slots", codes, want.data(), want.size());
     }
 
-    void check_output(const Size& size, swinup_format format, swinup_precision precision) {
+    // with_masks: a (reactive, transparency) plane of zeros, ones and fractions; still pixels
+    // (zero motion) take the shift, so the transparency mask acts too.
+    void check_output(const Size& size, swinup_format format, swinup_precision precision, bool with_masks = false) {
         SCOPED_TRACE(std::to_string(size.rw) + "x" + std::to_string(size.rh) + " format " + std::to_string(format) +
-                     (precision == SWINUP_PRECISION_FAST ? " fast" : " exact"));
+                     (precision == SWINUP_PRECISION_FAST ? " fast" : " exact") + (with_masks ? " masks" : ""));
         std::mt19937 rng(size.rw * 7 + format);
         swinup_context_desc ctx;
         swinup_context_desc_init(&ctx);
@@ -300,6 +348,11 @@ protected:
         for (auto& v : head) v = rng() % 211 == 0 ? NAN : unit(rng) * 6.0f - 3.0f;
         for (auto& h : history) h = f32_to_f16_bits(unit(rng) * 3.0f);
         const float still_shift = 1.5f;
+        std::vector<float> mask_plane(render * 2);
+        for (auto& m : mask_plane) {
+            const uint32_t kind = rng() % 3;
+            m = kind == 0 ? 0.0f : kind == 1 ? 1.0f : unit(rng);
+        }
 
         // CPU (exact: the reference either way).
         OutputCurrent cur;
@@ -309,6 +362,7 @@ protected:
         cur.head = head.data();
         cur.head_stride = pw;
         cur.still_history_shift = still_shift;
+        cur.masks = with_masks ? mask_plane.data() : nullptr;
         OutputPrevious prev{true, history.data()};
         std::vector<uint8_t> cpu_output(output_bytes.size());
         swinup_resource cpu_resource = d.output;
@@ -332,7 +386,9 @@ protected:
         t.upload(rec, dilated, buffers.dilated);
         t.upload(rec, head, buffers.head);
         t.upload(rec, history, buffers.history[frame.current]);
-        const FramePush push = frame_push(frame, d, still_shift);
+        t.upload(rec, mask_plane, buffers.masks);  // read only when the push says so
+        FramePush push = frame_push(frame, d, still_shift);
+        if (with_masks) push.flags |= kFlagReactiveMask | kFlagTransparencyMask;
         passes.record_exposure(rec, push, frame, FrameInputViews{}, buffers);
         io.record_prepare(rec);
         passes.record_output(rec, push, frame, buffers, io.output_view(), format);
@@ -421,6 +477,22 @@ TEST_F(VulkanFrame, ExposureTextureIsReadOnTheDeviceAndSanitised) {
     }
 }
 
+TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithMasks) {
+    for (const Size& s : kSizes) {
+        PreCase both{s, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RG16F, SWINUP_FLAG_MV_JITTERED, false};
+        both.reactive = SWINUP_FORMAT_R8_UNORM;
+        both.transparency = SWINUP_FORMAT_R16F;
+        check_pre_network(both);
+        PreCase one{s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG32F, SWINUP_FLAG_HDR, false};
+        one.transparency = SWINUP_FORMAT_R32F;  // the reactive mask absent: 0
+        check_pre_network(one);
+        PreCase other{s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG32F, SWINUP_FLAG_HDR, false};
+        other.reactive = SWINUP_FORMAT_R32F;
+        other.transparency = SWINUP_FORMAT_R8_UNORM;
+        check_pre_network(other);
+    }
+}
+
 TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithAutoExposure) {
     for (const Size& s : kSizes) {
         check_pre_network({s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG16F, SWINUP_FLAG_HDR | SWINUP_FLAG_AUTO_EXPOSURE,
@@ -438,6 +510,14 @@ TEST_F(VulkanFrame, OutputPassExactMatchesTheCpuInEveryFormat) {
     for (const Size& s : kSizes) {
         for (swinup_format f : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
             check_output(s, f, SWINUP_PRECISION_EXACT);
+        }
+    }
+}
+
+TEST_F(VulkanFrame, OutputPassExactWithMasksMatchesTheCpuInEveryFormat) {
+    for (const Size& s : kSizes) {
+        for (swinup_format f : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
+            check_output(s, f, SWINUP_PRECISION_EXACT, true);
         }
     }
 }

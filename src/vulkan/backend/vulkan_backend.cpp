@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "frame/mask_pixel.h"
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
 #include "vulkan/runtime/vulkan_error.h"
@@ -42,7 +43,8 @@ VulkanBackend::~VulkanBackend() {
 void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
                                  const FrameInputViews& inputs, VkImageView output, uint64_t frame_index) {
     if (!state_initialised_) buffers_.record_initialise(rec);
-    const FramePush push = frame_push(frame, desc, weights_->config.still_history_shift);
+    FramePush push = frame_push(frame, desc, weights_->config.still_history_shift);
+    push.flags |= mask_flags(inputs);
     passes_.record_exposure(rec, push, frame, inputs, buffers_);
     passes_.record_input_planes(rec, push, frame, inputs, buffers_);
     passes_.record_staging(rec, push, frame, buffers_);
@@ -83,6 +85,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         scalars_readback_.read(&scalars, sizeof scalars);
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
         commit(frame);
+        count_frame(scalars);
     } catch (const VulkanError& e) {
         // Whatever was recorded did not run (or is not known to have): its first-use layout
         // transitions are recorded again next frame. (Moving an image from UNDEFINED again is
@@ -101,6 +104,17 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         return SWINUP_STATUS_INTERNAL;
     }
     return SWINUP_STATUS_OK;
+}
+
+void VulkanBackend::count_frame(const FrameScalars& s) {
+    statistics_.frames += 1;
+    statistics_.color_nonfinite += s.color_pixels;
+    statistics_.depth_nonfinite += s.depth_replaced;
+    statistics_.motion_nonfinite += s.motion_pixels;
+    statistics_.reactive_nonfinite += s.mask_nonfinite[kReactiveMask];
+    statistics_.transparency_nonfinite += s.mask_nonfinite[kTransparencyMask];
+    statistics_.reactive_out_of_range += s.mask_out_of_range[kReactiveMask];
+    statistics_.transparency_out_of_range += s.mask_out_of_range[kTransparencyMask];
 }
 
 BackendMemory VulkanBackend::memory() const {
