@@ -229,6 +229,16 @@ swinup_status create_context(const char* caller, const swinup_context_desc* desc
         if (!ctx->weights) return fail(status, message);
         ctx->backend = make_backend(ctx->desc, ctx->weights, log, &status, &message);
         if (!ctx->backend) return fail(status, message);
+        // The GPU backends read no masks yet, so they run mask_embed as absent: its bias alone.
+        // They do not add that bias either; weights whose bias is not zero would compute another
+        // function there (docs/masks.md, "The GPU backends").
+        if (ctx->backend->kind() != SWINUP_BACKEND_CPU && !mask_embed_absent_is_zero(*ctx->weights)) {
+            return fail(SWINUP_STATUS_UNSUPPORTED,
+                        std::string("context_desc.weights_source: the weights (") + ctx->weights_origin +
+                            ") have a mask_embed layer with a non-zero bias, which the " +
+                            backend_text(ctx->backend->kind()) +
+                            " backend does not run yet (it reads no masks; the CPU backend does)");
+        }
         log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
                  variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
                  std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +
@@ -524,9 +534,25 @@ void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc) {
 
 swinup_status swinup_generate_reactive_mask(swinup_context* ctx, const swinup_reactive_mask_desc* desc) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: ctx is NULL");
-    if (desc == nullptr)
-        return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
-    return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED, "swinup_generate_reactive_mask: not implemented yet");
+    try {
+        if (desc == nullptr)
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
+        swinup_reactive_mask_desc d;
+        std::string error;
+        if (!swinup::read_reactive_mask_desc(desc, &d, &error))
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, error);
+        const swinup::Validation v = swinup::validate_reactive_mask_desc(d, ctx->desc, ctx->backend->kind());
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const swinup_status status = ctx->backend->generate_reactive_mask(d, &error);
+        if (status != SWINUP_STATUS_OK)
+            return fail_context(ctx, status, "swinup_generate_reactive_mask: " + error);
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_generate_reactive_mask: out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, "swinup_generate_reactive_mask: internal error");
+    }
 }
 
 }  // extern "C"

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cpu/input_planes.h"
+#include "cpu/reactive_mask.h"
 #include "cpu/network.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
@@ -169,6 +170,19 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     input_statistics_.transparency_nonfinite += counts.mask_nonfinite[kTransparencyMask];
     input_statistics_.reactive_out_of_range += counts.mask_out_of_range[kReactiveMask];
     input_statistics_.transparency_out_of_range += counts.mask_out_of_range[kTransparencyMask];
+}
+
+swinup_status CpuBackend::generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) {
+    try {
+        arena_.get().execute([&] { write_reactive_mask(desc); });
+    } catch (const std::bad_alloc&) {
+        *error = "out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        *error = std::string("internal error in the CPU backend: ") + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+    return SWINUP_STATUS_OK;
 }
 
 swinup_status CpuBackend::input_statistics(InputStatistics* out, std::string*) const {

@@ -34,6 +34,7 @@ public:
                            std::string* error) override;
     BackendMemory memory() const override;
     swinup_status input_statistics(InputStatistics* out, std::string* error) const override;
+    swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override;
 
     // What the last successful frame's staging replaced, and the exposure it used.
     const FrameStats& last_frame_stats() const { return stats_; }
