@@ -244,7 +244,13 @@ protected:
         prev.width = frame.previous_width;
         prev.height = frame.previous_height;
         std::vector<float> dilated(render * 2), tc(render * 3), staged(static_cast<size_t>(pw) * ph * kSlots);
-        cpu::stage_frame(cur, prev, {dilated.data(), tc.data(), staged.data(), pw, ph});
+        std::vector<float> staged_masks(static_cast<size_t>(pw) * ph * kMasks);
+        cpu::StagingOutput staging_out{dilated.data(), tc.data(), staged.data(), pw, ph};
+        if (has_masks) {
+            staging_out.masks = mask_plane.data();
+            staging_out.staged_masks = staged_masks.data();
+        }
+        cpu::stage_frame(cur, prev, staging_out);
 
         // Vulkan.
         FrameBuffers buffers(device(), c.size.rw, c.size.rh, c.size.dw, c.size.dh);
@@ -263,6 +269,14 @@ protected:
         passes.record_exposure(rec, push, frame, views, buffers);
         passes.record_input_planes(rec, push, frame, views, buffers);
         passes.record_staging(rec, push, frame, buffers);
+        // The network's mask tokens, lite (2x2 pixels a token) then full (a pixel a token).
+        size_t r_tokens[2] = {0, 0};
+        if (has_masks) {
+            for (int lite = 1; lite >= 0; --lite) {
+                passes.record_mask_tokens(rec, push, buffers, lite == 1);
+                r_tokens[1 - lite] = t.download(rec, buffers.mask_tokens, static_cast<size_t>(pw) * ph * 4);
+            }
+        }
         const size_t r_scalars = t.download(rec, buffers.scalars, sizeof(FrameScalars));
         const size_t r_color = t.download(rec, buffers.color, render * 12);
         const size_t r_z = t.download(rec, buffers.depth[frame.next], render * 4);
@@ -288,6 +302,22 @@ protected:
             EXPECT_GT(counts.mask_nonfinite[0] + counts.mask_nonfinite[1], 0u) << "the masks hold no NaN/Inf";
             EXPECT_GT(counts.mask_out_of_range[0] + counts.mask_out_of_range[1], 0u) << "no mask value out of range";
             expect_bits_equal("mask plane", t.read<float>(r_masks, render * 2), mask_plane.data(), render * 2);
+            // The CPU network's mask inputs (cpu/staging.cpp's padded e4m3 plane) packed as
+            // mask_embed's rows: lite gathers quadrants (cpu/network.cpp embed_lite), full (r, t, 0, 0).
+            const auto code = [&](int x, int y, int k) {
+                return f32_to_e4m3(staged_masks[(static_cast<size_t>(y) * pw + x) * kMasks + k]);
+            };
+            std::vector<uint8_t> lite_tokens, full_tokens;
+            for (int ty = 0; ty < ph / 2; ++ty)
+                for (int tx = 0; tx < pw / 2; ++tx)
+                    for (int q = 0; q < 4; ++q)
+                        for (int k = 0; k < kMasks; ++k) lite_tokens.push_back(code(2 * tx + (q & 1), 2 * ty + (q >> 1), k));
+            for (int y = 0; y < ph; ++y)
+                for (int x = 0; x < pw; ++x) full_tokens.insert(full_tokens.end(), {code(x, y, 0), code(x, y, 1), 0, 0});
+            expect_bits_equal("lite mask tokens", t.read<uint8_t>(r_tokens[0], lite_tokens.size()), lite_tokens.data(),
+                              lite_tokens.size());
+            expect_bits_equal("full mask tokens", t.read<uint8_t>(r_tokens[1], full_tokens.size()), full_tokens.data(),
+                              full_tokens.size());
         }
         expect_bits_equal("colour plane", t.read<float>(r_color, render * 3), color.data(), render * 3);
         expect_bits_equal("depth plane", t.read<float>(r_z, render), z.data(), render);
@@ -350,7 +380,7 @@ protected:
         const float still_shift = 1.5f;
         std::vector<float> mask_plane(render * 2);
         for (auto& m : mask_plane) {
-            const uint32_t kind = rng() % 3;
+            const uint32_t kind = static_cast<uint32_t>(rng() % 3);
             m = kind == 0 ? 0.0f : kind == 1 ? 1.0f : unit(rng);
         }
 

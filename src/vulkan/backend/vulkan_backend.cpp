@@ -48,13 +48,19 @@ void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const s
     passes_.record_exposure(rec, push, frame, inputs, buffers_);
     passes_.record_input_planes(rec, push, frame, inputs, buffers_);
     passes_.record_staging(rec, push, frame, buffers_);
+    // The masks as mask_embed reads them, when the frame has one and the weights the layer.
+    const bool network_masks = mask_flags(inputs) != 0 && weights_->config.masks;
+    if (network_masks) passes_.record_mask_tokens(rec, push, buffers_, weights_->config.variant == Variant::lite);
     if (timer_) timer_->mark(rec, "exposure, input planes, staging");
     rec.barrier();
     if (network_fn_) {
         network_fn_(rec, buffers_.staged, frame.padded_width, frame.padded_height, frame_index, buffers_.head);
     } else {
+        const BufferView masks = network_masks ? BufferView{buffers_.mask_tokens.handle(), 0, buffers_.mask_tokens.size()}
+                                               : BufferView{};
         network_->record(rec, BufferView{buffers_.staged.handle(), 0, buffers_.staged.size()}, frame.padded_width,
-                         frame.padded_height, frame_index, BufferView{buffers_.head.handle(), 0, buffers_.head.size()});
+                         frame.padded_height, frame_index, BufferView{buffers_.head.handle(), 0, buffers_.head.size()},
+                         masks);
     }
     if (timer_) timer_->mark(rec, "network");
     rec.barrier();

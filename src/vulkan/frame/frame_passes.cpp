@@ -43,6 +43,7 @@ FrameBuffers::FrameBuffers(Device& device, int rw, int rh, int dw, int dh)
       scalars(device, sizeof(FrameScalars), MemoryUse::DeviceLocal),
       row_sums(device, static_cast<size_t>(rh) * 8, MemoryUse::DeviceLocal),
       masks(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal),
+      mask_tokens(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * 4, MemoryUse::DeviceLocal),
       no_exposure(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT),
       no_mask(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT) {
     for (int i = 0; i < 2; ++i) {
@@ -171,6 +172,15 @@ void FramePasses::record_staging(Recorder& rec, const FramePush& push, const Fra
                   Bind::buffer(buffers.recurrent[frame.current]), Bind::buffer(buffers.staged),
                   Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated)},
                  push, groups_2d(push.padded_width, push.padded_height));
+}
+
+void FramePasses::record_mask_tokens(Recorder& rec, const FramePush& push, FrameBuffers& buffers, bool lite) {
+    FramePush p = push;
+    p.option = lite ? 1u : 0u;
+    const Groups groups = lite ? groups_2d(push.padded_width / 2, push.padded_height / 2)
+                               : groups_2d(push.padded_width, push.padded_height);
+    rec.dispatch(device_.pipeline({&shaders::frame_mask_tokens, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+                 {Bind::buffer(buffers.masks), Bind::buffer(buffers.mask_tokens)}, p, groups);
 }
 
 void FramePasses::record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame,

@@ -56,6 +56,7 @@ struct FrameBuffers {
     Buffer depth[2];                     // render w * h f32 reverse-Z
     Buffer recurrent[2];                 // render w * h * 4 f16
     Buffer masks;                        // render w * h * 2 f32: staged (reactive, transparency)
+    Buffer mask_tokens;                  // padded grid, 4 e4m3 codes a pixel: the network's masks
     Image no_exposure;                   // 1x1 R32F bound when a frame has no exposure texture
     Image no_mask;                       // 1x1 R32F bound for an absent mask (never read)
 };
@@ -84,6 +85,9 @@ public:
                              const FrameInputViews& inputs, FrameBuffers& buffers);
     // The staged slots, t(colour) and dilated motion.
     void record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers);
+    // After the input planes: buffers.masks as the network's mask_embed reads them into
+    // buffers.mask_tokens (lite: 2x2 pixels a token; full: a pixel a token).
+    void record_mask_tokens(Recorder& rec, const FramePush& push, FrameBuffers& buffers, bool lite);
     // After the network wrote buffers.head: the output image (its format `format`, a storage
     // image in GENERAL layout) and the new history (buffers.history[frame.next]); reads
     // buffers.masks when `push` has a mask flag.
