@@ -374,10 +374,12 @@ typedef struct swinup_input_statistics {
     uint64_t transparency_out_of_range; /* the same for the transparency mask */
 } swinup_input_statistics;
 
-/* Fills *stats with ctx's counters (the first stats->struct_size bytes). Frames of swinup_dispatch
- * are counted when it returns (on a GPU backend it waits for each frame it submits). Frames
- * recorded with swinup_vulkan_record_dispatch are counted once they are seen completed: the call
- * does not wait for them (see swinup_vulkan.h); `frames` says how many frames the counts cover. Errors are reported on
+/* Fills *stats with ctx's counters (the first stats->struct_size bytes); `frames` says how many
+ * frames the counts cover. CPU: every frame, counted as it runs. CUDA: the call waits until the
+ * frames already dispatched have run (those on Vulkan images too), to read their counts. Vulkan:
+ * swinup_dispatch's frames are counted when it returns (it waits for each); frames recorded with
+ * swinup_vulkan_record_dispatch are counted once swinup sees them completed, and the call does not
+ * wait for them (swinup does not submit them; see swinup_vulkan.h). Errors are reported on
  * the thread (swinup_last_error(NULL)). */
 SWINUP_API swinup_status swinup_context_get_input_statistics(const swinup_context* ctx,
                                                              swinup_input_statistics* stats);
