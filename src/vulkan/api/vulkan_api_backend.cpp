@@ -21,8 +21,9 @@ public:
     // `app`: the application's device description (validated), or null for swinup's own device.
     ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app)
         : frame_(std::move(frame)), slots_(frame_->device().handle()), own_device_(app == nullptr),
-          counts_(frame_->device(), RecordingSlots::kMaxSlots * sizeof(vulkan::FrameScalars),
-                  vulkan::MemoryUse::Readback) {
+          counts_(frame_->recorded_counts()) {
+        static_assert(RecordingSlots::kMaxSlots == vulkan::VulkanBackend::kRecordedCountSlots,
+                      "one place in recorded_counts per recording slot");
         // A recorded frame's counts are copied into its slot's place in counts_ before its event;
         // once the event is seen set they are read and added to the statistics.
         slots_.on_completed([this](RecordingSlots::Slot& slot) {
@@ -152,7 +153,7 @@ private:
     std::unique_ptr<vulkan::VulkanBackend> frame_;
     mutable RecordingSlots slots_;  // input_statistics (const) collects completed frames
     bool own_device_;
-    vulkan::Buffer counts_;  // per slot: the FrameScalars of the frame recorded with it
+    vulkan::Buffer& counts_;  // per slot: the FrameScalars of the frame recorded with it (frame_'s)
     swinup_vulkan_device_desc handles_{};
 };
 

@@ -17,7 +17,8 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
       buffers_(device, static_cast<int>(desc.max_render_width), static_cast<int>(desc.max_render_height),
                static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
       passes_(device, desc.precision), network_fn_(std::move(network)), submitter_(device),
-      scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback) {
+      scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback),
+      recorded_counts_(device, kRecordedCountSlots * sizeof(FrameScalars), MemoryUse::Readback) {
     if ((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) && !device.capabilities().shader_float64) {
         // Refused at creation rather than at the first frame: the engine learns it up front.
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
