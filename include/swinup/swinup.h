@@ -229,8 +229,8 @@ typedef struct swinup_dispatch_desc {
        FSR 2. In host memory a value outside [0, 1] is SWINUP_STATUS_INVALID_ARGUMENT naming the
        mask, the pixel and the value (checked before anything runs); in device memory it cannot be
        checked before the frame runs, so it is clamped to [0, 1], counted
-       (swinup_input_statistics) and the context warns once. NaN or Inf in a mask is not an error:
-       it reads as 0 and is counted. --- */
+       (swinup_input_statistics) and the context warns once per mask. NaN or Inf in a mask is not
+       an error: it reads as 0 and is counted. Every backend reads them. --- */
     swinup_resource reactive_mask;   /* how far this frame's samples replace the history at each
                                         pixel: 1 = the history is not used there (particles and
                                         other content without motion vectors, animated textures, UI

@@ -153,6 +153,17 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
     return cpu;
 }
 
+// Without masks the GPU backends leave mask_embed out, where the CPU adds its bias (mask_embed of
+// zero masks), so weights whose bias is not zero would compute another function there on frames
+// without masks (docs/masks.md, "The GPU backends"). "" when `backend` runs these weights.
+std::string mask_embed_refusal(swinup_backend backend, const swinup::Weights& weights, const std::string& origin) {
+    if (backend == SWINUP_BACKEND_CPU || swinup::mask_embed_absent_is_zero(weights)) return {};
+    return "context_desc.weights_source: the weights (" + origin +
+           ") have a mask_embed layer with a non-zero bias, which the " + swinup::backend_text(backend) +
+           " backend does not run yet (without masks it leaves the layer out instead of adding that bias; the "
+           "CPU backend runs them)";
+}
+
 void copy_text(char* dst, size_t capacity, const std::string& src) {
     const size_t n = std::min(src.size(), capacity - 1);
     std::memcpy(dst, src.data(), n);
@@ -229,16 +240,8 @@ swinup_status create_context(const char* caller, const swinup_context_desc* desc
         if (!ctx->weights) return fail(status, message);
         ctx->backend = make_backend(ctx->desc, ctx->weights, log, &status, &message);
         if (!ctx->backend) return fail(status, message);
-        // The GPU backends read no masks yet, so they run mask_embed as absent: its bias alone.
-        // They do not add that bias either; weights whose bias is not zero would compute another
-        // function there (docs/masks.md, "The GPU backends").
-        if (ctx->backend->kind() != SWINUP_BACKEND_CPU && !mask_embed_absent_is_zero(*ctx->weights)) {
-            return fail(SWINUP_STATUS_UNSUPPORTED,
-                        std::string("context_desc.weights_source: the weights (") + ctx->weights_origin +
-                            ") have a mask_embed layer with a non-zero bias, which the " +
-                            backend_text(ctx->backend->kind()) +
-                            " backend does not run yet (it reads no masks; the CPU backend does)");
-        }
+        const std::string refusal = mask_embed_refusal(ctx->backend->kind(), *ctx->weights, ctx->weights_origin);
+        if (!refusal.empty()) return fail(SWINUP_STATUS_UNSUPPORTED, refusal);
         log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
                  variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
                  std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +
@@ -450,6 +453,8 @@ swinup_status swinup_query_memory(const swinup_context_desc* desc_in, swinup_mem
         if (!weights) return fail_thread(status, error);
         swinup_backend backend = SWINUP_BACKEND_CPU;
         if (!planned_backend(desc, &backend, &status, &error)) return fail_thread(status, error);
+        error = mask_embed_refusal(backend, *weights, origin);  // as creation refuses them
+        if (!error.empty()) return fail_thread(SWINUP_STATUS_UNSUPPORTED, error);
         swinup::BackendMemory held;
         if (backend == SWINUP_BACKEND_VULKAN) {
             if (!swinup::vulkan_memory_estimate(desc, weights, &held, &status, &error)) return fail_thread(status, error);

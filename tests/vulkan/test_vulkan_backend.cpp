@@ -267,6 +267,12 @@ TEST_F(VulkanBackendFrames, MasksAreReadAndCountedThroughTheCApi) {
     EXPECT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_UNSUPPORTED);
     EXPECT_NE(std::string(swinup_last_error(nullptr)).find("mask_embed layer with a non-zero bias"), std::string::npos)
         << swinup_last_error(nullptr);
+    swinup_memory_requirements req{};
+    req.struct_size = sizeof req;
+    EXPECT_EQ(swinup_query_memory(&desc, &req), SWINUP_STATUS_UNSUPPORTED);  // as creation answers
+    desc.backend = SWINUP_BACKEND_CPU;  // the CPU backend adds the bias
+    ASSERT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_context_destroy(ctx);
 }
 
 // The C API: SWINUP_BACKEND_VULKAN makes a Vulkan context (its own device), reports it, runs a
