@@ -36,9 +36,11 @@ void DispatchWarnings::after_counts(const InputStatistics& counts, const Log& lo
     for (int m = 0; m < 2; ++m) {
         if (mask_range_warned_[m] || masks[m].pixels == 0) continue;
         mask_range_warned_[m] = true;
-        log.warning(std::string("dispatch.") + masks[m].name + ": " + std::to_string(masks[m].pixels) +
-                    " pixels of the device-memory mask were outside [0, 1] and were clamped (a mask value is a "
-                    "fraction; swinup_context_get_input_statistics counts them) (said once per context)");
+        log.warning(std::string("dispatch.") + masks[m].name +
+                    ": the device-memory mask held values outside [0, 1], clamped (pixels so far: " +
+                    std::to_string(masks[m].pixels) +
+                    "; a mask value is a fraction; swinup_context_get_input_statistics counts them) (said once per "
+                    "context)");
     }
 }
 
