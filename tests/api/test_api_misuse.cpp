@@ -54,6 +54,15 @@ std::string create_error(const swinup_context_desc& d, swinup_status status) {
 #define EXPECT_CREATE_FAILS(desc, status, field) \
     EXPECT_NE(create_error(desc, status).find(field), std::string::npos) << swinup_last_error(nullptr)
 
+// small_context_desc() with one change (`change` applied to it) must fail as EXPECT_CREATE_FAILS
+// says: every case starts from a clean descriptor, so it tests its field alone.
+template <class Change>
+void expect_create_change_fails(Change change, swinup_status status, const std::string& field) {
+    swinup_context_desc d = small_context_desc();
+    change(d);
+    EXPECT_CREATE_FAILS(d, status, field);
+}
+
 TEST(ApiCreate, NullArguments) {
     swinup_context* ctx = nullptr;
     const swinup_context_desc d = small_context_desc();
@@ -71,18 +80,13 @@ TEST(ApiCreate, StructSize) {
 }
 
 TEST(ApiCreate, UnknownEnums) {
-    swinup_context_desc d = small_context_desc();
-    store_raw(&d.backend, 7);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.backend");
-    d = small_context_desc();
-    store_raw(&d.variant, 5);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.variant");
-    d = small_context_desc();
-    store_raw(&d.precision, 9);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.precision");
-    d = small_context_desc();
-    store_raw(&d.weights_source, 3);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_source");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.backend, 7); }, invalid, "context_desc.backend");
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.variant, 5); }, invalid, "context_desc.variant");
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.precision, 9); }, invalid,
+                               "context_desc.precision");
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.weights_source, 3); }, invalid,
+                               "context_desc.weights_source");
 }
 
 TEST(ApiCreate, DeviceIndex) {
@@ -93,25 +97,21 @@ TEST(ApiCreate, DeviceIndex) {
 }
 
 TEST(ApiCreate, DisplaySize) {
-    swinup_context_desc d = small_context_desc();
-    d.display_width = 0;
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.display_width");
-    d = small_context_desc();
-    d.display_height = 8193;
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.display_height");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_create_change_fails([](swinup_context_desc& d) { d.display_width = 0; }, invalid, "context_desc.display_width");
+    expect_create_change_fails([](swinup_context_desc& d) { d.display_height = 8193; }, invalid,
+                               "context_desc.display_height");
 }
 
 TEST(ApiCreate, MaxRenderSize) {
-    swinup_context_desc d = small_context_desc();
-    d.max_render_width = 0;
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_width");
-    d = small_context_desc();
-    d.max_render_height = 65;  // more than the display height (64)
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_height");
-    d = small_context_desc(21, 32, 64, 64);  // 64 / 21 > 3
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_width");
-    d = small_context_desc(32, 21, 64, 64);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_height");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_create_change_fails([](swinup_context_desc& d) { d.max_render_width = 0; }, invalid,
+                               "context_desc.max_render_width");
+    // More than the display height (64).
+    expect_create_change_fails([](swinup_context_desc& d) { d.max_render_height = 65; }, invalid,
+                               "context_desc.max_render_height");
+    EXPECT_CREATE_FAILS(small_context_desc(21, 32, 64, 64), invalid, "context_desc.max_render_width");  // 64 / 21 > 3
+    EXPECT_CREATE_FAILS(small_context_desc(32, 21, 64, 64), invalid, "context_desc.max_render_height");
 }
 
 TEST(ApiCreate, Flags) {
