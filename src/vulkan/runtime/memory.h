@@ -8,37 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <utility>
+
+#include "vulkan/runtime/device_object.h"
 
 namespace swinup::vulkan {
 
 class Device;
-
-// An object of a VkDevice, destroyed with `destroy` when its owner goes; a move leaves
-// VK_NULL_HANDLE behind. Buffer and Image hold their Vulkan objects in these, so that their
-// tear-down and their moves are written once.
-template <class Handle, void(VKAPI_PTR* destroy)(VkDevice, Handle, const VkAllocationCallbacks*)>
-class DeviceObject {
-public:
-    DeviceObject() = default;
-    DeviceObject(VkDevice device, Handle handle) : device_(device), handle_(handle) {}
-    ~DeviceObject() {
-        if (handle_ != VK_NULL_HANDLE) destroy(device_, handle_, nullptr);
-    }
-    DeviceObject(DeviceObject&& other) noexcept
-        : device_(other.device_), handle_(std::exchange(other.handle_, VK_NULL_HANDLE)) {}
-    DeviceObject& operator=(DeviceObject other) noexcept {
-        std::swap(device_, other.device_);
-        std::swap(handle_, other.handle_);
-        return *this;
-    }
-
-    Handle get() const { return handle_; }
-
-private:
-    VkDevice device_ = VK_NULL_HANDLE;
-    Handle handle_ = VK_NULL_HANDLE;
-};
 
 // Takes an allocation's bytes off its Device's count (Device::allocated_bytes) when it is freed.
 struct CountedFree {
