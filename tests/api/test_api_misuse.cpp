@@ -54,6 +54,15 @@ std::string create_error(const swinup_context_desc& d, swinup_status status) {
 #define EXPECT_CREATE_FAILS(desc, status, field) \
     EXPECT_NE(create_error(desc, status).find(field), std::string::npos) << swinup_last_error(nullptr)
 
+// small_context_desc() with one change (`change` applied to it) must fail as EXPECT_CREATE_FAILS
+// says: every case starts from a clean descriptor, so it tests its field alone.
+template <class Change>
+void expect_create_change_fails(Change change, swinup_status status, const std::string& field) {
+    swinup_context_desc d = small_context_desc();
+    change(d);
+    EXPECT_CREATE_FAILS(d, status, field);
+}
+
 TEST(ApiCreate, NullArguments) {
     swinup_context* ctx = nullptr;
     const swinup_context_desc d = small_context_desc();
@@ -71,18 +80,13 @@ TEST(ApiCreate, StructSize) {
 }
 
 TEST(ApiCreate, UnknownEnums) {
-    swinup_context_desc d = small_context_desc();
-    store_raw(&d.backend, 7);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.backend");
-    d = small_context_desc();
-    store_raw(&d.variant, 5);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.variant");
-    d = small_context_desc();
-    store_raw(&d.precision, 9);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.precision");
-    d = small_context_desc();
-    store_raw(&d.weights_source, 3);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.weights_source");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.backend, 7); }, invalid, "context_desc.backend");
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.variant, 5); }, invalid, "context_desc.variant");
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.precision, 9); }, invalid,
+                               "context_desc.precision");
+    expect_create_change_fails([](swinup_context_desc& d) { store_raw(&d.weights_source, 3); }, invalid,
+                               "context_desc.weights_source");
 }
 
 TEST(ApiCreate, DeviceIndex) {
@@ -93,25 +97,21 @@ TEST(ApiCreate, DeviceIndex) {
 }
 
 TEST(ApiCreate, DisplaySize) {
-    swinup_context_desc d = small_context_desc();
-    d.display_width = 0;
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.display_width");
-    d = small_context_desc();
-    d.display_height = 8193;
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.display_height");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_create_change_fails([](swinup_context_desc& d) { d.display_width = 0; }, invalid, "context_desc.display_width");
+    expect_create_change_fails([](swinup_context_desc& d) { d.display_height = 8193; }, invalid,
+                               "context_desc.display_height");
 }
 
 TEST(ApiCreate, MaxRenderSize) {
-    swinup_context_desc d = small_context_desc();
-    d.max_render_width = 0;
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_width");
-    d = small_context_desc();
-    d.max_render_height = 65;  // more than the display height (64)
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_height");
-    d = small_context_desc(21, 32, 64, 64);  // 64 / 21 > 3
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_width");
-    d = small_context_desc(32, 21, 64, 64);
-    EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.max_render_height");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_create_change_fails([](swinup_context_desc& d) { d.max_render_width = 0; }, invalid,
+                               "context_desc.max_render_width");
+    // More than the display height (64).
+    expect_create_change_fails([](swinup_context_desc& d) { d.max_render_height = 65; }, invalid,
+                               "context_desc.max_render_height");
+    EXPECT_CREATE_FAILS(small_context_desc(21, 32, 64, 64), invalid, "context_desc.max_render_width");  // 64 / 21 > 3
+    EXPECT_CREATE_FAILS(small_context_desc(32, 21, 64, 64), invalid, "context_desc.max_render_height");
 }
 
 TEST(ApiCreate, Flags) {
@@ -242,6 +242,15 @@ protected:
         EXPECT_NE(message.find(field), std::string::npos) << "message: " << message;
     }
 
+    // The frame's valid descriptor with one change (`change` applied to it) must fail as
+    // expect_fails says: every case starts from a clean descriptor, so it tests its field alone.
+    template <class Change>
+    void expect_change_fails(Change change, swinup_status status, const std::string& field) {
+        swinup_dispatch_desc d = frame_.dispatch();
+        change(d);
+        expect_fails(d, status, field);
+    }
+
     ContextHandle ctx_;
     FrameData frame_;
 };
@@ -261,98 +270,75 @@ TEST_F(ApiDispatch, StructSize) {
 }
 
 TEST_F(ApiDispatch, RenderSize) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.render_width = 0;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_width");
-    d = frame_.dispatch();
-    d.render_height = 33;  // over the maximum
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_height: must be 1..max_render_height (32), got 33");
-    d = frame_.dispatch();
-    d.render_width = 21;  // 64 / 21 > 3
-    d.color.width = d.depth.width = d.motion_vectors.width = 21;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_width");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.render_width = 0; }, SWINUP_STATUS_INVALID_ARGUMENT,
+                        "dispatch.render_width");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.render_height = 33; },  // over the maximum
+                        SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_height: must be 1..max_render_height (32), got 33");
+    expect_change_fails(
+        [](swinup_dispatch_desc& d) {
+            d.render_width = 21;  // 64 / 21 > 3
+            d.color.width = d.depth.width = d.motion_vectors.width = 21;
+        },
+        SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.render_width");
 }
 
 TEST_F(ApiDispatch, Jitter) {
     for (float bad : {kNaN, kInf, -kInf, 0.51f, -0.6f}) {
-        swinup_dispatch_desc d = frame_.dispatch();
-        d.jitter_x = bad;
-        expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_x");
-        d = frame_.dispatch();
-        d.jitter_y = bad;
-        expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_y");
+        expect_change_fails([&](swinup_dispatch_desc& d) { d.jitter_x = bad; }, SWINUP_STATUS_INVALID_ARGUMENT,
+                            "dispatch.jitter_x");
+        expect_change_fails([&](swinup_dispatch_desc& d) { d.jitter_y = bad; }, SWINUP_STATUS_INVALID_ARGUMENT,
+                            "dispatch.jitter_y");
     }
 }
 
 TEST_F(ApiDispatch, Scalars) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.mv_scale_x = kNaN;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_x");
-    d = frame_.dispatch();
-    d.mv_scale_y = kInf;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_y");
-    d = frame_.dispatch();
-    d.exposure_value = -1.0f;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.exposure_value");
-    d = frame_.dispatch();
-    d.pre_exposure = kNaN;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.pre_exposure");
-    d = frame_.dispatch();
-    d.frame_time_delta_ms = kInf;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.frame_time_delta_ms");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_change_fails([](swinup_dispatch_desc& d) { d.mv_scale_x = kNaN; }, invalid, "dispatch.mv_scale_x");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.mv_scale_y = kInf; }, invalid, "dispatch.mv_scale_y");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.exposure_value = -1.0f; }, invalid, "dispatch.exposure_value");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.pre_exposure = kNaN; }, invalid, "dispatch.pre_exposure");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.frame_time_delta_ms = kInf; }, invalid,
+                        "dispatch.frame_time_delta_ms");
 }
 
 // A value just outside its range is printed as itself, not rounded onto the bound it broke
 // (six significant digits printed the jitter 0.50000006 as "got 0.5", for the range [-0.5, 0.5]).
 TEST_F(ApiDispatch, BadScalarsArePrintedExactly) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.jitter_x = std::nextafter(0.5f, 1.0f);
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_x: must be a finite number in [-0.5, 0.5], got 0.50000006");
-    d = frame_.dispatch();
-    d.jitter_y = std::nextafter(-0.5f, -1.0f);
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.jitter_y: must be a finite number in [-0.5, 0.5], got -0.50000006");
-    d = frame_.dispatch();
-    d.pre_exposure = -std::numeric_limits<float>::denorm_min();
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.pre_exposure: must be a finite non-negative number, got -1e-45");
-    d = frame_.dispatch();
-    d.mv_scale_x = -kInf;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.mv_scale_x: must be a finite number, got -inf");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_change_fails([](swinup_dispatch_desc& d) { d.jitter_x = std::nextafter(0.5f, 1.0f); }, invalid,
+                        "dispatch.jitter_x: must be a finite number in [-0.5, 0.5], got 0.50000006");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.jitter_y = std::nextafter(-0.5f, -1.0f); }, invalid,
+                        "dispatch.jitter_y: must be a finite number in [-0.5, 0.5], got -0.50000006");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.pre_exposure = -std::numeric_limits<float>::denorm_min(); },
+                        invalid, "dispatch.pre_exposure: must be a finite non-negative number, got -1e-45");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.mv_scale_x = -kInf; }, invalid,
+                        "dispatch.mv_scale_x: must be a finite number, got -inf");
 }
 
 TEST_F(ApiDispatch, NullPointers) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.color.data = nullptr;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.data: is NULL");
-    d = frame_.dispatch();
-    d.depth.data = nullptr;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.data: is NULL");
-    d = frame_.dispatch();
-    d.motion_vectors.data = nullptr;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.motion_vectors.data: is NULL");
-    d = frame_.dispatch();
-    d.output.data_mut = nullptr;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.data_mut: is NULL");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_change_fails([](swinup_dispatch_desc& d) { d.color.data = nullptr; }, invalid, "dispatch.color.data: is NULL");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.depth.data = nullptr; }, invalid, "dispatch.depth.data: is NULL");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.motion_vectors.data = nullptr; }, invalid,
+                        "dispatch.motion_vectors.data: is NULL");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.output.data_mut = nullptr; }, invalid,
+                        "dispatch.output.data_mut: is NULL");
 }
 
 TEST_F(ApiDispatch, Formats) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.depth.format = SWINUP_FORMAT_RG16F;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT,
-                 "dispatch.depth.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F");
-    d = frame_.dispatch();
-    d.color.format = SWINUP_FORMAT_R32F;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.format");
-    d = frame_.dispatch();
-    store_raw(&d.color.format, 77);
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.format: expected SWINUP_FORMAT_RGBA16F, "
-                                                    "SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F or "
-                                                    "SWINUP_FORMAT_RGB32F, got unknown value 77");
-    d = frame_.dispatch();
-    d.motion_vectors.format = SWINUP_FORMAT_RGBA16F;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.motion_vectors.format");
-    d = frame_.dispatch();
-    d.output.format = SWINUP_FORMAT_RGBA8;  // the context's output format is RGBA16F
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.format");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_change_fails([](swinup_dispatch_desc& d) { d.depth.format = SWINUP_FORMAT_RG16F; }, invalid,
+                        "dispatch.depth.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.color.format = SWINUP_FORMAT_R32F; }, invalid,
+                        "dispatch.color.format");
+    expect_change_fails([](swinup_dispatch_desc& d) { store_raw(&d.color.format, 77); }, invalid,
+                        "dispatch.color.format: expected SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, "
+                        "SWINUP_FORMAT_RGB16F or SWINUP_FORMAT_RGB32F, got unknown value 77");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.motion_vectors.format = SWINUP_FORMAT_RGBA16F; }, invalid,
+                        "dispatch.motion_vectors.format");
+    // The context's output format is RGBA16F.
+    expect_change_fails([](swinup_dispatch_desc& d) { d.output.format = SWINUP_FORMAT_RGBA8; }, invalid,
+                        "dispatch.output.format");
 }
 
 TEST_F(ApiDispatch, Misaligned) {
@@ -370,19 +356,17 @@ TEST_F(ApiDispatch, Misaligned) {
 }
 
 TEST_F(ApiDispatch, Sizes) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.color.width = 16;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.width: expected 32x32");
-    d = frame_.dispatch();
-    d.depth.height = 64;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.height");
-    d = frame_.dispatch();
-    d.motion_vectors.width = 64;  // display size, but the context expects render-size vectors
-    d.motion_vectors.height = 64;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.motion_vectors.width");
-    d = frame_.dispatch();
-    d.output.width = 32;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.width: expected 64x64");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    expect_change_fails([](swinup_dispatch_desc& d) { d.color.width = 16; }, invalid, "dispatch.color.width: expected 32x32");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.depth.height = 64; }, invalid, "dispatch.depth.height");
+    expect_change_fails(
+        [](swinup_dispatch_desc& d) {  // display size, but the context expects render-size vectors
+            d.motion_vectors.width = 64;
+            d.motion_vectors.height = 64;
+        },
+        invalid, "dispatch.motion_vectors.width");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.output.width = 32; }, invalid,
+                        "dispatch.output.width: expected 64x64");
 }
 
 TEST(ApiDispatchFlags, DisplayResolutionMotionVectorsNeedDisplaySize) {
@@ -400,27 +384,21 @@ TEST(ApiDispatchFlags, DisplayResolutionMotionVectorsNeedDisplaySize) {
 }
 
 TEST_F(ApiDispatch, RowPitch) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.color.row_pitch = 32 * 16 - 4;  // less than a row of RGBA32F
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.color.row_pitch");
-    d = frame_.dispatch();
-    d.depth.row_pitch = 32 * 4 + 2;  // not a multiple of the element size
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.row_pitch");
-    d = frame_.dispatch();
-    d.output.row_pitch = 64 * 8 - 8;
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.output.row_pitch");
+    const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
+    // Less than a row of RGBA32F; not a multiple of the element size; less than a row of RGBA16F.
+    expect_change_fails([](swinup_dispatch_desc& d) { d.color.row_pitch = 32 * 16 - 4; }, invalid, "dispatch.color.row_pitch");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.depth.row_pitch = 32 * 4 + 2; }, invalid, "dispatch.depth.row_pitch");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.output.row_pitch = 64 * 8 - 8; }, invalid,
+                        "dispatch.output.row_pitch");
 }
 
 TEST_F(ApiDispatch, MemoryKinds) {
-    swinup_dispatch_desc d = frame_.dispatch();
-    d.color.memory = SWINUP_MEMORY_CUDA;
-    expect_fails(d, SWINUP_STATUS_UNSUPPORTED, "dispatch.color.memory: SWINUP_MEMORY_CUDA needs the CUDA backend");
-    d = frame_.dispatch();
-    d.output.memory = SWINUP_MEMORY_EXTERNAL;
-    expect_fails(d, SWINUP_STATUS_UNSUPPORTED, "dispatch.output.memory");
-    d = frame_.dispatch();
-    store_raw(&d.depth.memory, 9);
-    expect_fails(d, SWINUP_STATUS_INVALID_ARGUMENT, "dispatch.depth.memory: unknown value 9");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.color.memory = SWINUP_MEMORY_CUDA; }, SWINUP_STATUS_UNSUPPORTED,
+                        "dispatch.color.memory: SWINUP_MEMORY_CUDA needs the CUDA backend");
+    expect_change_fails([](swinup_dispatch_desc& d) { d.output.memory = SWINUP_MEMORY_EXTERNAL; },
+                        SWINUP_STATUS_UNSUPPORTED, "dispatch.output.memory");
+    expect_change_fails([](swinup_dispatch_desc& d) { store_raw(&d.depth.memory, 9); }, SWINUP_STATUS_INVALID_ARGUMENT,
+                        "dispatch.depth.memory: unknown value 9");
 }
 
 TEST_F(ApiDispatch, ExposureTexture) {

@@ -45,6 +45,7 @@ struct Fusion {
     const char* label;
 };
 constexpr cuda::NetworkFusions kNone{false, false, false, false, false};
+const Fusion kAllFused{{true, true, true, true, true}, "all fused kernels"};
 // head_mlp: random weights with the head MLP (weights_make_initial's fc3 is zero, and its zero
 // biases and unit gains would hide a parameter read from the wrong place). random: random weights
 // without it too (the head's own scale, bias and gain then differ per channel).
@@ -144,9 +145,8 @@ TEST_P(CudaFusion, FusedEqualsUnfused) {
 TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    const Fusion all{{true, true, true, true, true}, "all fused kernels"};
-    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, all, 1280, 1024);
-    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kAllFused, 1280, 1024);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kAllFused, 1280, 1024);
 #endif
 }
 
@@ -154,8 +154,7 @@ TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
 TEST(CudaFusionLarge, LiteHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    const Fusion all{{true, true, true, true, true}, "all fused kernels"};
-    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, all, 1280, 1024, true);
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 0, kAllFused, 1280, 1024, true);
 #endif
 }
 
@@ -164,8 +163,7 @@ TEST(CudaFusionLarge, LiteHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
 TEST(CudaFusionLarge, FullHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    const Fusion all{{true, true, true, true, true}, "all fused kernels"};
-    compare(Variant::full, SWINUP_PRECISION_FAST, 1, all, 1280, 1024, true);
+    compare(Variant::full, SWINUP_PRECISION_FAST, 1, kAllFused, 1280, 1024, true);
 #endif
 }
 

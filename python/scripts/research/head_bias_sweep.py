@@ -128,8 +128,7 @@ def main():
     torch.manual_seed(0)
     t0 = time.time()
 
-    model = oracle.load_network(args.variant, args.weights)
-    seq, clip = oracle.whole_sequence(args.sequence, args.frames)
+    model, seq, clip = oracle.load_replay(args)
     gt = clip["gt"]
     network_heads = []
     record = oracle.head_recorder(model, seq, network_heads)
@@ -139,8 +138,8 @@ def main():
 
     with torch.no_grad():
         out, _, temporal = unroll(model, clip, exact=False, heads=record)
-        result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
-                  "render": [seq.w, seq.h], "display": [seq.dw, seq.dh], "network": score(out, temporal)}
+        result = oracle.replay_result(args, seq, render=[seq.w, seq.h], display=[seq.dw, seq.dh],
+                                      network=score(out, temporal))
         print(f"network: {result['network']} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
         per_frame, split = network_statistics(seq, network_heads, gt)
         result["mean_alpha_per_frame"] = per_frame

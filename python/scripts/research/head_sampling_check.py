@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.training.recurrence as recurrence  # noqa: E402
-from oracle_output_pass import add_network_arguments, load_network, pooled_psnr, whole_sequence  # noqa: E402
+from oracle_output_pass import add_network_arguments, load_replay, pooled_psnr, replay_result  # noqa: E402
 
 specified_output_pass = op.output_pass
 specified_gather = op.gather
@@ -62,9 +62,8 @@ def main():
     add_network_arguments(ap)
     ap.add_argument("--frames", type=int, default=0, help="only the first N frames")
     args = ap.parse_args()
-    model = load_network(args.variant, args.weights)
-    seq, clip = whole_sequence(args.sequence, args.frames)
-    result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n}
+    model, seq, clip = load_replay(args)
+    result = replay_result(args, seq)
     for name, output_pass in (("nearest", specified_output_pass), ("bilinear", interpolated_output_pass)):
         recurrence.output_pass = output_pass  # unroll() calls it through recurrence's namespace
         with torch.no_grad():

@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.training.recurrence as recurrence  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
-from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
+from oracle_output_pass import add_network_arguments, load_replay  # noqa: E402
 
 specified_output_pass = op.output_pass
 MODES = ("specified", "cap", "floor")
@@ -73,8 +73,7 @@ def main():
         ap.error(f"--modes: unknown {unknown}; expected some of {list(MODES)}")
     if not args.c > 0:
         ap.error(f"--c {args.c}: expected a value > 0")
-    model = load_network(args.variant, args.weights)
-    seq, clip = whole_sequence(args.sequence, args.frames)
+    model, seq, clip = load_replay(args)
     for mode in modes:
         out, alphas = replay(model, clip, mode, args.c)
         mse = (display_encode(out, seq.hdr) - display_encode(clip["gt"], seq.hdr)).square().mean(dim=(0, 2, 3, 4))

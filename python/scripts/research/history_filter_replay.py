@@ -56,7 +56,7 @@ import swinup.staging as staging  # noqa: E402
 import swinup.training.recurrence as recurrence  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
 from swinup.sampling import catmull_rom_sample, lanczos3_sample, separable_taps_batched  # noqa: E402
-from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
+from oracle_output_pass import add_network_arguments, load_replay  # noqa: E402
 
 
 def keys_weights(f, a, radius):
@@ -197,8 +197,7 @@ def main():
     if unknown:
         ap.error(f"--modes: unknown {unknown}; expected some of {list(MODES)}")
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = load_network(args.variant, args.weights).to(device)
-    seq, clip = whole_sequence(args.sequence, args.frames, device)
+    model, seq, clip = load_replay(args, device)
     for mode in modes:
         out, temporal, still = replay(model, clip, mode)
         mse = (display_encode(out, seq.hdr) - display_encode(clip["gt"], seq.hdr)).square().mean(dim=(0, 2, 3, 4))

@@ -33,7 +33,7 @@ sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.training.recurrence as recurrence  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
-from oracle_output_pass import add_network_arguments, load_network, whole_sequence  # noqa: E402
+from oracle_output_pass import add_network_arguments, load_replay, replay_result  # noqa: E402
 
 specified_output_pass = op.output_pass
 specified_stage = recurrence.stage
@@ -116,11 +116,9 @@ def main():
     add_network_arguments(ap)
     ap.add_argument("--frames", type=int, default=0, help="only the first N frames")
     args = ap.parse_args()
-    model = load_network(args.variant, args.weights)
-    seq, clip = whole_sequence(args.sequence, args.frames)
+    model, seq, clip = load_replay(args)
     rows = replay(model, clip, seq.hdr)
-    result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
-              "specified": round(pooled(rows, "specified"), 3)}
+    result = replay_result(args, seq, specified=round(pooled(rows, "specified"), 3))
     for name in ALTERNATIVES:
         for suffix in ("", "_best_display_pixel", "_best_render_pixel"):
             result[name + suffix] = round(pooled(rows, name + suffix), 3)

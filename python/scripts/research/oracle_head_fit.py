@@ -37,7 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 from oracle_output_pass import (OUTPUT_PASS_CHANNELS, TEMPORAL, add_network_arguments, head_recorder,  # noqa: E402
-                                load_network, optimise_output_pass, pooled_psnr, whole_sequence)
+                                load_replay, optimise_output_pass, pooled_psnr, replay_result,
+                                whole_sequence)
 from swinup.training.recurrence import unroll  # noqa: E402
 
 HEAD_INPUT = {"lite": "expand0", "full": "dec0"}  # the layer whose output the head normalises
@@ -182,14 +183,12 @@ def main():
     args = ap.parse_args()
     torch.manual_seed(0)
     t0 = time.time()
-    model = load_network(args.variant, args.weights)
-    seq, clip = whole_sequence(args.sequence, args.frames)
+    model, seq, clip = load_replay(args)
 
     network_heads = []
     with torch.no_grad(), model.weight_cache():
         out, _, temporal = unroll(model, clip, exact=False, heads=head_recorder(model, seq, network_heads), **TEMPORAL)
-    result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
-              "network": scored(out, temporal, clip, seq)}
+    result = replay_result(args, seq, network=scored(out, temporal, clip, seq))
     x, y, own, oracle_score, history = oracle_features(model, args.variant, seq, clip, network_heads,
                                                        args.iters, args.lr, t0)
     result["oracle"] = oracle_score

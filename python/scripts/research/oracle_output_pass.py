@@ -87,6 +87,21 @@ def whole_sequence(path, frames=0, device=None):
                  for k, v in clip.items()}
 
 
+def load_replay(args, device=None):
+    """What a replay runs, from add_network_arguments' arguments and --frames: (the network,
+    SequenceFolder, the whole_sequence clip), on `device` when given."""
+    model = load_network(args.variant, args.weights)
+    if device is not None:
+        model = model.to(device)
+    seq, clip = whole_sequence(args.sequence, args.frames, device)
+    return model, seq, clip
+
+
+def replay_result(args, seq, **scores):
+    """The JSON line a replay prints: what was replayed, then `scores` in their order."""
+    return {"sequence": args.sequence, "variant": args.variant, "frames": seq.n, **scores}
+
+
 def head_recorder(model, seq, heads):
     """An unroll() heads callback that runs the network and appends each frame's head outputs
     (cropped to the render size, detached) to `heads`."""
@@ -160,8 +175,7 @@ def main():
     torch.manual_seed(0)
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = load_network(args.variant, args.weights).to(device)
-    seq, clip = whole_sequence(args.sequence, args.frames, device)
+    model, seq, clip = load_replay(args, device)
     gt = clip["gt"]
 
     # The network's own head outputs, frame by frame (also the oracle's starting point).
@@ -171,10 +185,9 @@ def main():
     t0 = time.time()
     with torch.no_grad():
         out, _, temporal = unroll(model, clip, exact=False, heads=record, **TEMPORAL)
-    result = {"sequence": args.sequence, "variant": args.variant, "frames": seq.n,
-              "render": [seq.w, seq.h], "display": [seq.dw, seq.dh],
-              "network_psnr": round(pooled_psnr(out, gt, seq.hdr), 3),
-              "network_temporal": round(float(temporal), 5)}
+    result = replay_result(args, seq, render=[seq.w, seq.h], display=[seq.dw, seq.dh],
+                           network_psnr=round(pooled_psnr(out, gt, seq.hdr), 3),
+                           network_temporal=round(float(temporal), 5))
 
     oracle, refine, history = optimise_output_pass(clip, seq, network_heads, args.iters, args.lr,
                                                    args.temporal_weight, args.display_alpha, t0)

@@ -8,6 +8,14 @@ from ..shipped import VARIANTS
 from .held_out import HELD_OUT_SCENE, holds_held_out_scene
 
 
+def add_experiment_option(ap, name: str, does: str):
+    """The option that attaches experiments.EXPERIMENTS[name] (its flag is the table's, its value
+    args.<name>): what it does, then what every experiment's option says of itself."""
+    ap.add_argument(experiments.EXPERIMENTS[name][2], action="store_true",
+                    help=f"an experiment no backend runs: {does} (research/{name}.py); the checkpoint then "
+                         "holds its parameters")
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description="Train swinup through its recurrence.")
     ap.add_argument("--variant", default=None, choices=list(VARIANTS),
@@ -73,25 +81,17 @@ def parser() -> argparse.ArgumentParser:
                          "the float32 master weights: written with every save, read at the start when it "
                          "belongs to the checkpoint's step, so that chunks chained on one machine continue "
                          "as one run (give the later ones --warmup 0)")
-    ap.add_argument("--display-refine", action="store_true",
-                    help="an experiment no backend runs: refine the history weight per display pixel "
-                         "(research/display_refine.py); the checkpoint then holds its parameters")
-    ap.add_argument("--pixel-mlp", action="store_true",
-                    help="an experiment no backend runs: lite's skip0 plus a ReLU layer of the staged "
-                         "slots, zero-initialised (research/pixel_mlp.py); the checkpoint then holds its parameters")
+    add_experiment_option(ap, "display_refine", "refine the history weight per display pixel")
+    add_experiment_option(ap, "pixel_mlp", "lite's skip0 plus a ReLU layer of the staged slots, zero-initialised")
     ap.add_argument("--head-mlp", action="store_true",
                     help="the network with the head MLP (docs/model-spec.md, \"The head MLP\"): a ReLU "
                          "MLP of the head's normalised input and the staged slots added to head outputs "
                          "0-7, zero-initialised when the checkpoint has none; a checkpoint that has it "
                          "keeps it without this option")
-    ap.add_argument("--history-clip", action="store_true",
-                    help="an experiment no backend runs: move the reprojected history toward the range "
-                         "of this frame's 3x3 samples by a learned per-render-pixel strength "
-                         "(research/history_clip.py); the checkpoint then holds its parameters")
-    ap.add_argument("--sample-residual", action="store_true",
-                    help="an experiment no backend runs: add a learned t-space correction (head rows "
-                         "13-15) to each render sample before the output pass gathers it "
-                         "(research/sample_residual.py); the checkpoint then holds its parameters")
+    add_experiment_option(ap, "history_clip", "move the reprojected history toward the range of this frame's 3x3 "
+                          "samples by a learned per-render-pixel strength")
+    add_experiment_option(ap, "sample_residual", "add a learned t-space correction (head rows 13-15) to each render "
+                          "sample before the output pass gathers it")
     ap.add_argument("--experiment-lr-scale", type=float, default=1.0,
                     help="learning rate of the attached experiments' and the head MLP's parameters, as a "
                          "multiple of --lr: "

@@ -68,6 +68,14 @@ struct DeviceLinear {
         l.bias = upload(bias.data(), sizeof(float) * n);
         return l;
     }
+
+    // The weights', scales' and biases' device pointers into the three fields a kernel's
+    // arguments hold them in.
+    void point(const uint8_t*& w_out, const float*& scale_out, const float*& bias_out) const {
+        w_out = w.get<uint8_t>();
+        scale_out = scale.get<float>();
+        bias_out = bias.get<float>();
+    }
 };
 
 DeviceBuffer upload_gain(const Weights& weights, const std::string& name, int channels) {
@@ -123,11 +131,9 @@ struct CudaNetwork::Impl {
         g.gather = gather;
         g.m = m;
         g.grid_width = grid_width;
-        g.w = l.w.get<uint8_t>();
+        l.point(g.w, g.scale, g.bias);
         g.k_padded = l.k_padded;
         g.n = l.out;
-        g.scale = l.scale.get<float>();
-        g.bias = l.bias.get<float>();
         g.epilogue = epilogue;
         g.precision = precision;
         g.out = out;
@@ -246,13 +252,9 @@ struct CudaNetwork::Impl {
         a.heads = b.spec.heads;
         a.shifted = shifted;
         a.norm_gain = b.norm1.get<float>();
-        a.w_qkv = b.qkv.w.get<uint8_t>();
-        a.scale_qkv = b.qkv.scale.get<float>();
-        a.bias_qkv = b.qkv.bias.get<float>();
+        b.qkv.point(a.w_qkv, a.scale_qkv, a.bias_qkv);
         a.rel_bias = b.rel_bias.get<uint16_t>();
-        a.w_proj = b.proj.w.get<uint8_t>();
-        a.scale_proj = b.proj.scale.get<float>();
-        a.bias_proj = b.proj.bias.get<float>();
+        b.proj.point(a.w_proj, a.scale_proj, a.bias_proj);
         a.precision = precision;
         // GEMM flops (qkv 3C^2, proj C^2 per token) plus attention's; moves x in and out once
         // (f16) and both weight matrices; the norm, Q K V and attention rows stay on chip.
@@ -273,12 +275,8 @@ struct CudaNetwork::Impl {
         a.m = tokens;
         a.channels = c;
         a.norm_gain = b.norm2.get<float>();
-        a.w1 = b.fc1.w.get<uint8_t>();
-        a.scale1 = b.fc1.scale.get<float>();
-        a.bias1 = b.fc1.bias.get<float>();
-        a.w2 = b.fc2.w.get<uint8_t>();
-        a.scale2 = b.fc2.scale.get<float>();
-        a.bias2 = b.fc2.bias.get<float>();
+        b.fc1.point(a.w1, a.scale1, a.bias1);
+        b.fc2.point(a.w2, a.scale2, a.bias2);
         a.precision = precision;
         // Moves x in and out once (f16) and both weight matrices; the hidden rows stay on chip.
         const StageInfo s{name, "norm2+mlp", 2.0 * 2.0 * tokens * c * 4 * c,
@@ -320,19 +318,11 @@ struct CudaNetwork::Impl {
     HeadWeights head_weights() const {
         HeadWeights h;
         h.gain = head.gain.get<float>();
-        h.w = head.linear.w.get<uint8_t>();
-        h.scale = head.linear.scale.get<float>();
-        h.bias = head.linear.bias.get<float>();
+        head.linear.point(h.w, h.scale, h.bias);
         if (config.head_mlp) {
-            h.w_fc1 = head_fc1.w.get<uint8_t>();
-            h.scale_fc1 = head_fc1.scale.get<float>();
-            h.bias_fc1 = head_fc1.bias.get<float>();
-            h.w_fc2 = head_fc2.w.get<uint8_t>();
-            h.scale_fc2 = head_fc2.scale.get<float>();
-            h.bias_fc2 = head_fc2.bias.get<float>();
-            h.w_fc3 = head_fc3.w.get<uint8_t>();
-            h.scale_fc3 = head_fc3.scale.get<float>();
-            h.bias_fc3 = head_fc3.bias.get<float>();
+            head_fc1.point(h.w_fc1, h.scale_fc1, h.bias_fc1);
+            head_fc2.point(h.w_fc2, h.scale_fc2, h.bias_fc2);
+            head_fc3.point(h.w_fc3, h.scale_fc3, h.bias_fc3);
         }
         return h;
     }
@@ -346,12 +336,8 @@ struct CudaNetwork::Impl {
         a.width1 = w1;
         a.height1 = h1;
         a.expand_gain = expand0.gain.get<float>();
-        a.w_expand = expand0.linear.w.get<uint8_t>();
-        a.scale_expand = expand0.linear.scale.get<float>();
-        a.bias_expand = expand0.linear.bias.get<float>();
-        a.w_skip = skip0.w.get<uint8_t>();
-        a.scale_skip = skip0.scale.get<float>();
-        a.bias_skip = skip0.bias.get<float>();
+        expand0.linear.point(a.w_expand, a.scale_expand, a.bias_expand);
+        skip0.point(a.w_skip, a.scale_skip, a.bias_skip);
         a.head_w = head_weights();
         a.precision = precision;
         a.head = head_out;

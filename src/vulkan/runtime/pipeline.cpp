@@ -14,8 +14,7 @@ VkDescriptorType descriptor_type(BindingKind kind) {
 }
 
 ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc)
-    : device_(device), bindings_(desc.bindings), push_size_(desc.push_constant_size),
-      name_(desc.code ? desc.code->name : "") {
+    : bindings_(desc.bindings), push_size_(desc.push_constant_size), name_(desc.code ? desc.code->name : "") {
     if (!desc.code || !desc.code->words || desc.code->word_count == 0) {
         throw VulkanError(SWINUP_STATUS_INTERNAL, "a pipeline was requested without SPIR-V");
     }
@@ -23,67 +22,61 @@ ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc)
         throw VulkanError(SWINUP_STATUS_INTERNAL,
                           "shader " + name_ + ": push constants must be a multiple of 4 bytes, at most 128");
     }
-    try {
-        std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
-        for (uint32_t i = 0; i < bindings_.size(); ++i) {
-            VkDescriptorSetLayoutBinding b{};
-            b.binding = i;
-            b.descriptorType = descriptor_type(bindings_[i]);
-            b.descriptorCount = 1;
-            b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-            layout_bindings.push_back(b);
-        }
-        VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        set_info.bindingCount = static_cast<uint32_t>(layout_bindings.size());
-        set_info.pBindings = layout_bindings.data();
-        check(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout_),
-              "vkCreateDescriptorSetLayout");
-
-        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size_};
-        VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        layout_info.setLayoutCount = 1;
-        layout_info.pSetLayouts = &set_layout_;
-        layout_info.pushConstantRangeCount = push_size_ ? 1u : 0u;
-        layout_info.pPushConstantRanges = push_size_ ? &range : nullptr;
-        check(vkCreatePipelineLayout(device_, &layout_info, nullptr, &layout_), "vkCreatePipelineLayout");
-
-        VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        module_info.codeSize = desc.code->word_count * sizeof(uint32_t);
-        module_info.pCode = desc.code->words;
-        VkShaderModule module = VK_NULL_HANDLE;
-        check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
-
-        std::vector<VkSpecializationMapEntry> entries;
-        for (uint32_t i = 0; i < desc.specialization.size(); ++i) {
-            entries.push_back({i, i * 4u, 4u});
-        }
-        VkSpecializationInfo spec{};
-        spec.mapEntryCount = static_cast<uint32_t>(entries.size());
-        spec.pMapEntries = entries.data();
-        spec.dataSize = desc.specialization.size() * sizeof(uint32_t);
-        spec.pData = desc.specialization.data();
-
-        VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-        info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        info.stage.module = module;
-        info.stage.pName = "main";
-        info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
-        info.layout = layout_;
-        const VkResult result = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
-        vkDestroyShaderModule(device_, module, nullptr);
-        check(result, ("vkCreateComputePipelines (" + name_ + ")").c_str());
-    } catch (...) {
-        if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-        if (set_layout_) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
-        throw;
+    // A throw from here on destroys what is made so far (the members and `module`).
+    std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
+    for (uint32_t i = 0; i < bindings_.size(); ++i) {
+        VkDescriptorSetLayoutBinding b{};
+        b.binding = i;
+        b.descriptorType = descriptor_type(bindings_[i]);
+        b.descriptorCount = 1;
+        b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        layout_bindings.push_back(b);
     }
-}
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = static_cast<uint32_t>(layout_bindings.size());
+    set_info.pBindings = layout_bindings.data();
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    set_layout_ = DeviceObject<VkDescriptorSetLayout, vkDestroyDescriptorSetLayout>(device, set_layout);
 
-ComputePipeline::~ComputePipeline() {
-    vkDestroyPipeline(device_, pipeline_, nullptr);
-    vkDestroyPipelineLayout(device_, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size_};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    layout_info.pushConstantRangeCount = push_size_ ? 1u : 0u;
+    layout_info.pPushConstantRanges = push_size_ ? &range : nullptr;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    check(vkCreatePipelineLayout(device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
+    layout_ = DeviceObject<VkPipelineLayout, vkDestroyPipelineLayout>(device, layout);
+
+    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = desc.code->word_count * sizeof(uint32_t);
+    module_info.pCode = desc.code->words;
+    VkShaderModule module_handle = VK_NULL_HANDLE;
+    check(vkCreateShaderModule(device, &module_info, nullptr, &module_handle), "vkCreateShaderModule");
+    const DeviceObject<VkShaderModule, vkDestroyShaderModule> module(device, module_handle);  // only while creating
+
+    std::vector<VkSpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < desc.specialization.size(); ++i) {
+        entries.push_back({i, i * 4u, 4u});
+    }
+    VkSpecializationInfo spec{};
+    spec.mapEntryCount = static_cast<uint32_t>(entries.size());
+    spec.pMapEntries = entries.data();
+    spec.dataSize = desc.specialization.size() * sizeof(uint32_t);
+    spec.pData = desc.specialization.data();
+
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module_handle;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+    info.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+          ("vkCreateComputePipelines (" + name_ + ")").c_str());
+    pipeline_ = DeviceObject<VkPipeline, vkDestroyPipeline>(device, pipeline);
 }
 
 }  // namespace swinup::vulkan

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "vulkan/runtime/device_object.h"
 #include "vulkan/runtime/spirv_code.h"
 
 namespace swinup::vulkan {
@@ -25,25 +26,23 @@ struct PipelineDesc {
     std::vector<uint32_t> specialization;  // constant_id i = specialization[i] (32-bit values)
 };
 
+// Move-only (its members are); destroyed with its Device.
 class ComputePipeline {
 public:
     ComputePipeline(VkDevice device, const PipelineDesc& desc);
-    ~ComputePipeline();
-    ComputePipeline(const ComputePipeline&) = delete;
-    ComputePipeline& operator=(const ComputePipeline&) = delete;
 
-    VkPipeline handle() const { return pipeline_; }
-    VkPipelineLayout layout() const { return layout_; }
-    VkDescriptorSetLayout set_layout() const { return set_layout_; }
+    VkPipeline handle() const { return pipeline_.get(); }
+    VkPipelineLayout layout() const { return layout_.get(); }
+    VkDescriptorSetLayout set_layout() const { return set_layout_.get(); }
     const std::vector<BindingKind>& bindings() const { return bindings_; }
     uint32_t push_constant_size() const { return push_size_; }
     const std::string& name() const { return name_; }
 
 private:
-    VkDevice device_;
-    VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-    VkPipelineLayout layout_ = VK_NULL_HANDLE;
-    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    // Destroyed in reverse: the pipeline, its layout, then the set layout.
+    DeviceObject<VkDescriptorSetLayout, vkDestroyDescriptorSetLayout> set_layout_;
+    DeviceObject<VkPipelineLayout, vkDestroyPipelineLayout> layout_;
+    DeviceObject<VkPipeline, vkDestroyPipeline> pipeline_;
     std::vector<BindingKind> bindings_;
     uint32_t push_size_ = 0;
     std::string name_;

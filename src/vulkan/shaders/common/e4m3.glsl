@@ -5,6 +5,8 @@
 #ifndef SWINUP_E4M3_GLSL
 #define SWINUP_E4M3_GLSL
 
+#include "minifloat.glsl"
+
 const uint kE4m3NaN = 0x7fu;
 
 uint f32_to_e4m3(float f) {
@@ -17,17 +19,10 @@ uint f32_to_e4m3(float f) {
         if (abs_bits <= 0x3a800000u) return sign;          // <= 2^-10 rounds to 0
         const uint e = abs_bits >> 23;                    // 117..120
         const uint m = (abs_bits & 0x7fffffu) | 0x800000u;
-        const uint shift = 141u - e;
-        const uint q = m >> shift;
-        const uint rem = m & ((1u << shift) - 1u);
-        const uint half_unit = 1u << (shift - 1u);
-        const uint r = q + ((rem > half_unit || (rem == half_unit && (q & 1u) != 0u)) ? 1u : 0u);
-        return sign | r;                                   // may carry into the smallest normal
+        return sign | shift_round_even(m, 141u - e);       // may carry into the smallest normal
     }
     const uint base = abs_bits - (120u << 23);             // rebias 127 -> 7
-    const uint q = base >> 20;
-    const uint rem = base & 0xfffffu;
-    uint r = q + ((rem > 0x80000u || (rem == 0x80000u && (q & 1u) != 0u)) ? 1u : 0u);
+    uint r = shift_round_even(base, 20u);
     if (r > 0x7eu) r = 0x7eu;                              // past 448 saturates (0x7f is NaN)
     return sign | r;
 }
@@ -37,14 +32,7 @@ float e4m3_to_f32(uint code) {
     const uint e = (code >> 3) & 0xfu;
     const uint m = code & 0x7u;
     if (e == 0xfu && m == 0x7u) return uintBitsToFloat(sign | 0x7fc00000u);  // NaN
-    if (e == 0u) {
-        // m * 2^-9 built from bits (exact; no float multiply, so no denormal question).
-        if (m == 0u) return uintBitsToFloat(sign);
-        const uint lead = uint(findMSB(m));                // 0..2
-        const uint frac = (m << (23u - lead)) & 0x7fffffu;
-        return uintBitsToFloat(sign | ((118u + lead) << 23) | frac);
-    }
-    return uintBitsToFloat(sign | ((e + 120u) << 23) | (m << 20));
+    return minifloat_to_f32(sign, e, m, 3u, 7u);  // subnormals: m * 2^-9
 }
 
 // Round a float to the nearest e4m3 value, kept as a float (the e4m3 storage points).

@@ -5,6 +5,8 @@
 #ifndef SWINUP_HALF_GLSL
 #define SWINUP_HALF_GLSL
 
+#include "minifloat.glsl"
+
 uint f32_to_f16_bits(float f) {
     const uint x = floatBitsToUint(f);
     const uint sign = (x >> 16) & 0x8000u;
@@ -17,18 +19,10 @@ uint f32_to_f16_bits(float f) {
         if (abs_bits < 0x33000000u) return sign;           // < 2^-25 rounds to 0
         const uint e = abs_bits >> 23;
         const uint m = (abs_bits & 0x7fffffu) | 0x800000u;
-        const uint shift = 126u - e;                       // one unit = 2^-24
-        const uint q = m >> shift;
-        const uint rem = m & ((1u << shift) - 1u);
-        const uint half_unit = 1u << (shift - 1u);
-        const uint r = q + ((rem > half_unit || (rem == half_unit && (q & 1u) != 0u)) ? 1u : 0u);
-        return sign | r;
+        return sign | shift_round_even(m, 126u - e);       // one unit = 2^-24
     }
     const uint base = abs_bits - 0x38000000u;              // exponent bias 127 -> 15
-    const uint q = base >> 13;
-    const uint rem = base & 0x1fffu;
-    const uint r = q + ((rem > 0x1000u || (rem == 0x1000u && (q & 1u) != 0u)) ? 1u : 0u);
-    return sign | r;
+    return sign | shift_round_even(base, 13u);
 }
 
 float f16_bits_to_f32(uint h) {
@@ -36,14 +30,7 @@ float f16_bits_to_f32(uint h) {
     const uint e = (h >> 10) & 0x1fu;
     const uint m = h & 0x3ffu;
     if (e == 0x1fu) return uintBitsToFloat(sign | 0x7f800000u | (m << 13));
-    if (e == 0u) {
-        // m * 2^-24 built from bits (exact, a normal f32).
-        if (m == 0u) return uintBitsToFloat(sign);
-        const uint lead = uint(findMSB(m));                // 0..9
-        const uint frac = (m << (23u - lead)) & 0x7fffffu;
-        return uintBitsToFloat(sign | ((103u + lead) << 23) | frac);
-    }
-    return uintBitsToFloat(sign | ((e + 112u) << 23) | (m << 13));
+    return minifloat_to_f32(sign, e, m, 10u, 15u);  // subnormals: m * 2^-24
 }
 
 float round_to_f16(float f) { return f16_bits_to_f32(f32_to_f16_bits(f)); }
