@@ -37,13 +37,11 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
                                                swinup_precision precision, swinup_format format,
                                                [[maybe_unused]] bool device_pointers = false, int device_index = 0,
                                                int first_frame = 0, int reset_at = 9, int count = kFrames) {
-    swinup_context_desc desc = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
+    swinup_context_desc desc = test::sliding_plane_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH, format);
     desc.backend = backend;
     desc.device_index = device_index;
     desc.variant = variant;
     desc.precision = precision;
-    desc.flags = SWINUP_FLAG_HDR;
-    desc.output_format = format;
     swinup_context* ctx = nullptr;
     EXPECT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     std::vector<std::vector<uint8_t>> outputs;
@@ -62,11 +60,7 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
     for (int f = first_frame; f < first_frame + count; ++f) {
         const test::SlidingPlaneFrame frame(kRenderW, kRenderH, f);
         std::vector<uint8_t> out(out_bytes, 0xcd);  // poisoned: every byte must be written
-        swinup_dispatch_desc d =
-            frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
-                                input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
-                                input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
-                                output_resource(out.data(), format, kDisplayW, kDisplayH));
+        swinup_dispatch_desc d = frame.dispatch_desc(out.data(), format, kDisplayW, kDisplayH);
 #ifdef SWINUP_HAVE_CUDA
         if (device_pointers) {
             cuda_tools::copy_to_device(device[0], frame.color.data(), frame.color.size() * 4);

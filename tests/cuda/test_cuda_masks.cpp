@@ -28,6 +28,7 @@
 #include "network_test_weights.h"
 #include "numeric/e4m3.h"
 #include "numeric/half.h"
+#include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 
 #ifdef SWINUP_HAVE_CUDA
@@ -41,41 +42,16 @@ constexpr int kFrames = 6;
 constexpr int kRenderW = 72, kRenderH = 40;     // not multiples of 32: the padding is exercised
 constexpr int kDisplayW = 144, kDisplayH = 80;  // s = 2
 
-constexpr double kExactFrameBound = 1e-2;  // tests/cuda/test_cuda_backend.cpp's CPU-vs-CUDA exact bound
+using test::decode_output_rgb;
+using test::kExactFrameBound;
 
-// A textured plane, its left half still (the still-pixel shift acts there, so the transparency
-// mask matters) and its right half sliding right by 0.75 render pixels a frame; a depth step.
-struct SlidingFrame {
-    std::vector<float> color, depth, mv;
-    explicit SlidingFrame(int f)
-        : color(size_t(kRenderW) * kRenderH * 4), depth(size_t(kRenderW) * kRenderH), mv(size_t(kRenderW) * kRenderH * 2) {
-        for (int y = 0; y < kRenderH; ++y)
-            for (int x = 0; x < kRenderW; ++x) {
-                const size_t i = size_t(y) * kRenderW + x;
-                const bool still = x < kRenderW / 2;
-                const float u = still ? float(x) : float(x) - 0.75f * float(f);
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
-                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
-                color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;
-                color[i * 4 + 3] = 1.0f;
-                depth[i] = x > kRenderW / 2 ? 0.3f : 0.7f;
-                mv[i * 2 + 0] = still ? 0.0f : -0.75f;
-                mv[i * 2 + 1] = 0.0f;
-            }
-        if (f == 2) color[size_t(5) * kRenderW * 4 + 9] = NAN;  // one colour pixel to count
+// The sliding plane (sliding_plane_frames.h) with its left half still (the still-pixel shift acts
+// there, so the transparency mask matters); one NaN colour pixel in frame 2 to count.
+struct SlidingFrame : test::SlidingPlaneFrame {
+    explicit SlidingFrame(int f) : SlidingPlaneFrame(kRenderW, kRenderH, f, /*still_left_half=*/true) {
+        if (f == 2) color[size_t(5) * kRenderW * 4 + 9] = NAN;
     }
 };
-
-// RGBA16F output bytes as linear RGB values.
-std::vector<float> decode_rgba16f(const std::vector<uint8_t>& bytes) {
-    std::vector<float> v;
-    for (size_t p = 0; p + 8 <= bytes.size(); p += 8) {
-        uint16_t h[4];
-        std::memcpy(h, &bytes[p], 8);
-        for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
-    }
-    return v;
-}
 
 // Frame f's masks: a reactive disc moving right (R8_UNORM codes), a transparency pane (f32 values;
 // one NaN pixel, and when `out_of_range` values outside [0, 1] in its top rows).
@@ -101,12 +77,11 @@ struct Masks {
 };
 
 swinup_context_desc context(swinup_backend backend, swinup_precision precision) {
-    swinup_context_desc desc = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
+    swinup_context_desc desc =
+        test::sliding_plane_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH, SWINUP_FORMAT_RGBA16F);
     desc.backend = backend;
     desc.variant = SWINUP_VARIANT_LITE;
     desc.precision = precision;
-    desc.flags = SWINUP_FLAG_HDR;
-    desc.output_format = SWINUP_FORMAT_RGBA16F;
     return desc;
 }
 
@@ -141,11 +116,7 @@ MaskedRun run(swinup_backend backend, swinup_precision precision, MaskInput inpu
         const std::vector<uint8_t> zero_r(masks.reactive.size(), 0);
         const std::vector<float> zero_t(masks.transparency.size(), 0.0f);
         std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * 8, 0xcd);
-        swinup_dispatch_desc d =
-            frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
-                                input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
-                                input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
-                                output_resource(out.data(), SWINUP_FORMAT_RGBA16F, kDisplayW, kDisplayH));
+        swinup_dispatch_desc d = frame.dispatch_desc(out.data(), SWINUP_FORMAT_RGBA16F, kDisplayW, kDisplayH);
         swinup_get_jitter(uint32_t(f) % phases, phases, &d.jitter_x, &d.jitter_y);
         switch (input) {
             case MaskInput::none: break;
@@ -188,7 +159,8 @@ TEST(CudaMasks, HostMasksStayWithinTheExactBoundOfTheCpuAndChangeTheFrames) {
     ASSERT_EQ(gpu.outputs.size(), cpu.outputs.size());
     double worst = 0.0;
     for (size_t f = 0; f < gpu.outputs.size(); ++f) {
-        const double err = gpu_test::relative_rms(decode_rgba16f(gpu.outputs[f]), decode_rgba16f(cpu.outputs[f]));
+        const double err = gpu_test::relative_rms(decode_output_rgb(gpu.outputs[f], SWINUP_FORMAT_RGBA16F),
+                                                   decode_output_rgb(cpu.outputs[f], SWINUP_FORMAT_RGBA16F));
         worst = std::max(worst, err);
         EXPECT_LE(err, kExactFrameBound) << "frame " << f;
         if (f > 0) {

@@ -51,11 +51,9 @@ struct SyntheticFrame : test::SlidingPlaneFrame {
 
 swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_precision precision,
                                 swinup_format format) {
-    swinup_context_desc desc = sized_context_desc(s.rw, s.rh, s.dw, s.dh);
+    swinup_context_desc desc = test::sliding_plane_context_desc(s.rw, s.rh, s.dw, s.dh, format);
     desc.variant = variant;
     desc.precision = precision;
-    desc.flags = SWINUP_FLAG_HDR;
-    desc.output_format = format;
     return desc;
 }
 
@@ -63,10 +61,7 @@ swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_p
 swinup_dispatch_desc frame_desc(const Sizes& s, const SyntheticFrame& frame, int f, swinup_format format,
                                 std::vector<uint8_t>& out) {
     out.assign(size_t(s.dw) * s.dh * output_pixel_bytes(format), 0xcd);
-    swinup_dispatch_desc d = frame_dispatch_desc(
-        input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, s.rw, s.rh),
-        input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, s.rw, s.rh),
-        input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, s.rw, s.rh), output_resource(out.data(), format, s.dw, s.dh));
+    swinup_dispatch_desc d = frame.dispatch_desc(out.data(), format, s.dw, s.dh);
     swinup_get_jitter(uint32_t(f), swinup_get_jitter_phase_count(float(s.dw) / float(s.rw)), &d.jitter_x, &d.jitter_y);
     return d;
 }

@@ -18,6 +18,7 @@
 #include "model/model_spec.h"
 #include "model/weights.h"
 #include "numeric/half.h"
+#include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "vulkan/backend/vulkan_backend.h"
 #include "vulkan_test_support.h"
@@ -64,30 +65,16 @@ struct DeviceNetwork {
     }
 };
 
-// Frame f's inputs and masks. Mask formats: SWINUP_FORMAT_UNKNOWN = absent.
-struct MaskedFrame {
-    std::vector<float> color, depth, mv;
+// Frame f's inputs (the sliding plane of sliding_plane_frames.h, its left half still) and masks.
+// Mask formats: SWINUP_FORMAT_UNKNOWN = absent.
+struct MaskedFrame : test::SlidingPlaneFrame {
     std::vector<uint8_t> reactive, transparency;
     swinup_format reactive_format, transparency_format;
     std::vector<uint8_t> output;
 
     MaskedFrame(int f, swinup_format reactive_fmt, swinup_format transparency_fmt, bool zero_masks = false)
-        : color(size_t(kRw) * kRh * 4), depth(size_t(kRw) * kRh), mv(size_t(kRw) * kRh * 2),
-          reactive_format(reactive_fmt), transparency_format(transparency_fmt),
-          output(size_t(kDw) * kDh * 8, 0xcd) {
-        for (int y = 0; y < kRh; ++y)
-            for (int x = 0; x < kRw; ++x) {
-                const size_t i = size_t(y) * kRw + x;
-                const bool still = x < kRw / 2;
-                const float u = still ? float(x) : float(x) - 0.75f * float(f);
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
-                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
-                color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;
-                color[i * 4 + 3] = 1.0f;
-                depth[i] = x > kRw / 2 ? 0.3f : 0.7f;
-                mv[i * 2 + 0] = still ? 0.0f : -0.75f;
-                mv[i * 2 + 1] = 0.0f;
-            }
+        : SlidingPlaneFrame(kRw, kRh, f, /*still_left_half=*/true), reactive_format(reactive_fmt),
+          transparency_format(transparency_fmt), output(size_t(kDw) * kDh * 8, 0xcd) {
         // Reactive: a disc moving right with a soft edge. Transparency: a pane over both halves.
         std::vector<float> r(size_t(kRw) * kRh), t(size_t(kRw) * kRh);
         for (int y = 0; y < kRh; ++y)
@@ -120,10 +107,7 @@ struct MaskedFrame {
 
     swinup_dispatch_desc describe(int f) {
         output.assign(output.size(), 0xcd);
-        swinup_dispatch_desc d = frame_dispatch_desc(
-            input_resource(color.data(), SWINUP_FORMAT_RGBA32F, kRw, kRh),
-            input_resource(depth.data(), SWINUP_FORMAT_R32F, kRw, kRh), input_resource(mv.data(), SWINUP_FORMAT_RG32F, kRw, kRh),
-            output_resource(output.data(), SWINUP_FORMAT_RGBA16F, kDw, kDh));
+        swinup_dispatch_desc d = dispatch_desc(output.data(), SWINUP_FORMAT_RGBA16F, kDw, kDh);
         swinup_get_jitter(uint32_t(f), swinup_get_jitter_phase_count(float(kDw) / float(kRw)), &d.jitter_x, &d.jitter_y);
         if (reactive_format != SWINUP_FORMAT_UNKNOWN) d.reactive_mask = input_resource(reactive.data(), reactive_format, kRw, kRh);
         if (transparency_format != SWINUP_FORMAT_UNKNOWN) {
@@ -134,11 +118,9 @@ struct MaskedFrame {
 };
 
 swinup_context_desc context() {
-    swinup_context_desc desc = sized_context_desc(kRw, kRh, kDw, kDh);
+    swinup_context_desc desc = test::sliding_plane_context_desc(kRw, kRh, kDw, kDh, SWINUP_FORMAT_RGBA16F);
     desc.variant = SWINUP_VARIANT_LITE;
     desc.precision = SWINUP_PRECISION_EXACT;
-    desc.flags = SWINUP_FLAG_HDR;
-    desc.output_format = SWINUP_FORMAT_RGBA16F;
     return desc;
 }
 

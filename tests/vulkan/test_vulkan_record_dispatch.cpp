@@ -40,10 +40,8 @@ struct SyntheticFrame : test::SlidingPlaneFrame {
 };
 
 swinup_context_desc context_desc(swinup_backend backend, swinup_format output) {
-    swinup_context_desc d = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
+    swinup_context_desc d = test::sliding_plane_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH, output);
     d.backend = backend;
-    d.flags = SWINUP_FLAG_HDR;
-    d.output_format = output;
     d.num_threads = 2;
     return d;
 }
@@ -58,11 +56,7 @@ void set_scalars(swinup_dispatch_desc* d, int f) {
 std::vector<uint8_t> host_frame(swinup_context* ctx, int f, swinup_format format) {
     const SyntheticFrame frame(f);
     std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * output_pixel_bytes(format), 0xcd);
-    swinup_dispatch_desc d =
-        frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
-                            input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
-                            input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
-                            output_resource(out.data(), format, kDisplayW, kDisplayH));
+    swinup_dispatch_desc d = frame.dispatch_desc(out.data(), format, kDisplayW, kDisplayH);
     set_scalars(&d, f);
     EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
     return out;
@@ -324,12 +318,8 @@ TEST(RecordDispatchMasks, MaskImagesAreReadClampedCountedAndWarnedAbout) {
         const std::vector<uint8_t> got = recorded_frame(dev, recorded.ctx, images, d);
 
         const SyntheticFrame frame(f);
-        std::vector<uint8_t> want(size_t(kDisplayW) * kDisplayH * output_texel_bytes(format), 0xcd);
-        swinup_dispatch_desc h =
-            frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
-                                input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
-                                input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
-                                output_resource(want.data(), format, kDisplayW, kDisplayH));
+        std::vector<uint8_t> want(size_t(kDisplayW) * kDisplayH * output_pixel_bytes(format), 0xcd);
+        swinup_dispatch_desc h = frame.dispatch_desc(want.data(), format, kDisplayW, kDisplayH);
         set_scalars(&h, f);
         h.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R8_UNORM, kRenderW, kRenderH);
         h.transparency_mask = input_resource(transparency_clamped.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH);
@@ -412,11 +402,7 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     const SyntheticFrame frame(0);
     std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * 8, 0xcd);
-    swinup_dispatch_desc d =
-        frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
-                            input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
-                            input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
-                            output_resource(out.data(), SWINUP_FORMAT_RGBA16F, kDisplayW, kDisplayH));
+    swinup_dispatch_desc d = frame.dispatch_desc(out.data(), SWINUP_FORMAT_RGBA16F, kDisplayW, kDisplayH);
     EXPECT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_UNSUPPORTED);
     EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind("swinup_dispatch: this context runs on the application's "
                                                             "VkDevice", 0), 0u)
