@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "api/input_statistics_count.h"
 #include "cpu/input_planes.h"
 #include "cpu/reactive_mask.h"
 #include "cpu/network.h"
@@ -162,14 +163,8 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     stats_.depth_replaced = counts.depth;
     stats_.motion_replaced = counts.motion;
     stats_.exposure = exposure;
-    input_statistics_.frames += 1;
-    input_statistics_.color_nonfinite += counts.color_pixels;
-    input_statistics_.depth_nonfinite += counts.depth;
-    input_statistics_.motion_nonfinite += counts.motion_pixels;
-    input_statistics_.reactive_nonfinite += counts.mask_nonfinite[kReactiveMask];
-    input_statistics_.transparency_nonfinite += counts.mask_nonfinite[kTransparencyMask];
-    input_statistics_.reactive_out_of_range += counts.mask_out_of_range[kReactiveMask];
-    input_statistics_.transparency_out_of_range += counts.mask_out_of_range[kTransparencyMask];
+    add_frame_counts(input_statistics_, counts.color_pixels, counts.depth, counts.motion_pixels, counts.mask_nonfinite,
+                     counts.mask_out_of_range);
 }
 
 swinup_status CpuBackend::generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) {

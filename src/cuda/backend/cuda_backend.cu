@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "api/input_statistics_count.h"
 #include "cuda/backend/cuda_check.cuh"
 #include "frame/formats.h"
 #include "frame/input_image.h"
@@ -320,14 +321,9 @@ void CudaBackend::collect_counts(bool wait) const {
             SWINUP_CUDA_CHECK(status);
         }
         const unsigned int* n = pinned_counts_ + size_t(slot) * kFrameCounts;
-        statistics_.frames += 1;
-        statistics_.color_nonfinite += n[kCountColor];
-        statistics_.depth_nonfinite += n[kCountDepth];
-        statistics_.motion_nonfinite += n[kCountMotion];
-        statistics_.reactive_nonfinite += n[kCountReactiveNonfinite];
-        statistics_.transparency_nonfinite += n[kCountTransparencyNonfinite];
-        statistics_.reactive_out_of_range += n[kCountReactiveOutOfRange];
-        statistics_.transparency_out_of_range += n[kCountTransparencyOutOfRange];
+        // Each mask's two counts follow each other (frame_planes.cuh), reactive first.
+        add_frame_counts(statistics_, n[kCountColor], n[kCountDepth], n[kCountMotion], n + kCountReactiveNonfinite,
+                         n + kCountReactiveOutOfRange);
         c.pending = false;
     }
 }

@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "api/input_statistics_count.h"
 #include "frame/mask_pixel.h"
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
@@ -114,14 +115,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
 }
 
 void VulkanBackend::count_frame(const FrameScalars& s) {
-    statistics_.frames += 1;
-    statistics_.color_nonfinite += s.color_pixels;
-    statistics_.depth_nonfinite += s.depth_replaced;
-    statistics_.motion_nonfinite += s.motion_pixels;
-    statistics_.reactive_nonfinite += s.mask_nonfinite[kReactiveMask];
-    statistics_.transparency_nonfinite += s.mask_nonfinite[kTransparencyMask];
-    statistics_.reactive_out_of_range += s.mask_out_of_range[kReactiveMask];
-    statistics_.transparency_out_of_range += s.mask_out_of_range[kTransparencyMask];
+    add_frame_counts(statistics_, s.color_pixels, s.depth_replaced, s.motion_pixels, s.mask_nonfinite, s.mask_out_of_range);
 }
 
 BackendMemory VulkanBackend::memory() const {
