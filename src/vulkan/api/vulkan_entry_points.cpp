@@ -32,21 +32,34 @@ CudaInteropBackend* cuda_backend_of(const swinup_context* ctx) {
     return dynamic_cast<CudaInteropBackend*>(ctx->backend.get());
 }
 
-// A CUDA context's frame: the same checks as the Vulkan backend's, then the import's own.
-swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend,
-                             const swinup_vulkan_dispatch_desc* caller_desc) {
+// swinup_vulkan_record_dispatch's descriptor read (in the caller's struct size) into *read and
+// validated against the context; on failure the context's error is set and its status returned.
+swinup_status read_dispatch_desc(swinup_context* ctx, const swinup_vulkan_dispatch_desc* caller_desc,
+                                 swinup_vulkan_dispatch_desc* read) {
     if (caller_desc == nullptr) {
         return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: desc is NULL");
     }
+    swinup::Validation v = swinup::vulkan_api::read_vulkan_dispatch_desc(caller_desc, read);
+    if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*read, ctx->desc);
+    if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    return SWINUP_STATUS_OK;
+}
+
+// Whether the frame reads its exposure from the descriptor's image (given, and auto exposure off).
+bool reads_exposure_image(const swinup_context* ctx, const swinup_vulkan_dispatch_desc& desc) {
+    return desc.exposure.image != VK_NULL_HANDLE && (ctx->desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
+}
+
+// A CUDA context's frame: the same checks as the Vulkan backend's, then the import's own.
+swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend,
+                             const swinup_vulkan_dispatch_desc* caller_desc) {
     swinup_vulkan_dispatch_desc read;
-    swinup::Validation v = swinup::vulkan_api::read_vulkan_dispatch_desc(caller_desc, &read);
-    if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    const swinup_status read_status = read_dispatch_desc(ctx, caller_desc, &read);
+    if (read_status != SWINUP_STATUS_OK) return read_status;
     const swinup_vulkan_dispatch_desc* desc = &read;
-    v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
-    if (!v.ok()) return fail_context(ctx, v.status, v.message);
-    const bool exposure_image =
-        desc->exposure.image != VK_NULL_HANDLE && (ctx->desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
-    v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, exposure_image);
+    const bool exposure_image = reads_exposure_image(ctx, *desc);
+    const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, exposure_image);
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
     std::string error;
     const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
@@ -192,24 +205,17 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         if (cmd == VK_NULL_HANDLE) {
             return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: cmd is VK_NULL_HANDLE");
         }
-        if (caller_desc == nullptr) {
-            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: desc is NULL");
-        }
         swinup_vulkan_dispatch_desc read;
-        swinup::Validation v = swinup::vulkan_api::read_vulkan_dispatch_desc(caller_desc, &read);
-        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const swinup_status read_status = read_dispatch_desc(ctx, caller_desc, &read);
+        if (read_status != SWINUP_STATUS_OK) return read_status;
         const swinup_vulkan_dispatch_desc* desc = &read;
-        v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
-        if (!v.ok()) return fail_context(ctx, v.status, v.message);
 
         swinup::vulkan_api::FrameImages images;
         images.color = bound(desc->color);
         images.depth = bound(desc->depth);
         images.motion_vectors = bound(desc->motion_vectors);
         images.output = bound(desc->output);
-        if (desc->exposure.image != VK_NULL_HANDLE && (ctx->desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0) {
-            images.exposure = bound(desc->exposure);
-        }
+        if (reads_exposure_image(ctx, *desc)) images.exposure = bound(desc->exposure);
         if (desc->reactive_mask.image != VK_NULL_HANDLE) images.reactive_mask = bound(desc->reactive_mask);
         if (desc->transparency_mask.image != VK_NULL_HANDLE) images.transparency_mask = bound(desc->transparency_mask);
         std::string error;
