@@ -24,22 +24,19 @@ using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
 using swinup::test::fake;
-
-swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
-                          VkImageUsageFlags usage) {
-    return swinup::test::stand_in_image(id, format, w, h, layout, usage);
-}
+using swinup::test::stand_in_image;
 
 struct Frame {
     swinup_context_desc context = swinup::sized_context_desc(64, 48, 128, 96);
-    swinup_vulkan_dispatch_desc desc = swinup::test::stand_in_dispatch(image);
+    swinup_vulkan_dispatch_desc desc = swinup::test::stand_in_dispatch(stand_in_image);
 
     Frame() {
         context.output_format = SWINUP_FORMAT_R10G10B10A2;
-        desc.depth = image(0x200, VK_FORMAT_D32_SFLOAT, 64, 48, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                           VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
-        desc.output = image(0x400, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
-                            VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        desc.depth = stand_in_image(0x200, VK_FORMAT_D32_SFLOAT, 64, 48,
+                                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+        desc.output = stand_in_image(0x400, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     }
 
     Validation check() const { return validate_vulkan_dispatch_desc(desc, context); }
@@ -49,6 +46,14 @@ void expect_refused(const Frame& f, const std::string& message) {
     const Validation v = f.check();
     EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
     EXPECT_EQ(v.message, message);
+}
+
+// A fresh well-formed frame with one change (`change`) is refused with `message`.
+template <class Change>
+void expect_refused_after(const Change& change, const std::string& message) {
+    Frame f;
+    change(f);
+    expect_refused(f, message);
 }
 
 TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
@@ -63,19 +68,16 @@ TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
 }
 
 TEST(VulkanDispatchValidation, WrongFormatsAreNamed) {
+    expect_refused_after([](Frame& f) { f.desc.depth.format = VK_FORMAT_R16G16_SFLOAT; },
+                         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT "
+                         "(SWINUP_FORMAT_R32F), got VK_FORMAT_R16G16_SFLOAT");
+    expect_refused_after([](Frame& f) { f.desc.color.format = VK_FORMAT_R16G16B16_SFLOAT; },
+                         "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
+                         "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
+    expect_refused_after([](Frame& f) { f.desc.motion_vectors.format = static_cast<VkFormat>(123456); },
+                         "vulkan_dispatch.motion_vectors.format: expected VK_FORMAT_R16G16_SFLOAT or "
+                         "VK_FORMAT_R32G32_SFLOAT (SWINUP_FORMAT_RG16F), got VkFormat 123456");
     Frame f;
-    f.desc.depth.format = VK_FORMAT_R16G16_SFLOAT;
-    expect_refused(f, "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT "
-                      "(SWINUP_FORMAT_R32F), got VK_FORMAT_R16G16_SFLOAT");
-    f = Frame();
-    f.desc.color.format = VK_FORMAT_R16G16B16_SFLOAT;
-    expect_refused(f, "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
-                      "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
-    f = Frame();
-    f.desc.motion_vectors.format = static_cast<VkFormat>(123456);
-    expect_refused(f, "vulkan_dispatch.motion_vectors.format: expected VK_FORMAT_R16G16_SFLOAT or "
-                      "VK_FORMAT_R32G32_SFLOAT (SWINUP_FORMAT_RG16F), got VkFormat 123456");
-    f = Frame();
     f.desc.output.format = VK_FORMAT_R16G16B16A16_SFLOAT;  // valid output format, not the context's
     expect_refused(f, "vulkan_dispatch.output.format: expected VK_FORMAT_A2B10G10R10_UNORM_PACK32 "
                       "(SWINUP_FORMAT_R10G10B10A2), got VK_FORMAT_R16G16B16A16_SFLOAT (the context's output_format)");
@@ -85,71 +87,68 @@ TEST(VulkanDispatchValidation, WrongFormatsAreNamed) {
 }
 
 TEST(VulkanDispatchValidation, MissingUsageFlagsAreNamed) {
-    Frame f;
-    f.desc.output.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    expect_refused(f, "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT (swinup writes the "
-                      "output with imageStore)");
-    f = Frame();
-    f.desc.motion_vectors.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-    expect_refused(f, "vulkan_dispatch.motion_vectors.usage: lacks VK_IMAGE_USAGE_SAMPLED_BIT (swinup reads "
-                      "the inputs as sampled images with texelFetch)");
+    expect_refused_after(
+        [](Frame& f) {
+            f.desc.output.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        },
+        "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT (swinup writes the "
+        "output with imageStore)");
+    expect_refused_after([](Frame& f) { f.desc.motion_vectors.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT; },
+                         "vulkan_dispatch.motion_vectors.usage: lacks VK_IMAGE_USAGE_SAMPLED_BIT (swinup reads "
+                         "the inputs as sampled images with texelFetch)");
 }
 
 TEST(VulkanDispatchValidation, LayoutsOutsideTheListAreNamed) {
-    Frame f;
-    f.desc.color.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    expect_refused(f, "vulkan_dispatch.color.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or "
-                      "VK_IMAGE_LAYOUT_GENERAL, got VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL (swinup records no "
-                      "layout transition: the application's barrier puts the image in one of these)");
-    f = Frame();
-    f.desc.output.layout = VK_IMAGE_LAYOUT_UNDEFINED;
-    expect_refused(f, "vulkan_dispatch.output.layout: expected VK_IMAGE_LAYOUT_GENERAL, got "
-                      "VK_IMAGE_LAYOUT_UNDEFINED (swinup records no layout transition: the application's "
-                      "barrier puts the image in one of these)");
+    expect_refused_after([](Frame& f) { f.desc.color.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL; },
+                         "vulkan_dispatch.color.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or "
+                         "VK_IMAGE_LAYOUT_GENERAL, got VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL (swinup records no "
+                         "layout transition: the application's barrier puts the image in one of these)");
+    expect_refused_after([](Frame& f) { f.desc.output.layout = VK_IMAGE_LAYOUT_UNDEFINED; },
+                         "vulkan_dispatch.output.layout: expected VK_IMAGE_LAYOUT_GENERAL, got "
+                         "VK_IMAGE_LAYOUT_UNDEFINED (swinup records no layout transition: the application's "
+                         "barrier puts the image in one of these)");
 }
 
 TEST(VulkanDispatchValidation, ImagesSmallerThanWhatIsReadOrWrittenAreNamed) {
+    expect_refused_after([](Frame& f) { f.desc.color.width = 63; },
+                         "vulkan_dispatch.color.width: the image is 63x48, smaller than the 64x48 texels swinup "
+                         "reads (frame.render_width x frame.render_height)");
+    expect_refused_after([](Frame& f) { f.desc.output.height = 95; },
+                         "vulkan_dispatch.output.height: the image is 128x95, smaller than the 128x96 texels "
+                         "swinup writes (the context's display size)");
     Frame f;
-    f.desc.color.width = 63;
-    expect_refused(f, "vulkan_dispatch.color.width: the image is 63x48, smaller than the 64x48 texels swinup "
-                      "reads (frame.render_width x frame.render_height)");
-    f = Frame();
-    f.desc.output.height = 95;
-    expect_refused(f, "vulkan_dispatch.output.height: the image is 128x95, smaller than the 128x96 texels "
-                      "swinup writes (the context's display size)");
-    f = Frame();
     f.context.flags = SWINUP_FLAG_MV_DISPLAY_RES;  // motion vectors must then cover the display
     expect_refused(f, "vulkan_dispatch.motion_vectors.width: the image is 64x48, smaller than the 128x96 "
                       "texels swinup reads (the display size: the context has SWINUP_FLAG_MV_DISPLAY_RES)");
 }
 
 TEST(VulkanDispatchValidation, NullHandlesAndSharedOutputAreNamed) {
-    Frame f;
-    f.desc.depth.image = VK_NULL_HANDLE;
-    expect_refused(f, "vulkan_dispatch.depth.image: is VK_NULL_HANDLE");
-    f = Frame();
-    f.desc.output.view = VK_NULL_HANDLE;
-    expect_refused(f, "vulkan_dispatch.output.view: is VK_NULL_HANDLE (swinup reads and writes images "
-                      "through the application's views: a 2D view of mip 0, layer 0)");
-    f = Frame();
-    f.context.output_format = SWINUP_FORMAT_RGBA16F;
-    f.desc.output = f.desc.color;
-    f.desc.output.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
-    f.desc.output.layout = VK_IMAGE_LAYOUT_GENERAL;
-    f.desc.output.width = 128;
-    f.desc.output.height = 96;
-    expect_refused(f, "vulkan_dispatch.output.image: is also vulkan_dispatch.color.image (the output must be "
-                      "an image of its own)");
+    expect_refused_after([](Frame& f) { f.desc.depth.image = VK_NULL_HANDLE; },
+                         "vulkan_dispatch.depth.image: is VK_NULL_HANDLE");
+    expect_refused_after([](Frame& f) { f.desc.output.view = VK_NULL_HANDLE; },
+                         "vulkan_dispatch.output.view: is VK_NULL_HANDLE (swinup reads and writes images "
+                         "through the application's views: a 2D view of mip 0, layer 0)");
+    expect_refused_after(
+        [](Frame& f) {
+            f.context.output_format = SWINUP_FORMAT_RGBA16F;
+            f.desc.output = f.desc.color;
+            f.desc.output.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+            f.desc.output.layout = VK_IMAGE_LAYOUT_GENERAL;
+            f.desc.output.width = 128;
+            f.desc.output.height = 96;
+        },
+        "vulkan_dispatch.output.image: is also vulkan_dispatch.color.image (the output must be "
+        "an image of its own)");
 }
 
 TEST(VulkanDispatchValidation, OneImageInTwoInputRolesIsRefusedNamingBoth) {
     // Each role's view and format is valid on its own; the shared VkImage is what is wrong.
+    expect_refused_after([](Frame& f) { f.desc.motion_vectors.image = f.desc.color.image; },
+                         "vulkan_dispatch.motion_vectors.image: is also vulkan_dispatch.color.image (each input "
+                         "must be an image of its own)");
     Frame f;
-    f.desc.motion_vectors.image = f.desc.color.image;
-    expect_refused(f, "vulkan_dispatch.motion_vectors.image: is also vulkan_dispatch.color.image (each input "
-                      "must be an image of its own)");
-    f = Frame();
-    f.desc.exposure = image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    f.desc.exposure = stand_in_image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT);
     f.desc.exposure.image = f.desc.depth.image;
     expect_refused(f, "vulkan_dispatch.exposure.image: is also vulkan_dispatch.depth.image (each input must be "
                       "an image of its own)");
@@ -160,7 +159,8 @@ TEST(VulkanDispatchValidation, OneImageInTwoInputRolesIsRefusedNamingBoth) {
 
 TEST(VulkanDispatchValidation, TheExposureImageIsCheckedWhenGivenAndIgnoredUnderAutoExposure) {
     Frame f;
-    f.desc.exposure = image(0x500, VK_FORMAT_R16G16_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    f.desc.exposure = stand_in_image(0x500, VK_FORMAT_R16G16_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT);
     expect_refused(f, "vulkan_dispatch.exposure.format: expected VK_FORMAT_R32_SFLOAT (SWINUP_FORMAT_R32F), "
                       "got VK_FORMAT_R16G16_SFLOAT");
     f.context.flags = SWINUP_FLAG_AUTO_EXPOSURE;
@@ -171,26 +171,22 @@ TEST(VulkanDispatchValidation, TheExposureImageIsCheckedWhenGivenAndIgnoredUnder
 }
 
 TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
-    Frame f;
-    f.desc.struct_size = 8;
-    expect_refused(f, "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                          std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
-                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
-                          std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
-    f = Frame();
-    f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1;
-    expect_refused(f, "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                      "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
-                          std::to_string(sizeof(swinup_dispatch_desc)) +
-                          " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
-                          std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
-    f = Frame();
-    f.desc.frame.jitter_x = 0.75f;
-    expect_refused(f, "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
-    f = Frame();
-    f.desc.frame.render_width = 65;
-    expect_refused(f, "vulkan_dispatch.frame.render_width: must be 1..max_render_width (64), got 65");
+    expect_refused_after([](Frame& f) { f.desc.struct_size = 8; },
+                         "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
+                             std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
+    expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
+                         "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
+                             std::to_string(sizeof(swinup_dispatch_desc)) +
+                             " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                             std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
+    expect_refused_after([](Frame& f) { f.desc.frame.jitter_x = 0.75f; },
+                         "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
+    expect_refused_after([](Frame& f) { f.desc.frame.render_width = 65; },
+                         "vulkan_dispatch.frame.render_width: must be 1..max_render_width (64), got 65");
 }
 
 // A program built against the 0.1.0 header passes the layout it knew: struct_size V1, frame of
@@ -201,7 +197,8 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     f.desc.frame.jitter_x = 0.25f;
     f.desc.wait_value = 17;
     f.desc.signal_value = 99;
-    f.desc.exposure = image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    f.desc.exposure = stand_in_image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT);
     // The V1 bytes: struct_size and frame's first V1 bytes, then color .. signal_value.
     const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
     const size_t tail = offsetof(swinup_vulkan_dispatch_desc, reactive_mask) - offsetof(swinup_vulkan_dispatch_desc, color);
@@ -254,13 +251,15 @@ TEST(VulkanDispatchValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
         for (VkFormat format : {VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT, VK_FORMAT_R32_SFLOAT}) {
             Frame f;
             swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
-            mask = image(0x600, format, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+            mask = stand_in_image(0x600, format, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT);
             EXPECT_TRUE(f.check().ok()) << f.check().message;
         }
         const auto refused = [&](auto change, const std::string& message) {
             Frame f;
             swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
-            mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+            mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT);
             change(f, mask);
             const Validation v = f.check();
             EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
@@ -283,7 +282,8 @@ TEST(VulkanDispatchValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
                 "vulkan_dispatch." + name + ".image: is also vulkan_dispatch.depth.image");
     }
     Frame both;
-    both.desc.reactive_mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    both.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                             VK_IMAGE_USAGE_SAMPLED_BIT);
     both.desc.transparency_mask = both.desc.reactive_mask;
     EXPECT_EQ(both.check().message.rfind("vulkan_dispatch.transparency_mask.image: is also "
                                          "vulkan_dispatch.reactive_mask.image",
