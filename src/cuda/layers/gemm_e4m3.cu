@@ -70,6 +70,19 @@ __device__ __forceinline__ Row8Operand prefetch_row8(const GemmArgs& p, int m, i
     return o;
 }
 
+// relu of 8 consecutive values, each rounded to e4m3 and packed (n, n + 1), ... into one 8-byte
+// word at `out`: the relu_e4m3 store, also add_f32_relu_e4m3's after its sum.
+__device__ __forceinline__ void store_relu_e4m3x8(float (&a)[8], uint8_t* out) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) a[j] = relu(a[j]);
+    uint32_t w[2];
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+        w[j] = static_cast<uint32_t>(e4m3x2(a[4 * j], a[4 * j + 1])) |
+               (static_cast<uint32_t>(e4m3x2(a[4 * j + 2], a[4 * j + 3])) << 16);
+    *reinterpret_cast<uint2*>(out) = make_uint2(w[0], w[1]);
+}
+
 // The epilogue of 8 consecutive outputs y[0..8) of row m, columns n..n+7 (n % 8 == 0), each
 // element through the same operations as ever (f16 / e4m3 pairs are packed (n, n + 1), (n + 2,
 // n + 3), ...: each element is rounded on its own, so the packing decides no value); the global
@@ -90,15 +103,8 @@ __device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, cons
             break;
         }
         case GemmEpilogue::relu_e4m3: {
-            float a[8];
-#pragma unroll
-            for (int j = 0; j < 8; ++j) a[j] = relu(y[j]);
-            uint32_t w[2];
-#pragma unroll
-            for (int j = 0; j < 2; ++j)
-                w[j] = static_cast<uint32_t>(e4m3x2(a[4 * j], a[4 * j + 1])) |
-                       (static_cast<uint32_t>(e4m3x2(a[4 * j + 2], a[4 * j + 3])) << 16);
-            *reinterpret_cast<uint2*>(static_cast<uint8_t*>(p.out) + at) = make_uint2(w[0], w[1]);
+            float a[8] = {y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]};
+            store_relu_e4m3x8(a, static_cast<uint8_t*>(p.out) + at);
             break;
         }
         case GemmEpilogue::gelu_e4m3: {
@@ -131,14 +137,7 @@ __device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, cons
                 *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at) =
                     make_uint4(f16x2(a[0], a[1]), f16x2(a[2], a[3]), f16x2(a[4], a[5]), f16x2(a[6], a[7]));
             } else {
-#pragma unroll
-                for (int j = 0; j < 8; ++j) a[j] = relu(a[j]);
-                uint32_t w[2];
-#pragma unroll
-                for (int j = 0; j < 2; ++j)
-                    w[j] = static_cast<uint32_t>(e4m3x2(a[4 * j], a[4 * j + 1])) |
-                           (static_cast<uint32_t>(e4m3x2(a[4 * j + 2], a[4 * j + 3])) << 16);
-                *reinterpret_cast<uint2*>(static_cast<uint8_t*>(p.out) + at) = make_uint2(w[0], w[1]);
+                store_relu_e4m3x8(a, static_cast<uint8_t*>(p.out) + at);
             }
             break;
         }
