@@ -58,7 +58,7 @@ std::optional<SequenceInfo> earlier_sequence(const std::string& dir) {
 }
 
 // The earlier sequence's frames that this render did not overwrite: those past its last frame,
-// and every frame of a kind (ground truth, display MVs) this render does not write.
+// and every frame of a kind (ground truth, display MVs, masks) this render does not write.
 int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, const SequenceInfo& now) {
     const struct {
         const char* kind;
@@ -67,7 +67,8 @@ int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, c
                  {"depth", true, true},
                  {"mv", true, true},
                  {"mv_display", earlier.has_mv_display, now.has_mv_display},
-                 {"gt", earlier.has_ground_truth, now.has_ground_truth}};
+                 {"gt", earlier.has_ground_truth, now.has_ground_truth},
+                 {"masks", earlier.has_masks, now.has_masks}};
     int removed = 0;
     for (const auto& k : kinds) {
         if (!k.earlier_has) continue;
