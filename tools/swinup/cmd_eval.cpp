@@ -1,5 +1,5 @@
 // swinup eval SEQ: every method over a sequence with ground truth; PSNR, SSIM, FLIP and the
-// temporal error per method as a table on stdout, optionally as JSON (--json) and side-by-side
+// temporal error per method (and over the masked region, for a sequence with masks) as a table on stdout, optionally as JSON (--json) and side-by-side
 // crops (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h, flip.h,
 // hdr_flip.h, temporal_stability.h).
 #include <chrono>
@@ -32,6 +32,7 @@ struct EvalCommandOptions {
     int picture_frame = -1;
     int crop = 160;
     bool no_flip = false;
+    bool no_masks = false;
     NetworkOptions net;
 };
 
@@ -68,6 +69,7 @@ void run_eval(const EvalCommandOptions& opt) {
     options.skip_frames = opt.skip;
     options.picture_frame = opt.picture_frame;
     options.flip = !opt.no_flip;
+    options.masks = !opt.no_masks;
     options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
     options.method_options.swinup.variant = parse_variant_option(opt.net.variant);
     options.method_options.swinup.precision = parse_precision_option(opt.net.precision);
@@ -128,6 +130,9 @@ void register_eval(CLI::App& app) {
     cmd->add_flag("--no-flip", opt->no_flip,
                   "leave FLIP out (n/a in the table): the slowest metric, it filters the truth "
                   "and every output at display size, for HDR once per exposure");
+    cmd->add_flag("--no-masks", opt->no_masks,
+                  "run every method without the sequence's reactive / transparency masks (the "
+                  "masked region is still scored)");
     add_network_options(cmd, &opt->net, "swinup: ");
     cmd->callback([opt] { run_eval(*opt); });
 }
