@@ -78,7 +78,9 @@ typedef enum swinup_format {
     SWINUP_FORMAT_RG16F = 6,      /* 2 x IEEE half (motion vectors) */
     SWINUP_FORMAT_RG32F = 7,      /* 2 x float (motion vectors) */
     SWINUP_FORMAT_R10G10B10A2 = 8,/* packed UNORM, R in the low bits (output only) */
-    SWINUP_FORMAT_RGBA8 = 9       /* 4 x UNORM8, R first in memory (output only) */
+    SWINUP_FORMAT_RGBA8 = 9,      /* 4 x UNORM8, R first in memory (output only) */
+    SWINUP_FORMAT_R8_UNORM = 10,  /* 1 x UNORM8, value / 255 (masks) */
+    SWINUP_FORMAT_R16F = 11       /* 1 x IEEE half (masks) */
 } swinup_format;
 
 /* Context creation flags (bit mask): they say how the inputs are to be read, and stay fixed for
@@ -163,9 +165,12 @@ typedef struct swinup_resource {
  * constant becomes the offsetof of the first added field, so every constant keeps its value. */
 #define SWINUP_CONTEXT_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_context_desc, log_callback)) /* 0.1.0: up to num_threads */
 #define SWINUP_CONTEXT_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_context_desc)) /* adds log_callback, log_user_data */
-#define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_dispatch_desc))
+#define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_dispatch_desc, reactive_mask)) /* 0.1.0: up to cuda_stream */
+#define SWINUP_DISPATCH_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds reactive_mask, transparency_mask */
 #define SWINUP_VERSION_INFO_SIZE_V1 ((uint32_t)sizeof(swinup_version_info))
 #define SWINUP_MEMORY_REQUIREMENTS_SIZE_V1 ((uint32_t)sizeof(swinup_memory_requirements))
+#define SWINUP_INPUT_STATISTICS_SIZE_V1 ((uint32_t)sizeof(swinup_input_statistics))
+#define SWINUP_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_reactive_mask_desc))
 
 typedef struct swinup_context_desc {
     uint32_t struct_size;            /* a SWINUP_CONTEXT_DESC_SIZE_*; swinup_context_desc_init sets V2 */
@@ -191,7 +196,7 @@ typedef struct swinup_context_desc {
 } swinup_context_desc;
 
 typedef struct swinup_dispatch_desc {
-    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V1 */
+    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V2 */
     swinup_resource color;           /* render-res linear color, RGB(A) 16F/32F */
     swinup_resource depth;           /* render-res device depth, R32F */
     swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
@@ -215,13 +220,37 @@ typedef struct swinup_dispatch_desc {
                                         descriptors). A failed dispatch resets nothing. */
     float frame_time_delta_ms;       /* time since the last frame, ms (informative in v1) */
     void* cuda_stream;               /* cudaStream_t to run on (cuda backend); NULL = default stream */
+    /* --- SWINUP_DISPATCH_DESC_SIZE_V2: the masks (docs/masks.md). Both are optional: data NULL
+       (the default, and what a SWINUP_DISPATCH_DESC_SIZE_V1 caller gets) means 0 at every pixel,
+       which gives exactly the frames of a dispatch without them. Each is render_width x
+       render_height (as depth), format SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F or
+       SWINUP_FORMAT_R32F, values in [0, 1], with the memory rules of the other inputs. They mean
+       what FSR 2's masks of the same names mean, so an engine passes what it already makes for
+       FSR 2. In host memory a value outside [0, 1] is SWINUP_STATUS_INVALID_ARGUMENT naming the
+       mask, the pixel and the value (checked before anything runs); in device memory it cannot be
+       checked before the frame runs, so it is clamped to [0, 1], counted
+       (swinup_input_statistics) and the context warns once. NaN or Inf in a mask is not an error:
+       it reads as 0 and is counted. --- */
+    swinup_resource reactive_mask;   /* how far this frame's samples replace the history at each
+                                        pixel: 1 = the history is not used there (particles and
+                                        other content without motion vectors, animated textures, UI
+                                        composited before upscaling; FSR 2 engines write e.g. the
+                                        alpha of particles, or use swinup_generate_reactive_mask) */
+    swinup_resource transparency_mask; /* transparency & composition: the colour is alpha-blended or
+                                        animated content over the opaque surface that depth and
+                                        motion vectors describe (glass, water, reflections on a
+                                        pane, scrolling textures). The history there is kept, but
+                                        the rules that assume a static, fully described surface
+                                        (the still-pixel history shift) are switched off in
+                                        proportion to the value */
 } swinup_dispatch_desc;
 
 typedef struct swinup_context swinup_context;
 
 /* Fill a context descriptor with defaults: auto backend, lite, exact, LDR, RGBA16F, embedded weights. */
 SWINUP_API void swinup_context_desc_init(swinup_context_desc* desc);
-/* Fill a dispatch descriptor with defaults: mv_scale 1, exposure 1, pre-exposure 1, no reset. */
+/* Fill a dispatch descriptor with defaults: mv_scale 1, exposure 1, pre-exposure 1, no reset, no
+   masks (struct_size SWINUP_DISPATCH_DESC_SIZE_V2). */
 SWINUP_API void swinup_dispatch_desc_init(swinup_dispatch_desc* desc);
 
 /* Create a context. On failure *out is NULL and swinup_last_error(NULL) says why. */
@@ -229,8 +258,9 @@ SWINUP_API swinup_status swinup_context_create(const swinup_context_desc* desc, 
 /* Upscale one frame and advance the temporal state. On failure the state is left unchanged.
  * Every field is checked before anything runs: NULL or misaligned pointers, formats, sizes, row
  * pitches, and NaN/Inf or out-of-range scalars (jitter, mv_scale, exposure, pre-exposure, frame
- * time) are SWINUP_STATUS_INVALID_ARGUMENT. NaN/Inf inside pixel data is not an error: staging
- * replaces it (colour 0, depth far, motion 0) and it never reaches the history. */
+ * time) are SWINUP_STATUS_INVALID_ARGUMENT, and so are host-memory mask values outside [0, 1].
+ * NaN/Inf inside pixel data is not an error: staging replaces it (colour 0, depth far, motion 0,
+ * masks 0), counts it (swinup_context_get_input_statistics) and it never reaches the history. */
 SWINUP_API swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc);
 /* Destroy a context; NULL is allowed and does nothing. */
 SWINUP_API void swinup_context_destroy(swinup_context* ctx);
@@ -326,6 +356,75 @@ SWINUP_API swinup_status swinup_query_memory(const swinup_context_desc* desc,
  * Errors are reported on the thread. */
 SWINUP_API swinup_status swinup_context_get_memory(const swinup_context* ctx,
                                                    swinup_memory_requirements* requirements);
+
+/* Pixels of the inputs that staging had to repair, counted since the context was created (a reset
+ * does not clear them): a sign of an engine bug (NaN in the colour buffer, an uninitialised mask)
+ * that the frames hide, because staging replaces such values. Every counter is in pixels: a pixel
+ * with NaN in two channels counts once. */
+typedef struct swinup_input_statistics {
+    uint32_t struct_size;            /* in: a SWINUP_INPUT_STATISTICS_SIZE_* (sizeof) */
+    uint64_t frames;                 /* successful dispatches counted */
+    uint64_t color_nonfinite;        /* colour pixels with NaN or Inf (read as 0) */
+    uint64_t depth_nonfinite;        /* depth pixels with NaN or Inf (read as far) */
+    uint64_t motion_nonfinite;       /* motion-vector pixels with NaN or Inf (read as 0) */
+    uint64_t reactive_nonfinite;     /* reactive-mask pixels with NaN or Inf (read as 0) */
+    uint64_t transparency_nonfinite; /* transparency-mask pixels with NaN or Inf (read as 0) */
+    uint64_t reactive_out_of_range;  /* device-memory reactive-mask pixels outside [0, 1] (clamped);
+                                        host memory refuses them, so these stay 0 there */
+    uint64_t transparency_out_of_range; /* the same for the transparency mask */
+} swinup_input_statistics;
+
+/* Fills *stats with ctx's counters (the first stats->struct_size bytes). On a GPU backend the call
+ * waits until the frames already dispatched have run, to read their counts. Errors are reported on
+ * the thread (swinup_last_error(NULL)). */
+SWINUP_API swinup_status swinup_context_get_input_statistics(const swinup_context* ctx,
+                                                             swinup_input_statistics* stats);
+
+/* swinup_reactive_mask_desc.flags (bit mask). */
+typedef enum swinup_reactive_mask_flags {
+    SWINUP_REACTIVE_TONEMAP = 1u << 0,     /* compare x / (1 + x) of each channel, not x (for HDR
+                                              colour, so a bright highlight does not saturate it) */
+    SWINUP_REACTIVE_THRESHOLD = 1u << 1,   /* binary mode: binary_value where the value is >=
+                                              threshold, else 0 */
+    SWINUP_REACTIVE_MAX_CHANNEL = 1u << 2  /* the difference is the largest |difference| over R, G,
+                                              B; else the Rec. 709 luma of the |differences| */
+} swinup_reactive_mask_flags;
+
+/* An automatic reactive mask, FSR 2's idea: the engine renders the opaque surfaces, keeps a copy of
+ * the colour (opaque_color), then draws its transparent and animated content (particles, glass)
+ * over it (final_color). Where the two differ, the pixel's colour is not what depth and motion
+ * vectors describe, so the history should give way there:
+ *   d     = per channel |f(final) - f(opaque)|, f(x) = x / (1 + x) with SWINUP_REACTIVE_TONEMAP
+ *           (x clamped to >= 0), else f(x) = x; NaN/Inf read as 0;
+ *   diff  = max(d.r, d.g, d.b) with SWINUP_REACTIVE_MAX_CHANNEL, else 0.2126 d.r + 0.7152 d.g +
+ *           0.0722 d.b;
+ *   value = min(1, scale * diff); with SWINUP_REACTIVE_THRESHOLD: value >= threshold ? binary_value : 0.
+ * The result is written to `output`, ready to be the dispatch's reactive_mask. */
+typedef struct swinup_reactive_mask_desc {
+    uint32_t struct_size;            /* a SWINUP_REACTIVE_MASK_DESC_SIZE_*; _init sets the newest */
+    swinup_resource opaque_color;    /* render-res colour before the transparent/animated pass
+                                        (the colour formats of swinup_dispatch_desc.color) */
+    swinup_resource final_color;     /* render-res colour after it (same size; any colour format) */
+    swinup_resource output;          /* render-res mask, written through data_mut: R8_UNORM, R16F
+                                        or R32F */
+    uint32_t render_width;           /* the size of all three */
+    uint32_t render_height;
+    float scale;                     /* multiplies the difference (default 1); finite, >= 0 */
+    float threshold;                 /* binary mode's threshold (default 0.2); finite, [0, 1] */
+    float binary_value;              /* binary mode's value (default 0.9); finite, [0, 1] */
+    uint32_t flags;                  /* swinup_reactive_mask_flags; default SWINUP_REACTIVE_TONEMAP
+                                        (right for HDR colour; for LDR colour in [0, 1] clearing it
+                                        compares the colours as they are) */
+} swinup_reactive_mask_desc;
+
+/* Defaults: scale 1, threshold 0.2, binary_value 0.9, flags SWINUP_REACTIVE_TONEMAP, no images. */
+SWINUP_API void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc);
+/* Writes desc->output from the two colour images (see swinup_reactive_mask_desc). Runs now, on the
+ * memory the context's backend reads: the CPU backend takes host memory. The CUDA and Vulkan
+ * backends do not run it yet (SWINUP_STATUS_UNSUPPORTED). It does not touch the temporal state.
+ * Bad input is SWINUP_STATUS_INVALID_ARGUMENT naming the field ("reactive_mask_desc.scale: ..."),
+ * reported on ctx. */
+SWINUP_API swinup_status swinup_generate_reactive_mask(swinup_context* ctx, const swinup_reactive_mask_desc* desc);
 
 #ifdef __cplusplus
 }

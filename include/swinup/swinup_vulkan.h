@@ -136,9 +136,10 @@
  *
  * swinup.h's rule ("Descriptor sizes"): each struct starts with struct_size, grows only at its end,
  * and a call accepts exactly the sizes it has had, listed after the structs below
- * (SWINUP_VULKAN_*_SIZE_V*; each has one so far: its sizeof). swinup_vulkan_dispatch_desc.frame is
- * a member, not a pointer, so its size is fixed by the enclosing struct: its struct_size must be
- * SWINUP_DISPATCH_DESC_SIZE_V1. The _init functions set the newest sizes; any other value is
+ * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
+ * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 its struct_size
+ * must be SWINUP_DISPATCH_DESC_SIZE_V1, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 it must be
+ * SWINUP_DISPATCH_DESC_SIZE_V2. The _init functions set the newest sizes; any other value is
  * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
@@ -213,8 +214,8 @@ typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
                                       mv_scale, exposure_value, pre_exposure, render size, reset,
-                                      frame_time_delta_ms. Its five swinup_resource fields are not
-                                      read (the images are below); cuda_stream only by the CUDA
+                                      frame_time_delta_ms. Its swinup_resource fields (images and
+                                      masks) are not read (the images are below); cuda_stream only by the CUDA
                                       backend (the stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
     swinup_vulkan_image depth;     /* render-resolution device depth */
@@ -233,11 +234,26 @@ typedef struct swinup_vulkan_dispatch_desc {
     uint64_t wait_value;
     VkSemaphore signal_semaphore;
     uint64_t signal_value;
+    /* --- SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2: the masks, with the meaning, size and value rules of
+       swinup_dispatch_desc's reactive_mask and transparency_mask (docs/masks.md). image
+       VK_NULL_HANDLE (the default) = absent, 0 at every pixel. Formats: VK_FORMAT_R8_UNORM,
+       VK_FORMAT_R16_SFLOAT or VK_FORMAT_R32_SFLOAT; usage SAMPLED; layouts as colour. The values
+       cannot be checked before the frame runs: they are clamped to [0, 1] and counted
+       (swinup_input_statistics). This version's Vulkan and CUDA backends do not read masks yet: an
+       image here is SWINUP_STATUS_UNSUPPORTED naming it. --- */
+    swinup_vulkan_image reactive_mask;
+    swinup_vulkan_image transparency_mask;
 } swinup_vulkan_dispatch_desc;
 
-/* The sizes each struct of this header has had (see "Struct sizes" above). */
+/* The sizes each struct of this header has had (see "Struct sizes" above). frame is a member, so
+   when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
+   0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
+   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end. */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_device_desc))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
+    ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
+                (SWINUP_DISPATCH_DESC_SIZE_V2 - SWINUP_DISPATCH_DESC_SIZE_V1)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
    every handle VK_NULL_HANDLE, formats VK_FORMAT_UNDEFINED. */

@@ -268,7 +268,8 @@ void swinup_dispatch_desc_init(swinup_dispatch_desc* desc) {
     if (desc == nullptr) return;
     std::memset(desc, 0, sizeof *desc);
     desc->struct_size = sizeof *desc;
-    for (swinup_resource* r : {&desc->color, &desc->depth, &desc->motion_vectors, &desc->output, &desc->exposure}) {
+    for (swinup_resource* r : {&desc->color, &desc->depth, &desc->motion_vectors, &desc->output, &desc->exposure,
+                               &desc->reactive_mask, &desc->transparency_mask}) {
         r->memory = SWINUP_MEMORY_HOST;
         r->format = SWINUP_FORMAT_UNKNOWN;
     }
@@ -470,6 +471,38 @@ swinup_status swinup_context_get_memory(const swinup_context* ctx, swinup_memory
                        requirements);
     t_last_error.clear();
     return SWINUP_STATUS_OK;
+}
+
+swinup_status swinup_context_get_input_statistics(const swinup_context* ctx, swinup_input_statistics* stats) {
+    if (ctx == nullptr)
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_get_input_statistics: ctx is NULL");
+    if (stats == nullptr)
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_context_get_input_statistics: stats is NULL");
+    const std::string error = swinup::input_statistics_size_error(
+        "swinup_context_get_input_statistics: stats->struct_size", stats->struct_size);
+    if (!error.empty()) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, error);
+    return fail_thread(SWINUP_STATUS_UNSUPPORTED, "swinup_context_get_input_statistics: not implemented yet");
+}
+
+void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc) {
+    if (desc == nullptr) return;
+    std::memset(desc, 0, sizeof *desc);
+    desc->struct_size = sizeof *desc;
+    for (swinup_resource* r : {&desc->opaque_color, &desc->final_color, &desc->output}) {
+        r->memory = SWINUP_MEMORY_HOST;
+        r->format = SWINUP_FORMAT_UNKNOWN;
+    }
+    desc->scale = 1.0f;
+    desc->threshold = 0.2f;
+    desc->binary_value = 0.9f;
+    desc->flags = SWINUP_REACTIVE_TONEMAP;
+}
+
+swinup_status swinup_generate_reactive_mask(swinup_context* ctx, const swinup_reactive_mask_desc* desc) {
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: ctx is NULL");
+    if (desc == nullptr)
+        return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
+    return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED, "swinup_generate_reactive_mask: not implemented yet");
 }
 
 }  // extern "C"

@@ -50,7 +50,8 @@ bool read_context_desc(const swinup_context_desc* in, swinup_context_desc* out, 
 
 bool read_dispatch_desc(const swinup_dispatch_desc* in, swinup_dispatch_desc* out, std::string* error) {
     *error = size_error("dispatch.struct_size", "swinup_dispatch_desc", in->struct_size,
-                        {{"SWINUP_DISPATCH_DESC_SIZE_V1", SWINUP_DISPATCH_DESC_SIZE_V1}},
+                        {{"SWINUP_DISPATCH_DESC_SIZE_V1", SWINUP_DISPATCH_DESC_SIZE_V1},
+                         {"SWINUP_DISPATCH_DESC_SIZE_V2", SWINUP_DISPATCH_DESC_SIZE_V2}},
                         "swinup_dispatch_desc_init sets the newest");
     if (!error->empty()) return false;
     read_over_defaults(in, out, swinup_dispatch_desc_init);
@@ -61,6 +62,22 @@ std::string version_info_size_error(const char* field, uint32_t struct_size) {
     return size_error(field, "swinup_version_info", struct_size,
                       {{"SWINUP_VERSION_INFO_SIZE_V1", SWINUP_VERSION_INFO_SIZE_V1}},
                       "set it to sizeof(swinup_version_info)");
+}
+
+std::string input_statistics_size_error(const char* field, uint32_t struct_size) {
+    return size_error(field, "swinup_input_statistics", struct_size,
+                      {{"SWINUP_INPUT_STATISTICS_SIZE_V1", SWINUP_INPUT_STATISTICS_SIZE_V1}},
+                      "set it to sizeof(swinup_input_statistics)");
+}
+
+bool read_reactive_mask_desc(const swinup_reactive_mask_desc* in, swinup_reactive_mask_desc* out,
+                             std::string* error) {
+    *error = size_error("reactive_mask_desc.struct_size", "swinup_reactive_mask_desc", in->struct_size,
+                        {{"SWINUP_REACTIVE_MASK_DESC_SIZE_V1", SWINUP_REACTIVE_MASK_DESC_SIZE_V1}},
+                        "swinup_reactive_mask_desc_init sets the newest");
+    if (!error->empty()) return false;
+    read_over_defaults(in, out, swinup_reactive_mask_desc_init);
+    return true;
 }
 
 std::string memory_requirements_size_error(const char* field, uint32_t struct_size) {

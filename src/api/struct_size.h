@@ -19,9 +19,14 @@ bool read_context_desc(const swinup_context_desc* in, swinup_context_desc* out, 
 // The same for a dispatch descriptor (over swinup_dispatch_desc_init's defaults).
 bool read_dispatch_desc(const swinup_dispatch_desc* in, swinup_dispatch_desc* out, std::string* error);
 
+// The same for an auto-reactive mask descriptor (over swinup_reactive_mask_desc_init's defaults).
+bool read_reactive_mask_desc(const swinup_reactive_mask_desc* in, swinup_reactive_mask_desc* out,
+                             std::string* error);
+
 // For the structs the library fills: "" when `struct_size` (of `field`, a `type`) is accepted,
 // else the message. The library then writes only the first struct_size bytes.
 std::string version_info_size_error(const char* field, uint32_t struct_size);
 std::string memory_requirements_size_error(const char* field, uint32_t struct_size);
+std::string input_statistics_size_error(const char* field, uint32_t struct_size);
 
 }  // namespace swinup

@@ -4,9 +4,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
+#include <utility>
 
 #include "api/raw_enum.h"
 #include "frame/formats.h"
+#include "frame/input_image.h"
+#include "frame/mask_pixel.h"
 #include "text/number_text.h"
 
 namespace swinup {
@@ -27,7 +30,7 @@ Validation invalid(std::string message) {
 constexpr swinup_format kFormats[] = {
     SWINUP_FORMAT_UNKNOWN, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F,
     SWINUP_FORMAT_RGB32F,  SWINUP_FORMAT_R32F,    SWINUP_FORMAT_RG16F,   SWINUP_FORMAT_RG32F,
-    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8};
+    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8, SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F};
 
 std::string describe_format(int64_t raw) {
     for (swinup_format f : kFormats)
@@ -164,6 +167,30 @@ size_t resource_span(const swinup_resource& r) {
 bool overlaps(const void* a, size_t a_size, const void* b, size_t b_size) {
     const uintptr_t a0 = reinterpret_cast<uintptr_t>(a), b0 = reinterpret_cast<uintptr_t>(b);
     return a0 < b0 + b_size && b0 < a0 + a_size;
+}
+
+// "reactive_mask", "transparency_mask": the dispatch fields, in MaskIndex order.
+constexpr const char* kMaskNames[kMasks] = {"reactive_mask", "transparency_mask"};
+
+// A host mask's values: each finite value must lie in [0, 1] (a fraction of the history to
+// replace, or of the pixel that is composited). NaN and Inf pass: staging reads them as 0 and
+// counts them, as it does for the other inputs. UNORM8 cannot leave [0, 1] and is not scanned.
+Validation check_mask_values(const swinup_resource& r, const char* name) {
+    if (raw_enum(r.format) == SWINUP_FORMAT_R8_UNORM) return {};
+    const InputImage image = input_image(r);
+    for (int y = 0; y < image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            bool nonfinite, out_of_range;
+            const float value = read_mask_input(image, x, y);
+            stage_mask(value, &nonfinite, &out_of_range);
+            if (out_of_range) {
+                return invalid(std::string("dispatch.") + name + ": pixel (" + number(uint64_t(x)) + ", " +
+                               number(uint64_t(y)) + ") is " + number(value) +
+                               ", outside [0, 1] (a mask value is a fraction: 0 = not at all, 1 = fully)");
+            }
+        }
+    }
+    return {};
 }
 
 Validation check_jitter(const char* prefix, const char* field, float v) {
@@ -335,19 +362,42 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
         if (v.message.rfind("dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
         return v;
     }
+    const swinup_resource* masks[kMasks] = {d.reactive_mask.data != nullptr ? &d.reactive_mask : nullptr,
+                                            d.transparency_mask.data != nullptr ? &d.transparency_mask : nullptr};
+    for (int m = 0; m < kMasks; ++m) {
+        if (masks[m] == nullptr) continue;
+        const ResourceRule rule{kMaskNames[m], {SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F, SWINUP_FORMAT_R32F},
+                                d.render_width, d.render_height, "render_width x render_height", false};
+        if (!(v = check_resource(*masks[m], rule, backend)).ok()) return v;
+        if (backend != SWINUP_BACKEND_CPU) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    std::string("dispatch.") + kMaskNames[m] + ": the " +
+                        (backend == SWINUP_BACKEND_CUDA ? "CUDA" : "Vulkan") +
+                        " backend does not read masks in this version (the CPU backend does); pass "
+                        "data NULL"};
+        }
+    }
 
     // The output must not overlap an input: it is written while inputs may still be read.
     const size_t output_span = resource_span(d.output);
     const struct {
         const char* name;
         const swinup_resource* r;
-    } inputs[4] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
-                   {"exposure", exposure_texture ? &d.exposure : nullptr}};
+    } inputs[6] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
+                   {"exposure", exposure_texture ? &d.exposure : nullptr},
+                   {kMaskNames[kReactiveMask], masks[kReactiveMask]},
+                   {kMaskNames[kTransparencyMask], masks[kTransparencyMask]}};
     for (const auto& in : inputs) {
         if (in.r == nullptr || raw_enum(in.r->memory) != raw_enum(d.output.memory)) continue;
         if (overlaps(d.output.data_mut, output_span, in.r->data, resource_span(*in.r))) {
             return invalid(std::string("dispatch.output.data_mut: overlaps dispatch.") + in.name +
                            ".data (the output must be a separate buffer)");
+        }
+    }
+    for (int m = 0; m < kMasks; ++m) {
+        if (masks[m] != nullptr && raw_enum(masks[m]->memory) == SWINUP_MEMORY_HOST &&
+            !(v = check_mask_values(*masks[m], kMaskNames[m])).ok()) {
+            return v;
         }
     }
     return {};

@@ -21,6 +21,8 @@ inline const char* format_name(swinup_format f) {
         case SWINUP_FORMAT_RG32F: return "SWINUP_FORMAT_RG32F";
         case SWINUP_FORMAT_R10G10B10A2: return "SWINUP_FORMAT_R10G10B10A2";
         case SWINUP_FORMAT_RGBA8: return "SWINUP_FORMAT_RGBA8";
+        case SWINUP_FORMAT_R8_UNORM: return "SWINUP_FORMAT_R8_UNORM";
+        case SWINUP_FORMAT_R16F: return "SWINUP_FORMAT_R16F";
     }
     return nullptr;  // not a value of the enum
 }
@@ -32,16 +34,18 @@ inline int format_channels(swinup_format f) {
         case SWINUP_FORMAT_RGBA8: return 4;
         case SWINUP_FORMAT_RGB16F: case SWINUP_FORMAT_RGB32F: return 3;
         case SWINUP_FORMAT_RG16F: case SWINUP_FORMAT_RG32F: return 2;
-        case SWINUP_FORMAT_R32F: return 1;
+        case SWINUP_FORMAT_R32F: case SWINUP_FORMAT_R8_UNORM: case SWINUP_FORMAT_R16F: return 1;
         default: return 0;
     }
 }
 
-// Bytes of one element, which is also the alignment a pointer or row pitch needs: 2 for halves,
-// 4 for floats and for the 32-bit packed formats; 0 when unknown.
+// Bytes of one element, which is also the alignment a pointer or row pitch needs: 1 for UNORM8
+// masks, 2 for halves, 4 for floats and for the 32-bit packed formats; 0 when unknown.
 inline size_t format_element_bytes(swinup_format f) {
     switch (f) {
-        case SWINUP_FORMAT_RGBA16F: case SWINUP_FORMAT_RGB16F: case SWINUP_FORMAT_RG16F: return 2;
+        case SWINUP_FORMAT_R8_UNORM: return 1;
+        case SWINUP_FORMAT_RGBA16F: case SWINUP_FORMAT_RGB16F: case SWINUP_FORMAT_RG16F: case SWINUP_FORMAT_R16F:
+            return 2;
         case SWINUP_FORMAT_RGBA32F: case SWINUP_FORMAT_RGB32F: case SWINUP_FORMAT_R32F:
         case SWINUP_FORMAT_RG32F: case SWINUP_FORMAT_R10G10B10A2: case SWINUP_FORMAT_RGBA8: return 4;
         default: return 0;
@@ -57,7 +61,8 @@ inline size_t format_pixel_bytes(swinup_format f) {
 }
 
 inline bool format_is_half(swinup_format f) {
-    return f == SWINUP_FORMAT_RGBA16F || f == SWINUP_FORMAT_RGB16F || f == SWINUP_FORMAT_RG16F;
+    return f == SWINUP_FORMAT_RGBA16F || f == SWINUP_FORMAT_RGB16F || f == SWINUP_FORMAT_RG16F ||
+           f == SWINUP_FORMAT_R16F;
 }
 
 // Bytes between rows of a resource: its row_pitch, or the packed row when row_pitch is 0.

@@ -19,7 +19,8 @@ struct InputImage {       // a validated input resource (api/validation.cpp chec
     const void* data = nullptr;
     size_t pitch = 0;     // bytes per row
     int channels = 0;     // elements per pixel
-    int half = 0;         // 1: f16 elements, 0: f32
+    int half = 0;         // 1: f16 elements, 0: f32 (or UNORM8 when unorm8)
+    int unorm8 = 0;       // 1: one byte a pixel, code / 255 (masks: read them with read_mask_input)
     int width = 0, height = 0;
     // CUDA only: a texture object (cudaTextureObject_t; unnormalised coordinates, point sampling,
     // element read mode) of an imported image (cuda/interop/) read instead of `data`; 0: none.
@@ -33,6 +34,7 @@ inline InputImage input_image(const swinup_resource& r) {
     im.pitch = resource_row_pitch(r);
     im.channels = format_channels(r.format);
     im.half = format_is_half(r.format) ? 1 : 0;
+    im.unorm8 = r.format == SWINUP_FORMAT_R8_UNORM ? 1 : 0;
     im.width = static_cast<int>(r.width);
     im.height = static_cast<int>(r.height);
     return im;

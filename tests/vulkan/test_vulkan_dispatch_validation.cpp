@@ -5,8 +5,11 @@
 // leaves the history as it was.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "stand_in_image.h"
 #include "swinup/swinup_vulkan.h"
@@ -15,6 +18,7 @@
 namespace {
 
 using swinup::Validation;
+using swinup::vulkan_api::read_vulkan_dispatch_desc;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
@@ -181,19 +185,91 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
     Frame f;
     f.desc.struct_size = 8;
     expect_refused(f, "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
+                          std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
+                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
                           std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got 8");
+                          " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
     f = Frame();
-    f.desc.frame.struct_size = 4;
-    expect_refused(f, "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of "
-                      "swinup_vulkan_dispatch_desc accepts " + std::to_string(sizeof(swinup_dispatch_desc)) +
-                          " (SWINUP_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got 4");
+    f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1;
+    expect_refused(f, "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
+                      "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
+                          std::to_string(sizeof(swinup_dispatch_desc)) +
+                          " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                          std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
     f = Frame();
     f.desc.frame.jitter_x = 0.75f;
     expect_refused(f, "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
     f = Frame();
     f.desc.frame.render_width = 65;
     expect_refused(f, "vulkan_dispatch.frame.render_width: must be 1..max_render_width (64), got 65");
+}
+
+// A program built against the 0.1.0 header passes the layout it knew: struct_size V1, frame of
+// SWINUP_DISPATCH_DESC_SIZE_V1 bytes, and every field after frame that much earlier. It is read
+// into the new layout field for field, with the masks absent.
+TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
+    Frame f;
+    f.desc.frame.jitter_x = 0.25f;
+    f.desc.wait_value = 17;
+    f.desc.signal_value = 99;
+    f.desc.exposure = image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    // The V1 bytes: struct_size and frame's first V1 bytes, then color .. signal_value.
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
+    const size_t tail = offsetof(swinup_vulkan_dispatch_desc, reactive_mask) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1});
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v1[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v1, 0xA5, sizeof v1);  // past the V1 size: not the caller's, never read
+    std::memcpy(v1, &f.desc, frame_end);
+    std::memcpy(v1 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v1);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1;
+
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V2);
+    EXPECT_EQ(read.frame.jitter_x, 0.25f);
+    EXPECT_EQ(read.frame.render_width, 64u);
+    EXPECT_EQ(read.frame.reactive_mask.data, nullptr);
+    EXPECT_EQ(read.color.image, f.desc.color.image);
+    EXPECT_EQ(read.depth.format, VK_FORMAT_D32_SFLOAT);
+    EXPECT_EQ(read.output.usage, f.desc.output.usage);
+    EXPECT_EQ(read.exposure.image, f.desc.exposure.image);
+    EXPECT_EQ(read.wait_value, 17u);
+    EXPECT_EQ(read.signal_value, 99u);
+    EXPECT_EQ(read.reactive_mask.image, VK_NULL_HANDLE);
+    EXPECT_EQ(read.transparency_mask.image, VK_NULL_HANDLE);
+    f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+
+    // A V1 descriptor whose frame claims the new size mixes the two layouts.
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+    const Validation mixed = read_vulkan_dispatch_desc(caller, &read);
+    EXPECT_EQ(mixed.status, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(mixed.message.find("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
+                                 "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 must be " +
+                                 std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1)),
+              std::string::npos)
+        << mixed.message;
+}
+
+TEST(VulkanDispatchValidation, MaskImagesAreNotReadYet) {
+    for (int m = 0; m < 2; ++m) {
+        Frame f;
+        swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
+        mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                     VK_IMAGE_USAGE_SAMPLED_BIT);
+        const Validation v = f.check();
+        EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+        EXPECT_EQ(v.message.rfind(std::string("vulkan_dispatch.") + (m == 0 ? "reactive_mask" : "transparency_mask") +
+                                      ".image: masks are not read by the Vulkan and CUDA backends",
+                                  0),
+                  0u)
+            << v.message;
+    }
 }
 
 TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {

@@ -1,6 +1,9 @@
 #include "vulkan/api/vulkan_dispatch_validation.h"
 
+#include <cstddef>
+#include <cstring>
 #include <string>
+#include <utility>
 
 #include "api/raw_enum.h"
 #include "frame/formats.h"
@@ -63,24 +66,81 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
     return {};
 }
 
+// The struct sizes of a descriptor whose struct_size is `size` (either layout): the outer size is
+// one of the two, and the member frame has the size of that layout's swinup_dispatch_desc.
+Validation check_sizes(uint32_t size, uint32_t frame_size) {
+    if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
+                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                       number(size));
+    }
+    // The frame is a member: its size is the one the caller's header was compiled with.
+    const bool v1 = size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
+    const uint32_t expected = v1 ? SWINUP_DISPATCH_DESC_SIZE_V1 : SWINUP_DISPATCH_DESC_SIZE_V2;
+    if (frame_size != expected) {
+        return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
+                                   "swinup_vulkan_dispatch_desc of ") +
+                       (v1 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1" : "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2") +
+                       " must be " + number(expected) +
+                       (v1 ? " (SWINUP_DISPATCH_DESC_SIZE_V1" : " (SWINUP_DISPATCH_DESC_SIZE_V2") +
+                       "; call swinup_vulkan_dispatch_desc_init), got " + number(frame_size));
+    }
+    return {};
+}
+
+}  // namespace
+
+Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out) {
+    // frame.struct_size lies at the same offset in both layouts, within the V1 size.
+    Validation v = check_sizes(in->struct_size, in->frame.struct_size);
+    if (!v.ok()) return v;
+    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+        *out = *in;
+        return {};
+    }
+    // The 0.1.0 layout: struct_size and the V1 frame, then the fields from color to signal_value.
+    static_assert(offsetof(swinup_vulkan_dispatch_desc, color) ==
+                      offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
+                  "color follows frame without padding, as it did in the V1 layout");
+    constexpr size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
+    swinup_vulkan_dispatch_desc_init(out);  // the masks (the frame's and the images) absent
+    const auto* bytes = reinterpret_cast<const unsigned char*>(in);
+    std::memcpy(static_cast<void*>(out), bytes, frame_end);
+    std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
+                bytes + frame_end, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 - frame_end);
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
+    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+    return {};
+}
+
+namespace {
+
+// The masks are not read by the Vulkan-facing backends yet: an image given is refused.
+Validation refuse_masks(const swinup_vulkan_dispatch_desc& d) {
+    for (const auto& [name, image] : {std::pair{"reactive_mask", &d.reactive_mask},
+                                      std::pair{"transparency_mask", &d.transparency_mask}}) {
+        if (image->image != VK_NULL_HANDLE) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    std::string("vulkan_dispatch.") + name +
+                        ".image: masks are not read by the Vulkan and CUDA backends of this version "
+                        "(the CPU backend reads them through swinup_dispatch)"};
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) {
-        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
-                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got " +
-                       number(d.struct_size));
-    }
-    // The frame is a member: its size is the one this header was compiled with (swinup_vulkan.h).
-    if (d.frame.struct_size != SWINUP_DISPATCH_DESC_SIZE_V1) {
-        return invalid("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of "
-                       "swinup_vulkan_dispatch_desc accepts " + number(SWINUP_DISPATCH_DESC_SIZE_V1) +
-                       " (SWINUP_DISPATCH_DESC_SIZE_V1; call swinup_vulkan_dispatch_desc_init), got " +
-                       number(d.frame.struct_size));
-    }
-    Validation v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame");
+    Validation v = check_sizes(d.struct_size, d.frame.struct_size);
     if (!v.ok()) return v;
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+        return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
+    }
+    if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;
+    if (!(v = refuse_masks(d)).ok()) return v;
 
     const Extent render{d.frame.render_width, d.frame.render_height, "frame.render_width x frame.render_height"};
     const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;

@@ -33,11 +33,16 @@ CudaInteropBackend* cuda_backend_of(const swinup_context* ctx) {
 }
 
 // A CUDA context's frame: the same checks as the Vulkan backend's, then the import's own.
-swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend, const swinup_vulkan_dispatch_desc* desc) {
-    if (desc == nullptr) {
+swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend,
+                             const swinup_vulkan_dispatch_desc* caller_desc) {
+    if (caller_desc == nullptr) {
         return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: desc is NULL");
     }
-    swinup::Validation v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
+    swinup_vulkan_dispatch_desc read;
+    swinup::Validation v = swinup::vulkan_api::read_vulkan_dispatch_desc(caller_desc, &read);
+    if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    const swinup_vulkan_dispatch_desc* desc = &read;
+    v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
     const bool exposure_image =
         desc->exposure.image != VK_NULL_HANDLE && (ctx->desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
@@ -89,7 +94,8 @@ void swinup_vulkan_dispatch_desc_init(swinup_vulkan_dispatch_desc* desc) {
     std::memset(desc, 0, sizeof *desc);
     desc->struct_size = sizeof *desc;
     swinup_dispatch_desc_init(&desc->frame);
-    for (swinup_vulkan_image* i : {&desc->color, &desc->depth, &desc->motion_vectors, &desc->output, &desc->exposure}) {
+    for (swinup_vulkan_image* i : {&desc->color, &desc->depth, &desc->motion_vectors, &desc->output, &desc->exposure,
+                                   &desc->reactive_mask, &desc->transparency_mask}) {
         i->format = VK_FORMAT_UNDEFINED;
         i->layout = VK_IMAGE_LAYOUT_UNDEFINED;
     }
@@ -176,10 +182,10 @@ swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx, swinup
 }
 
 swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
-                                            const swinup_vulkan_dispatch_desc* desc) {
+                                            const swinup_vulkan_dispatch_desc* caller_desc) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: ctx is NULL");
     try {
-        if (CudaInteropBackend* cuda = cuda_backend_of(ctx)) return run_cuda_frame(ctx, cuda, desc);
+        if (CudaInteropBackend* cuda = cuda_backend_of(ctx)) return run_cuda_frame(ctx, cuda, caller_desc);
         VulkanApiBackend* backend = vulkan_backend_of(ctx);
         if (backend == nullptr) {
             return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT,
@@ -188,10 +194,14 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         if (cmd == VK_NULL_HANDLE) {
             return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: cmd is VK_NULL_HANDLE");
         }
-        if (desc == nullptr) {
+        if (caller_desc == nullptr) {
             return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_record_dispatch: desc is NULL");
         }
-        const swinup::Validation v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
+        swinup_vulkan_dispatch_desc read;
+        swinup::Validation v = swinup::vulkan_api::read_vulkan_dispatch_desc(caller_desc, &read);
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const swinup_vulkan_dispatch_desc* desc = &read;
+        v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*desc, ctx->desc);
         if (!v.ok()) return fail_context(ctx, v.status, v.message);
 
         swinup::vulkan_api::FrameImages images;

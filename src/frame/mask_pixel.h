@@ -1,0 +1,40 @@
+// The reactive and transparency & composition masks, per pixel (docs/masks.md): reading a mask
+// input and staging its value. One definition for every backend: the CPU reads host masks with it,
+// validation scans host masks with it, and the GPU backends' staging is to call the same functions.
+#pragma once
+
+#include <cstdint>
+
+#include "frame/input_image.h"
+#include "frame/pixel_ops.h"
+#include "numeric/exact_math.h"
+#include "numeric/host_device.h"
+
+namespace swinup {
+
+// The two masks of a frame, in this order wherever they are stored together: a staged mask plane
+// holds (reactive, transparency) pairs per pixel.
+enum MaskIndex { kReactiveMask = 0, kTransparencyMask = 1, kMasks = 2 };
+
+// Pixel (x, y) of a mask input as the engine gave it: R8_UNORM is code / 255, R16F and R32F the
+// stored value (f16 converted exactly).
+SWINUP_HD float read_mask_input(const InputImage& im, int x, int y) {
+    if (im.unorm8) {
+        const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
+        return exact::div(static_cast<float>(row[x]), 255.0f);
+    }
+    return read_input(im, x, y, 0);
+}
+
+// What staging makes of one mask value: clamp(value, 0, 1), NaN and +-Inf read as 0 (not as the
+// clamp's end: an Inf is a broken value, not a strong mask). *nonfinite is set for NaN/Inf,
+// *out_of_range for a finite value outside [0, 1] (host masks never have one: validation refuses
+// them; device masks are clamped and counted).
+SWINUP_HD float stage_mask(float raw, bool* nonfinite, bool* out_of_range) {
+    *nonfinite = !px::is_finite(raw);
+    *out_of_range = !*nonfinite && (raw < 0.0f || raw > 1.0f);
+    if (*nonfinite) return 0.0f;
+    return px::clampf(raw, 0.0f, 1.0f);
+}
+
+}  // namespace swinup
