@@ -253,9 +253,7 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
                                              ? std::numeric_limits<double>::quiet_NaN()
                                              : s.masked_temporal.rms();
         s.scores.ms_per_frame = 1000.0 * s.seconds / double(info.frame_count);
-        if (auto* network = dynamic_cast<SwinupUpscaler*>(s.method.get())) {
-            s.scores.description = network->description();
-        }
+        if (const std::string d = s.method->description(); !d.empty()) s.scores.description = d;
         result.methods.push_back(std::move(s.scores));
     }
     return result;

@@ -1,5 +1,6 @@
 #include "eval/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -56,12 +57,14 @@ std::string format_results_table(const EvaluationResult& r) {
     std::ostringstream out;
     out << sequence_line(r) << "\n";
     // The masked-region columns appear for sequences with masks (docs/quality.md).
-    out << pad("method", 10, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
+    size_t name_width = 10;  // "swinup-nomasks" and frames folders' names may be longer
+    for (const MethodScores& m : r.methods) name_width = std::max(name_width, m.name.size() + 2);
+    out << pad("method", name_width, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
         << pad(flip_name(r), 10, true) << pad("t-error", 10, true);
     if (r.has_masks) out << pad("mask PSNR", 11, true) << pad("mask t-err", 12, true);
     out << pad("ms/frame", 11, true) << "\n";
     for (const MethodScores& m : r.methods) {
-        out << pad(m.name, 10, false) << pad(fixed(m.psnr_db, 2), 10, true)
+        out << pad(m.name, name_width, false) << pad(fixed(m.psnr_db, 2), 10, true)
             << pad(fixed(m.ssim, 4), 9, true) << pad(fixed(m.flip, 4), 10, true)
             << pad(fixed(m.temporal_error, 4), 10, true);
         if (r.has_masks) {

@@ -96,6 +96,26 @@ Image SwinupUpscaler::upscale(const UpscaleInput& in) {
         output_resource(output.data(), SWINUP_FORMAT_RGBA16F, uint32_t(info.display_width),
                         uint32_t(info.display_height), SWINUP_MEMORY_HOST,
                         size_t(info.display_width) * 4 * sizeof(uint16_t)));
+    // The sequence's masks as the API takes them: one R32F plane each (Frame::masks interleaves
+    // reactive and transparency). Without masks the fields stay empty: exactly a dispatch
+    // without them.
+    std::vector<float> reactive, transparency;
+    if (!in.frame.masks.empty()) {
+        const Image& m = in.frame.masks;
+        const size_t n = size_t(m.width) * size_t(m.height);
+        reactive.resize(n);
+        transparency.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            reactive[i] = m.data[i * 2];
+            transparency[i] = m.data[i * 2 + 1];
+        }
+        const size_t pitch = size_t(m.width) * sizeof(float);
+        d.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R32F, uint32_t(m.width),
+                                         uint32_t(m.height), SWINUP_MEMORY_HOST, pitch);
+        d.transparency_mask = input_resource(transparency.data(), SWINUP_FORMAT_R32F,
+                                             uint32_t(m.width), uint32_t(m.height),
+                                             SWINUP_MEMORY_HOST, pitch);
+    }
     d.exposure_value = in.exposure;
     d.jitter_x = in.jitter_x;
     d.jitter_y = in.jitter_y;

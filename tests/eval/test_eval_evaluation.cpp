@@ -305,6 +305,25 @@ TEST(EvalMasks, NoMasksRunsTheMethodsWithoutThem) {
     EXPECT_NE(ev::format_results_table(without).find("run without masks"), std::string::npos);
 }
 
+// NAME-nomasks scores a method without the masks next to the same method with them, in one run.
+TEST(EvalMasks, NoMasksSuffixRunsOneMethodWithoutThem) {
+    ev::EvaluationOptions options;
+    options.methods = {"taau"};
+    const ev::EvaluationResult bare = ev::evaluate_sequence(masked_sequence(6, false), options);
+    const ev::EvaluationResult with = ev::evaluate_sequence(masked_sequence(6, true), options);
+    options.methods = ev::parse_method_list("taau,taau-nomasks");
+    const ev::EvaluationResult both = ev::evaluate_sequence(masked_sequence(6, true), options);
+    ASSERT_EQ(both.methods.size(), 2u);
+    EXPECT_EQ(both.methods[1].name, "taau-nomasks");
+    EXPECT_EQ(both.methods[0].frame_psnr_db, with.methods[0].frame_psnr_db);
+    EXPECT_EQ(both.methods[1].frame_psnr_db, bare.methods[0].frame_psnr_db);
+    EXPECT_NE(ev::format_results_table(both).find("taau-nomasks"), std::string::npos);
+    EXPECT_EQ(ev::parse_method_list("swinup-nomasks"), std::vector<std::string>{"swinup-nomasks"});
+    EXPECT_THROW(ev::parse_method_list("magic-nomasks"), std::invalid_argument);
+    EXPECT_THROW(ev::parse_method_list("-nomasks"), std::invalid_argument);
+    EXPECT_THROW(ev::parse_method_list("taau-nomasks-nomasks"), std::invalid_argument);
+}
+
 // A sequence without masks has no masked region: the masked scores are not measured (n/a,
 // null) and the text table keeps its columns of before.
 TEST(EvalMasks, NoMasksNoMaskedColumns) {

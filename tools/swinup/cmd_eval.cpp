@@ -31,6 +31,7 @@ struct EvalCommandOptions {
     int skip = 0;
     int picture_frame = -1;
     int crop = 160;
+    std::vector<std::string> crop_at;  // --crop-at X,Y (repeatable)
     bool no_flip = false;
     bool no_masks = false;
     NetworkOptions net;
@@ -60,7 +61,23 @@ void check_output_destinations(const EvalCommandOptions& opt) {
     }
 }
 
+// --crop-at X,Y: the top-left corners of the picture crops, display pixels.
+std::vector<eval::CropRect> crops_at(const EvalCommandOptions& opt) {
+    std::vector<eval::CropRect> crops;
+    for (const std::string& text : opt.crop_at) {
+        int x = -1, y = -1;
+        char end = 0;
+        if (std::sscanf(text.c_str(), "%d,%d%c", &x, &y, &end) != 2 || x < 0 || y < 0) {
+            throw std::invalid_argument("--crop-at " + text + ": expected X,Y (display pixels, >= 0)");
+        }
+        crops.push_back({x, y, opt.crop});
+    }
+    return crops;
+}
+
 void run_eval(const EvalCommandOptions& opt) {
+    const std::vector<eval::CropRect> crops = crops_at(opt);  // a typo stops the command at once
+    (void)crops;
     eval::EvaluationOptions options;
     options.methods = eval::parse_method_list(opt.methods);
     for (const std::string& text : opt.frames_folders) {
@@ -95,7 +112,7 @@ void run_eval(const EvalCommandOptions& opt) {
     }
     if (!opt.pictures.empty()) {
         for (const std::string& path : eval::write_comparison_pictures(
-                 opt.pictures, result, pictured, opt.crop, 2, 2)) {
+                 opt.pictures, result, pictured, opt.crop, 2, 2, crops_at(opt))) {
             std::printf("wrote %s\n", path.c_str());
         }
     }
@@ -110,7 +127,8 @@ void register_eval(CLI::App& app) {
     cmd->add_option("SEQ", opt->sequence, "sequence folder with ground truth (gt.NNNN.exr)")
         ->required();
     cmd->add_option("--methods", opt->methods,
-                    "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all)")
+                    "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all); "
+                    "NAME-nomasks runs NAME without the sequence's masks (e.g. taau,taau-nomasks)")
         ->capture_default_str();
     cmd->add_option("--method", opt->frames_folders,
                     "NAME=FOLDER (repeatable): also score frames made elsewhere, FOLDER/out.NNNN.exr "
@@ -124,6 +142,10 @@ void register_eval(CLI::App& app) {
         ->check(CLI::Range(0, std::numeric_limits<int>::max()))
         ->capture_default_str();
     cmd->add_option("--picture-frame", opt->picture_frame, "frame of the pictures (default: last)");
+    cmd->add_option("--crop-at", opt->crop_at,
+                    "X,Y (repeatable): place the picture crops there (top-left, display pixels) "
+                    "instead of where the ground truth has the most detail")
+        ->allow_extra_args(false);
     cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")
         ->check(CLI::Range(16, 2048))
         ->capture_default_str();
