@@ -126,8 +126,8 @@ Rgb catmull_rom_sample(const Image& image, float px, float py) {
 float lerp(float a, float b, float t) { return a + (b - a) * t; }
 
 // History layout: R, G, B (exposure-applied linear), accumulated weight, box min (Y, Co, Cg), box
-// max (Y, Co, Cg).
-constexpr int kHistoryChannels = 10;
+// max (Y, Co, Cg), the mask max(reactive, transparency) of the frame that wrote the box.
+constexpr int kHistoryChannels = 11;
 
 // Clip point p into the box [lo, hi] along the line to the box centre (Karis / Salvi): keeps the
 // history's hue where a per-axis clamp would shift it.
@@ -213,6 +213,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 float accumulated = 0.0f;
                 Rgb history;
                 YCoCg remembered_lo, remembered_hi;
+                float remembered_mask = 0.0f;
                 if (have_history && keep[ni]) {
                     const float hx = float(ox) + 0.5f + mdx, hy = float(oy) + 0.5f + mdy;
                     if (hx >= 0.0f && hy >= 0.0f && hx <= float(wd) && hy <= float(hd)) {
@@ -222,6 +223,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                             history_.pixel(std::min(int(hx), wd - 1), std::min(int(hy), hd - 1));
                         remembered_lo = {box[4], box[5], box[6]};
                         remembered_hi = {box[7], box[8], box[9]};
+                        remembered_mask = box[10];
                     }
                 }
 
@@ -298,9 +300,10 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     // thin line that only some jitter phases hit stays inside the box on the frames
                     // that miss it. The memory fades over time, faster on moving pixels.
                     // Transparency & composition: no lock where the surface is not what the
-                    // motion vectors describe.
+                    // motion vectors describe; and none from a box that was remembered where a
+                    // mask was set (a particle's colours must not widen the box after it left).
                     const float memory = lerp(s.box_memory_still, s.box_memory_moving, moving) *
-                                         (1.0f - transparency);
+                                         (1.0f - transparency) * (1.0f - remembered_mask);
                     box_lo = {std::min(box_lo.y, lerp(box_lo.y, remembered_lo.y, memory)),
                               std::min(box_lo.co, lerp(box_lo.co, remembered_lo.co, memory)),
                               std::min(box_lo.cg, lerp(box_lo.cg, remembered_lo.cg, memory))};
@@ -339,6 +342,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 hp[7] = box_hi.y;
                 hp[8] = box_hi.co;
                 hp[9] = box_hi.cg;
+                hp[10] = std::max(reactive, transparency);
                 float* op = out.pixel(ox, oy);
                 op[0] = result.r / in.exposure;
                 op[1] = result.g / in.exposure;
