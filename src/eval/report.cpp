@@ -38,8 +38,10 @@ std::string sequence_line(const EvaluationResult& r) {
     out << "), " << (i.hdr ? "HDR" : "LDR") << ", stable pixels "
         << fixed(100.0 * r.stable_fraction, 1) << "%";
     if (r.has_masks) {
-        out << ", masked pixels " << fixed(100.0 * r.masked_fraction, 1) << "% (methods "
-            << (r.methods_got_masks ? "given the masks" : "run without masks") << ")";
+        out << ", masked pixels " << fixed(100.0 * r.masked_fraction, 1) << "% ("
+            << (r.methods_got_masks ? "given to the methods, except NAME-nomasks"
+                                    : "methods run without masks")
+            << ")";
     }
     return out.str();
 }
