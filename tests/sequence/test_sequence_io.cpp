@@ -114,6 +114,11 @@ protected:
         sequence_write_info(dir_.string(), info_);
         for (int i = 0; i < kFrames; ++i) sequence_write_frame(dir_.string(), info_, i, make_frame(i));
     }
+    // Reading frame `frame` of the sequence on disk fails with a message holding every needle.
+    void expect_frame_error(int frame, std::initializer_list<std::string> needles) {
+        const SequenceInfo info = sequence_read_info(dir_.string());
+        expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, frame); }, needles);
+    }
     nlohmann::json info_json() const { return nlohmann::json::parse(read_text(dir_ / "sequence.json")); }
     void set_info_json(const nlohmann::json& j) const { write_text(dir_ / "sequence.json", j.dump()); }
     // Writes `text` into sequence.json just before its "exposure" key, as text: what a JSON
@@ -377,25 +382,19 @@ TEST_F(SequenceIo, FolderInPlaceOfAFrameIsNamedAsAFolder) {
 TEST_F(SequenceIo, FrameOfWrongSizeNamesFileAndBothSizes) {
     write_sequence();
     exr_write((dir_ / "color.0001.exr").string(), Image(8, 8, 4, 0.5f), true);
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
-                          {"color.0001.exr", "8x8", "16x8"});
+    expect_frame_error(1, {"color.0001.exr", "8x8", "16x8"});
 }
 
 TEST_F(SequenceIo, GroundTruthOfRenderSizeIsRejected) {
     write_sequence();
     exr_write((dir_ / "gt.0000.exr").string(), Image(kRenderW, kRenderH, 4, 0.5f), true);
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); },
-                          {"gt.0000.exr", "16x8", "32x16"});
+    expect_frame_error(0, {"gt.0000.exr", "16x8", "32x16"});
 }
 
 TEST_F(SequenceIo, WrongChannelSetIsNamed) {
     write_sequence();
     exr_write((dir_ / "color.0000.exr").string(), Image(kRenderW, kRenderH, 1, 0.5f), false);
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); },
-                          {"color.0000.exr", "Z", "R,G,B,A"});
+    expect_frame_error(0, {"color.0000.exr", "Z", "R,G,B,A"});
 }
 
 TEST_F(SequenceIo, ColourWithoutAlphaGetsOpaqueAlpha) {
@@ -413,8 +412,7 @@ TEST_F(SequenceIo, TruncatedExrIsNamed) {
     const fs::path path = dir_ / "mv.0001.exr";
     const std::string bytes = read_text(path);
     write_text(path, bytes.substr(0, bytes.size() / 2));
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); }, {"mv.0001.exr"});
+    expect_frame_error(1, {"mv.0001.exr"});
 }
 
 // A header that claims the wrong size is rejected from the header alone, before the pixels are
@@ -426,22 +424,18 @@ TEST_F(SequenceIo, WrongSizeInHeaderIsRejectedBeforeThePixelsAreRead) {
     exr_write(path.string(), Image(kRenderW, 4096, 1, 0.5f), false);
     const std::string bytes = read_text(path);
     write_text(path, bytes.substr(0, bytes.size() / 2));
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
-                          {"depth.0001.exr", "16x4096", "16x8"});
+    expect_frame_error(1, {"depth.0001.exr", "16x4096", "16x8"});
 }
 
 TEST_F(SequenceIo, GarbageExrIsNamed) {
     write_sequence();
     write_text(dir_ / "depth.0000.exr", "this is not an EXR file");
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); }, {"depth.0000.exr"});
+    expect_frame_error(0, {"depth.0000.exr"});
 }
 
 TEST_F(SequenceIo, FrameIndexOutOfRangeIsRejected) {
     write_sequence();
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, kFrames); }, {"frame 3"});
+    expect_frame_error(kFrames, {"frame 3"});
 }
 
 TEST_F(SequenceIo, NonFiniteJitterIsRejected) {
