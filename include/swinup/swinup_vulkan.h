@@ -18,6 +18,8 @@
  *                                                                                            DEPTH_READ_ONLY_OPTIMAL or GENERAL
  *   motion_vectors  R16G16_SFLOAT (RG16F), R32G32_SFLOAT (RG32F)          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   exposure        R32_SFLOAT (R32F), 1x1, optional                      SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *   reactive_mask,  R8_UNORM, R16_SFLOAT or R32_SFLOAT, optional          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *   transparency_mask  (not read by this version's backends: refused, see the struct)
  *   output          the context's output_format: R16G16B16A16_SFLOAT      STORAGE            GENERAL
  *                   (RGBA16F), A2B10G10R10_UNORM_PACK32 (R10G10B10A2),
  *                   R8G8B8A8_UNORM (RGBA8)

@@ -7,7 +7,10 @@ Halton jitter), runs the PyTorch reference in exact mode (python/swinup) through
 network and the output pass, and stores per frame: the inputs (colour, depth, motion), the staged
 slots (e4m3 codes) and the RGBA16F output frame's RGB (f16); for frame 0 the head's raw outputs
 (f32); for frame 1 (which has history and recurrent features) every layer's output under the CPU
-Network's hook names, the head's included.
+Network's hook names, the head's included. Every frame has a reactive and a transparency mask
+(inputs, and the network's e4m3 copy on the padded grid), and the weights' mask_embed is made
+non-zero (perturb_weights), so that the masks' path through the network and the output pass is
+pinned too.
 
 Usage: python3 python/scripts/make_golden.py [--out tests/data]
 A change to the network must change python/swinup, the C++ backends and this data together.
@@ -86,6 +89,24 @@ def make_inputs(w: int, h: int, frame: int, seed: int):
             mv.astype(np.float16).astype(np.float32))
 
 
+def make_masks(w: int, h: int, frame: int):
+    """[h, w, 2] (reactive, transparency), f16-exact values in [0, 1]: reactive over the foreground
+    square (a ramp, like particles' alpha), 0 elsewhere; transparency over a pane of rows 4..13
+    (a ramp across x, as glass whose tint varies) and the left half of the still band at 0.6 (the
+    still-pixel shift scaled there), with values that e4m3 does not hold exactly (0.3, 0.55)."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    fg_v = np.array([-2.0, 0.75], np.float32)
+    x0 = 20 + fg_v[0] * frame
+    y0 = 10 + fg_v[1] * frame
+    inside = (xs >= x0) & (xs < x0 + 12) & (ys >= y0) & (ys < y0 + 10)
+    reactive = np.where(inside, 0.3 + 0.7 * (xs - x0) / 12.0, 0.0)
+    pane = (ys >= 4) & (ys < 14)
+    transparency = np.where(pane, 0.55 * xs / (w - 1), 0.0)
+    transparency = np.where((ys >= h - 6) & (xs < w // 2), 0.6, transparency)
+    masks = np.stack([reactive, transparency], axis=-1)
+    return np.clip(masks, 0.0, 1.0).astype(np.float16).astype(np.float32)
+
+
 def perturb_weights(cfg, tensors: dict) -> dict:
     """The seeded weights have zero biases and bias tables, unit gains and zero head rows 4..7, so
     on their own they would leave those parts of the arithmetic untested. This deterministic rule
@@ -95,7 +116,10 @@ def perturb_weights(cfg, tensors: dict) -> dict:
       X.gain      *= 1 + ((5 i + ti) mod 9 - 4) / 16        (f32 multiply)
       X.rel_bias   = f16(rel_bias + ((11 i + ti) mod 13 - 6) / 8)
       head.linear rows 4..7 take the codes and scales of rows 0..3 (kernel and alpha now
-      depend on the network)."""
+      depend on the network).
+      mask_embed.weight codes = (0x20 + (37 i + 11) mod 32) | (0x80 if i mod 3 == 0): magnitudes
+      1/8 to 15/32, a third negative; mask_embed.scale = 1/2 (v2: the shipped weights' mask_embed
+      is zero, which would leave the masks' path through the network untested)."""
     out = {k: np.array(v, copy=True) for k, v in tensors.items()}
     for ti, spec in enumerate(model_tensors(cfg)):
         a = out[spec.name]
@@ -108,6 +132,11 @@ def perturb_weights(cfg, tensors: dict) -> dict:
             out[spec.name] = (a.astype(np.float32) + (((11 * i + ti) % 13 - 6) / 8).astype(np.float32)).astype(np.float16)
     out["head.linear.weight"][4:8] = out["head.linear.weight"][0:4]
     out["head.linear.scale"][4:8] = out["head.linear.scale"][0:4]
+    if cfg.masks:
+        code = out["mask_embed.weight"]
+        i = np.arange(code.size, dtype=np.int64).reshape(code.shape)
+        out["mask_embed.weight"] = ((0x20 + (37 * i + 11) % 32) | np.where(i % 3 == 0, 0x80, 0)).astype(np.uint8)
+        out["mask_embed.scale"] = np.full(out["mask_embed.scale"].shape, 0.5, np.float32)
     return out
 
 
@@ -161,23 +190,26 @@ def run_case(variant: str, out_dir: str):
         color, depth, mv = make_inputs(w, h, f, seed=1234 + f)
         if case["depth_inverted"]:
             depth = (1.0 - depth).astype(np.float32)
+        masks = make_masks(w, h, f)
         jitter = (halton(f % phases + 1, 2) - 0.5, halton(f % phases + 1, 3) - 0.5)
         frame = FrameInput(color=torch.from_numpy(color[None, ..., :3]),
                            depth=torch.from_numpy(depth[None]),
                            motion=torch.from_numpy(mv[None]),
                            jitter=torch.tensor([jitter], dtype=torch.float32),
-                           hdr=case["hdr"], depth_inverted=case["depth_inverted"])
+                           hdr=case["hdr"], depth_inverted=case["depth_inverted"],
+                           reactive=torch.from_numpy(masks[None, ..., 0].copy()),
+                           transparency=torch.from_numpy(masks[None, ..., 1].copy()))
         with torch.no_grad():
             staged = stage(frame, state, dw, dh, exact=True)
             layers = {}
 
             def hook(name, t):
                 layers[name] = t[0].numpy().copy()
-            head = model(staged.slots, f, hook=hook if f == LAYER_FRAME else None)
+            head = model(staged.slots, f, hook=hook if f == LAYER_FRAME else None, masks=staged.mask_slots)
             out, hist, rec = output_pass(head[:, :h, :w], staged.tc, staged.motion, frame.jitter,
                                          state.history if state is not None else None, dw, dh,
                                          staged.scale_x, staged.scale_y, state is not None, True,
-                                         still_shift=cfg.still_history_shift)
+                                         still_shift=cfg.still_history_shift, masks=staged.masks)
         state = TemporalState(history=hist, recurrent=rec, z=staged.z, width=w, height=h)
         # RGBA16F output: out / exposure * pre_exposure (both 1), clamped to [0, 65504], alpha 1;
         # that is the new history's value.
@@ -186,7 +218,9 @@ def run_case(variant: str, out_dir: str):
         blob.add(p + "input/color", color, "f16")
         blob.add(p + "input/depth", depth, "f32")
         blob.add(p + "input/mv", mv, "f16")
+        blob.add(p + "input/masks", masks, "f16")
         blob.add(p + "staged", e4m3_codes(staged.slots[0]).numpy(), "e4m3")
+        blob.add(p + "staged_masks", e4m3_codes(staged.mask_slots[0]).numpy(), "e4m3")
         if f == 0:  # frame 0 has the other window-shift parity than the layer frame
             blob.add(p + "head", head[0].numpy(), "f32")
         blob.add(p + "output", hist[0].numpy(), "f16")
@@ -197,11 +231,11 @@ def run_case(variant: str, out_dir: str):
         frames_meta.append({"jitter": [jitter[0], jitter[1]], "reset": 0, "exposure": 1.0,
                             "pre_exposure": 1.0})
     index = {
-        "format": "swinup-golden", "version": 1, "variant": variant,
+        "format": "swinup-golden", "version": 2, "variant": variant,
         "weights": f"weights/{variant}.safetensors", "weights_sha256": weights_sha,
         # FNV-1a 64 of the file, which the C++ test recomputes to spot data made from other weights.
         "weights_fnv1a64": f"{fnv1a64(raw_weights):016x}",
-        "weights_perturbation": "v1",  # perturb_weights() applied on top of the file
+        "weights_perturbation": "v2",  # perturb_weights() applied on top of the file
         "precision": "exact", "render": [w, h], "display": [dw, dh],
         "flags": {"hdr": case["hdr"], "depth_inverted": case["depth_inverted"], "mv_display_res": False,
                   "mv_jittered": False},

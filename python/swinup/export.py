@@ -17,7 +17,7 @@ from .training.history import describe_training
 from .training.reserved_rows import keep_reserved_zero
 from .training.run_folder import run_checkpoint
 from .usage_errors import value_errors_as_usage
-from .weights_io import write_weights
+from .weights_io import write_weights, zero_mask_embed
 
 
 # The still-pixel shift of the shipped networks (2026-12-04,
@@ -68,8 +68,13 @@ def main(argv=None):
     keep_reserved_zero(model)
     shift = SHIPPED_STILL_HISTORY_SHIFT[variant] if args.still_history_shift is None else args.still_history_shift
     desc = args.description or describe_training(variant, step, history, shift)
-    cfg = dataclasses.replace(model.cfg, still_history_shift=float(shift))
-    write_weights(out, cfg, model.export_tensors(), desc)
+    # Weights format 5 reads the masks; a network trained without them gets a zero mask_embed,
+    # which computes exactly what the network computes without the layer (docs/masks.md).
+    cfg = dataclasses.replace(model.cfg, still_history_shift=float(shift), masks=True)
+    tensors = model.export_tensors()
+    if not model.cfg.masks:
+        tensors.update(zero_mask_embed(cfg))
+    write_weights(out, cfg, tensors, desc)
     print(f"wrote {out} ({desc})")
 
 

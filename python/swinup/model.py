@@ -134,6 +134,8 @@ class SwinUp(nn.Module):
             self.p("head.linear.weight")[8:].zero_()
             if self.cfg.head_mlp:  # zero: the network starts as exactly the network without it
                 self.p("head_mlp.fc3.weight").zero_()
+            if self.cfg.masks:  # zero too (docs/masks.md): the masks start with no effect
+                self.p("mask_embed.weight").zero_()
         self.fixed_scale = {}
 
     def init_head_mlp(self, seed: int):
@@ -153,14 +155,24 @@ class SwinUp(nn.Module):
         scales so that the forward pass uses exactly its codes (golden data); training passes
         False and re-derives power-of-two scales from the master weights as they move. A network
         with the head MLP loads a file without one: its MLP keeps what it holds (init_head_mlp)."""
+        tensors = dict(tensors)
+        mask_names = [n for n in tensors if n.startswith("mask_embed.")]
+        if mask_names and not self.cfg.masks:
+            # A network without the mask embedding reads a file whose mask_embed does nothing
+            # without masks (zero weights and bias: the shipped weights' start) as the same network.
+            if any(np.any(np.asarray(tensors[n]) != 0) for n in ("mask_embed.weight", "mask_embed.bias")):
+                raise ValueError("load_tensors: the file's mask_embed is not zero, and this network has none "
+                                 "(build it with ModelConfig.make(variant, masks=True))")
+            for n in mask_names:
+                del tensors[n]
         unknown = sorted(set(tensors) - {s.name for s in self.specs})
         if unknown:  # e.g. a file's head MLP, which this network (without one) would drop
             raise ValueError(f"load_tensors: tensors this network does not have: {', '.join(unknown[:3])}")
         with torch.no_grad():
             self.fixed_scale = {}
             for s in self.specs:
-                if s.name not in tensors and s.name.startswith("head_mlp."):
-                    continue
+                if s.name not in tensors and (s.name.startswith("head_mlp.") or s.name.startswith("mask_embed.")):
+                    continue  # a file without them: the layer keeps its start (zero for mask_embed)
                 a = tensors[s.name]
                 if s.dtype == "F8_E4M3":
                     codes = torch.from_numpy(np.ascontiguousarray(a))
@@ -246,12 +258,14 @@ class SwinUp(nn.Module):
         inductor_config.emulate_precision_casts = True
         self._compiled = torch.compile(self.forward, dynamic=False)
 
-    def run(self, staged: torch.Tensor, frame_index: int) -> torch.Tensor:
+    def run(self, staged: torch.Tensor, frame_index: int, masks=None) -> torch.Tensor:
         """The forward pass, compiled if compile_forward was called (then called with the frame's
         parity, which gives the same shifts, so that frames share two graphs)."""
+        if masks is None:  # the call of a network without masks, as before format 5
+            return self(staged, frame_index) if self._compiled is None else self._compiled(staged, frame_index % 2)
         if self._compiled is None:
-            return self(staged, frame_index)
-        return self._compiled(staged, frame_index % 2)
+            return self(staged, frame_index, masks=masks)
+        return self._compiled(staged, frame_index % 2, masks=masks)
 
     def _rel_bias(self, name: str) -> torch.Tensor:
         """Block `name`'s relative-position bias tables [heads, 16, 16], rounded to f16."""
@@ -346,8 +360,18 @@ class SwinUp(nn.Module):
         return round_f16_ste(y + skip)
 
     # ---- the network ------------------------------------------------------------------------
-    def forward(self, staged: torch.Tensor, frame_index: int, hook=None) -> torch.Tensor:
+    def mask_embed(self, masks, shape):
+        """What mask_embed adds to the first layer's f32 output (docs/masks.md): its output of the
+        masks (lite: [B, H/2, W/2, 8] of space_to_depth, full: [B, H, W, 2], e4m3 values), or its
+        bias alone when the frame has no mask (absent masks are zero)."""
+        if masks is None:
+            return self.p("mask_embed.bias").expand(*shape[:-1], -1)
+        return self.linear("mask_embed", masks)
+
+    def forward(self, staged: torch.Tensor, frame_index: int, hook=None, masks=None) -> torch.Tensor:
         """staged: [B, H, W, 16] e4m3 slot values on the padded grid (H, W multiples of 32).
+        masks: [B, H, W, 2] (reactive, transparency) e4m3 values on the same grid
+        (staging.Staged.mask_slots), or None: no mask (read only with cfg.masks).
         Returns the head's raw outputs [B, H, W, 16] (f32). hook(name, tensor) sees each layer's
         output in execution order (the names of the CPU Network's layer hook); if it returns a
         tensor, the network continues from that instead (teacher forcing, for measurements)."""
@@ -367,9 +391,15 @@ class SwinUp(nn.Module):
             return named(name, self.block(specs[name], x, (order[name] + frame_index) % 2 == 1))
 
         if self.cfg.variant == "lite":
-            x1 = named("embed", round_f16_ste(self.linear("embed", space_to_depth(staged))))
+            x1 = self.linear("embed", space_to_depth(staged))
+            if self.cfg.masks:
+                x1 = x1 + self.mask_embed(None if masks is None else space_to_depth(masks), x1.shape)
+            x1 = named("embed", round_f16_ste(x1))
         else:
-            e0 = named("embed0", round_e4m3_ste(torch.relu(self.linear("embed0", staged))))
+            e0 = self.linear("embed0", staged)
+            if self.cfg.masks:
+                e0 = e0 + self.mask_embed(masks, e0.shape)
+            e0 = named("embed0", round_e4m3_ste(torch.relu(e0)))
             x0 = named("embed1", round_f16_ste(self.linear("embed1", e0)))
             x0 = blk("enc0", x0)
             x1 = named("merge0", self.merge("merge0", x0))

@@ -116,7 +116,7 @@ def history_position(ox, oy, nx, ny, motion: torch.Tensor, scale_x: float, scale
 def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitter: torch.Tensor,
                 history, display_w: int, display_h: int, scale_x: float, scale_y: float,
                 history_valid: bool, exact: bool, refine=None, clip=None, residual=None,
-                still_shift: float = 0.0):
+                still_shift: float = 0.0, masks=None):
     """head: [B, H, W, 16] raw outputs at the real render size; tc: [B, H, W, 3] t(colour);
     motion: [B, H, W, 2] dilated; jitter [B, 2]; history [B, Hd, Wd, 3] (f16 values) or None.
     refine: a display_refine.DisplayRefine (an experiment no backend runs) or None.
@@ -126,6 +126,9 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     (head, tc) -> corrected tc, or None: the output pass then gathers the corrected samples.
     still_shift: the network's still_history_shift (ModelConfig): added to the history weight's
     logit where n's dilated motion is exactly zero (src/frame/output_pixel.h history_weight).
+    masks: [B, H, W, 2] staged (reactive, transparency) (staging.Staged.masks) or None (zero): at
+    n, transparency t scales the still shift to shift * (1 - t) and reactive r raises the current
+    frame's share to share + r * (1 - share) (docs/masks.md).
     Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
     b, h, w, _ = head.shape
     dev = head.device
@@ -160,9 +163,14 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     current = torch.where(ok, num / torch.where(ok, den[..., None], torch.ones_like(den[..., None])), nearest)
 
     alpha_logit = hn[..., ALPHA_LOGIT]
+    mn = gather(masks, nx, ny) if masks is not None else None  # [B, Hd, Wd, 2] at n
     if still_shift != 0.0:
         still = (gather(motion, nx, ny) == 0).all(dim=-1)
-        alpha_logit = torch.where(still, alpha_logit + still_shift, alpha_logit)
+        shift = torch.full_like(alpha_logit, still_shift)
+        if mn is not None:  # shift * (1 - t), formed only where t != 0 (history_weight)
+            t = mn[..., 1]
+            shift = torch.where(t != 0, still_shift * (1.0 - t), shift)
+        alpha_logit = torch.where(still & (shift != 0), alpha_logit + shift, alpha_logit)
     alpha = xm.fn("sigmoid", alpha_logit, exact)
     if history_valid and history is not None:
         hx, hy = history_position(ox, oy, nx, ny, motion, scale_x, scale_y)
@@ -178,7 +186,11 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
             logit = alpha_logit + refine(refine_inputs(th, current, coverage, rx - nx.to(F32),
                                                       ry - ny.to(F32), hn))
             alpha = xm.fn("sigmoid", logit, exact)
-        share = ((1.0 - alpha) * coverage)[..., None]
+        share = (1.0 - alpha) * coverage
+        if mn is not None:  # reactive_share: share + r * (1 - share), only where r != 0
+            r = mn[..., 0]
+            share = torch.where(r != 0, share + r * (1.0 - share), share)
+        share = share[..., None]
         blended = torch.where(valid[..., None], th + share * (current - th), current)
     else:
         blended = current

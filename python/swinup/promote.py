@@ -23,7 +23,7 @@ from .training.checkpoint import checkpoint_config, load_checkpoint, read_checkp
 from .training.reserved_rows import keep_reserved_zero
 from .training.run_folder import run_checkpoint
 from .usage_errors import value_errors_as_usage
-from .weights_io import read_weights
+from .weights_io import read_weights, zero_mask_embed
 
 
 def check_exported_from(checkpoint: str, weights: str, variant: str):
@@ -37,6 +37,8 @@ def check_exported_from(checkpoint: str, weights: str, variant: str):
     if cfg.variant != variant or cfg.head_mlp != model.cfg.head_mlp:
         raise ValueError(f"{weights}: a {cfg.variant} network{' with' if cfg.head_mlp else ' without'} the head MLP, "
                          f"{checkpoint} holds {variant}{' with' if model.cfg.head_mlp else ' without'} it")
+    if not model.cfg.masks:  # export gives such a network a zero mask_embed (weights format 5)
+        expected.update(zero_mask_embed(cfg))
     differ = sorted(name for name in expected
                     if name not in tensors or not np.array_equal(tensors[name], expected[name]))
     if differ:

@@ -14,8 +14,9 @@ RMS_EPS = 1.0 / 8192.0
 # (2026-12-02): the config says whether the network has the head MLP; a version-2 file is a network
 # without it (src/model/model_spec.h); 4 (2026-12-04): the config carries still_history_shift, added
 # to the history weight's logit where a render pixel's dilated motion is exactly zero (0 in older
-# files).
-FORMAT_VERSION = 4
+# files); 5 (2026-12-05): the config says whether the network reads the reactive and transparency
+# masks (`masks`, the layer `mask_embed`; docs/masks.md); older files are networks without it.
+FORMAT_VERSION = 5
 OLDEST_FORMAT_VERSION = 2
 MAX_STILL_HISTORY_SHIFT = 8.0  # src/model/model_spec.h kMaxStillHistoryShift
 # The head MLP (docs/model-spec.md, "The head MLP"): the head's 32 normalised channels and the 16
@@ -23,6 +24,10 @@ MAX_STILL_HISTORY_SHIFT = 8.0  # src/model/model_spec.h kMaxStillHistoryShift
 HEAD_MLP_INPUTS = 32 + SLOTS
 HEAD_MLP_HIDDEN = 64
 HEAD_MLP_OUTPUTS = 8
+# The mask embedding (docs/masks.md): lite 2x2 pixels' (reactive, transparency) pairs, index
+# (dy*2 + dx)*2 + k -> C1, added to embed's f32 output; full one pixel's pair -> C0, added to
+# embed0's.
+MASK_INPUTS = 2
 
 
 @dataclass
@@ -44,6 +49,14 @@ class ModelConfig:
     # (docs/model-spec.md, "Output pass"; weights format 4); an inference-time constant of the
     # exported network, which training does not see (export.py sets it).
     still_history_shift: float = 0.0
+    # Whether the network reads the masks through mask_embed (weights format 5).
+    masks: bool = False
+
+    def mask_embed_shape(self):
+        """(inputs, outputs) of mask_embed: lite 8 -> C1, full 2 -> C0."""
+        if self.variant == "lite":
+            return 4 * MASK_INPUTS, self.channels[1]
+        return MASK_INPUTS, self.channels[0]
 
     def blocks(self):
         b = []
@@ -66,7 +79,7 @@ class ModelConfig:
         # Same keys and order as ModelConfig::to_json (nlohmann sorts keys alphabetically); format
         # 2 had no head_mlp key.
         d = {"channels": self.channels, "head_mlp": self.head_mlp, "head_outputs": HEAD_OUTPUTS, "heads": self.heads,
-             "slots": SLOTS, "still_history_shift": float(self.still_history_shift),
+             "masks": self.masks, "slots": SLOTS, "still_history_shift": float(self.still_history_shift),
              "tube_blocks": self.tube_blocks, "variant": self.variant, "window": WINDOW}
         if version < 4:
             if self.still_history_shift != 0.0:
@@ -76,13 +89,19 @@ class ModelConfig:
             if self.head_mlp:
                 raise ValueError("weights format 2 has no head MLP")
             del d["head_mlp"]
+        if version < 5:
+            if self.masks:
+                raise ValueError("weights formats 2 to 4 have no mask embedding")
+            del d["masks"]
         return json.dumps(d, separators=(",", ":"))
 
     @staticmethod
-    def make(variant: str, head_mlp: bool = False, still_history_shift: float = 0.0) -> "ModelConfig":
+    def make(variant: str, head_mlp: bool = False, still_history_shift: float = 0.0,
+             masks: bool = False) -> "ModelConfig":
         if variant not in ("lite", "full"):
             raise ValueError(f"variant must be 'lite' or 'full', not {variant!r}")
-        return ModelConfig(variant=variant, head_mlp=bool(head_mlp), still_history_shift=float(still_history_shift))
+        return ModelConfig(variant=variant, head_mlp=bool(head_mlp), still_history_shift=float(still_history_shift),
+                           masks=bool(masks))
 
 
 @dataclass
@@ -128,8 +147,12 @@ def model_tensors(cfg: ModelConfig):
 
     if cfg.variant == "lite":
         linear("embed", 4 * SLOTS, ch[1])
+        if cfg.masks:
+            linear("mask_embed", *cfg.mask_embed_shape())
     else:
         linear("embed0", SLOTS, ch[0])
+        if cfg.masks:
+            linear("mask_embed", *cfg.mask_embed_shape())
         linear("embed1", ch[0], ch[0])
         block("enc0")
         merge("merge0", ch[0], ch[1])

@@ -31,6 +31,9 @@ class FrameInput:
     hdr: bool = True
     depth_inverted: bool = False
     reset: bool = False
+    # The masks (docs/masks.md), [B, H, W] each, values in [0, 1]; None: absent (zero).
+    reactive: Optional[torch.Tensor] = None
+    transparency: Optional[torch.Tensor] = None
 
 
 @dataclass
@@ -50,6 +53,10 @@ class Staged:
     z: torch.Tensor       # [B, H, W] reverse-Z depth
     scale_x: float
     scale_y: float
+    # When the frame has a mask: [B, H, W, 2] staged (reactive, transparency) in f32 (the output
+    # pass's) and [B, Hp, Wp, 2] of them rounded to e4m3 on the padded grid (the network's).
+    masks: Optional[torch.Tensor] = None
+    mask_slots: Optional[torch.Tensor] = None
 
 
 def scale_of(display: int, render: int) -> float:
@@ -71,6 +78,22 @@ def sanitize(frame: FrameInput):
     m = frame.motion.to(F32)
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     return c, z, m
+
+
+def stage_mask(m: torch.Tensor) -> torch.Tensor:
+    """clamp(m, 0, 1), NaN/Inf -> 0 (src/frame/mask_pixel.h stage_mask)."""
+    m = m.to(F32)
+    return torch.where(torch.isfinite(m), torch.clamp(m, 0.0, 1.0), torch.zeros_like(m))
+
+
+def stage_masks(frame: FrameInput, like: torch.Tensor):
+    """The frame's two masks as [B, H, W, 2] staged values (an absent one is 0), or None when the
+    frame has neither. `like`: a [B, H, W] tensor for the shape and device."""
+    if frame.reactive is None and frame.transparency is None:
+        return None
+    pair = [stage_mask(m) if m is not None else torch.zeros_like(like)
+            for m in (frame.reactive, frame.transparency)]
+    return torch.stack(pair, dim=-1)
 
 
 def dilate_motion(z: torch.Tensor, motion: torch.Tensor) -> torch.Tensor:
@@ -176,4 +199,7 @@ def stage(frame: FrameInput, state: Optional[TemporalState], display_w: int, dis
     slots[10] = slot_value(torch.clamp(mvx * 0.03125, -1.0, 1.0))
     slots[11] = slot_value(torch.clamp(mvy * 0.03125, -1.0, 1.0))
     s = torch.stack(slots, dim=-1)
-    return Staged(slots=pad_edges(s, hp, wp), tc=tc, motion=mv, z=z, scale_x=sx, scale_y=sy)
+    masks = stage_masks(frame, z)
+    mask_slots = pad_edges(round_e4m3_ste(masks), hp, wp) if masks is not None else None
+    return Staged(slots=pad_edges(s, hp, wp), tc=tc, motion=mv, z=z, scale_x=sx, scale_y=sy,
+                  masks=masks, mask_slots=mask_slots)

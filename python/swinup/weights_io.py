@@ -46,6 +46,7 @@ def read_weights(path: str):
         config = json.loads(meta.get("config", "{}"))
         head_mlp = config.get("head_mlp", False)
         shift = config.get("still_history_shift", 0.0)
+        masks = config.get("masks", False)
     except (json.JSONDecodeError, AttributeError):
         raise WeightsError(f"{path}: __metadata__.config is not a JSON object") from None
     if head_mlp not in (True, False) or (head_mlp and meta.get("format_version") == "2"):
@@ -54,8 +55,10 @@ def read_weights(path: str):
             or (shift != 0 and meta.get("format_version") in ("2", "3"))):
         raise WeightsError(f"{path}: config 'still_history_shift' is {shift!r}, expected a number in "
                            f"[-{MAX_STILL_HISTORY_SHIFT:g}, {MAX_STILL_HISTORY_SHIFT:g}] (0 before version 4)")
+    if masks not in (True, False) or (masks and meta.get("format_version") in ("2", "3", "4")):
+        raise WeightsError(f"{path}: config 'masks' is {masks!r}, expected a boolean (false before version 5)")
     cfg = ModelConfig.make(meta.get("variant"), head_mlp=head_mlp,
-                           still_history_shift=float(np.float32(shift)))
+                           still_history_shift=float(np.float32(shift)), masks=masks)
     body = data[8 + n:]
     tensors = {}
     for spec in model_tensors(cfg):
@@ -105,3 +108,12 @@ def write_weights(path: str, cfg: ModelConfig, tensors: dict, description: str, 
         for raw in blobs:
             f.write(raw)
     os.replace(tmp, path)
+
+
+def zero_mask_embed(cfg: ModelConfig) -> dict:
+    """mask_embed's tensors at their start (docs/masks.md): zero weight codes, scale 1, zero bias,
+    so that the network computes exactly what it computes without the layer."""
+    n_in, n_out = cfg.mask_embed_shape()
+    return {"mask_embed.weight": np.zeros((n_out, n_in), np.uint8),
+            "mask_embed.scale": np.ones((n_out,), np.float32),
+            "mask_embed.bias": np.zeros((n_out,), np.float32)}

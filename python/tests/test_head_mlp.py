@@ -114,7 +114,7 @@ class HeadMlpTest(unittest.TestCase):
             with open(out, "rb") as f:
                 n = struct.unpack("<Q", f.read(8))[0]
                 meta = json.loads(f.read(n))["__metadata__"]
-            self.assertEqual(meta["format_version"], "4")
+            self.assertEqual(meta["format_version"], "5")
             self.assertTrue(json.loads(meta["config"])["head_mlp"])
             again = SwinUp(cfg, exact=True)
             again.load_tensors(tensors, fix_scales=True)
@@ -175,7 +175,7 @@ class HeadMlpTest(unittest.TestCase):
                 write_weights(bad, model.cfg, model.export_tensors(), desc, version=2)
             write_weights(bad, model.cfg, model.export_tensors(), desc)
             with open(bad, "rb") as f:
-                data = f.read().replace(b'"format_version":"4"', b'"format_version":"2"')
+                data = f.read().replace(b'"format_version":"5"', b'"format_version":"2"')
             with open(bad, "wb") as f:
                 f.write(data)
             with self.assertRaisesRegex(WeightsError, "head_mlp"):

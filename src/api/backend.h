@@ -28,6 +28,14 @@ struct BackendMemory {
 //   - Backend::memory() answers swinup_context_get_memory from what was actually allocated.
 // tests/api/test_memory_query.cpp (CPU) and tests/cuda/test_cuda_memory.cpp hold both to the
 // process's measured growth.
+// Input pixels staging repaired, counted since the backend was created (swinup_input_statistics).
+struct InputStatistics {
+    uint64_t frames = 0;
+    uint64_t color_nonfinite = 0, depth_nonfinite = 0, motion_nonfinite = 0;
+    uint64_t reactive_nonfinite = 0, transparency_nonfinite = 0;
+    uint64_t reactive_out_of_range = 0, transparency_out_of_range = 0;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -41,6 +49,22 @@ public:
                                    std::string* error) = 0;
     // What this backend allocated at creation and holds (see the memory hook above).
     virtual BackendMemory memory() const = 0;
+    // Writes desc.output (validated) from its two colour images: swinup_generate_reactive_mask.
+    // The CPU backend runs it on host memory; the CUDA and Vulkan backends do not yet (UNSUPPORTED).
+    virtual swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) {
+        (void)desc;
+        *error = std::string("the ") + (kind() == SWINUP_BACKEND_CUDA ? "CUDA" : "Vulkan") +
+                 " backend does not generate reactive masks in this version (the CPU backend does, from host memory)";
+        return SWINUP_STATUS_UNSUPPORTED;
+    }
+    // The input statistics of the frames dispatched so far (a GPU backend waits for them). The
+    // CPU backend counts them; the CUDA and Vulkan backends do not yet: UNSUPPORTED, *error saying so.
+    virtual swinup_status input_statistics(InputStatistics* out, std::string* error) const {
+        (void)out;
+        *error = std::string("the ") + (kind() == SWINUP_BACKEND_CUDA ? "CUDA" : "Vulkan") +
+                 " backend does not count input statistics in this version (the CPU backend does)";
+        return SWINUP_STATUS_UNSUPPORTED;
+    }
 };
 
 // The memory a backend made from (desc, weights) would hold. `desc` is valid (validated).

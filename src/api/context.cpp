@@ -153,6 +153,16 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
     return cpu;
 }
 
+// The GPU backends read no masks yet, so they run mask_embed as absent, which is its bias; they
+// do not add that bias either, so weights whose bias is not zero would compute another function
+// there (docs/masks.md, "The GPU backends"). "" when `backend` runs these weights.
+std::string mask_embed_refusal(swinup_backend backend, const swinup::Weights& weights, const std::string& origin) {
+    if (backend == SWINUP_BACKEND_CPU || swinup::mask_embed_absent_is_zero(weights)) return {};
+    return "context_desc.weights_source: the weights (" + origin +
+           ") have a mask_embed layer with a non-zero bias, which the " + swinup::backend_text(backend) +
+           " backend does not run yet (it reads no masks; the CPU backend does)";
+}
+
 void copy_text(char* dst, size_t capacity, const std::string& src) {
     const size_t n = std::min(src.size(), capacity - 1);
     std::memcpy(dst, src.data(), n);
@@ -228,6 +238,8 @@ swinup_status create_context(const char* caller, const swinup_context_desc* desc
         if (!ctx->weights) return fail(status, message);
         ctx->backend = make_backend(ctx->desc, ctx->weights, log, &status, &message);
         if (!ctx->backend) return fail(status, message);
+        const std::string refusal = mask_embed_refusal(ctx->backend->kind(), *ctx->weights, ctx->weights_origin);
+        if (!refusal.empty()) return fail(SWINUP_STATUS_UNSUPPORTED, refusal);
         log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
                  variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
                  std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +
@@ -439,6 +451,8 @@ swinup_status swinup_query_memory(const swinup_context_desc* desc_in, swinup_mem
         if (!weights) return fail_thread(status, error);
         swinup_backend backend = SWINUP_BACKEND_CPU;
         if (!planned_backend(desc, &backend, &status, &error)) return fail_thread(status, error);
+        error = mask_embed_refusal(backend, *weights, origin);  // as creation refuses them
+        if (!error.empty()) return fail_thread(SWINUP_STATUS_UNSUPPORTED, error);
         swinup::BackendMemory held;
         if (backend == SWINUP_BACKEND_VULKAN) {
             if (!swinup::vulkan_memory_estimate(desc, weights, &held, &status, &error)) return fail_thread(status, error);
@@ -481,7 +495,30 @@ swinup_status swinup_context_get_input_statistics(const swinup_context* ctx, swi
     const std::string error = swinup::input_statistics_size_error(
         "swinup_context_get_input_statistics: stats->struct_size", stats->struct_size);
     if (!error.empty()) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, error);
-    return fail_thread(SWINUP_STATUS_UNSUPPORTED, "swinup_context_get_input_statistics: not implemented yet");
+    try {
+        swinup::InputStatistics counted;
+        std::string backend_error;
+        const swinup_status status = ctx->backend->input_statistics(&counted, &backend_error);
+        if (status != SWINUP_STATUS_OK)
+            return fail_thread(status, "swinup_context_get_input_statistics: " + backend_error);
+        swinup_input_statistics full;
+        std::memset(&full, 0, sizeof full);
+        full.frames = counted.frames;
+        full.color_nonfinite = counted.color_nonfinite;
+        full.depth_nonfinite = counted.depth_nonfinite;
+        full.motion_nonfinite = counted.motion_nonfinite;
+        full.reactive_nonfinite = counted.reactive_nonfinite;
+        full.transparency_nonfinite = counted.transparency_nonfinite;
+        full.reactive_out_of_range = counted.reactive_out_of_range;
+        full.transparency_out_of_range = counted.transparency_out_of_range;
+        const uint32_t size = stats->struct_size;  // an accepted size: write that many bytes
+        full.struct_size = size;
+        std::memcpy(static_cast<void*>(stats), &full, size);
+        t_last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (...) {
+        return fail_thread(SWINUP_STATUS_INTERNAL, "swinup_context_get_input_statistics: internal error");
+    }
 }
 
 void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc) {
@@ -500,9 +537,25 @@ void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc) {
 
 swinup_status swinup_generate_reactive_mask(swinup_context* ctx, const swinup_reactive_mask_desc* desc) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: ctx is NULL");
-    if (desc == nullptr)
-        return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
-    return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED, "swinup_generate_reactive_mask: not implemented yet");
+    try {
+        if (desc == nullptr)
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, "swinup_generate_reactive_mask: desc is NULL");
+        swinup_reactive_mask_desc d;
+        std::string error;
+        if (!swinup::read_reactive_mask_desc(desc, &d, &error))
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, error);
+        const swinup::Validation v = swinup::validate_reactive_mask_desc(d, ctx->desc, ctx->backend->kind());
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const swinup_status status = ctx->backend->generate_reactive_mask(d, &error);
+        if (status != SWINUP_STATUS_OK)
+            return fail_context(ctx, status, "swinup_generate_reactive_mask: " + error);
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_generate_reactive_mask: out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, "swinup_generate_reactive_mask: internal error");
+    }
 }
 
 }  // extern "C"

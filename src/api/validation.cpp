@@ -77,11 +77,12 @@ struct ResourceRule {
     uint32_t width, height;
     const char* size_origin;  // what the expected size is, e.g. "render size", "display size"
     bool output;
+    const char* prefix = "dispatch";  // the descriptor in messages
 };
 
 Validation check_resource(const swinup_resource& r, const ResourceRule& rule, swinup_backend backend) {
     // Messages are built only on failure: a valid dispatch allocates nothing here.
-    const auto field = [&] { return std::string("dispatch.") + rule.name; };
+    const auto field = [&] { return std::string(rule.prefix) + "." + rule.name; };
     const auto pointer_field = [&] { return field() + (rule.output ? ".data_mut" : ".data"); };
     const int64_t memory_value = raw_enum(r.memory);
     const char* memory = memory_name(memory_value);
@@ -398,6 +399,52 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
         if (masks[m] != nullptr && raw_enum(masks[m]->memory) == SWINUP_MEMORY_HOST &&
             !(v = check_mask_values(*masks[m], kMaskNames[m])).ok()) {
             return v;
+        }
+    }
+    return {};
+}
+
+Validation validate_reactive_mask_desc(const swinup_reactive_mask_desc& d, const swinup_context_desc& c,
+                                      swinup_backend backend) {
+    const struct {
+        const char* axis;
+        uint32_t render, max;
+    } axes[2] = {{"width", d.render_width, c.max_render_width}, {"height", d.render_height, c.max_render_height}};
+    for (const auto& a : axes) {
+        if (a.render < 1 || a.render > a.max) {
+            return invalid(std::string("reactive_mask_desc.render_") + a.axis + ": must be 1..max_render_" + a.axis +
+                           " (" + number(uint64_t{a.max}) + "), got " + number(uint64_t{a.render}));
+        }
+    }
+    Validation v;
+    if (!(v = check_finite("reactive_mask_desc", "scale", d.scale, true)).ok()) return v;
+    for (const auto& [name, value] : {std::pair{"threshold", d.threshold}, std::pair{"binary_value", d.binary_value}}) {
+        if (!std::isfinite(value) || value < 0.0f || value > 1.0f) {
+            return invalid(std::string("reactive_mask_desc.") + name + ": must be a finite number in [0, 1], got " +
+                           number(value));
+        }
+    }
+    const uint32_t known = SWINUP_REACTIVE_TONEMAP | SWINUP_REACTIVE_THRESHOLD | SWINUP_REACTIVE_MAX_CHANNEL;
+    if ((d.flags & ~known) != 0) {
+        char bits[32];
+        std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known);
+        return invalid(std::string("reactive_mask_desc.flags: unknown bits ") + bits + " (see swinup_reactive_mask_flags)");
+    }
+    const FormatSet colour{SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F};
+    const char* size = "render_width x render_height";
+    const ResourceRule opaque{"opaque_color", colour, d.render_width, d.render_height, size, false, "reactive_mask_desc"};
+    const ResourceRule final_color{"final_color", colour, d.render_width, d.render_height, size, false, "reactive_mask_desc"};
+    const ResourceRule output{"output", {SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F, SWINUP_FORMAT_R32F},
+                              d.render_width, d.render_height, size, true, "reactive_mask_desc"};
+    if (!(v = check_resource(d.opaque_color, opaque, backend)).ok()) return v;
+    if (!(v = check_resource(d.final_color, final_color, backend)).ok()) return v;
+    if (!(v = check_resource(d.output, output, backend)).ok()) return v;
+    const size_t output_span = resource_span(d.output);
+    for (const auto& [name, r] : {std::pair{"opaque_color", &d.opaque_color}, std::pair{"final_color", &d.final_color}}) {
+        if (raw_enum(r->memory) == raw_enum(d.output.memory) &&
+            overlaps(d.output.data_mut, output_span, r->data, resource_span(*r))) {
+            return invalid(std::string("reactive_mask_desc.output.data_mut: overlaps reactive_mask_desc.") + name +
+                           ".data (the output must be a separate buffer)");
         }
     }
     return {};

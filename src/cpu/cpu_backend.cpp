@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cpu/input_planes.h"
+#include "cpu/reactive_mask.h"
 #include "cpu/network.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
@@ -100,8 +101,10 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
                                : choice.value;
 
     float* z = state_.depth[frame.next].data();
-    const ReplacedCounts counts = read_input_planes(d, frame, exposure, planes_.color.data(), z,
-                                                    planes_.motion.data(), planes_.row_counts);
+    const bool has_masks = d.reactive_mask.data != nullptr || d.transparency_mask.data != nullptr;
+    const ReplacedCounts counts =
+        read_input_planes(d, frame, exposure, planes_.color.data(), z, planes_.motion.data(),
+                          has_masks ? planes_.masks.data() : nullptr, planes_.row_counts);
 
     StageCurrent cur;
     static_cast<FrameGeometry&>(cur) = geometry;
@@ -121,6 +124,10 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     staging.staged = planes_.staged.data();
     staging.padded_width = frame.padded_width;
     staging.padded_height = frame.padded_height;
+    if (has_masks) {
+        staging.masks = planes_.masks.data();
+        staging.staged_masks = planes_.staged_masks.data();
+    }
     stage_frame(cur, prev, staging);
 
     if (network_fn_) {
@@ -128,7 +135,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
                     planes_.head.data());
     } else {
         network_->run(planes_.staged.data(), frame.padded_width, frame.padded_height, frame_index,
-                      planes_.head.data());
+                      planes_.head.data(), has_masks ? planes_.staged_masks.data() : nullptr);
     }
 
     OutputCurrent out;
@@ -138,6 +145,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     out.head = planes_.head.data();
     out.head_stride = frame.padded_width;
     out.still_history_shift = weights_->config.still_history_shift;
+    out.masks = has_masks ? planes_.masks.data() : nullptr;
     OutputPrevious out_prev;
     out_prev.valid = frame.history_valid;
     out_prev.history = state_.history[frame.current].data();
@@ -154,6 +162,32 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     stats_.depth_replaced = counts.depth;
     stats_.motion_replaced = counts.motion;
     stats_.exposure = exposure;
+    input_statistics_.frames += 1;
+    input_statistics_.color_nonfinite += counts.color_pixels;
+    input_statistics_.depth_nonfinite += counts.depth;
+    input_statistics_.motion_nonfinite += counts.motion_pixels;
+    input_statistics_.reactive_nonfinite += counts.mask_nonfinite[kReactiveMask];
+    input_statistics_.transparency_nonfinite += counts.mask_nonfinite[kTransparencyMask];
+    input_statistics_.reactive_out_of_range += counts.mask_out_of_range[kReactiveMask];
+    input_statistics_.transparency_out_of_range += counts.mask_out_of_range[kTransparencyMask];
+}
+
+swinup_status CpuBackend::generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) {
+    try {
+        arena_.get().execute([&] { write_reactive_mask(desc); });
+    } catch (const std::bad_alloc&) {
+        *error = "out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        *error = std::string("internal error in the CPU backend: ") + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+    return SWINUP_STATUS_OK;
+}
+
+swinup_status CpuBackend::input_statistics(InputStatistics* out, std::string*) const {
+    *out = input_statistics_;
+    return SWINUP_STATUS_OK;
 }
 
 }  // namespace swinup::cpu

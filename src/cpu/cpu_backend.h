@@ -33,6 +33,8 @@ public:
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index,
                            std::string* error) override;
     BackendMemory memory() const override;
+    swinup_status input_statistics(InputStatistics* out, std::string* error) const override;
+    swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override;
 
     // What the last successful frame's staging replaced, and the exposure it used.
     const FrameStats& last_frame_stats() const { return stats_; }
@@ -52,6 +54,7 @@ private:
     TemporalState state_;
     FramePlanes planes_;
     FrameStats stats_;
+    InputStatistics input_statistics_;  // summed over the committed frames since creation
 };
 
 }  // namespace swinup::cpu

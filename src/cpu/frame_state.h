@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu/input_planes.h"
 #include "frame/frame_sequence.h"
+#include "frame/mask_pixel.h"
 #include "frame/output_pixel.h"
 #include "frame/recurrent_features.h"
 #include "model/model_spec.h"
@@ -32,7 +34,9 @@ struct FramePlanes {
     std::vector<float> staged;  // padded w * h * 16: the network's input slots
     std::vector<float> head;    // padded w * h * 16: the network's raw outputs
     std::vector<PixelKernel> kernels;  // w * h: output_frame's table of each render pixel's kernel
-    std::vector<uint32_t> row_counts;  // per-row replaced-value counts (3 per row)
+    std::vector<float> masks;   // w * h * 2: staged (reactive, transparency), when the frame has a mask
+    std::vector<float> staged_masks;   // padded w * h * 2: the same, e4m3 as the network reads them
+    std::vector<uint32_t> row_counts;  // per-row replaced-value counts (kRowCounts per row)
     std::vector<double> row_sums;      // per-row sums for auto exposure
 };
 
@@ -58,7 +62,9 @@ void for_each_frame_buffer(const swinup_context_desc& desc, State& state, Planes
     visit(planes.staged, padded * kSlots);
     visit(planes.head, padded * kHeadOutputs);
     visit(planes.kernels, render);
-    visit(planes.row_counts, static_cast<size_t>(desc.max_render_height) * 3);
+    visit(planes.masks, render * kMasks);
+    visit(planes.staged_masks, padded * kMasks);
+    visit(planes.row_counts, static_cast<size_t>(desc.max_render_height) * kRowCounts);
     visit(planes.row_sums, static_cast<size_t>(desc.max_render_height));
 }
 

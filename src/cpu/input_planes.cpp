@@ -5,31 +5,53 @@
 
 #include "frame/exposure.h"
 #include "frame/input_image.h"
+#include "frame/mask_pixel.h"
 #include "frame/pixel_ops.h"
 
 namespace swinup::cpu {
 
 ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSetup& frame, float exposure,
-                                 float* color, float* z, float* motion, std::vector<uint32_t>& row_counts) {
+                                 float* color, float* z, float* motion, float* masks,
+                                 std::vector<uint32_t>& row_counts) {
     const FrameGeometry& g = frame.geometry;
     const float pre_exposure = frame.exposure.pre_exposure;
     const InputImage color_image = input_image(desc.color);
     const InputImage depth_image = input_image(desc.depth);
     const InputImage mv_image = input_image(desc.motion_vectors);
+    const swinup_resource* mask_resources[kMasks] = {&desc.reactive_mask, &desc.transparency_mask};
+    InputImage mask_images[kMasks];
+    bool mask_given[kMasks];
+    for (int m = 0; m < kMasks; ++m) {
+        mask_given[m] = masks != nullptr && mask_resources[m]->data != nullptr;
+        if (mask_given[m]) mask_images[m] = input_image(*mask_resources[m]);
+    }
     tbb::parallel_for(tbb::blocked_range<int>(0, g.height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
-            uint32_t color_count = 0, depth_count = 0, motion_count = 0;
+            uint32_t color_count = 0, depth_count = 0, motion_count = 0, color_pixels = 0, motion_pixels = 0;
+            uint32_t mask_nonfinite[kMasks] = {0, 0}, mask_out_of_range[kMasks] = {0, 0};
             for (int x = 0; x < g.width; ++x) {
                 const size_t i = static_cast<size_t>(y) * static_cast<size_t>(g.width) + static_cast<size_t>(x);
+                uint32_t pixel_replaced = 0;
                 for (int c = 0; c < 3; ++c) {
                     bool replaced;
                     color[i * 3 + c] = px::stage_color(read_input(color_image, x, y, c), exposure, pre_exposure,
                                                        frame.ldr, &replaced);
-                    color_count += replaced;
+                    pixel_replaced += replaced;
                 }
+                color_count += pixel_replaced;
+                color_pixels += pixel_replaced != 0;
                 bool replaced;
                 z[i] = px::stage_depth(read_input(depth_image, x, y, 0), frame.depth_inverted, &replaced);
                 depth_count += replaced;
+                if (masks == nullptr) continue;
+                for (int m = 0; m < kMasks; ++m) {
+                    bool nonfinite = false, out_of_range = false;
+                    masks[i * kMasks + m] = mask_given[m] ? stage_mask(read_mask_input(mask_images[m], x, y),
+                                                                       &nonfinite, &out_of_range)
+                                                          : 0.0f;
+                    mask_nonfinite[m] += nonfinite;
+                    mask_out_of_range[m] += out_of_range;
+                }
             }
             // Motion: at render resolution read in place; at display resolution read at the
             // display pixel that holds the sample's display position, then divided by s.
@@ -56,17 +78,27 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSe
                 motion[i * 2 + 0] = exact::add(mx, frame.motion_offset_x);
                 motion[i * 2 + 1] = exact::add(my, frame.motion_offset_y);
                 motion_count += replaced_x + replaced_y;
+                motion_pixels += (replaced_x || replaced_y);
             }
-            row_counts[static_cast<size_t>(y) * 3 + 0] = color_count;
-            row_counts[static_cast<size_t>(y) * 3 + 1] = depth_count;
-            row_counts[static_cast<size_t>(y) * 3 + 2] = motion_count;
+            uint32_t* row = row_counts.data() + static_cast<size_t>(y) * kRowCounts;
+            const uint32_t values[kRowCounts] = {color_count,       depth_count,          motion_count,
+                                                 color_pixels,      motion_pixels,        mask_nonfinite[0],
+                                                 mask_nonfinite[1], mask_out_of_range[0], mask_out_of_range[1]};
+            for (size_t k = 0; k < kRowCounts; ++k) row[k] = values[k];
         }
     });
     ReplacedCounts counts;
     for (int y = 0; y < g.height; ++y) {
-        counts.color += row_counts[static_cast<size_t>(y) * 3 + 0];
-        counts.depth += row_counts[static_cast<size_t>(y) * 3 + 1];
-        counts.motion += row_counts[static_cast<size_t>(y) * 3 + 2];
+        const uint32_t* row = row_counts.data() + static_cast<size_t>(y) * kRowCounts;
+        counts.color += row[0];
+        counts.depth += row[1];
+        counts.motion += row[2];
+        counts.color_pixels += row[3];
+        counts.motion_pixels += row[4];
+        for (int m = 0; m < kMasks; ++m) {
+            counts.mask_nonfinite[m] += row[5 + m];
+            counts.mask_out_of_range[m] += row[7 + m];
+        }
     }
     return counts;
 }

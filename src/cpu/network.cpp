@@ -30,6 +30,8 @@ constexpr int kTokensPerTask = 256;
 
 struct ScratchEmbedIn {};
 struct ScratchEmbedMid {};
+struct ScratchMaskIn {};
+struct ScratchMaskOut {};
 struct ScratchTailExpand {};
 struct ScratchTailSlots {};
 struct ScratchTailSkip {};
@@ -61,6 +63,9 @@ struct Network::Impl {
 
     // lite: embed (64 -> C1) and skip0 (16 -> C0); full: embed0 (16 -> C0), embed1 (C0 -> C0).
     Linear embed, skip0, embed0, embed1;
+    // Weights format 5 (config.masks): the masks' layer, added to embed's / embed0's f32 output.
+    Linear mask_embed;
+    bool mask_bias_nonzero = false;  // absent masks then still add mask_embed(0) = its bias
     std::vector<SwinBlock> blocks;  // execution order (ModelConfig::blocks())
     std::vector<BlockSpec> block_specs;
     PatchMerge merge0, merge1, merge2;
@@ -87,9 +92,12 @@ struct Network::Impl {
         report(name.c_str(), x, w, h, blocks[size_t(i)].channels);
     }
 
-    void run(const float* staged, int w, int h, uint64_t frame, float* head_out);
-    void embed_lite(const float* staged, int w, int h);
-    void embed_full(const float* staged, int w, int h);
+    void run(const float* staged, const float* masks, int w, int h, uint64_t frame, float* head_out);
+    void embed_lite(const float* staged, const float* masks, int w, int h);
+    void embed_full(const float* staged, const float* masks, int w, int h);
+    // Adds mask_embed's output for `count` tokens to out (count x its outputs): of their masks
+    // (`mask_in`, count x its inputs) when the frame has masks, else its bias (absent masks are 0).
+    void add_mask_embed(const float* mask_in, int count, float* out) const;
     void tail_lite(const float* staged, int w, int h, float* head_out);
     void tail_full(const float* staged, int w, int h, uint64_t frame, float* head_out);
 };
@@ -114,6 +122,10 @@ Network::Network(std::shared_ptr<const Weights> weights, swinup_precision precis
         m.embed0 = Linear::from_weights(w, "embed0", kSlots, ch[0]);
         m.embed1 = Linear::from_weights(w, "embed1", ch[0], ch[0]);
         m.merge0 = PatchMerge::from_weights(w, "merge0", ch[0], ch[1]);
+    }
+    if (m.config.masks) {
+        m.mask_embed = Linear::from_weights(w, "mask_embed", mask_embed_inputs(m.config), mask_embed_outputs(m.config));
+        m.mask_bias_nonzero = !mask_embed_absent_is_zero(w);
     }
     m.merge1 = PatchMerge::from_weights(w, "merge1", ch[1], ch[2]);
     m.merge2 = PatchMerge::from_weights(w, "merge2", ch[2], ch[3]);
@@ -143,7 +155,7 @@ size_t Network::heap_bytes() const {
     const Impl& m = *impl_;
     size_t n = 0;
     for (const SwinBlock& b : m.blocks) n += b.heap_bytes();
-    for (const Linear* l : {&m.embed, &m.skip0, &m.embed0, &m.embed1}) n += l->heap_bytes();
+    for (const Linear* l : {&m.embed, &m.skip0, &m.embed0, &m.embed1, &m.mask_embed}) n += l->heap_bytes();
     for (const PatchMerge* l : {&m.merge0, &m.merge1, &m.merge2}) n += l->heap_bytes();
     for (const PatchExpand* l : {&m.expand2, &m.expand1, &m.expand0}) n += l->heap_bytes();
     n += m.head.heap_bytes();
@@ -156,17 +168,31 @@ size_t Network::activation_bytes(const ModelConfig& config, int width, int heigh
     return ActivationSizes(config, width, height).total() * sizeof(float);
 }
 
-void Network::run(const float* staged, int width, int height, uint64_t frame_index, float* head) {
+void Network::run(const float* staged, int width, int height, uint64_t frame_index, float* head,
+                  const float* masks) {
     if (width <= 0 || height <= 0 || width % kPadMultiple != 0 || height % kPadMultiple != 0) {
         throw std::invalid_argument("network: grid " + std::to_string(width) + "x" +
                                     std::to_string(height) + " is not a positive multiple of " +
                                     std::to_string(kPadMultiple));
     }
-    impl_->run(staged, width, height, frame_index, head);
+    impl_->run(staged, masks, width, height, frame_index, head);
 }
 
-// lite: level-1 token = the 2x2 pixels' slots in quadrant order (64) -> embed -> f16.
-void Network::Impl::embed_lite(const float* staged, int w, int h) {
+void Network::Impl::add_mask_embed(const float* mask_in, int count, float* out) const {
+    const int c = mask_embed.out;
+    if (mask_in != nullptr) {
+        float* added = thread_scratch<ScratchMaskOut>(size_t(count) * c);
+        linear(mask_embed, mask_in, count, added);
+        for (size_t i = 0; i < size_t(count) * c; ++i) out[i] = out[i] + added[i];
+    } else if (mask_bias_nonzero) {
+        for (int t = 0; t < count; ++t)
+            for (int o = 0; o < c; ++o) out[size_t(t) * c + o] = out[size_t(t) * c + o] + mask_embed.bias[size_t(o)];
+    }
+}
+
+// lite: level-1 token = the 2x2 pixels' slots in quadrant order (64) -> embed (+ mask_embed of the
+// 2x2 pixels' masks in quadrant order, 8) -> f16.
+void Network::Impl::embed_lite(const float* staged, const float* masks, int w, int h) {
     const int w1 = w / 2, h1 = h / 2, c1 = config.channels[1];
     e1.resize(ActivationSizes(config, w, h).e1);
     for_each_block(w1 * h1, kTokensPerTask, [&](int begin, int end) {
@@ -178,13 +204,25 @@ void Network::Impl::embed_lite(const float* staged, int w, int h) {
         }
         float* out = e1.data() + size_t(begin) * c1;
         linear(embed, in, count, out);
+        if (config.masks) {
+            float* mask_in = nullptr;
+            if (masks != nullptr) {
+                mask_in = thread_scratch<ScratchMaskIn>(size_t(count) * 4 * kMaskInputs);
+                for (int i = 0; i < count; ++i) {
+                    const int t = begin + i;
+                    gather_quadrants(masks, w, kMaskInputs, t % w1, t / w1, mask_in + size_t(i) * 4 * kMaskInputs);
+                }
+            }
+            add_mask_embed(mask_in, count, out);
+        }
         round_array_to_f16(out, size_t(count) * c1);
     });
     report("embed", e1.data(), w1, h1, c1);
 }
 
-// full: per pixel, embed0 (16 -> C0) -> ReLU -> e4m3 -> embed1 (C0 -> C0) -> f16.
-void Network::Impl::embed_full(const float* staged, int w, int h) {
+// full: per pixel, embed0 (16 -> C0) (+ mask_embed of its masks, 2 -> C0) -> ReLU -> e4m3 ->
+// embed1 (C0 -> C0) -> f16.
+void Network::Impl::embed_full(const float* staged, const float* masks, int w, int h) {
     const int c0 = config.channels[0];
     e0.resize(ActivationSizes(config, w, h).e0);
     if (hook) hook_buffer.resize(size_t(w) * h * c0);
@@ -192,6 +230,7 @@ void Network::Impl::embed_full(const float* staged, int w, int h) {
         const int count = end - begin;
         float* mid = thread_scratch<ScratchEmbedMid>(size_t(count) * c0);
         linear(embed0, staged + size_t(begin) * kSlots, count, mid);
+        if (config.masks) add_mask_embed(masks != nullptr ? masks + size_t(begin) * kMaskInputs : nullptr, count, mid);
         relu_to_e4m3(mid, size_t(count) * c0);
         if (hook) std::memcpy(hook_buffer.data() + size_t(begin) * c0, mid, sizeof(float) * count * c0);
         float* out = e0.data() + size_t(begin) * c0;
@@ -251,14 +290,14 @@ void Network::Impl::tail_full(const float* staged, int w, int h, uint64_t frame,
     report("head", head_out, w, h, kHeadOutputs);
 }
 
-void Network::Impl::run(const float* staged, int w, int h, uint64_t frame, float* head_out) {
+void Network::Impl::run(const float* staged, const float* masks, int w, int h, uint64_t frame, float* head_out) {
     const int* ch = config.channels;
     const int w1 = w / 2, h1 = h / 2, w2 = w / 4, h2 = h / 4, w3 = w / 8, h3 = h / 8;
     const ActivationSizes sizes(config, w, h);
     if (config.variant == Variant::lite) {
-        embed_lite(staged, w, h);
+        embed_lite(staged, masks, w, h);
     } else {
-        embed_full(staged, w, h);
+        embed_full(staged, masks, w, h);
         run_block("enc0", e0.data(), w, h, frame);
         e1.resize(sizes.e1);
         patch_merge(merge0, e0.data(), w, h, e1.data());

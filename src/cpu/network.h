@@ -28,7 +28,10 @@ public:
     // not a positive multiple of 32 (the context validates sizes before it gets here).
     // Activations stay allocated between calls (about 370 MB for lite at 1920x1088), so one
     // Network runs one frame at a time (like the context that owns it, it is not thread-safe).
-    void run(const float* staged, int width, int height, uint64_t frame_index, float* head);
+    // masks: height x width x 2 floats, each pixel's (reactive, transparency) as e4m3 values, or
+    // nullptr when the frame has no mask (docs/masks.md: then mask_embed adds its bias alone).
+    void run(const float* staged, int width, int height, uint64_t frame_index, float* head,
+             const float* masks = nullptr);
 
     // Optional observer of every layer's output (golden tests, debugging): layer name, data
     // (tokens row-major, channels contiguous), grid width, height and channel count. Names, in

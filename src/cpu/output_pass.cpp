@@ -20,7 +20,8 @@ void kernel_rows(const OutputCurrent& cur, PixelKernel* kernels, int y0, int y1)
         for (int x = 0; x < cur.width; ++x) {
             const size_t i = static_cast<size_t>(y) * static_cast<size_t>(cur.width) + static_cast<size_t>(x);
             const float* h = cur.head + (static_cast<size_t>(y) * static_cast<size_t>(cur.head_stride) + static_cast<size_t>(x)) * kHeadOutputs;
-            kernels[i] = pixel_kernel(h, cur.motion + i * 2, cur.still_history_shift);
+            kernels[i] = pixel_kernel(h, cur.motion + i * 2, cur.still_history_shift,
+                                      mask_at(cur.masks, static_cast<int64_t>(i), kTransparencyMask));
         }
     }
 }

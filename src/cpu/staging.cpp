@@ -6,9 +6,28 @@
 #include <algorithm>
 #include <cstring>
 
+#include "frame/mask_pixel.h"
 #include "model/model_spec.h"
 
 namespace swinup::cpu {
+
+namespace {
+
+// The network's mask plane: every padded pixel's pair, from the nearest real pixel.
+void stage_masks(const StageCurrent& cur, const StagingOutput& out) {
+    tbb::parallel_for(tbb::blocked_range<int>(0, out.padded_height), [&](const tbb::blocked_range<int>& rows) {
+        for (int y = rows.begin(); y != rows.end(); ++y) {
+            const size_t source_row = static_cast<size_t>(std::min(y, cur.height - 1)) * static_cast<size_t>(cur.width);
+            float* row = out.staged_masks + static_cast<size_t>(y) * static_cast<size_t>(out.padded_width) * kMasks;
+            for (int x = 0; x < out.padded_width; ++x) {
+                const float* m = out.masks + (source_row + static_cast<size_t>(std::min(x, cur.width - 1))) * kMasks;
+                for (int k = 0; k < kMasks; ++k) row[static_cast<size_t>(x) * kMasks + k] = mask_network_value(m[k]);
+            }
+        }
+    });
+}
+
+}  // namespace
 
 void stage_frame(const StageCurrent& cur, const StagePrevious& prev, const StagingOutput& out) {
     const size_t slot_row = static_cast<size_t>(out.padded_width) * kSlots;
@@ -27,6 +46,7 @@ void stage_frame(const StageCurrent& cur, const StagePrevious& prev, const Stagi
                 std::memcpy(staged_row + static_cast<size_t>(x) * kSlots, edge, pixel_bytes);
         }
     });
+    if (out.masks != nullptr) stage_masks(cur, out);
     const float* last_row = out.staged + static_cast<size_t>(cur.height - 1) * slot_row;
     tbb::parallel_for(tbb::blocked_range<int>(cur.height, out.padded_height),
                       [&](const tbb::blocked_range<int>& rows) {

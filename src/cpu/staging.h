@@ -11,6 +11,11 @@ struct StagingOutput {
     float* tc = nullptr;       // width * height * 3: t(colour) in f32
     float* staged = nullptr;   // padded_width * padded_height * 16
     int padded_width = 0, padded_height = 0;
+    // When the frame has a mask: its staged pairs (width * height * 2, read_input_planes) in, and
+    // padded_width * padded_height * 2 of them rounded as the network reads them out
+    // (mask_network_value, padding clamp-to-edge like the slots). Both null without a mask.
+    const float* masks = nullptr;
+    float* staged_masks = nullptr;
 };
 
 // Stages every real pixel, then fills the padding clamp-to-edge: padded pixel (x, y) carries the

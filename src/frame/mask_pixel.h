@@ -37,4 +37,9 @@ SWINUP_HD float stage_mask(float raw, bool* nonfinite, bool* out_of_range) {
     return px::clampf(raw, 0.0f, 1.0f);
 }
 
+// A staged mask value as the network reads it: rounded to e4m3 like the slots. Values in [0, 1]
+// keep 3 significant bits (1/16 steps from 0.5 to 1, finer below), enough for a blend fraction
+// the network only reads as a cue; the output pass uses the unrounded value.
+SWINUP_HD float mask_network_value(float staged) { return px::slot_value(staged); }
+
 }  // namespace swinup

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "numeric/host_device.h"
+#include "frame/mask_pixel.h"
 #include "frame/output_encoding.h"
 #include "frame/pixel_ops.h"
 #include "frame/stage_pixel.h"
@@ -24,7 +25,13 @@ struct OutputCurrent : FrameGeometry {
     const float* head = nullptr;    // head_stride * rows * 16: raw head outputs (padded grid)
     int head_stride = 0;            // padded render width
     float still_history_shift = 0.0f;  // the network's (ModelConfig): see history_weight()
+    // width * height * 2: the staged (reactive, transparency) pair of each render pixel
+    // (frame/mask_pixel.h); nullptr when the dispatch has no mask: both read as 0.
+    const float* masks = nullptr;
 };
+
+// Render pixel i's staged mask k (kReactiveMask, kTransparencyMask): 0 without masks.
+SWINUP_HD float mask_at(const float* masks, int64_t i, int k) { return masks != nullptr ? masks[i * 2 + k] : 0.0f; }
 
 struct OutputPrevious {
     bool valid = false;                 // false on the first frame and after a reset
@@ -58,9 +65,24 @@ SWINUP_HD float blend_alpha(float raw) { return exact::sigmoid(raw == raw ? raw 
 // history is read at whole-pixel offsets, where Lanczos-3 returns each pixel unchanged, so the
 // history loses nothing by being kept, and a still image can settle instead of taking a large
 // share of every new jittered sample (docs/model-spec.md, "Output pass").
-SWINUP_HD float history_weight(float raw, float mv_x, float mv_y, float still_history_shift) {
+// The transparency & composition mask t switches that rule off in proportion: a zero motion
+// vector there describes the opaque surface behind, not the blended colour (glass over a moving
+// background, a scrolling texture), so the shift becomes shift * (1 - t) (docs/masks.md). t = 0
+// keeps the shift's bits (the product is not formed).
+SWINUP_HD float history_weight(float raw, float mv_x, float mv_y, float still_history_shift,
+                               float transparency = 0.0f) {
     const bool still = mv_x == 0.0f && mv_y == 0.0f;
-    return blend_alpha(still && still_history_shift != 0.0f ? exact::add(raw, still_history_shift) : raw);
+    const float shift = transparency != 0.0f ? exact::mul(still_history_shift, exact::sub(1.0f, transparency))
+                                             : still_history_shift;
+    return blend_alpha(still && shift != 0.0f ? exact::add(raw, shift) : raw);
+}
+
+// The reactive mask r raises the current frame's share toward 1: share + r * (1 - share), in
+// three f32 roundings (a difference, a product, a sum). r = 1 replaces the history, whatever the
+// network's alpha: that is what the mask promises, also for weights that never saw one
+// (docs/masks.md). r = 0 returns the share unchanged (its bits).
+SWINUP_HD float reactive_share(float share, float reactive) {
+    return reactive != 0.0f ? exact::add(share, exact::mul(reactive, exact::sub(1.0f, share))) : share;
 }
 
 // The current frame's share of the blend where there is history: (1 - alpha) * min(1, sum of the
@@ -92,8 +114,10 @@ struct KernelFromHead {
         kernel_shape(head_of(nx, ny), sigma_major, sigma_minor, sin_theta, cos_theta);
     }
     SWINUP_HD float alpha(int nx, int ny) const {
-        const float* mv = cur.motion + (static_cast<int64_t>(ny) * cur.width + nx) * 2;
-        return history_weight(head_of(nx, ny)[kHeadAlpha], mv[0], mv[1], cur.still_history_shift);
+        const int64_t i = static_cast<int64_t>(ny) * cur.width + nx;
+        const float* mv = cur.motion + i * 2;
+        return history_weight(head_of(nx, ny)[kHeadAlpha], mv[0], mv[1], cur.still_history_shift,
+                              mask_at(cur.masks, i, kTransparencyMask));
     }
 };
 
@@ -105,11 +129,13 @@ struct PixelKernel {
     float sigma_major, sigma_minor, sin_theta, cos_theta, alpha;
 };
 
-// h: the render pixel's 16 head outputs; mv: its dilated motion (2 floats).
-SWINUP_HD PixelKernel pixel_kernel(const float* h, const float* mv, float still_history_shift) {
+// h: the render pixel's 16 head outputs; mv: its dilated motion (2 floats); transparency: its
+// staged transparency mask (0 without one).
+SWINUP_HD PixelKernel pixel_kernel(const float* h, const float* mv, float still_history_shift,
+                                   float transparency = 0.0f) {
     PixelKernel k;
     kernel_shape(h, &k.sigma_major, &k.sigma_minor, &k.sin_theta, &k.cos_theta);
-    k.alpha = history_weight(h[kHeadAlpha], mv[0], mv[1], still_history_shift);
+    k.alpha = history_weight(h[kHeadAlpha], mv[0], mv[1], still_history_shift, transparency);
     return k;
 }
 
@@ -130,7 +156,7 @@ struct KernelFromTable {
 
 // The output colour of display pixel (ox, oy), linear in the exposed units of staging (before
 // f16 rounding and before the output format's encoding). `kernel` supplies n's kernel and history
-// weight: KernelFromHead or KernelFromTable, the same values.
+// weight: KernelFromHead or KernelFromTable, the same values. n's masks act as alpha does, at n.
 template <class Kernel>
 SWINUP_HD void output_pixel_with(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
                                  const Kernel& kernel, float out[3]) {
@@ -176,7 +202,8 @@ SWINUP_HD void output_pixel_with(const OutputCurrent& cur, const OutputPrevious&
     float history[3];
     px::lanczos3_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
                         cur.display_height, hx, hy, history);
-    const float share = current_share(kernel.alpha(nx, ny), weight_sum);
+    const float share = reactive_share(current_share(kernel.alpha(nx, ny), weight_sum),
+                                       mask_at(cur.masks, static_cast<int64_t>(ny) * cur.width + nx, kReactiveMask));
     for (int c = 0; c < 3; ++c) {
         const float th = px::t_of(history[c]);
         out[c] = px::t_inverse(exact::add(th, exact::mul(share, exact::sub(current[c], th))));

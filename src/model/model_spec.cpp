@@ -47,11 +47,20 @@ int64_t TensorSpec::elements() const {
     return n;
 }
 
-ModelConfig ModelConfig::make(Variant v, bool head_mlp) {
+ModelConfig ModelConfig::make(Variant v, bool head_mlp, bool masks) {
     ModelConfig c;
     c.variant = v;
     c.head_mlp = head_mlp;
+    c.masks = masks;
     return c;
+}
+
+int mask_embed_inputs(const ModelConfig& config) {
+    return config.variant == Variant::lite ? 4 * kMaskInputs : kMaskInputs;
+}
+
+int mask_embed_outputs(const ModelConfig& config) {
+    return config.variant == Variant::lite ? config.channels[1] : config.channels[0];
 }
 
 std::vector<BlockSpec> ModelConfig::blocks() const {
@@ -80,6 +89,7 @@ std::string ModelConfig::to_json() const {
     j["window"] = kWindow;
     j["head_mlp"] = head_mlp;
     j["still_history_shift"] = still_history_shift;
+    j["masks"] = masks;
     return j.dump();
 }
 
@@ -157,8 +167,18 @@ bool ModelConfig::from_json(const std::string& text, ModelConfig* out, std::stri
         }
         still_history_shift = v.get<float>();
     }
+    // Format 5 states whether the network reads the masks; older configs have no such key.
+    bool masks = false;
+    if (j.contains("masks")) {
+        if (!j["masks"].is_boolean()) {
+            *error = "model config: 'masks' must be true or false";
+            return false;
+        }
+        masks = j["masks"].get<bool>();
+    }
     *out = expected;
     out->head_mlp = head_mlp;
+    out->masks = masks;
     out->still_history_shift = still_history_shift;
     return true;
 }
@@ -208,8 +228,10 @@ std::vector<TensorSpec> model_tensors(const ModelConfig& config) {
     };
     if (config.variant == Variant::lite) {
         add_linear(t, "embed", 4 * kSlots, ch[1]);
+        if (config.masks) add_linear(t, "mask_embed", mask_embed_inputs(config), mask_embed_outputs(config));
     } else {
         add_linear(t, "embed0", kSlots, ch[0]);
+        if (config.masks) add_linear(t, "mask_embed", mask_embed_inputs(config), mask_embed_outputs(config));
         add_linear(t, "embed1", ch[0], ch[0]);
         block("enc0");
         add_merge(t, "merge0", ch[0], ch[1]);
@@ -252,6 +274,7 @@ ModelCost model_cost(const ModelConfig& config, int w, int h) {
         linear(0, config.channels[0], config.channels[0]);
         linear(1, 4 * config.channels[0], config.channels[1]);  // merge0
     }
+    if (config.masks) linear(config.variant == Variant::lite ? 1 : 0, mask_embed_inputs(config), mask_embed_outputs(config));
     for (const BlockSpec& b : config.blocks()) {
         const int c = b.channels;
         linear(b.level, c, 3 * c);

@@ -35,7 +35,11 @@ constexpr float kRmsEps = 1.0f / 8192.0f;  // 2^-13
 // at render pixels whose dilated motion is exactly zero (docs/model-spec.md, "Output pass"); a
 // version-2 or -3 file reads as shift 0 (the same function), and an older build refuses a
 // version-4 file instead of running it without the shift.
-constexpr int kFormatVersion = 4;
+// 5 (2026-12-05): the config says whether the network reads the reactive and transparency masks
+// (`masks`, its layer `mask_embed`: docs/masks.md); a version-2 to -4 file reads as a network
+// without it (the masks then act in the output pass only), and an older build refuses a version-5
+// file instead of running it without the layer.
+constexpr int kFormatVersion = 5;
 constexpr int kOldestFormatVersion = 2;  // the oldest version this build reads
 // A still-pixel shift beyond this moves the history weight to 0 or 1 for any head output the
 // network gives; a file that says more was not made for this network.
@@ -46,6 +50,12 @@ constexpr float kMaxStillHistoryShift = 8.0f;
 constexpr int kHeadMlpInputs = 32 + kSlots;
 constexpr int kHeadMlpHidden = 64;
 constexpr int kHeadMlpOutputs = 8;
+
+// The mask embedding (docs/masks.md, weights format 5): a linear layer from the staged masks,
+// added to the first layer's f32 output. lite: the 2x2 render pixels' (reactive, transparency)
+// pairs of a level-1 token, index (dy * 2 + dx) * 2 + k -> C1, added to `embed`; full: one
+// pixel's pair -> C0, added to `embed0`.
+constexpr int kMaskInputs = 2;
 
 struct BlockSpec {
     std::string name;  // tensor prefix, e.g. "enc1"
@@ -66,13 +76,19 @@ struct ModelConfig {
     // is exactly zero: a still pixel's history is read at whole-pixel offsets, so nothing is lost
     // in resampling it, and a still image can settle (weights format 4; 0 in formats 2 and 3).
     float still_history_shift = 0.0f;
+    // Whether the network reads the masks through `mask_embed` (weights format 5; false before).
+    bool masks = false;
 
-    static ModelConfig make(Variant v, bool head_mlp = false);
+    static ModelConfig make(Variant v, bool head_mlp = false, bool masks = false);
     // Swin blocks in execution order (block i is shifted when (i + frame) is odd).
     std::vector<BlockSpec> blocks() const;
     std::string to_json() const;                       // carried in the weights metadata
     static bool from_json(const std::string& json, ModelConfig* out, std::string* error);
 };
+
+// mask_embed's input and output widths for a variant (lite 8 -> 64, full 2 -> 32).
+int mask_embed_inputs(const ModelConfig& config);
+int mask_embed_outputs(const ModelConfig& config);
 
 struct TensorSpec {
     std::string name;

@@ -2,7 +2,7 @@
 //
 //   [8 bytes]  N, the header length, unsigned little-endian
 //   [N bytes]  UTF-8 JSON, padded with spaces so that the data starts at a multiple of 8:
-//              { "__metadata__": { "format": "swinup-weights", "format_version": "3",
+//              { "__metadata__": { "format": "swinup-weights", "format_version": "5",
 //                                  "variant": "lite", "config": "<ModelConfig::to_json()>",
 //                                  "description": "<origin and training>" },
 //                "<tensor>": { "dtype": "F8_E4M3" | "F16" | "F32", "shape": [...],
@@ -209,6 +209,9 @@ private:
         if (number < 4 && w.config.still_history_shift != 0.0f)
             return fail("metadata field 'config' has a still_history_shift, which format_version " + version +
                         " does not have (it came with version 4)");
+        if (number < 5 && w.config.masks)
+            return fail("metadata field 'config' has the masks (mask_embed), which format_version " + version +
+                        " does not have (they came with version 5)");
         if (w.config.variant != v)
             return fail("metadata field 'variant' is '" + variant + "' but 'config' describes '" +
                         variant_name(w.config.variant) + "'");

@@ -52,6 +52,13 @@ std::vector<uint8_t> weights_serialize(const Weights& weights);
 
 // Deterministic seeded initial weights (so everything runs before trained weights exist):
 // e4m3 codes of a scaled uniform init, power-of-two per-channel scales, zero reserved head rows.
-Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp = false);
+// With `masks`, mask_embed starts at zero weights, scale 1 and zero bias: the network computes
+// exactly what it computes without the layer (docs/masks.md).
+Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp = false, bool masks = false);
+
+// Whether the weights' masks contribute nothing when the frame has no mask: no mask_embed, or one
+// whose bias is all zero (absent masks are zero, and mask_embed(0) is its bias). The GPU backends,
+// which do not read masks yet, run only such weights.
+bool mask_embed_absent_is_zero(const Weights& weights);
 
 }  // namespace swinup

@@ -139,9 +139,9 @@ void init_linear(Tensor& weight, Tensor& scale, const std::string& name, uint64_
 
 }  // namespace
 
-Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp) {
+Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp, bool masks) {
     Weights w;
-    w.config = ModelConfig::make(variant, head_mlp);
+    w.config = ModelConfig::make(variant, head_mlp, masks);
     w.description = "seeded initial weights, seed " + std::to_string(seed) + ", untrained";
     const std::vector<TensorSpec> specs = model_tensors(w.config);
     for (const TensorSpec& spec : specs) w.tensors.emplace(spec.name, make_tensor(spec));
@@ -160,8 +160,9 @@ Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp) {
                 bias[4] = kLog2InitialSigma;
                 bias[5] = kLog2InitialSigma;
                 bias[7] = kInitialAlphaLogit;
-            } else if (layer == "head_mlp.fc3") {
-                // Zero: a network with the head MLP starts as exactly the network without it.
+            } else if (layer == "head_mlp.fc3" || layer == "mask_embed") {
+                // Zero (scale 1): a network with the head MLP or the mask embedding starts as
+                // exactly the network without it.
                 init_linear(t, scale, spec.name, seed, 0, 1.0);
             } else {
                 init_linear(t, scale, spec.name, seed, spec.shape[0],
@@ -171,6 +172,14 @@ Weights weights_make_initial(Variant variant, uint64_t seed, bool head_mlp) {
         // .bias: zero (head biases set above); .rel_bias: f16 zeros (all-zero bits).
     }
     return w;
+}
+
+bool mask_embed_absent_is_zero(const Weights& weights) {
+    if (!weights.config.masks) return true;
+    const Tensor& bias = weights.at("mask_embed.bias");
+    for (int64_t i = 0; i < bias.elements(); ++i)
+        if (bias.f32()[i] != 0.0f) return false;
+    return true;
 }
 
 }  // namespace swinup

@@ -7,7 +7,8 @@
 // free: the f32 accumulation of GEMMs and of attention's dot products (the reference forms each
 // such sum exactly in float64 and rounds once, the CPU sums in float32 in its blocking order).
 // The weights are weights/<variant>.safetensors with a fixed perturbation (perturb_weights) that
-// makes biases, gains, bias tables and the head's kernel and alpha rows non-trivial.
+// makes biases, gains, bias tables, the head's kernel and alpha rows and the mask embedding
+// non-trivial; every frame has a reactive and a transparency mask (weights format 5, docs/masks.md).
 // A different last bit there can flip a later e4m3 or f16 rounding by one unit, and that flip
 // travels on through the network. The bounds below say how far that may go; they were set at
 // about twice what the reference itself moves when every such sum is perturbed by 2 f32 ulps
@@ -190,6 +191,17 @@ std::shared_ptr<swinup::Weights> perturb_weights(const swinup::Weights& in) {
     const size_t row = size_t(head_w.shape[1]);
     std::memcpy(head_w.bytes.data() + 4 * row, head_w.bytes.data(), 4 * row);
     std::memcpy(head_s.bytes.data() + 4 * 4, head_s.bytes.data(), 4 * 4);
+    // v2: a non-zero mask_embed (the shipped one is zero), codes 1/8 .. 15/32, a third negative.
+    if (w->config.masks) {
+        swinup::Tensor& mask_w = w->tensors.at("mask_embed.weight");
+        for (int64_t i = 0; i < mask_w.elements(); ++i)
+            mask_w.bytes[size_t(i)] = uint8_t((0x20 + (37 * i + 11) % 32) | (i % 3 == 0 ? 0x80 : 0));
+        swinup::Tensor& mask_s = w->tensors.at("mask_embed.scale");
+        for (int64_t i = 0; i < mask_s.elements(); ++i) {
+            const float half = 0.5f;
+            std::memcpy(mask_s.bytes.data() + 4 * i, &half, 4);
+        }
+    }
     return w;
 }
 
@@ -208,7 +220,8 @@ std::shared_ptr<const swinup::Weights> load_golden_weights(const Golden& g) {
     auto w = swinup::weights_load_memory(bytes.data(), bytes.size(), &error);
     EXPECT_TRUE(w) << error;
     if (!w) return nullptr;
-    EXPECT_EQ(g.index.value("weights_perturbation", ""), "v1");
+    EXPECT_EQ(g.index.value("weights_perturbation", ""), "v2");
+    EXPECT_TRUE(w->config.masks) << "the golden data pins the masks' path: its weights must have mask_embed";
     return perturb_weights(*w);
 }
 
@@ -257,6 +270,8 @@ void check_layers(const std::string& variant) {
     const int w = padded(g.render_w()), h = padded(g.render_h());
     const std::vector<float> staged = g.floats(prefix + "staged");
     ASSERT_EQ(staged.size(), size_t(w) * h * 16);
+    const std::vector<float> masks = g.floats(prefix + "staged_masks");
+    ASSERT_EQ(masks.size(), size_t(w) * h * 2);
 
     swinup::cpu::Network net(weights, SWINUP_PRECISION_EXACT);
     std::vector<std::string> seen;
@@ -281,7 +296,7 @@ void check_layers(const std::string& variant) {
         std::memcpy(const_cast<float*>(data), want.data(), want.size() * sizeof(float));
     });
     std::vector<float> head(size_t(w) * h * 16);
-    net.run(staged.data(), w, h, uint64_t(f), head.data());
+    net.run(staged.data(), w, h, uint64_t(f), head.data(), masks.data());
     std::vector<std::string> expected;
     for (const auto& n : g.index["layers"]) expected.push_back(n);
     EXPECT_EQ(seen, expected) << variant << ": the layers the CPU network reports, in order";
@@ -299,9 +314,10 @@ void check_heads(const std::string& variant) {
         const std::string prefix = "frame" + std::to_string(f) + "/";
         const std::string head_name = g.has(prefix + "head") ? prefix + "head" : prefix + "layer/head";
         const std::vector<float> staged = g.floats(prefix + "staged");
+        const std::vector<float> masks = g.floats(prefix + "staged_masks");
         const std::vector<float> want = g.floats(head_name);
         std::vector<float> head(size_t(w) * h * 16);
-        net.run(staged.data(), w, h, uint64_t(f), head.data());
+        net.run(staged.data(), w, h, uint64_t(f), head.data(), masks.data());
         const Diff d = compare(head.data(), want.data(), want.size());
         std::printf("  %s frame %d head: %s\n", variant.c_str(), f, describe(d, 16).c_str());
         SCOPED_TRACE(variant + " frame " + std::to_string(f) + " head: " + describe(d, 16));
@@ -353,6 +369,12 @@ void check_frames(const std::string& variant) {
         const std::vector<uint16_t> color = g.halfs(prefix + "input/color");  // RGBA
         const std::vector<float> depth = g.floats(prefix + "input/depth");
         const std::vector<uint16_t> mv = g.halfs(prefix + "input/mv");  // RG
+        const std::vector<uint16_t> masks = g.halfs(prefix + "input/masks");  // (reactive, transparency)
+        std::vector<uint16_t> reactive(size_t(rw) * rh), transparency(size_t(rw) * rh);
+        for (size_t i = 0; i < reactive.size(); ++i) {
+            reactive[i] = masks[i * 2];
+            transparency[i] = masks[i * 2 + 1];
+        }
         const std::vector<float> want = g.floats(prefix + "output");     // RGB
         std::vector<uint16_t> out(size_t(dw) * dh * 4, 0);
 
@@ -367,6 +389,8 @@ void check_frames(const std::string& variant) {
         dd.mv_scale_x = g.index["mv_scale"][0];
         dd.mv_scale_y = g.index["mv_scale"][1];
         dd.reset = frames[f]["reset"];
+        dd.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R16F, rw, rh);
+        dd.transparency_mask = input_resource(transparency.data(), SWINUP_FORMAT_R16F, rw, rh);
         ASSERT_EQ(swinup_dispatch(ctx, &dd), SWINUP_STATUS_OK) << swinup_last_error(ctx);
 
         double max_dt = 0, sum_dt = 0;

@@ -1091,8 +1091,8 @@ void run_input_planes(const OpCase& c) {
     s.motion_offset_x = offset_x;
     s.motion_offset_y = offset_y;
     std::vector<float> colour_cpu(size_t(w) * h * 3), z_cpu(size_t(w) * h), motion_cpu(size_t(w) * h * 2);
-    std::vector<uint32_t> row_counts(size_t(3) * h);
-    cpu::read_input_planes(d, s, exposure, colour_cpu.data(), z_cpu.data(), motion_cpu.data(), row_counts);
+    std::vector<uint32_t> row_counts(cpu::kRowCounts * h);
+    cpu::read_input_planes(d, s, exposure, colour_cpu.data(), z_cpu.data(), motion_cpu.data(), nullptr, row_counts);
     expect_same_floats(values_of<float>(run.buffers.at("color_plane")), colour_cpu, "colour plane");
     expect_same_floats(values_of<float>(run.buffers.at("z")), z_cpu, "reverse-Z plane");
     expect_same_floats(values_of<float>(run.buffers.at("motion_plane")), motion_cpu, "motion plane");

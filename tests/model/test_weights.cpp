@@ -142,7 +142,7 @@ TEST(Weights, SerializedLayoutIsSafetensors) {
         EXPECT_EQ((image.size() - s.data.size()) % 8, 0u) << "data must start 8-byte aligned";
         const auto& meta = s.header["__metadata__"];
         EXPECT_EQ(meta["format"], "swinup-weights");
-        EXPECT_EQ(meta["format_version"], "4");
+        EXPECT_EQ(meta["format_version"], "5");
         EXPECT_EQ(meta["variant"], variant_name(v));
         EXPECT_EQ(meta["config"], ModelConfig::make(v).to_json());
         EXPECT_EQ(meta["description"], "seeded initial weights, seed 1, untrained");
@@ -458,8 +458,8 @@ TEST(Weights, ATensorNamedTwiceIsRejected) {
 }
 
 TEST(Weights, WrongFormatOrVersionIsRejected) {
-    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "5"; }),
-                    {"weights format_version 5 is not supported by this build (expects 2 to 4)"});
+    expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "6"; }),
+                    {"weights format_version 6 is not supported by this build (expects 2 to 5)"});
     // Version 1 (t(history) in slots 3-5) is refused with the reason and what to do instead.
     expect_rejected(with_header([](auto& h) { h["__metadata__"]["format_version"] = "1"; }),
                     {"format_version 1 is not supported", "export them again from a current checkpoint"});
@@ -547,6 +547,62 @@ TEST(Weights, StillHistoryShiftIsFormat4) {
                     {"'still_history_shift' must be a number in [-8, 8]"});
     expect_rejected(with_config("4", [](nlohmann::json& c) { c["still_history_shift"] = 8.5; }),
                     {"'still_history_shift' must be a number in [-8, 8]"});
+}
+
+// Format 5 states the masks (mask_embed, docs/masks.md): lite 8 -> 64, full 2 -> 32, right after
+// the first embedding layer; the initial layer is zero (scale 1) so it computes nothing. A format-4
+// file reads as the network without it; one whose config claims it is refused, and so are a config
+// that says masks without the tensors and tensors without the config.
+TEST(Weights, MasksAreFormat5) {
+    for (Variant v : kVariants) {
+        const Weights masked = weights_make_initial(v, 3, false, true);
+        EXPECT_TRUE(masked.config.masks);
+        const int64_t in = v == Variant::lite ? 8 : 2, out = v == Variant::lite ? 64 : 32;
+        EXPECT_EQ(masked.at("mask_embed.weight").shape, (std::vector<int64_t>{out, in}));
+        const std::vector<TensorSpec> specs = model_tensors(masked.config);
+        const std::string first = v == Variant::lite ? "embed.bias" : "embed0.bias";
+        for (size_t i = 0; i + 1 < specs.size(); ++i)
+            if (specs[i].name == first) {
+                EXPECT_EQ(specs[i + 1].name, "mask_embed.weight");
+            }
+        for (uint8_t code : masked.at("mask_embed.weight").bytes) ASSERT_EQ(code, 0u);
+        for (int64_t i = 0; i < out; ++i) {
+            EXPECT_EQ(f32_at(masked.at("mask_embed.scale"), i), 1.0f);
+            EXPECT_EQ(f32_at(masked.at("mask_embed.bias"), i), 0.0f);
+        }
+        EXPECT_TRUE(mask_embed_absent_is_zero(masked));
+        Weights biased = masked;
+        set_f32(biased.tensors.at("mask_embed.bias"), 1, 0.25f);
+        EXPECT_FALSE(mask_embed_absent_is_zero(biased));
+        EXPECT_TRUE(mask_embed_absent_is_zero(seed1_weights(v)));  // no mask_embed at all
+
+        const Image image = weights_serialize(masked);
+        std::string error;
+        auto loaded = weights_load_memory(image.data(), image.size(), &error);
+        ASSERT_NE(loaded, nullptr) << error;
+        EXPECT_TRUE(loaded->config.masks);
+        EXPECT_EQ(loaded->tensors.size(), specs.size());
+    }
+    const Split s = split(weights_serialize(weights_make_initial(Variant::lite, 3, false, true)));
+    auto with_config = [&](const Split& from, const std::string& version,
+                           const std::function<void(nlohmann::json&)>& edit) {
+        nlohmann::json header = from.header;
+        header["__metadata__"]["format_version"] = version;
+        auto config = nlohmann::json::parse(header["__metadata__"]["config"].get<std::string>());
+        edit(config);
+        header["__metadata__"]["config"] = config.dump();
+        return join(header.dump(), from.data);
+    };
+    expect_rejected(with_config(s, "4", [](nlohmann::json&) {}), {"masks", "format_version 4", "came with version 5"});
+    expect_rejected(with_config(s, "5", [](nlohmann::json& c) { c["masks"] = 1; }), {"'masks' must be true or false"});
+    expect_rejected(with_config(s, "5", [](nlohmann::json& c) { c["masks"] = false; }), {"mask_embed"});
+    const Split plain = split(seed1_image(Variant::lite));
+    expect_rejected(with_config(plain, "5", [](nlohmann::json& c) { c["masks"] = true; }), {"mask_embed.weight"});
+    const Image v4 = with_config(plain, "4", [](nlohmann::json& c) { c.erase("masks"); });
+    std::string error;
+    auto loaded = weights_load_memory(v4.data(), v4.size(), &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_FALSE(loaded->config.masks);
 }
 
 TEST(Weights, HeadMlpTensorsRoundTripAndAreRequired) {

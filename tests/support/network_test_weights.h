@@ -26,10 +26,11 @@ inline bool name_ends_with(const std::string& s, const std::string& suffix) {
 // Weights: e4m3 codes of values uniform in [-448, 448]; per-channel scales 2^-e chosen so that an
 // input of RMS ~1 gives outputs of RMS ~1 (times a random factor 1/2, 1 or 2); biases uniform in
 // [-0.2, 0.2]; gains uniform in [0.5, 1.5]; bias tables uniform in [-1, 1] (as f16).
-// head_mlp: the network with the head MLP (its tensors random too).
-inline std::shared_ptr<Weights> make_random_weights(Variant variant, uint32_t seed, bool head_mlp = false) {
+// head_mlp: the network with the head MLP; masks: with mask_embed (their tensors random too).
+inline std::shared_ptr<Weights> make_random_weights(Variant variant, uint32_t seed, bool head_mlp = false,
+                                                    bool masks = false) {
     auto weights = std::make_shared<Weights>();
-    weights->config = ModelConfig::make(variant, head_mlp);
+    weights->config = ModelConfig::make(variant, head_mlp, masks);
     weights->description = "random test weights";
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> unit(-1.0f, 1.0f);

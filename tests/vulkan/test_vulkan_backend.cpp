@@ -208,6 +208,51 @@ TEST_F(VulkanBackendFrames, AFailedFirstFrameLeavesTheImagesForTheNextFrameToPre
     expect_next_frame_unchanged(f0, 0, "the failed first frame changed what the next one computes");
 }
 
+// The Vulkan backend reads no masks yet (docs/masks.md): a dispatch with one is refused naming it,
+// the input statistics are not counted, and weights whose mask_embed bias is not zero (which would
+// add that bias even without masks) are refused at creation. The shipped weights (format 5, a zero
+// mask_embed) run.
+TEST_F(VulkanBackendFrames, MasksAreNotReadYet) {
+    swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
+    desc.backend = SWINUP_BACKEND_VULKAN;
+    swinup_context* ctx = nullptr;
+    ASSERT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    const SyntheticFrame frame(kOdd, 0);
+    std::vector<uint8_t> out;
+    swinup_dispatch_desc d = frame_desc(kOdd, frame, 0, SWINUP_FORMAT_RGBA16F, out);
+    const std::vector<float> mask(size_t(d.render_width) * d.render_height, 0.5f);
+    d.transparency_mask = input_resource(mask.data(), SWINUP_FORMAT_R32F, d.render_width, d.render_height);
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_NE(std::string(swinup_last_error(ctx)).find("dispatch.transparency_mask: the Vulkan backend does not read masks"),
+              std::string::npos)
+        << swinup_last_error(ctx);
+    d.transparency_mask = swinup_resource{};
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+    swinup_input_statistics stats{};
+    stats.struct_size = SWINUP_INPUT_STATISTICS_SIZE_V1;
+    EXPECT_EQ(swinup_context_get_input_statistics(ctx, &stats), SWINUP_STATUS_UNSUPPORTED);
+    swinup_context_destroy(ctx);
+
+    std::string error;
+    Weights biased = *weights_load_embedded(Variant::lite, &error);
+    ASSERT_TRUE(biased.config.masks);
+    float bias = 0.125f;
+    std::memcpy(biased.tensors.at("mask_embed.bias").bytes.data(), &bias, sizeof bias);
+    const std::vector<uint8_t> image = weights_serialize(biased);
+    desc.weights_source = SWINUP_WEIGHTS_MEMORY;
+    desc.weights_data = image.data();
+    desc.weights_size = image.size();
+    EXPECT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_NE(std::string(swinup_last_error(nullptr)).find("mask_embed layer with a non-zero bias"), std::string::npos)
+        << swinup_last_error(nullptr);
+    swinup_memory_requirements req{};
+    req.struct_size = sizeof req;
+    EXPECT_EQ(swinup_query_memory(&desc, &req), SWINUP_STATUS_UNSUPPORTED);  // as creation answers
+    desc.backend = SWINUP_BACKEND_CPU;  // the CPU backend adds the bias
+    ASSERT_EQ(swinup_context_create(&desc, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_context_destroy(ctx);
+}
+
 // The C API: SWINUP_BACKEND_VULKAN makes a Vulkan context (its own device), reports it, runs a
 // frame; host-only memory is required.
 TEST_F(VulkanBackendFrames, CApiCreatesAVulkanContext) {

@@ -211,9 +211,9 @@ protected:
                                    ? cpu::auto_exposure(d, c.size.rw, c.size.rh, frame.exposure.pre_exposure, row_sums)
                                    : frame.exposure.value;
         std::vector<float> color(render * 3), z(render), motion(render * 2);
-        std::vector<uint32_t> row_counts(static_cast<size_t>(c.size.rh) * 3);
+        std::vector<uint32_t> row_counts(static_cast<size_t>(c.size.rh) * cpu::kRowCounts);
         const cpu::ReplacedCounts counts =
-            cpu::read_input_planes(d, frame, exposure, color.data(), z.data(), motion.data(), row_counts);
+            cpu::read_input_planes(d, frame, exposure, color.data(), z.data(), motion.data(), nullptr, row_counts);
         EXPECT_GT(counts.color + counts.depth + counts.motion, 0u) << "the inputs hold no NaN/Inf";
         StageCurrent cur;
         static_cast<FrameGeometry&>(cur) = frame.geometry;
