@@ -79,3 +79,30 @@ TEST(EvalSwinupMethod, ZeroMasksGiveTheFramesOfNoMasks) {
     const SequenceInfo info = swinup::test::sequence_info(kRender, kRender, kDisplay, kDisplay, 3);
     EXPECT_EQ(run(info, 3, Image()).data, run(info, 3, Image(kRender, kRender, 2, 0.0f)).data);
 }
+
+// A backend that does not read masks (Vulkan in this version: a dispatch with a mask is
+// SWINUP_STATUS_UNSUPPORTED) still scores a sequence whose masks are zero everywhere (they are not
+// passed: the same frames as none), and refuses non-zero masks with a hint to score without them.
+TEST(EvalSwinupMethod, ZeroMasksRunOnABackendWithoutMasks) {
+    const SequenceInfo info = swinup::test::sequence_info(kRender, kRender, kDisplay, kDisplay, 2);
+    ev::SwinupMethodOptions vulkan = cpu_lite();
+    vulkan.backend = SWINUP_BACKEND_VULKAN;
+    Frame f = textured_frame(0);
+    f.masks = Image(kRender, kRender, 2, 0.0f);
+    ev::SwinupUpscaler method(vulkan);
+    try {
+        method.upscale({info, f, 0, 0.0f, 0.0f, 1.0f, true});
+    } catch (const std::runtime_error& e) {
+        if (std::string(e.what()).find("context creation failed") != std::string::npos) {
+            GTEST_SKIP() << "no Vulkan device: " << e.what();
+        }
+        FAIL() << e.what();
+    }
+    f.masks.at(2, 2, 0) = 0.5f;
+    try {
+        method.upscale({info, f, 1, 0.0f, 0.0f, 1.0f, false});
+        FAIL() << "the Vulkan backend took a mask (it reads them now: this test has done its job)";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("swinup-nomasks"), std::string::npos) << e.what();
+    }
+}
