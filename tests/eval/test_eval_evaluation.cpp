@@ -10,6 +10,8 @@
 #include "eval/flip.h"
 #include "eval/report.h"
 #include "sequence_fixture.h"
+#include "test_dir.h"
+#include "text_file.h"
 
 using swinup::Frame;
 using swinup::Image;
@@ -372,4 +374,25 @@ TEST(EvalPictures, PanelsAreLaidOutSideBySideWithLabels) {
     int ink = 0;
     for (int i = 0; i < 100; ++i) ink += canvas.data[size_t(i) * 3] > 0.5f;
     EXPECT_EQ(ink, 11);
+}
+
+// --crop-at: pictures cut where asked (moved inside the frame when they would leave it), not where
+// the detail is. Each picture's bytes depend only on the crop's place.
+TEST(EvalPictures, GivenCropsAreCutWhereAsked) {
+    ev::EvaluationOptions options;
+    options.methods = {"nearest"};
+    const ev::EvaluationResult r = ev::evaluate_sequence(still_sequence(2, true), options);
+    const std::filesystem::path dir = swinup::test::fresh_test_dir("crops");
+    auto picture = [&](const std::string& name, int x, int y) {
+        const auto written = ev::write_comparison_pictures((dir / name).string(), r, {"nearest"}, 16, 2, 1,
+                                                           {ev::CropRect{x, y, 16}});
+        EXPECT_EQ(written.size(), 1u);
+        return swinup::test::read_text(written.at(0));
+    };
+    const std::string corner = picture("corner", 0, 0), inside = picture("inside", 5, 3);
+    const std::string far = picture("far", 1000, 1000), last = picture("last", 16, 16);
+    EXPECT_NE(corner, inside);
+    EXPECT_EQ(far, last);  // a 16-pixel crop of a 32-pixel frame ends at 16, 16 at the most
+    EXPECT_EQ(picture("again", 5, 3), inside);
+    std::filesystem::remove_all(dir);
 }
