@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Vulkan checks in one call on a machine with an NVIDIA GPU and its Vulkan driver: the Vulkan
 # tests on that device, the CUDA backend on Vulkan images, the Vulkan sample against `swinup
-# upscale` on both backends, the CUDA memory and graph-cache tests, then the benches of
+# upscale` on both backends, the CUDA memory, graph-cache and mask tests, then the benches of
 # docs/performance.md's Vulkan and interop tables. Every log goes under $OUT (default
 # out/device-vulkan).
 #
@@ -23,7 +23,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$
 status=0
 # The GoogleTest programs are run directly (their CTest lists need the CMake that configured them).
 for t in build-device/tests/test_vulkan_* build-device/tests/test_cuda_vulkan_interop \
-         build-device/tests/test_cuda_memory build-device/tests/test_cuda_backend; do
+         build-device/tests/test_cuda_memory build-device/tests/test_cuda_backend \
+         build-device/tests/test_cuda_masks; do
   [ -x "$t" ] || continue
   echo "== $(basename "$t")"
   (cd build-device/tests && "../../$t") >"$OUT/$(basename "$t").log" 2>&1 || status=1

@@ -1,10 +1,12 @@
 #include "eval/swinup_method.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
 #include "api/resource_desc.h"
 #include "numeric/half.h"
+#include "sequence/dispatch_masks.h"
 
 namespace swinup::eval {
 
@@ -96,6 +98,9 @@ Image SwinupUpscaler::upscale(const UpscaleInput& in) {
         output_resource(output.data(), SWINUP_FORMAT_RGBA16F, uint32_t(info.display_width),
                         uint32_t(info.display_height), SWINUP_MEMORY_HOST,
                         size_t(info.display_width) * 4 * sizeof(uint16_t)));
+    // The sequence's masks, when it has non-zero ones (sequence/dispatch_masks.h).
+    DispatchMasks masks;
+    masks.attach(in.frame.masks, d);
     d.exposure_value = in.exposure;
     d.jitter_x = in.jitter_x;
     d.jitter_y = in.jitter_y;

@@ -98,6 +98,36 @@ TEST_F(CliUpscale, WritesDisplaySizeFramesAndMetadata) {
     EXPECT_NE(run.out.find("median"), std::string::npos) << run.out;
 }
 
+// The sequence's masks reach the dispatch: a reactive block on frame 1 changes frame 1 (where
+// there is history to give way) and not frame 0 (no history yet); --no-masks leaves them out.
+TEST_F(CliUpscale, PassesTheSequencesMasksUnlessToldNotTo) {
+    // The fixture's sequence, written again with a reactive block in every frame.
+    const fs::path masked = root_ / "masked";
+    const SequenceInfo plain_info = sequence_read_info(seq(), FilesNeeded{false, false, false});
+    SequenceInfo info = plain_info;
+    info.has_masks = true;
+    sequence_write_info(masked.string(), info);
+    for (int i = 0; i < kFrames; ++i) {
+        Frame f = sequence_read_frame(seq(), plain_info, i);
+        f.masks = Image(kRenderW, kRenderH, 2, 0.0f);
+        for (int y = 2; y < 6; ++y)
+            for (int x = 4; x < 12; ++x) f.masks.at(x, y, 0) = 1.0f;
+        sequence_write_frame(masked.string(), info, i, f);
+    }
+    const auto upscale = [&](const std::string& sequence, const std::string& extra, const std::string& out) {
+        const CliRun run = swinup("upscale " + sequence + " -o " + (root_ / out).string() + " --backend cpu" + extra);
+        EXPECT_EQ(run.exit_code, 0) << run.err;
+        return std::vector<Image>{exr_read((root_ / out / frame_file("out", 0)).string()),
+                                  exr_read((root_ / out / frame_file("out", 1)).string())};
+    };
+    const std::vector<Image> with = upscale(masked.string(), "", "with");
+    const std::vector<Image> without = upscale(masked.string(), " --no-masks", "without");
+    const std::vector<Image> plain = upscale(seq(), "", "plain");
+    EXPECT_EQ(with[0].data, without[0].data) << "frame 0 has no history for the mask to act on";
+    EXPECT_NE(with[1].data, without[1].data) << "the reactive mask did not reach the dispatch";
+    EXPECT_EQ(without[1].data, plain[1].data) << "--no-masks did not leave the masks out";
+}
+
 // The library is silent without a log callback; the CLI gives it one that prints its warnings. A
 // sequence whose jitter never changes (the engine forgot to apply it) is such a warning.
 TEST_F(CliUpscale, PrintsTheLibrarysWarnings) {

@@ -24,6 +24,7 @@
 #include "output_decode.h"
 #include "progress.h"
 #include "sequence/atomic_write.h"
+#include "sequence/dispatch_masks.h"
 #include "upscale_folder.h"
 #include "sequence/sequence.h"
 
@@ -39,6 +40,7 @@ struct UpscaleOptions {
     int frames = 0;      // 0: all
     int threads = 0;     // 0: all hardware threads
     bool mv_display = false;
+    bool no_masks = false;  // leave the sequence's masks out of the dispatches
     bool force = false;  // overwrite out.NNNN.exr / upscale.json that no earlier run recorded
 };
 
@@ -56,7 +58,8 @@ double median_of(std::vector<double> values) {
 void run_upscale(const UpscaleOptions& opt) {
     // The upscaler reads no ground truth, and display-resolution MVs only when asked for.
     const SequenceInfo info = sequence_read_info(
-        opt.sequence, FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false});
+        opt.sequence,
+        FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false, /*masks=*/!opt.no_masks});
     const int frames = opt.frames > 0 ? std::min(opt.frames, info.frame_count) : info.frame_count;
     if (opt.mv_display && !info.has_mv_display) {
         throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
@@ -106,6 +109,7 @@ void run_upscale(const UpscaleOptions& opt) {
     SequenceInfo inputs_only = info;
     inputs_only.has_ground_truth = false;
     inputs_only.has_mv_display = opt.mv_display;
+    inputs_only.has_masks = info.has_masks && !opt.no_masks;
 
     Progress progress("upscale", frames);
     for (int i = 0; i < frames; ++i) {
@@ -119,6 +123,8 @@ void run_upscale(const UpscaleOptions& opt) {
         dispatch.jitter_x = info.jitter_x[size_t(i)];
         dispatch.jitter_y = info.jitter_y[size_t(i)];
         dispatch.reset = info.reset[size_t(i)];
+        DispatchMasks masks;  // the sequence's reactive and transparency masks, when non-zero
+        masks.attach(frame.masks, dispatch);
 
         const auto start = std::chrono::steady_clock::now();
         const swinup_status status = swinup_dispatch(ctx.get(), &dispatch);
@@ -194,6 +200,8 @@ void register_upscale(CLI::App& app) {
         ->check(CLI::Range(0, SWINUP_MAX_THREADS));
     cmd->add_flag("--mv-display", opt->mv_display,
                   "use the display-resolution motion vectors (mv_display.NNNN.exr)");
+    cmd->add_flag("--no-masks", opt->no_masks,
+                  "leave the sequence's reactive and transparency masks (masks.NNNN.exr) out");
     cmd->add_flag("--force", opt->force,
                   "overwrite out.NNNN.exr and upscale.json in the output folder even when no earlier "
                   "run recorded them (files this run does not write are never removed)");
