@@ -15,6 +15,7 @@
 
 #include "eval/evaluation.h"
 #include "render/render_sequence.h"
+#include "render_test_settings.h"
 
 namespace ev = swinup::eval;
 namespace render = swinup::render;
@@ -27,13 +28,7 @@ struct Scores {
 };
 
 Scores score_scene(const std::string& scene) {
-    render::RenderSettings settings;
-    settings.scene = scene;
-    settings.frames = 12;
-    settings.render_width = 160;
-    settings.render_height = 90;
-    settings.display_width = 320;
-    settings.display_height = 180;
+    render::RenderSettings settings = swinup::test::render_settings(scene, 12, 160, 90, 320, 180);
     settings.device = render::RenderDevice::cpu;
     render::RenderedSequence rendered = render::render_sequence(settings);
 

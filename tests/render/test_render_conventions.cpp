@@ -14,6 +14,7 @@
 #include "render/geometry.h"
 #include "render/render_sequence.h"
 #include "render/scene.h"
+#include "render_test_settings.h"
 #include "sequence/sequence.h"
 #include "small_stack.h"
 #include "test_dir.h"
@@ -25,13 +26,7 @@ namespace {
 
 // Settings of a small test render: `scene`, `frames` frames at 16x9 -> 32x18, no ground truth.
 RenderSettings small_render(const char* scene, int frames) {
-    RenderSettings s;
-    s.scene = scene;
-    s.frames = frames;
-    s.render_width = 16;
-    s.render_height = 9;
-    s.display_width = 32;
-    s.display_height = 18;
+    RenderSettings s = test::render_settings(scene, frames, 16, 9, 32, 18);
     s.ground_truth = false;
     return s;
 }
@@ -50,13 +45,7 @@ double radical_inverse(unsigned index, unsigned base) {
 
 // Camera at the origin looking down -z, 90 degree vertical field of view, square image.
 Camera square_camera() {
-    CameraPose pose;
-    pose.position = {0, 0, 0};
-    pose.target = {0, 0, -1};
-    pose.fov_y_deg = 90.0f;
-    pose.near = 0.5f;
-    pose.far = 50.0f;
-    return camera_from_pose(pose, 1.0f);
+    return test::camera_down_minus_z(90.0f, 0.5f, 50.0f, 1.0f);
 }
 
 // A wall at z = -5 covering x in [-10, 0.25] and y in [-0.25, 10]: on an 8x8 image its right
@@ -114,13 +103,7 @@ TEST(RenderJitter, HaltonTwoThreeFromIndexOneMinusHalf) {
 }
 
 TEST(RenderJitter, SequenceInfoCarriesTheJitter) {
-    RenderSettings s;
-    s.scene = "spinner";
-    s.frames = 3;
-    s.render_width = 32;
-    s.render_height = 18;
-    s.display_width = 48;
-    s.display_height = 27;
+    RenderSettings s = test::render_settings("spinner", 3, 32, 18, 48, 27);
     s.ground_truth = false;
     const RenderedSequence seq = render_sequence(s);
     ASSERT_EQ(seq.info.jitter_x.size(), 3u);

@@ -14,6 +14,7 @@
 #include "render/render_sequence.h"
 #include "render/scene.h"
 #include "render/texture_build.h"
+#include "render_test_settings.h"
 
 using namespace swinup;
 using namespace swinup::render;
@@ -76,13 +77,7 @@ Frame render_layered(float time) {
     scene->set_time(time, time - kDt);
     FrameRequest r;
     FrameParams& p = r.params;
-    CameraPose pose;
-    pose.position = {0, 0, 0};
-    pose.target = {0, 0, -1};
-    pose.fov_y_deg = 60.0f;
-    pose.near = 0.1f;
-    pose.far = 100.0f;
-    p.camera = p.previous_camera = camera_from_pose(pose, 2.0f);
+    p.camera = p.previous_camera = test::camera_down_minus_z(60.0f, 0.1f, 100.0f, 2.0f);
     p.render_width = p.display_width = kW;
     p.render_height = p.display_height = kH;
     r.ground_truth = false;
@@ -155,13 +150,7 @@ TEST(RenderMasks, AnimatedTextureChangesWithoutMotion) {
 namespace {
 
 RenderSettings small_settings(const std::string& scene) {
-    RenderSettings s;
-    s.scene = scene;
-    s.frames = 2;
-    s.render_width = 96;
-    s.render_height = 54;
-    s.display_width = 192;
-    s.display_height = 108;
+    RenderSettings s = test::render_settings(scene, 2, 96, 54, 192, 108);
     s.seed = 5;
     return s;
 }
