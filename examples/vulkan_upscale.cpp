@@ -47,12 +47,7 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-            return argv[++i];
-        };
+    parse_arguments(argc, argv, [&](const std::string& a, auto value) {
         if (a == "-o" || a == "--output") o.output = value();
         else if (a == "--backend") o.backend = value();
         else if (a == "--variant") o.variant = value();
@@ -61,7 +56,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--frames") o.frames = std::stoi(value());
         else if (!a.empty() && a[0] == '-') throw std::runtime_error("unknown option " + a);
         else o.sequence = a;
-    }
+    });
     if (o.sequence.empty() || o.output.empty()) throw std::runtime_error("usage: vulkan_upscale SEQ -o OUT [options]");
     if (o.backend != "vulkan" && o.backend != "cuda") throw std::runtime_error("--backend: vulkan or cuda");
     return o;
@@ -119,26 +114,10 @@ int run(const Options& opt) {
     HostBuffer readback(gpu, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
 
     // The frame's ordering: a timeline semaphore the CUDA backend waits on and signals (exportable).
-    VkSemaphore timeline = VK_NULL_HANDLE;
-    {
-        VkExportSemaphoreCreateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-        export_info.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-        type.pNext = cuda ? &export_info : nullptr;
-        type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-        VkSemaphoreCreateInfo create{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-        create.pNext = &type;
-        VULKAN_APP_CHECK(vkCreateSemaphore(gpu.device, &create, nullptr, &timeline));
-    }
-    VkFence fence = VK_NULL_HANDLE;
-    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VULKAN_APP_CHECK(vkCreateFence(gpu.device, &fence_info, nullptr, &fence));
+    VkSemaphore timeline = create_timeline_semaphore(gpu.device, cuda);
+    VkFence fence = create_fence(gpu.device);
     VkCommandBuffer cmds[2];
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = gpu.pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 2;
-    VULKAN_APP_CHECK(vkAllocateCommandBuffers(gpu.device, &alloc, cmds));
+    allocate_command_buffers(gpu.device, gpu.pool, 2, cmds);
 
     std::filesystem::create_directories(opt.output);
     swinup::SequenceInfo inputs_only = info;
@@ -167,9 +146,7 @@ int run(const Options& opt) {
         d.output = output.desc();
 
         // Upload: the application's own commands write the inputs.
-        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VULKAN_APP_CHECK(vkBeginCommandBuffer(cmds[0], &begin));
+        begin_once(cmds[0]);
         if (i == 0) to_general(cmds[0], {&color, &depth, &motion, &output});
         copy_buffer_to_image(cmds[0], color_up, color);
         copy_buffer_to_image(cmds[0], depth_up, depth);
@@ -178,35 +155,20 @@ int run(const Options& opt) {
         memory_barrier(cmds[0], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 
-        VkBufferImageCopy region{};
-        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.imageExtent = {dw, dh, 1};
         if (!cuda) {
             // Vulkan backend: swinup's commands go into this command buffer; one submit.
             fail_on(swinup_vulkan_record_dispatch(ctx, cmds[0], &d), ctx, "frame " + std::to_string(i));
             memory_barrier(cmds[0], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-            vkCmdCopyImageToBuffer(cmds[0], output.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &region);
+            copy_image_to_buffer(cmds[0], output, readback);
             VULKAN_APP_CHECK(vkEndCommandBuffer(cmds[0]));
-            VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-            submit.commandBufferCount = 1;
-            submit.pCommandBuffers = &cmds[0];
-            VULKAN_APP_CHECK(vkQueueSubmit(gpu.queue, 1, &submit, fence));
+            submit(gpu.queue, cmds[0], {}, {}, fence);
         } else {
             // CUDA backend: the upload signals 2i+1; swinup's CUDA work waits for it and signals
             // 2i+2; the read-back waits for that. No host wait in between.
             VULKAN_APP_CHECK(vkEndCommandBuffer(cmds[0]));
             const uint64_t uploaded = 2 * uint64_t(i) + 1, upscaled = uploaded + 1;
-            VkTimelineSemaphoreSubmitInfo signal_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-            signal_info.signalSemaphoreValueCount = 1;
-            signal_info.pSignalSemaphoreValues = &uploaded;
-            VkSubmitInfo upload{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-            upload.pNext = &signal_info;
-            upload.commandBufferCount = 1;
-            upload.pCommandBuffers = &cmds[0];
-            upload.signalSemaphoreCount = 1;
-            upload.pSignalSemaphores = &timeline;
-            VULKAN_APP_CHECK(vkQueueSubmit(gpu.queue, 1, &upload, VK_NULL_HANDLE));
+            submit(gpu.queue, cmds[0], {}, {timeline, uploaded});
 
             d.wait_semaphore = timeline;
             d.wait_value = uploaded;
@@ -214,21 +176,10 @@ int run(const Options& opt) {
             d.signal_value = upscaled;
             fail_on(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx, "frame " + std::to_string(i));
 
-            VULKAN_APP_CHECK(vkBeginCommandBuffer(cmds[1], &begin));
-            vkCmdCopyImageToBuffer(cmds[1], output.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &region);
+            begin_once(cmds[1]);
+            copy_image_to_buffer(cmds[1], output, readback);
             VULKAN_APP_CHECK(vkEndCommandBuffer(cmds[1]));
-            VkTimelineSemaphoreSubmitInfo wait_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-            wait_info.waitSemaphoreValueCount = 1;
-            wait_info.pWaitSemaphoreValues = &upscaled;
-            const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-            VkSubmitInfo read{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-            read.pNext = &wait_info;
-            read.waitSemaphoreCount = 1;
-            read.pWaitSemaphores = &timeline;
-            read.pWaitDstStageMask = &wait_stage;
-            read.commandBufferCount = 1;
-            read.pCommandBuffers = &cmds[1];
-            VULKAN_APP_CHECK(vkQueueSubmit(gpu.queue, 1, &read, fence));
+            submit(gpu.queue, cmds[1], {timeline, upscaled}, {}, fence);
         }
         VULKAN_APP_CHECK(vkWaitForFences(gpu.device, 1, &fence, VK_TRUE, UINT64_MAX));
         VULKAN_APP_CHECK(vkResetFences(gpu.device, 1, &fence));
@@ -256,13 +207,5 @@ int run(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(parse(argc, argv));
-    } catch (const vulkan_app::Unavailable& e) {
-        std::fprintf(stderr, "vulkan_upscale: skipped: %s\n", e.what());
-        return 77;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vulkan_upscale: %s\n", e.what());
-        return 1;
-    }
+    return vulkan_app::run_program("vulkan_upscale", [&] { return run(parse(argc, argv)); });
 }

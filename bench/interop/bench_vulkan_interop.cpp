@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "swinup/swinup.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan_app.h"
@@ -84,15 +85,10 @@ double time_frames(const Options& o, const std::function<void(int)>& frame, cons
 
 swinup_context_desc context_desc(swinup_backend backend, swinup_variant variant, swinup_precision precision,
                                  const Size& s) {
-    swinup_context_desc d;
-    swinup_context_desc_init(&d);
+    swinup_context_desc d = swinup::sized_context_desc(s.rw, s.rh, s.dw, s.dh);
     d.backend = backend;
     d.variant = variant;
     d.precision = precision;
-    d.max_render_width = s.rw;
-    d.max_render_height = s.rh;
-    d.display_width = s.dw;
-    d.display_height = s.dh;
     d.output_format = SWINUP_FORMAT_RGBA16F;
     return d;
 }
@@ -111,24 +107,12 @@ double bench_cuda_pointers(const Options& o, swinup_variant variant, const Size&
         cuda_check(cudaMemset(p, 0, n), "cudaMemset");
     cudaStream_t stream;
     cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    auto resource = [](void* p, swinup_format f, uint32_t w, uint32_t h) {
-        swinup_resource r{};
-        r.data = p;
-        r.memory = SWINUP_MEMORY_CUDA;
-        r.format = f;
-        r.width = w;
-        r.height = h;
-        return r;
-    };
-    swinup_dispatch_desc d;
-    swinup_dispatch_desc_init(&d);
-    d.color = resource(color, SWINUP_FORMAT_RGBA16F, s.rw, s.rh);
-    d.depth = resource(depth, SWINUP_FORMAT_R32F, s.rw, s.rh);
-    d.motion_vectors = resource(motion, SWINUP_FORMAT_RG16F, s.rw, s.rh);
-    d.output = resource(output, SWINUP_FORMAT_RGBA16F, s.dw, s.dh);
-    d.output.data_mut = output;
-    d.render_width = s.rw;
-    d.render_height = s.rh;
+    using swinup::input_resource;
+    swinup_dispatch_desc d =
+        swinup::frame_dispatch_desc(input_resource(color, SWINUP_FORMAT_RGBA16F, s.rw, s.rh, SWINUP_MEMORY_CUDA),
+                                    input_resource(depth, SWINUP_FORMAT_R32F, s.rw, s.rh, SWINUP_MEMORY_CUDA),
+                                    input_resource(motion, SWINUP_FORMAT_RG16F, s.rw, s.rh, SWINUP_MEMORY_CUDA),
+                                    swinup::output_resource(output, SWINUP_FORMAT_RGBA16F, s.dw, s.dh, SWINUP_MEMORY_CUDA));
     d.cuda_stream = stream;
     const double ms = time_frames(
         o, [&](int) { swinup_check(swinup_dispatch(ctx, &d), ctx, "swinup_dispatch"); },
@@ -150,7 +134,7 @@ struct Images {
         motion = std::make_unique<AppImage>(gpu, VK_FORMAT_R16G16_SFLOAT, s.rw, s.rh, in, exportable);
         output = std::make_unique<AppImage>(gpu, VK_FORMAT_R16G16B16A16_SFLOAT, s.dw, s.dh,
                                             VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, exportable);
-        VkCommandBuffer cmd = begin(gpu);
+        VkCommandBuffer cmd = vulkan_app::begin_one_shot(gpu.device, gpu.pool);
         vulkan_app::to_general(cmd, {color.get(), depth.get(), motion.get(), output.get()});
         const VkClearColorValue zero{};
         const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
@@ -159,28 +143,7 @@ struct Images {
         vulkan_app::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-        submit_and_wait(gpu, cmd);
-    }
-
-    static VkCommandBuffer begin(Gpu& gpu) {
-        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        alloc.commandPool = gpu.pool;
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        alloc.commandBufferCount = 1;
-        VkCommandBuffer cmd;
-        vulkan_app::check(vkAllocateCommandBuffers(gpu.device, &alloc, &cmd), "vkAllocateCommandBuffers");
-        VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        vulkan_app::check(vkBeginCommandBuffer(cmd, &info), "vkBeginCommandBuffer");
-        return cmd;
-    }
-    static void submit_and_wait(Gpu& gpu, VkCommandBuffer cmd) {
-        vulkan_app::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        submit.commandBufferCount = 1;
-        submit.pCommandBuffers = &cmd;
-        vulkan_app::check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
-        vulkan_app::check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
-        vkFreeCommandBuffers(gpu.device, gpu.pool, 1, &cmd);
+        vulkan_app::submit_and_wait(gpu.device, gpu.pool, gpu.queue, cmd);
     }
 
     void describe(swinup_vulkan_dispatch_desc* d) const {
@@ -190,19 +153,6 @@ struct Images {
         d->output = output->desc();
     }
 };
-
-VkSemaphore timeline_semaphore(Gpu& gpu) {
-    VkExportSemaphoreCreateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-    export_info.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.pNext = &export_info;
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    info.pNext = &type;
-    VkSemaphore s;
-    vulkan_app::check(vkCreateSemaphore(gpu.device, &info, nullptr, &s), "vkCreateSemaphore");
-    return s;
-}
 
 void wait_value(Gpu& gpu, VkSemaphore s, uint64_t value) {
     VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
@@ -221,7 +171,7 @@ double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, con
     const swinup_context_desc desc = context_desc(SWINUP_BACKEND_CUDA, variant, o.precision, s);
     swinup_context* ctx = nullptr;
     swinup_check(swinup_vulkan_context_create(&desc, &device, &ctx), nullptr, "swinup_vulkan_context_create (CUDA)");
-    VkSemaphore timeline = timeline_semaphore(gpu);
+    VkSemaphore timeline = vulkan_app::create_timeline_semaphore(gpu.device, true);
     uint64_t value = 0;
     swinup_vulkan_dispatch_desc d;
     swinup_vulkan_dispatch_desc_init(&d);
@@ -242,20 +192,8 @@ double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, con
             }
             // The engine's submit of the frame (empty here): waits for the last upscale, signals the inputs.
             const uint64_t waited = value, rendered = value + 1;
-            VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-            values.waitSemaphoreValueCount = 1;
-            values.pWaitSemaphoreValues = &waited;
-            values.signalSemaphoreValueCount = 1;
-            values.pSignalSemaphoreValues = &rendered;
-            const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-            VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-            submit.pNext = &values;
-            submit.waitSemaphoreCount = 1;
-            submit.pWaitSemaphores = &timeline;
-            submit.pWaitDstStageMask = &stage;
-            submit.signalSemaphoreCount = 1;
-            submit.pSignalSemaphores = &timeline;
-            vulkan_app::check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+            vulkan_app::submit(gpu.queue, VK_NULL_HANDLE, {timeline, waited}, {timeline, rendered}, VK_NULL_HANDLE,
+                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
             d.wait_value = rendered;
             d.signal_value = rendered + 1;
             swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx, "swinup_vulkan_record_dispatch");
@@ -281,16 +219,8 @@ double bench_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Si
     constexpr int kRing = 3;  // command buffers in flight
     VkCommandBuffer cmds[kRing];
     VkFence fences[kRing];
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = gpu.pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = kRing;
-    vulkan_app::check(vkAllocateCommandBuffers(gpu.device, &alloc, cmds), "vkAllocateCommandBuffers");
-    for (VkFence& f : fences) {
-        VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        info.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        vulkan_app::check(vkCreateFence(gpu.device, &info, nullptr, &f), "vkCreateFence");
-    }
+    vulkan_app::allocate_command_buffers(gpu.device, gpu.pool, kRing, cmds);
+    for (VkFence& f : fences) f = vulkan_app::create_fence(gpu.device, VK_FENCE_CREATE_SIGNALED_BIT);
     swinup_vulkan_dispatch_desc d;
     swinup_vulkan_dispatch_desc_init(&d);
     images.describe(&d);
@@ -302,15 +232,10 @@ double bench_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Si
             const int k = i % kRing;
             vulkan_app::check(vkWaitForFences(gpu.device, 1, &fences[k], VK_TRUE, UINT64_MAX), "vkWaitForFences");
             vulkan_app::check(vkResetFences(gpu.device, 1, &fences[k]), "vkResetFences");
-            VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-            begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-            vulkan_app::check(vkBeginCommandBuffer(cmds[k], &begin), "vkBeginCommandBuffer");
+            vulkan_app::begin_once(cmds[k]);
             swinup_check(swinup_vulkan_record_dispatch(ctx, cmds[k], &d), ctx, "swinup_vulkan_record_dispatch");
             vulkan_app::check(vkEndCommandBuffer(cmds[k]), "vkEndCommandBuffer");
-            VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-            submit.commandBufferCount = 1;
-            submit.pCommandBuffers = &cmds[k];
-            vulkan_app::check(vkQueueSubmit(gpu.queue, 1, &submit, fences[k]), "vkQueueSubmit");
+            vulkan_app::submit(gpu.queue, cmds[k], {}, {}, fences[k]);
         },
         [&] { vulkan_app::check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle"); });
     vulkan_app::check(vkDeviceWaitIdle(gpu.device), "vkDeviceWaitIdle");
@@ -322,12 +247,7 @@ double bench_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Si
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-            return argv[++i];
-        };
+    vulkan_app::parse_arguments(argc, argv, [&](const std::string& a, auto value) {
         if (a == "--precision") o.precision = value() == "exact" ? SWINUP_PRECISION_EXACT : SWINUP_PRECISION_FAST;
         else if (a == "--variant") {
             const std::string v = value();
@@ -339,7 +259,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--warmup") o.warmup = std::stoi(value());
         else if (a == "--repeats") o.repeats = std::stoi(value());
         else throw std::runtime_error("unknown option " + a);
-    }
+    });
     if (o.variants.empty() || o.frames < 1 || o.repeats < 1) throw std::runtime_error("bad options");
     return o;
 }
@@ -381,13 +301,5 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(parse(argc, argv));
-    } catch (const vulkan_app::Unavailable& e) {
-        std::fprintf(stderr, "bench_vulkan_interop: skipped: %s\n", e.what());
-        return 77;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_vulkan_interop: %s\n", e.what());
-        return 1;
-    }
+    return vulkan_app::run_program("bench_vulkan_interop", [&] { return run(parse(argc, argv)); });
 }

@@ -91,7 +91,8 @@ Image compose_comparison(const std::vector<std::string>& labels,
 std::vector<std::string> write_comparison_pictures(const std::string& dir,
                                                    const EvaluationResult& result,
                                                    const std::vector<std::string>& methods,
-                                                   int crop_size, int zoom, int count) {
+                                                   int crop_size, int zoom, int count,
+                                                   const std::vector<CropRect>& given) {
     if (result.picture_truth.empty()) {
         throw std::invalid_argument(
             "write_comparison_pictures: the evaluation kept no picture frame");
@@ -111,7 +112,18 @@ std::vector<std::string> write_comparison_pictures(const std::string& dir,
 
     std::filesystem::create_directories(dir);
     std::vector<std::string> written;
-    const auto crops = pick_detail_crops(result.picture_truth, crop_size, count);
+    std::vector<CropRect> crops;
+    if (given.empty()) {
+        crops = pick_detail_crops(result.picture_truth, crop_size, count);
+    } else {
+        const Image& t = result.picture_truth;
+        for (CropRect c : given) {
+            c.size = std::clamp(c.size, 1, std::min(t.width, t.height));
+            c.x = std::clamp(c.x, 0, t.width - c.size);
+            c.y = std::clamp(c.y, 0, t.height - c.size);
+            crops.push_back(c);
+        }
+    }
     for (size_t k = 0; k < crops.size(); ++k) {
         const std::string path =
             (std::filesystem::path(dir) / ("compare_" + std::to_string(k + 1) + ".png")).string();

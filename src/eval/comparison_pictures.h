@@ -25,10 +25,13 @@ Image compose_comparison(const std::vector<std::string>& labels,
 
 // Writes dir/compare_1.png .. compare_<count>.png from the picture frame kept by the evaluation:
 // panels for `methods` (those the evaluation ran, in the given order; the others are skipped)
-// followed by the ground truth. Returns the paths written. Creates dir.
+// followed by the ground truth. The crops are placed where the detail is, or, when `crops` is not
+// empty, exactly there (one picture each; moved inside the frame). Returns the paths written.
+// Creates dir.
 std::vector<std::string> write_comparison_pictures(const std::string& dir,
                                                    const EvaluationResult& result,
                                                    const std::vector<std::string>& methods,
-                                                   int crop_size, int zoom, int count);
+                                                   int crop_size, int zoom, int count,
+                                                   const std::vector<CropRect>& crops = {});
 
 }  // namespace swinup::eval

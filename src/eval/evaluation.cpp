@@ -1,5 +1,6 @@
 #include "eval/evaluation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -50,8 +51,29 @@ struct MethodState {
     double ssim_sum = 0.0;
     double flip_sum = 0.0;
     SquaredErrorSum temporal;
+    RegionSquaredError masked, unmasked;
+    SquaredErrorSum masked_temporal;
     double seconds = 0.0;
 };
+
+// 1 for each display pixel whose nearest render pixel (the one under its centre) has
+// max(reactive, transparency) > 0; all 0 without masks.
+std::vector<uint8_t> masked_region(const SequenceInfo& info, const Image& masks) {
+    const int wd = info.display_width, hd = info.display_height;
+    std::vector<uint8_t> region(size_t(wd) * hd, 0);
+    if (masks.empty()) return region;
+    const int w = masks.width, h = masks.height;
+    const float sx = float(wd) / float(w), sy = float(hd) / float(h);
+    for (int y = 0; y < hd; ++y) {
+        const int ry = std::min(int((float(y) + 0.5f) / sy), h - 1);
+        for (int x = 0; x < wd; ++x) {
+            const int rx = std::min(int((float(x) + 0.5f) / sx), w - 1);
+            const float* m = masks.pixel(rx, ry);
+            region[size_t(y) * wd + x] = std::max(m[0], m[1]) > 0.0f;
+        }
+    }
+    return region;
+}
 
 // The mean FLIP of each method's output of one frame. LDR: LDR-FLIP of the display-encoded images
 // (sRGB-encoded, as LDR-FLIP expects); HDR: HDR-FLIP of the linear frames. HDR-FLIP takes its
@@ -106,6 +128,8 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     result.info = info;
     result.skip_frames = options.skip_frames;
     result.picture_frame = options.picture_frame < 0 ? info.frame_count - 1 : options.picture_frame;
+    result.has_masks = info.has_masks;
+    result.methods_got_masks = info.has_masks && options.masks;
 
     std::vector<MethodState> states;
     for (const std::string& name : options.methods) {
@@ -125,19 +149,29 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     Frame previous;
     Image previous_truth;
     size_t stable_count = 0, pair_pixels = 0;
+    size_t masked_count = 0, scored_pixels = 0;
     for (int t = 0; t < info.frame_count; ++t) {
         Frame frame = source.read_frame(t);
+        // The region comes from the sequence's masks; the methods see them only when asked to.
+        const std::vector<uint8_t> masked = masked_region(info, frame.masks);
+        if (!options.masks) frame.masks = Image();
         const float exposure = t < int(info.exposure.size()) ? info.exposure[t] : 1.0f;
         const bool reset = t < int(info.reset.size()) && info.reset[t] != 0;
         const Image truth = display_encode(frame.gt, exposure, info.hdr);
         const bool scored = t >= options.skip_frames;
         const bool pair_scored = t >= options.skip_frames + 1;
 
-        std::vector<uint8_t> stable;
+        if (scored) {
+            for (uint8_t v : masked) masked_count += v;
+            scored_pixels += masked.size();
+        }
+        std::vector<uint8_t> stable, stable_masked;
         Image motion;
         if (t > 0 && !reset) {
             motion = display_motion(info, frame, t);
             stable = stable_pixel_mask(info, previous, frame, t, motion);
+            stable_masked = stable;
+            for (size_t i = 0; i < stable_masked.size(); ++i) stable_masked[i] &= masked[i];
             if (pair_scored) {
                 for (uint8_t v : stable) stable_count += v;
                 pair_pixels += stable.size();
@@ -170,13 +204,19 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
                 const SquaredErrorSum e = temporal_change_error(
                     s.previous_encoded, encoded, previous_truth, truth, motion, stable);
                 frame_temporal = e.rms();
-                if (pair_scored) s.temporal.add(e);
+                if (pair_scored) {
+                    s.temporal.add(e);
+                    s.masked_temporal.add(temporal_change_error(s.previous_encoded, encoded, previous_truth,
+                                                                truth, motion, stable_masked));
+                }
             }
             s.scores.frame_temporal_error.push_back(frame_temporal);
             if (scored) {
                 s.squared_error_sum += mse;
                 ++s.squared_error_frames;
                 s.ssim_sum += frame_ssim;
+                s.masked.add(region_squared_error(encoded, truth, masked, 1));
+                s.unmasked.add(region_squared_error(encoded, truth, masked, 0));
             }
             if (t == result.picture_frame) result.picture_outputs.push_back(encoded);
             if (options.flip) flip_inputs.push_back(info.hdr ? std::move(output) : encoded);
@@ -197,6 +237,7 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
 
     result.scored_frames = info.frame_count - options.skip_frames;
     result.stable_fraction = pair_pixels == 0 ? 0.0 : double(stable_count) / double(pair_pixels);
+    result.masked_fraction = scored_pixels == 0 ? 0.0 : double(masked_count) / double(scored_pixels);
     for (MethodState& s : states) {
         s.scores.psnr_db = psnr_from_mse(s.squared_error_sum / double(s.squared_error_frames));
         s.scores.ssim = s.ssim_sum / double(s.squared_error_frames);
@@ -206,10 +247,13 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
         // not measured, which is not the same as perfectly stable (0).
         s.scores.temporal_error =
             s.temporal.count == 0 ? std::numeric_limits<double>::quiet_NaN() : s.temporal.rms();
+        s.scores.masked_psnr_db = s.masked.psnr_db();
+        s.scores.unmasked_psnr_db = s.unmasked.psnr_db();
+        s.scores.masked_temporal_error = s.masked_temporal.count == 0
+                                             ? std::numeric_limits<double>::quiet_NaN()
+                                             : s.masked_temporal.rms();
         s.scores.ms_per_frame = 1000.0 * s.seconds / double(info.frame_count);
-        if (auto* network = dynamic_cast<SwinupUpscaler*>(s.method.get())) {
-            s.scores.description = network->description();
-        }
+        if (const std::string d = s.method->description(); !d.empty()) s.scores.description = d;
         result.methods.push_back(std::move(s.scores));
     }
     return result;

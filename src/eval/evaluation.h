@@ -3,6 +3,10 @@
 // and FLIP: LDR-FLIP (flip.h) of the display-encoded images of an LDR sequence, HDR-FLIP
 // (hdr_flip.h) of the linear frames of an HDR one.
 // Frames are read once and handed to every method in order, so memory stays at a few frames.
+//
+// Masked region: the display pixels whose nearest render pixel has max(reactive, transparency)
+// > 0 in the sequence's masks (none without masks). PSNR and the temporal error are also scored
+// over it alone (the temporal error's exclusions apply there too), and PSNR outside it.
 #pragma once
 
 #include <functional>
@@ -38,6 +42,9 @@ struct EvaluationOptions {
     // Frames at the start left out of every score (temporal methods start with no history; an
     // engine runs for a while before anyone looks). 0 scores every frame.
     int skip_frames = 0;
+    // Hand the sequence's masks to the methods (false: `swinup eval --no-masks`, every method
+    // runs without them). The masked region is scored either way.
+    bool masks = true;
     // Score FLIP: the slowest metric (it filters the truth and every output at display size, for
     // HDR once per exposure; docs/quality.md has its cost). Off: each flip score is NaN.
     bool flip = true;
@@ -57,6 +64,12 @@ struct MethodScores {
     // LDR-FLIP of the display-encoded frames (LDR sequences), HDR-FLIP of the linear frames (HDR
     // sequences). NaN when not scored (EvaluationOptions::flip).
     double flip = 0.0;
+    // Over the masked region of scored frames (pooled like the whole-frame scores; NaN when the
+    // region is empty, or for the temporal error when no scored pair has a stable masked pixel),
+    // and PSNR over the rest of the frame.
+    double masked_psnr_db = 0.0;
+    double masked_temporal_error = 0.0;
+    double unmasked_psnr_db = 0.0;
     double ms_per_frame = 0.0;          // wall time of upscale() per frame
     std::vector<double> frame_psnr_db;  // per frame (all frames, scored or not)
     std::vector<double> frame_ssim;
@@ -70,6 +83,9 @@ struct EvaluationResult {
     int skip_frames = 0;
     int scored_frames = 0;
     double stable_fraction = 0.0;  // share of display pixels of scored pairs that were stable
+    bool has_masks = false;        // the sequence has masks (the masked columns mean something)
+    bool methods_got_masks = false;  // they were handed to the methods (EvaluationOptions::masks)
+    double masked_fraction = 0.0;  // share of display pixels of scored frames in the masked region
     std::vector<MethodScores> methods;
     int picture_frame = -1;
     Image picture_truth;                 // display-encoded ground truth of picture_frame

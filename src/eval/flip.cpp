@@ -226,16 +226,7 @@ void for_each_row(int height, F f) {
     });
 }
 
-void check_rgb(const Image& image, const char* what) {
-    if (image.width <= 0 || image.height <= 0 || image.data.empty()) {
-        throw std::invalid_argument(std::string("FLIP: the ") + what + " image is empty");
-    }
-    if (image.channels < 3) {
-        throw std::invalid_argument(std::string("FLIP: the ") + what + " image has " +
-                                    std::to_string(image.channels) +
-                                    " channels, needs at least 3 (RGB)");
-    }
-}
+void check_rgb(const Image& image, const char* what) { check_flip_input(image, "FLIP", what); }
 
 }  // namespace
 
@@ -397,6 +388,16 @@ double mean_flip(const std::vector<float>& error_map) {
     double sum = 0.0;
     for (float v : error_map) sum += v;
     return sum / double(error_map.size());
+}
+
+void check_flip_input(const Image& image, const char* metric, const char* what) {
+    if (image.width <= 0 || image.height <= 0 || image.data.empty()) {
+        throw std::invalid_argument(std::string(metric) + ": the " + what + " image is empty");
+    }
+    if (image.channels < 3) {
+        throw std::invalid_argument(std::string(metric) + ": the " + what + " image has " +
+                                    std::to_string(image.channels) + " channels, needs at least 3 (RGB)");
+    }
 }
 
 }  // namespace swinup::eval

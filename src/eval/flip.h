@@ -72,4 +72,8 @@ std::vector<float> ldr_flip_error_map(const Image& reference_srgb, const Image& 
 // The mean of a per-pixel error map (0 for an empty one), summed in double.
 double mean_flip(const std::vector<float>& error_map);
 
+// Throws std::invalid_argument, naming the metric ("FLIP", "HDR-FLIP") and which image (`what`),
+// when the image is empty or has fewer than 3 channels.
+void check_flip_input(const Image& image, const char* metric, const char* what);
+
 }  // namespace swinup::eval

@@ -26,16 +26,7 @@ double inverse_tone_map(double target) {
     return (-qb + std::sqrt(qb * qb - 4.0 * qa * qc)) / (2.0 * qa);
 }
 
-void check_hdr(const Image& image, const char* what) {
-    if (image.width <= 0 || image.height <= 0 || image.data.empty()) {
-        throw std::invalid_argument(std::string("HDR-FLIP: the ") + what + " image is empty");
-    }
-    if (image.channels < 3) {
-        throw std::invalid_argument(std::string("HDR-FLIP: the ") + what + " image has " +
-                                    std::to_string(image.channels) +
-                                    " channels, needs at least 3 (RGB)");
-    }
-}
+void check_hdr(const Image& image, const char* what) { check_flip_input(image, "HDR-FLIP", what); }
 
 // The image exposed by 2^c and tone mapped, 3 channels.
 Image exposed_tone_mapped(const Image& image, double c) {

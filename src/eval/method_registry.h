@@ -19,8 +19,12 @@ struct MethodOptions {
 // All names, in table order: nearest, bilinear, bicubic, lanczos3, taau, swinup.
 const std::vector<std::string>& method_names();
 
-// A fresh method (no history). Throws std::invalid_argument naming the known methods when `name`
-// is not one of them.
+// The suffix that runs a method without the sequence's reactive / transparency masks, so that one
+// evaluation scores a method with and without them side by side ("taau" and "taau-nomasks").
+inline constexpr const char* kWithoutMasksSuffix = "-nomasks";
+
+// A fresh method (no history): one of method_names(), or one of them with kWithoutMasksSuffix.
+// Throws std::invalid_argument naming the known methods for any other name.
 std::unique_ptr<Upscaler> make_method(const std::string& name, const MethodOptions& options);
 
 // Splits "a,b,c" into names, checking each; "all" means method_names().

@@ -48,4 +48,29 @@ double psnr_from_mse(double mse) {
 
 double psnr(const Image& a, const Image& b) { return psnr_from_mse(mean_squared_error(a, b)); }
 
+double RegionSquaredError::psnr_db() const {
+    return count == 0 ? std::numeric_limits<double>::quiet_NaN() : psnr_from_mse(sum / double(count));
+}
+
+RegionSquaredError region_squared_error(const Image& a, const Image& b, const std::vector<uint8_t>& region,
+                                        uint8_t in) {
+    check_comparable(a, b, "region_squared_error");
+    const size_t pixels = size_t(a.width) * a.height;
+    if (region.size() != pixels) {
+        throw std::invalid_argument("region_squared_error: the region is not the images' size");
+    }
+    RegionSquaredError e;
+    for (size_t i = 0; i < pixels; ++i) {
+        if (region[i] != in) continue;
+        const float* pa = a.data.data() + i * a.channels;
+        const float* pb = b.data.data() + i * b.channels;
+        for (int c = 0; c < 3; ++c) {
+            const double d = double(pa[c]) - double(pb[c]);
+            e.sum += d * d;
+        }
+        e.count += 3;
+    }
+    return e;
+}
+
 }  // namespace swinup::eval

@@ -1,5 +1,6 @@
 #include "eval/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -36,6 +37,12 @@ std::string sequence_line(const EvaluationResult& r) {
     if (r.skip_frames > 0) out << ", first " << r.skip_frames << " skipped";
     out << "), " << (i.hdr ? "HDR" : "LDR") << ", stable pixels "
         << fixed(100.0 * r.stable_fraction, 1) << "%";
+    if (r.has_masks) {
+        out << ", masked pixels " << fixed(100.0 * r.masked_fraction, 1) << "% ("
+            << (r.methods_got_masks ? "given to the methods, except NAME-nomasks"
+                                    : "methods run without masks")
+            << ")";
+    }
     return out.str();
 }
 
@@ -51,14 +58,22 @@ nlohmann::json number_or_null(double v) {
 std::string format_results_table(const EvaluationResult& r) {
     std::ostringstream out;
     out << sequence_line(r) << "\n";
-    out << pad("method", 10, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
-        << pad(flip_name(r), 10, true) << pad("t-error", 10, true) << pad("ms/frame", 11, true)
-        << "\n";
+    // The masked-region columns appear for sequences with masks (docs/quality.md).
+    size_t name_width = 10;  // "swinup-nomasks" and frames folders' names may be longer
+    for (const MethodScores& m : r.methods) name_width = std::max(name_width, m.name.size() + 2);
+    out << pad("method", name_width, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
+        << pad(flip_name(r), 10, true) << pad("t-error", 10, true);
+    if (r.has_masks) out << pad("mask PSNR", 11, true) << pad("mask t-err", 12, true);
+    out << pad("ms/frame", 11, true) << "\n";
     for (const MethodScores& m : r.methods) {
-        out << pad(m.name, 10, false) << pad(fixed(m.psnr_db, 2), 10, true)
+        out << pad(m.name, name_width, false) << pad(fixed(m.psnr_db, 2), 10, true)
             << pad(fixed(m.ssim, 4), 9, true) << pad(fixed(m.flip, 4), 10, true)
-            << pad(fixed(m.temporal_error, 4), 10, true) << pad(fixed(m.ms_per_frame, 1), 11, true)
-            << "\n";
+            << pad(fixed(m.temporal_error, 4), 10, true);
+        if (r.has_masks) {
+            out << pad(fixed(m.masked_psnr_db, 2), 11, true)
+                << pad(fixed(m.masked_temporal_error, 4), 12, true);
+        }
+        out << pad(fixed(m.ms_per_frame, 1), 11, true) << "\n";
     }
     return out.str();
 }
@@ -74,6 +89,9 @@ std::string results_json(const EvaluationResult& r) {
     j["scored_frames"] = r.scored_frames;
     j["hdr"] = i.hdr;
     j["stable_pixel_fraction"] = r.stable_fraction;
+    j["has_masks"] = r.has_masks;
+    j["methods_got_masks"] = r.methods_got_masks;
+    j["masked_pixel_fraction"] = r.masked_fraction;
     j["metrics"] = {
         {"psnr_db", "10 log10(1 / MSE) of display-encoded RGB, MSE pooled over scored frames"},
         {"ssim",
@@ -89,6 +107,10 @@ std::string results_json(const EvaluationResult& r) {
         {"temporal_error",
          "RMS over stable pixels of (output change - ground-truth change) between consecutive "
          "frames, each warped by the ground-truth motion"},
+        {"masked_region",
+         "display pixels whose nearest render pixel has max(reactive, transparency) > 0 in the "
+         "sequence's masks; masked_psnr_db and masked_temporal_error are psnr_db and "
+         "temporal_error over those pixels alone, unmasked_psnr_db psnr_db over the others"},
         {"display_encoding",
          "HDR: x/(1+x) per channel after exposure, then sRGB; LDR: clamp to [0,1], then sRGB"},
         {"disocclusion_tolerance", kDisocclusionTolerance},
@@ -102,6 +124,9 @@ std::string results_json(const EvaluationResult& r) {
         jm["ssim"] = number_or_null(m.ssim);
         jm["flip"] = number_or_null(m.flip);
         jm["temporal_error"] = number_or_null(m.temporal_error);
+        jm["masked_psnr_db"] = number_or_null(m.masked_psnr_db);
+        jm["masked_temporal_error"] = number_or_null(m.masked_temporal_error);
+        jm["unmasked_psnr_db"] = number_or_null(m.unmasked_psnr_db);
         jm["ms_per_frame"] = number_or_null(m.ms_per_frame);
         nlohmann::json fp = nlohmann::json::array(), fs = nlohmann::json::array(),
                        ft = nlohmann::json::array();
@@ -125,12 +150,17 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
     out << "# " << c.title << "\n\n";
     for (const std::string& note : c.notes) out << note << "\n\n";
     out << "Sequence: " << sequence_line(r) << ".\n\n";
-    out << "| method | PSNR (dB) | SSIM | " << flip_name(r) << " | temporal error | ms / frame |\n";
-    out << "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+    out << "| method | PSNR (dB) | SSIM | " << flip_name(r) << " | temporal error |"
+        << (r.has_masks ? " masked PSNR (dB) | masked temporal error |" : "") << " ms / frame |\n";
+    out << "| --- | ---: | ---: | ---: | ---: |" << (r.has_masks ? " ---: | ---: |" : "")
+        << " ---: |\n";
     for (const MethodScores& m : r.methods) {
         out << "| " << m.name << " | " << fixed(m.psnr_db, 2) << " | " << fixed(m.ssim, 4) << " | "
-            << fixed(m.flip, 4) << " | " << fixed(m.temporal_error, 4) << " | "
-            << fixed(m.ms_per_frame, 1) << " |\n";
+            << fixed(m.flip, 4) << " | " << fixed(m.temporal_error, 4) << " | ";
+        if (r.has_masks) {
+            out << fixed(m.masked_psnr_db, 2) << " | " << fixed(m.masked_temporal_error, 4) << " | ";
+        }
+        out << fixed(m.ms_per_frame, 1) << " |\n";
     }
     out << "\n";
     for (const MethodScores& m : r.methods) {
@@ -151,7 +181,13 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
            "the output changes from one frame to the next and how the ground truth changes, both "
            "warped by the true motion, outside disocclusions and motion edges; lower is better "
            "(0 means the output flickers exactly as little as the truth). ms / frame is the "
-           "method's own time on this machine.\n\n";
+           "method's own time on this machine.";
+    if (r.has_masks) {
+        out << " The masked columns score the same over the masked region alone: the display pixels "
+               "whose nearest render pixel has a reactive or transparency mask value above 0 "
+               "(particles, glass, animated textures), where history is least to be trusted.";
+    }
+    out << "\n\n";
     if (!c.timings.empty()) {
         out << "| stage | seconds |\n| --- | ---: |\n";
         for (const auto& [stage, seconds] : c.timings)

@@ -11,7 +11,8 @@
 namespace swinup::eval {
 
 // The sequence line and one row per method: PSNR (dB), SSIM, FLIP (LDR-FLIP or HDR-FLIP, as the
-// sequence is), temporal error, ms per frame.
+// sequence is), temporal error, for a sequence with masks PSNR and temporal error over the masked
+// region, ms per frame.
 std::string format_results_table(const EvaluationResult& result);
 
 // Everything in the table plus the per-frame scores and the conventions, as indented JSON.

@@ -1,5 +1,6 @@
 #include "eval/swinup_method.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -96,15 +97,44 @@ Image SwinupUpscaler::upscale(const UpscaleInput& in) {
         output_resource(output.data(), SWINUP_FORMAT_RGBA16F, uint32_t(info.display_width),
                         uint32_t(info.display_height), SWINUP_MEMORY_HOST,
                         size_t(info.display_width) * 4 * sizeof(uint16_t)));
+    // The sequence's masks as the API takes them: one R32F plane each (Frame::masks interleaves
+    // reactive and transparency). Without masks the fields stay empty: exactly a dispatch
+    // without them.
+    // Masks of zero everywhere are no masks (the API gives the same bytes) and are not passed:
+    // a sequence without masked content then also runs on a backend that does not read masks.
+    std::vector<float> reactive, transparency;
+    const bool masks_given =
+        std::any_of(in.frame.masks.data.begin(), in.frame.masks.data.end(), [](float v) { return v != 0.0f; });
+    if (masks_given) {
+        const Image& m = in.frame.masks;
+        const size_t n = size_t(m.width) * size_t(m.height);
+        reactive.resize(n);
+        transparency.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+            reactive[i] = m.data[i * 2];
+            transparency[i] = m.data[i * 2 + 1];
+        }
+        const size_t pitch = size_t(m.width) * sizeof(float);
+        d.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R32F, uint32_t(m.width),
+                                         uint32_t(m.height), SWINUP_MEMORY_HOST, pitch);
+        d.transparency_mask = input_resource(transparency.data(), SWINUP_FORMAT_R32F,
+                                             uint32_t(m.width), uint32_t(m.height),
+                                             SWINUP_MEMORY_HOST, pitch);
+    }
     d.exposure_value = in.exposure;
     d.jitter_x = in.jitter_x;
     d.jitter_y = in.jitter_y;
     d.reset = in.reset ? 1 : 0;
     const swinup_status status = swinup_dispatch(context_, &d);
     if (status != SWINUP_STATUS_OK) {
+        const std::string hint = status == SWINUP_STATUS_UNSUPPORTED && masks_given
+                                     ? " (this backend does not read masks: score swinup-nomasks, "
+                                       "or run with --no-masks)"
+                                     : "";
         throw std::runtime_error(std::string("swinup: dispatch of frame ") +
                                  std::to_string(in.index) + " failed (" +
-                                 swinup_status_name(status) + "): " + swinup_last_error(context_));
+                                 swinup_status_name(status) + "): " + swinup_last_error(context_) +
+                                 hint);
     }
     Image out(info.display_width, info.display_height, 3);
     for (size_t i = 0; i < size_t(info.display_width) * info.display_height; ++i) {

@@ -1,5 +1,8 @@
 // The network as an evaluated method: swinup run through its public C API (include/swinup/
-// swinup.h), exactly as an engine would call it, on the CPU or GPU backend.
+// swinup.h), exactly as an engine would call it, on the CPU or GPU backend. A frame's masks
+// (Frame::masks) go to the dispatch's reactive_mask and transparency_mask as R32F host planes,
+// unless they are zero everywhere (the same frames as none, and a backend that does not read masks
+// runs them).
 #pragma once
 
 #include <string>
@@ -29,7 +32,7 @@ public:
     Image upscale(const UpscaleInput& input) override;
     // What the context runs on ("CPU: ...", "CUDA: ..."), its weights; empty before the first
     // frame.
-    const std::string& description() const { return description_; }
+    std::string description() const override { return description_; }
 
 private:
     SwinupMethodOptions options_;

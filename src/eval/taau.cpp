@@ -26,7 +26,12 @@ struct RenderFrame {
     std::vector<float> motion_x;  // dilated motion, render px, current -> previous
     std::vector<float> motion_y;
     std::vector<float> dilated_depth;
+    std::vector<float> reactive;      // [0, 1]; all 0 without masks
+    std::vector<float> transparency;  // [0, 1]; all 0 without masks
 };
+
+// A staged mask value: clamped to [0, 1], NaN as 0 (as the library stages them).
+float mask_value(float v) { return v > 0.0f ? std::min(v, 1.0f) : 0.0f; }
 
 RenderFrame prepare(const UpscaleInput& in) {
     const Frame& f = in.frame;
@@ -36,6 +41,14 @@ RenderFrame prepare(const UpscaleInput& in) {
     const size_t n = size_t(r.width) * r.height;
     r.color.resize(n);
     r.depth.resize(n);
+    r.reactive.assign(n, 0.0f);
+    r.transparency.assign(n, 0.0f);
+    if (!f.masks.empty()) {
+        for (size_t i = 0; i < n; ++i) {
+            r.reactive[i] = mask_value(f.masks.data[i * 2]);
+            r.transparency[i] = mask_value(f.masks.data[i * 2 + 1]);
+        }
+    }
     for (size_t i = 0; i < n; ++i) {
         const float* c = f.color.data.data() + i * f.color.channels;
         float v[3];
@@ -113,8 +126,8 @@ Rgb catmull_rom_sample(const Image& image, float px, float py) {
 float lerp(float a, float b, float t) { return a + (b - a) * t; }
 
 // History layout: R, G, B (exposure-applied linear), accumulated weight, box min (Y, Co, Cg), box
-// max (Y, Co, Cg).
-constexpr int kHistoryChannels = 10;
+// max (Y, Co, Cg), the mask max(reactive, transparency) of the frame that wrote the box.
+constexpr int kHistoryChannels = 11;
 
 // Clip point p into the box [lo, hi] along the line to the box centre (Karis / Salvi): keeps the
 // history's hue where a per-axis clamp would shift it.
@@ -141,6 +154,11 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
         in.frame.depth.height != in.frame.color.height ||
         in.frame.mv.width != in.frame.color.width || in.frame.mv.height != in.frame.color.height) {
         throw std::invalid_argument("taau: depth and motion must have the colour's size");
+    }
+    if (!in.frame.masks.empty() &&
+        (in.frame.masks.width != in.frame.color.width ||
+         in.frame.masks.height != in.frame.color.height || in.frame.masks.channels != 2)) {
+        throw std::invalid_argument("taau: masks must have the colour's size and 2 channels");
     }
     if (!(in.exposure > 0.0f) || !std::isfinite(in.exposure)) {
         throw std::invalid_argument("taau: exposure must be positive and finite");
@@ -187,6 +205,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 const size_t ni = size_t(ny) * w + nx;
                 const float mdx = r.motion_x[ni] * sx, mdy = r.motion_y[ni] * sy;
 
+                const float reactive = r.reactive[ni], transparency = r.transparency[ni];
                 const float speed = std::sqrt(mdx * mdx + mdy * mdy);
                 const float moving = std::clamp(speed / s.moving_speed, 0.0f, 1.0f);
 
@@ -194,6 +213,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 float accumulated = 0.0f;
                 Rgb history;
                 YCoCg remembered_lo, remembered_hi;
+                float remembered_mask = 0.0f;
                 if (have_history && keep[ni]) {
                     const float hx = float(ox) + 0.5f + mdx, hy = float(oy) + 0.5f + mdy;
                     if (hx >= 0.0f && hy >= 0.0f && hx <= float(wd) && hy <= float(hd)) {
@@ -203,6 +223,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                             history_.pixel(std::min(int(hx), wd - 1), std::min(int(hy), hd - 1));
                         remembered_lo = {box[4], box[5], box[6]};
                         remembered_hi = {box[7], box[8], box[9]};
+                        remembered_mask = box[10];
                     }
                 }
 
@@ -278,7 +299,11 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     // The box remembers the boxes of the last frames (the role of FSR 2's locks): a
                     // thin line that only some jitter phases hit stays inside the box on the frames
                     // that miss it. The memory fades over time, faster on moving pixels.
-                    const float memory = lerp(s.box_memory_still, s.box_memory_moving, moving);
+                    // Transparency & composition: no lock where the surface is not what the
+                    // motion vectors describe; and none from a box that was remembered where a
+                    // mask was set (a particle's colours must not widen the box after it left).
+                    const float memory = lerp(s.box_memory_still, s.box_memory_moving, moving) *
+                                         (1.0f - transparency) * (1.0f - remembered_mask);
                     box_lo = {std::min(box_lo.y, lerp(box_lo.y, remembered_lo.y, memory)),
                               std::min(box_lo.co, lerp(box_lo.co, remembered_lo.co, memory)),
                               std::min(box_lo.cg, lerp(box_lo.cg, remembered_lo.cg, memory))};
@@ -289,9 +314,12 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     history = {std::max(history.r, 0.0f), std::max(history.g, 0.0f),
                                std::max(history.b, 0.0f)};
 
-                    const float total = std::min(accumulated + nearest_weight, s.max_accumulation);
-                    const float alpha =
-                        std::clamp(nearest_weight / std::max(total, 1e-6f), 0.0f, 1.0f);
+                    const float cap =
+                        s.max_accumulation - transparency * (s.max_accumulation - 1.0f);
+                    const float total = std::min(accumulated + nearest_weight, cap);
+                    float alpha = std::clamp(nearest_weight / std::max(total, 1e-6f), 0.0f, 1.0f);
+                    // Reactive: the current frame replaces the history in proportion.
+                    alpha += reactive * (1.0f - alpha);
                     float wc = alpha, wh = 1.0f - alpha;
                     if (s.luminance_weighting) {
                         wc /= 1.0f + luma709(current);
@@ -301,7 +329,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                     result = {(wc * current.r + wh * history.r) * norm,
                               (wc * current.g + wh * history.g) * norm,
                               (wc * current.b + wh * history.b) * norm};
-                    new_accumulated = total;
+                    new_accumulated = total + reactive * (nearest_weight - total);
                 }
                 float* hp = next.pixel(ox, oy);
                 hp[0] = result.r;
@@ -314,6 +342,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
                 hp[7] = box_hi.y;
                 hp[8] = box_hi.co;
                 hp[9] = box_hi.cg;
+                hp[10] = std::max(reactive, transparency);
                 float* op = out.pixel(ox, oy);
                 op[0] = result.r / in.exposure;
                 op[1] = result.g / in.exposure;

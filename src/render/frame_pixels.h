@@ -1,6 +1,7 @@
 // What one pixel of each output of a frame is, one definition for host (frame_renderer.cpp,
 // oneTBB over rows) and device (render_cuda.cu, one thread per pixel):
-// - render pixel: one ray at the jittered sample position -> colour, device depth, motion vector;
+// - render pixel: one ray at the jittered sample position -> colour, device depth, motion vector,
+//   masks (reactive, transparency & composition of that sample);
 // - display motion vector: one ray at the display pixel's centre;
 // - ground-truth pixel: strata x strata jittered samples over the display pixel, box filtered.
 #pragma once
@@ -57,9 +58,9 @@ SWINUP_HD Vec2 sample_motion(const FrameParams& p, const PrimarySample& s, int w
     return {before.x - now.x, before.y - now.y};
 }
 
-// color: 4 floats, depth: 1, mv: 2.
+// color: 4 floats, depth: 1, mv: 2, masks: 2 (reactive, transparency).
 SWINUP_HD void render_pixel(const SceneView& scene, const FrameParams& p, int x, int y, float* color,
-                            float* depth, float* mv) {
+                            float* depth, float* mv, float* masks) {
     const float sx = static_cast<float>(x) + 0.5f + p.jitter_x;
     const float sy = static_cast<float>(y) + 0.5f + p.jitter_y;
     const Vec3 dir = camera_ray_direction(p.camera, sx, sy, p.render_width, p.render_height);
@@ -75,6 +76,8 @@ SWINUP_HD void render_pixel(const SceneView& scene, const FrameParams& p, int x,
     const Vec2 m = sample_motion(p, s, p.render_width, p.render_height);
     mv[0] = m.x;
     mv[1] = m.y;
+    masks[0] = saturate(s.reactive);
+    masks[1] = saturate(s.transparency);
 }
 
 // mv: 2 floats, display pixels.

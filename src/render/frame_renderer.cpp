@@ -11,9 +11,11 @@ Frame render_frame_cpu(const SceneView& scene, const FrameRequest& request) {
     frame.color = Image(p.render_width, p.render_height, 4);
     frame.depth = Image(p.render_width, p.render_height, 1);
     frame.mv = Image(p.render_width, p.render_height, 2);
+    frame.masks = Image(p.render_width, p.render_height, 2);
     tbb::parallel_for(0, p.render_height, [&](int y) {
         for (int x = 0; x < p.render_width; ++x) {
-            render_pixel(scene, p, x, y, frame.color.pixel(x, y), frame.depth.pixel(x, y), frame.mv.pixel(x, y));
+            render_pixel(scene, p, x, y, frame.color.pixel(x, y), frame.depth.pixel(x, y), frame.mv.pixel(x, y),
+                         frame.masks.pixel(x, y));
         }
     });
     if (request.mv_display) {

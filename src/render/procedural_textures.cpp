@@ -178,4 +178,18 @@ Image texture_noise(int size, const float a[3], const float b[3], unsigned seed)
     return img;
 }
 
+Image texture_soft_disc(int size, float peak) {
+    Image img(size, size, 4);
+    const float white[3] = {1.0f, 1.0f, 1.0f};
+    for (int y = 0; y < size; ++y) {
+        for (int x = 0; x < size; ++x) {
+            const float u = 2.0f * (static_cast<float>(x) + 0.5f) / static_cast<float>(size) - 1.0f;
+            const float v = 2.0f * (static_cast<float>(y) + 0.5f) / static_cast<float>(size) - 1.0f;
+            const float falloff = std::max(1.0f - (u * u + v * v), 0.0f);
+            set(img, x, y, white, peak * falloff * falloff);
+        }
+    }
+    return img;
+}
+
 }  // namespace swinup::render

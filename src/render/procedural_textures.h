@@ -22,6 +22,9 @@ Image texture_chain_link(int size, int diamonds, float wire_texels);
 Image texture_text(const std::vector<std::string>& lines, int scale, const float ink[3], const float paper[3]);
 // Bricks with mortar and per-brick colour variation.
 Image texture_bricks(int size, unsigned seed);
+// A particle sprite: white, alpha `peak` (1 - r^2)^2 at distance r from the centre (r = 1 at the
+// edge of the square's inscribed circle), 0 beyond.
+Image texture_soft_disc(int size, float peak);
 // Smooth value noise between two colours (ground, asphalt).
 Image texture_noise(int size, const float a[3], const float b[3], unsigned seed);
 

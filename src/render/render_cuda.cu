@@ -49,12 +49,12 @@ struct DeviceArray {
     }
 };
 
-__global__ void render_kernel(SceneView scene, FrameParams p, float* color, float* depth, float* mv) {
+__global__ void render_kernel(SceneView scene, FrameParams p, float* color, float* depth, float* mv, float* masks) {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= p.render_width || y >= p.render_height) return;
     const size_t i = static_cast<size_t>(y) * p.render_width + x;
-    render_pixel(scene, p, x, y, color + 4 * i, depth + i, mv + 2 * i);
+    render_pixel(scene, p, x, y, color + 4 * i, depth + i, mv + 2 * i, masks + 2 * i);
 }
 
 __global__ void display_motion_kernel(SceneView scene, FrameParams p, float* mv) {
@@ -93,7 +93,7 @@ struct CudaFrameRenderer::Impl {
     DeviceArray<Material> materials;
     DeviceArray<TextureInfo> textures;
     DeviceArray<Rgba> texels;
-    DeviceArray<float> color, depth, mv, mv_display, gt;
+    DeviceArray<float> color, depth, mv, masks, mv_display, gt;
 };
 
 bool cuda_renderer_available() {
@@ -140,7 +140,9 @@ Frame CudaFrameRenderer::render(const Scene& scene, const FrameRequest& request)
     d.color.reserve(4 * render_pixels);
     d.depth.reserve(render_pixels);
     d.mv.reserve(2 * render_pixels);
-    render_kernel<<<grid_for(p.render_width, p.render_height, block), block>>>(view, p, d.color.ptr, d.depth.ptr, d.mv.ptr);
+    d.masks.reserve(2 * render_pixels);
+    render_kernel<<<grid_for(p.render_width, p.render_height, block), block>>>(view, p, d.color.ptr, d.depth.ptr, d.mv.ptr,
+                                                                               d.masks.ptr);
     cuda_check(cudaGetLastError(), "render kernel launch");
     if (request.mv_display) {
         d.mv_display.reserve(2 * display_pixels);
@@ -157,6 +159,7 @@ Frame CudaFrameRenderer::render(const Scene& scene, const FrameRequest& request)
     frame.color = download_image(d.color, p.render_width, p.render_height, 4);
     frame.depth = download_image(d.depth, p.render_width, p.render_height, 1);
     frame.mv = download_image(d.mv, p.render_width, p.render_height, 2);
+    frame.masks = download_image(d.masks, p.render_width, p.render_height, 2);
     if (request.mv_display) frame.mv_display = download_image(d.mv_display, p.display_width, p.display_height, 2);
     if (request.ground_truth) frame.gt = download_image(d.gt, p.display_width, p.display_height, 4);
     return frame;

@@ -7,6 +7,7 @@
 #include "render/frame_renderer.h"
 #include "render/gltf_loader.h"
 #include "render/jitter.h"
+#include "render/particle_emitter.h"
 #include "render/scenes.h"
 #include "sequence/atomic_write.h"
 #include "text/number_text.h"
@@ -38,6 +39,9 @@ void validate(const RenderSettings& s) {
         throw RenderError("gt_spp = " + std::to_string(s.gt_spp) + " is outside 16..4096");
     }
     if (!(s.frame_time_s > 0.0f) || !std::isfinite(s.frame_time_s)) throw RenderError("frame_time_s must be positive");
+    if (s.particles < 0 || s.particles > 100000) {
+        throw RenderError("particles = " + std::to_string(s.particles) + " is outside 0..100000");
+    }
 }
 
 bool is_file_scene(const std::string& name) {
@@ -90,6 +94,12 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
     validate(s);
     std::unique_ptr<Scene> scene = load_scene(s);
     const CameraMotion motion = choose_camera(s, *scene);
+    if (s.particles > 0) {
+        ParticleEmitterSettings emitter;
+        emitter.count = s.particles;
+        emitter.seed = s.seed;
+        add_particle_emitter(*scene, motion(0.0f), emitter);
+    }
     const float aspect = static_cast<float>(s.display_width) / static_cast<float>(s.display_height);
     const float scale = static_cast<float>(s.display_width) / static_cast<float>(s.render_width);
     const uint32_t phases = jitter_phase_count(scale);
@@ -110,7 +120,9 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
     info.mv_sign = 1;
     info.has_mv_display = s.mv_display;
     info.has_ground_truth = s.ground_truth;
-    info.scene = s.scene + (s.camera.empty() ? "" : " camera " + s.camera);
+    info.has_masks = s.masks;
+    info.scene = s.scene + (s.camera.empty() ? "" : " camera " + s.camera) +
+                 (s.particles > 0 ? " with " + std::to_string(s.particles) + " particles" : "");
     info.generator = "swinup render (seed " + std::to_string(s.seed) + ")";
     for (int i = 0; i < s.frames; ++i) {
         float jx = 0.0f, jy = 0.0f;
@@ -157,6 +169,7 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
         request.mv_display = s.mv_display;
         request.ground_truth = s.ground_truth;
         Frame frame = gpu ? gpu->render(*scene, request) : render_frame_cpu(scene->view(), request);
+        if (!s.masks) frame.masks = Image();
         sink(i, std::move(frame), info);
         if (progress) progress(i + 1, s.frames);
     }

@@ -11,6 +11,8 @@
 // - depth: device depth of a D3D-style projection, 0 near .. 1 far (sky = 1), or reverse-Z
 //   (1 - that: 1 near, 0 far, sky = 0) with depth_inverted.
 // - colour: linear RGB, alpha = 1; HDR (unbounded) or LDR (tonemapped, in [0,1]).
+// - masks: render resolution, per jittered sample: R = reactive, G = transparency & composition
+//   (tracer.h says how they follow from the alpha-blended layers and animated textures).
 // - ground truth: display resolution, box filter over each display pixel with gt_spp stratified
 //   samples at the same instant (no motion blur), same shading and texture detail.
 // Deterministic: the same settings and seed give the same bytes.
@@ -49,6 +51,11 @@ struct RenderSettings {
     bool hdr = false;
     bool mv_display = false;        // also write display-resolution motion vectors
     bool depth_inverted = false;
+    // Write the reactive and transparency & composition masks (masks.NNNN.exr, has_masks).
+    bool masks = true;
+    // Add this many emissive particles (particle_emitter.h) drifting through the first camera
+    // pose's view, placed by `seed`: any scene, glTF files included, gets content for the masks.
+    int particles = 0;
     uint64_t seed = 1;
     float frame_time_s = 1.0f / 30.0f;  // time between frames (object and camera animation)
     RenderDevice device = RenderDevice::cpu;
@@ -65,7 +72,7 @@ struct RenderedSequence {
 // Called after each frame with (frames done, frames in all).
 using RenderProgress = std::function<void(int, int)>;
 
-// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner".
+// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner", "particles".
 std::vector<std::string> builtin_scene_names();
 // One line saying what a built-in scene shows ("" for unknown names).
 std::string builtin_scene_description(const std::string& name);

@@ -60,6 +60,7 @@ int Scene::add_material(const Material& material) {
 }
 
 void Scene::set_time(float time_s, float previous_time_s) {
+    current_time_s = time_s;
     std::vector<Aabb> bounds(instances.size());
     for (size_t i = 0; i < instances.size(); ++i) {
         Instance& instance = instances[i];
@@ -97,6 +98,7 @@ SceneView Scene::view() const {
     v.texture_count = static_cast<int>(textures.size());
     v.texels = texels.data();
     v.lighting = lighting;
+    v.time_s = current_time_s;
     return v;
 }
 

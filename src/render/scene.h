@@ -40,6 +40,7 @@ struct Scene {
     std::vector<TextureInfo> textures;
     std::vector<Rgba> texels;
     Lighting lighting;
+    float current_time_s = 0.0f;  // the time of set_time (animated textures)
 
     // Per instance: its animation (empty: static at the transform it was added with).
     std::vector<InstanceAnimation> animations;

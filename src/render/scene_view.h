@@ -49,6 +49,18 @@ struct Instance {
 
 enum AlphaMode : int { alpha_opaque = 0, alpha_mask = 1, alpha_blend = 2 };
 
+// What a material is for the masks of the sequence (tracer.h, trace_primary): bits of
+// Material::mask_flags.
+enum MaterialMaskFlag : int {
+    // An emissive, alpha-blended particle: like every blended surface it writes no depth and no
+    // motion (the motion vectors stay the opaque surface's behind it, as in engines), and its
+    // alpha goes into the reactive mask as well as the transparency mask.
+    material_particle = 1,
+    // The texture scrolls over time (Material::uv_scroll): the colour changes without motion
+    // vectors that describe it. Reactive 1 on an opaque surface; its alpha on a blended one.
+    material_animated_texture = 2,
+};
+
 struct Material {
     Vec3 base_color{1.0f, 1.0f, 1.0f};  // linear, multiplies the texture
     float alpha = 1.0f;
@@ -60,6 +72,8 @@ struct Material {
     float metallic = 0.0f;
     float specular = 1.0f;              // scales the dielectric F0 (KHR_materials_specular)
     Vec3 emissive{0.0f, 0.0f, 0.0f};
+    int mask_flags = 0;                 // MaterialMaskFlag bits
+    Vec2 uv_scroll{0.0f, 0.0f};         // texture coordinates per second (material_animated_texture)
 };
 
 enum WrapMode : int { wrap_repeat = 0, wrap_clamp = 1, wrap_mirror = 2 };
@@ -104,6 +118,7 @@ struct SceneView {
     int texture_count = 0;
     const Rgba* texels = nullptr;
     Lighting lighting;
+    float time_s = 0.0f;  // the frame's time (animated textures)
 };
 
 }  // namespace swinup::render

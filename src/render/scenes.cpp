@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "render/geometry.h"
+#include "render/particle_emitter.h"
 #include "render/procedural_textures.h"
 #include "render/texture_build.h"
 
@@ -319,6 +320,63 @@ void build_showcase(Scene& s) {
     };
 }
 
+// What the reactive and transparency & composition masks are for: glowing particles drifting in
+// front of everything, a glass pane (alpha 0.5) over a ball and a cube moving behind it, and a
+// ticker sign whose text scrolls (an animated texture). The camera trucks slowly sideways.
+void build_particles(Scene& s) {
+    SceneBuilder b(s);
+    add_ground(b, 100, 4);
+    add_brick_wall(b, -14, 14, -8, 7);
+    add_flying_ball(b, {-1.5f, 1.0f, -3.0f}, 2.2f, 2.6f);
+    add_tumbling_cube(b, {-2.6f, 1.7f, -4.5f}, 0.8f, 2.2f);
+    // The pane: a flat alpha of 0.5, dark (what it adds is mostly its reflection) and glossy, in a
+    // dark frame.
+    Material glass;
+    glass.base_color = {0.08f, 0.11f, 0.11f};
+    glass.alpha = 0.5f;
+    glass.alpha_mode = alpha_blend;
+    glass.double_sided = 1;
+    glass.roughness = 0.05f;
+    const int pane = s.add_material(glass);
+    add_quad(b.fixed(), {-4.0f, 0.2f, -1.5f}, {4.5f, 0, 0}, {0, 2.6f, 0}, pane);
+    const int frame = b.material({0.08f, 0.08f, 0.09f}, 0.5f, 0.6f);
+    add_box(b.fixed(), {-4.1f, 0.1f, -1.55f}, {0.6f, 0.2f, -1.45f}, frame);
+    add_box(b.fixed(), {-4.1f, 2.8f, -1.55f}, {0.6f, 2.9f, -1.45f}, frame);
+    add_box(b.fixed(), {-4.1f, 0.1f, -1.55f}, {-4.0f, 2.9f, -1.45f}, frame);
+    add_box(b.fixed(), {0.5f, 0.1f, -1.55f}, {0.6f, 2.9f, -1.45f}, frame);
+    // The ticker: text that scrolls left at half the sign's width per second.
+    {
+        const float ink[3] = {1.0f, 0.55f, 0.1f}, paper[3] = {0.03f, 0.02f, 0.02f};
+        const Image text = texture_text({"SWINUP * MASKS * "}, 6, ink, paper);
+        Material ticker;
+        ticker.base_color_texture = b.texture(text);
+        ticker.roughness = 0.6f;
+        ticker.emissive = {0.15f, 0.08f, 0.02f};
+        ticker.mask_flags = material_animated_texture;
+        ticker.uv_scroll = {0.5f, 0.0f};
+        const int m = s.add_material(ticker);
+        const float width = 4.5f, height = width * static_cast<float>(text.height) / static_cast<float>(text.width);
+        add_quad(b.fixed(), {1.0f, 3.2f, -7.45f}, {width, 0, 0}, {0, height, 0}, m);
+        add_box(b.fixed(), {0.9f, 3.1f, -7.55f}, {1.1f + width, 3.3f + height, -7.46f}, frame);
+    }
+    add_glossy_spheres(b, {3.0f, 0, -5.0f}, 1.2f);
+    b.finish();
+    set_daylight(s);
+    s.scale = 6;
+    s.camera_base = pose({0.5f, 1.6f, 5.0f}, {-0.5f, 1.7f, -6.0f});
+    ParticleEmitterSettings sparks;
+    sparks.count = 48;
+    sparks.seed = 7;  // the scene's own: the same particles whatever the ground truth's seed
+    add_particle_emitter(s, s.camera_base, sparks);
+    const CameraPose base = s.camera_base;
+    s.camera_motion = [base](float t) {
+        CameraPose p = base;
+        p.position.x += 0.6f * t;
+        p.target.x += 0.6f * t;
+        return p;
+    };
+}
+
 }  // namespace
 
 const std::vector<BuiltinSceneInfo>& builtin_scenes() {
@@ -328,6 +386,8 @@ const std::vector<BuiltinSceneInfo>& builtin_scenes() {
         {"moire", "2 cm checkerboard to the horizon, chirp and ring patterns, a thin-bar grille; slow dolly in"},
         {"text", "signs with large and small text, a spinning text cube; slow pan with wobble"},
         {"spinner", "fast fan, tumbling cube, flying ball in front of a wall (disocclusion); static camera"},
+        {"particles", "glowing particles (no motion vectors), a glass pane over a moving ball and cube, a scrolling "
+                      "ticker (animated texture): what the masks are for; camera trucks sideways"},
     };
     return scenes;
 }
@@ -340,6 +400,7 @@ std::unique_ptr<Scene> builtin_scene_create(const std::string& name) {
     else if (name == "moire") build_moire(*scene);
     else if (name == "text") build_text(*scene);
     else if (name == "spinner") build_spinner(*scene);
+    else if (name == "particles") build_particles(*scene);
     else return nullptr;
     for (const auto& info : builtin_scenes()) {
         if (info.name == name) scene->description = info.description;

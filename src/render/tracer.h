@@ -2,7 +2,8 @@
 // two-level BVH (with alpha-mask tests and single-sided culling), surface reconstruction with
 // ray-cone texture level of detail, and the primary sample that the frame renderer stores:
 // colour (through up to a few alpha-blended layers), the first opaque surface's position now and
-// in the previous frame (depth and motion vectors).
+// in the previous frame (depth and motion vectors), and the sample's reactive and transparency &
+// composition mask values.
 #pragma once
 
 #include "render/bvh_traverse.h"
@@ -50,6 +51,13 @@ SWINUP_HD Vec2 hit_uv(const TriangleAttributes& a, float u, float v) {
     return {a.uv0.x * w + a.uv1.x * u + a.uv2.x * v, a.uv0.y * w + a.uv1.y * u + a.uv2.y * v};
 }
 
+// The texture coordinates a material samples at a hit: an animated texture scrolls with time.
+SWINUP_HD Vec2 material_uv(const SceneView& scene, const Material& m, int triangle, float u, float v) {
+    const Vec2 uv = hit_uv(scene.attributes[triangle], u, v);
+    if ((m.mask_flags & material_animated_texture) == 0) return uv;
+    return uv + m.uv_scroll * scene.time_s;
+}
+
 // Base colour and alpha of a material at a hit (texture x factor, flat colour without texture).
 SWINUP_HD Rgba material_base_color(const SceneView& scene, const Material& m, const Instance& instance,
                                    int triangle, float u, float v, Vec3 dir, float t, RayCone cone,
@@ -59,7 +67,7 @@ SWINUP_HD Rgba material_base_color(const SceneView& scene, const Material& m, co
         const TextureInfo& tex = scene.textures[m.base_color_texture];
         const float lod = hit_texture_lod(scene, instance, triangle, tex, dir, t, cone, lod_bias);
         const Rgba s = sample_trilinear(scene, m.base_color_texture,
-                                        hit_uv(scene.attributes[triangle], u, v), lod);
+                                        material_uv(scene, m, triangle, u, v), lod);
         c.r *= s.r;
         c.g *= s.g;
         c.b *= s.b;
@@ -74,7 +82,7 @@ SWINUP_HD Rgba material_base_color(const SceneView& scene, const Material& m, co
 SWINUP_HD float material_coverage(const SceneView& scene, const Material& m, int triangle, float u, float v) {
     if (m.base_color_texture < 0 || m.base_color_texture >= scene.texture_count) return m.alpha;
     const TextureInfo& tex = scene.textures[m.base_color_texture];
-    return m.alpha * sample_bilinear(scene, tex, 0, hit_uv(scene.attributes[triangle], u, v)).a;
+    return m.alpha * sample_bilinear(scene, tex, 0, material_uv(scene, m, triangle, u, v)).a;
 }
 
 struct TraceOptions {
@@ -193,18 +201,31 @@ constexpr int max_blend_layers = 4;
 // One camera ray: the colour it sees and the first opaque surface (or the sky) behind any
 // alpha-blended layers. Depth and motion come from that surface, as in games where transparent
 // surfaces write neither.
+// The masks (FSR 2's meaning; docs/sequence-format.md), from the blended layers' alphas a_i:
+//   transparency = 1 - prod(1 - a_i) over every blended layer the ray passes;
+//   reactive     = 1 - prod(1 - a_i) over the blended layers that are particles or carry an
+//                  animated texture, and 1 when the opaque surface has an animated texture.
+// Computed only when shading (the alphas come from the textures).
 struct PrimarySample {
     Vec3 color;
     bool hit = false;             // an opaque surface (else the sky)
     Vec3 position;                // world position now (hit) or the ray direction (sky)
     Vec3 previous_position;       // where that point was in the previous frame
     int instance = -1;
+    float reactive = 0.0f;
+    float transparency = 0.0f;
 };
+
+SWINUP_HD bool material_is_reactive(const Material& m) {
+    return (m.mask_flags & (material_particle | material_animated_texture)) != 0;
+}
 
 SWINUP_HD PrimarySample trace_primary(const SceneView& scene, Vec3 origin, Vec3 dir, RayCone cone,
                                       float lod_bias, bool shade) {
     PrimarySample out;
     Vec3 throughput{1.0f, 1.0f, 1.0f};
+    float clear = 1.0f;           // prod(1 - a_i) over blended layers
+    float clear_reactive = 1.0f;  // the same over the reactive ones
     TraceOptions options;
     for (int layer = 0; layer <= max_blend_layers; ++layer) {
         TraceHit hit;
@@ -216,6 +237,8 @@ SWINUP_HD PrimarySample trace_primary(const SceneView& scene, Vec3 origin, Vec3 
                 const float alpha = saturate(s.base_color.a);
                 out.color += throughput * shade_hit(scene, s, dir) * alpha;
                 throughput = throughput * (1.0f - alpha);
+                clear *= 1.0f - alpha;
+                if (material_is_reactive(m)) clear_reactive *= 1.0f - alpha;
             }
             // Continue just past this layer (relative step: float precision of t).
             options.t_min = hit.t * (1.0f + 1e-5f) + 1e-6f;
@@ -230,12 +253,18 @@ SWINUP_HD PrimarySample trace_primary(const SceneView& scene, Vec3 origin, Vec3 
         if (shade) {
             const SurfacePoint s = surface_at(scene, hit, origin, dir, cone, lod_bias);
             out.color += throughput * shade_hit(scene, s, dir);
+            out.transparency = 1.0f - clear;
+            out.reactive = (m.mask_flags & material_animated_texture) != 0 ? 1.0f : 1.0f - clear_reactive;
         }
         return out;
     }
     out.position = dir;
     out.previous_position = dir;
-    if (shade) out.color += throughput * sky_radiance(scene.lighting, dir);
+    if (shade) {
+        out.color += throughput * sky_radiance(scene.lighting, dir);
+        out.transparency = 1.0f - clear;
+        out.reactive = 1.0f - clear_reactive;
+    }
     return out;
 }
 

@@ -1,10 +1,12 @@
 // One frame of a sequence: its EXR files, checked against sequence.json on the way in and out.
 // Storage: colour and ground truth as half RGBA (what renderers and engines produce), depth and
-// motion vectors as float (half would quantise a 100-pixel motion to 1/16 pixel).
+// motion vectors as float (half would quantise a 100-pixel motion to 1/16 pixel); the masks as
+// half RG (fractions in [0, 1], which half holds to 1/2048 or better).
 #include <filesystem>
 #include <string>
 
 #include "sequence/sequence.h"
+#include "text/number_text.h"
 
 namespace swinup {
 namespace {
@@ -22,6 +24,7 @@ constexpr FileKind kDepth = {"depth", "Z", 1, false, false};
 constexpr FileKind kMotion = {"mv", "R,G", 2, false, false};
 constexpr FileKind kMotionDisplay = {"mv_display", "R,G", 2, true, false};
 constexpr FileKind kGroundTruth = {"gt", "R,G,B,A", 4, true, true};
+constexpr FileKind kMasks = {"masks", "R,G", 2, false, true};
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
@@ -76,6 +79,24 @@ Image read_checked(const std::string& dir, const SequenceInfo& info, int index, 
     return image;
 }
 
+// A mask value is a fraction: anything else (negative, above 1, NaN, Inf) is named with its
+// pixel and plane, for a reader and for a writer alike.
+void check_mask_values(const std::string& path, const Image& masks) {
+    static const char* kPlane[] = {"reactive (R)", "transparency & composition (G)"};
+    for (int y = 0; y < masks.height; ++y) {
+        for (int x = 0; x < masks.width; ++x) {
+            for (int c = 0; c < 2; ++c) {
+                const float v = masks.at(x, y, c);
+                if (!(v >= 0.0f && v <= 1.0f)) {
+                    throw SequenceError(path + ": " + kPlane[c] + " value " + shortest_text(v) +
+                                        " at pixel (" + std::to_string(x) + ", " +
+                                        std::to_string(y) + ") is outside [0, 1]");
+                }
+            }
+        }
+    }
+}
+
 void write_checked(const std::string& dir, const SequenceInfo& info, int index, const FileKind& k,
                    const Image& image) {
     const std::string path = (std::filesystem::path(dir) / frame_file(k.kind, index)).string();
@@ -100,6 +121,11 @@ Frame sequence_read_frame(const std::string& dir, const SequenceInfo& info, int 
     frame.mv = read_checked(dir, info, index, kMotion);
     if (info.has_mv_display) frame.mv_display = read_checked(dir, info, index, kMotionDisplay);
     if (info.has_ground_truth) frame.gt = read_checked(dir, info, index, kGroundTruth);
+    if (info.has_masks) {
+        frame.masks = read_checked(dir, info, index, kMasks);
+        check_mask_values((std::filesystem::path(dir) / frame_file(kMasks.kind, index)).string(),
+                          frame.masks);
+    }
     if (info.mv_sign == -1) {
         negate(&frame.mv);
         negate(&frame.mv_display);
@@ -124,6 +150,15 @@ void sequence_write_frame(const std::string& dir, const SequenceInfo& info, int 
     if (!frame.mv.empty()) write_motion(kMotion, frame.mv);
     if (!frame.mv_display.empty()) write_motion(kMotionDisplay, frame.mv_display);
     if (!frame.gt.empty()) write_checked(dir, info, index, kGroundTruth, frame.gt);
+    if (!frame.masks.empty()) {
+        const std::string path = (std::filesystem::path(dir) / frame_file(kMasks.kind, index)).string();
+        if (!info.has_masks) {
+            throw SequenceError(path + ": refusing to write masks into a sequence whose info "
+                                       "says it has none (has_masks false)");
+        }
+        if (frame.masks.channels == kMasks.channel_count) check_mask_values(path, frame.masks);
+        write_checked(dir, info, index, kMasks, frame.masks);
+    }
 }
 
 }  // namespace swinup

@@ -218,6 +218,8 @@ std::string sequence_info_to_json(const SequenceInfo& info) {
                         {"mv_jittered", info.mv_jittered},
                         {"mv_sign", info.mv_sign}};
     j["files"] = {{"mv_display", info.has_mv_display}, {"ground_truth", info.has_ground_truth}};
+    // Only when true: a sequence without masks stays what readers before masks accept.
+    if (info.has_masks) j["has_masks"] = true;
     j["jitter_x"] = float_array(info.jitter_x);
     j["jitter_y"] = float_array(info.jitter_y);
     j["exposure"] = float_array(info.exposure);
@@ -311,6 +313,7 @@ SequenceInfo sequence_info_from_json(const std::string& text, const std::string&
         files.optional_bool("ground_truth", &info.has_ground_truth);
         files.reject_unknown_keys();
     }
+    top.optional_bool("has_masks", &info.has_masks);
     top.reject_unknown_keys();
     sequence_info_validate(info, source);
     return info;

@@ -47,9 +47,7 @@ void stand_in_network(const float*, int w, int h, uint64_t, float* head) {
 }
 
 TEST(ContextMemory, CreatingAndDestroyingContextsDoesNotGrowTheProcess) {
-#ifdef SWINUP_TEST_ASAN
-    GTEST_SKIP() << "under AddressSanitizer, whose quarantine keeps freed memory resident";
-#endif
+    SWINUP_SKIP_UNDER_ASAN("whose quarantine keeps freed memory resident");
     std::string error;
     const std::shared_ptr<const Weights> weights = weights_load_embedded(Variant::lite, &error);
     ASSERT_TRUE(weights) << error;

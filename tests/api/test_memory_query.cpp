@@ -102,22 +102,16 @@ void check_created_context_matches_query(swinup_variant variant) {
 }
 
 TEST(MemoryQuery, LiteContextHoldsWhatTheQuerySaid) {
-#ifdef SWINUP_TEST_ASAN
-    GTEST_SKIP() << "under AddressSanitizer, whose allocator mallinfo2 does not see";
-#endif
+    SWINUP_SKIP_UNDER_ASAN("whose allocator mallinfo2 does not see");
     check_created_context_matches_query(SWINUP_VARIANT_LITE);
 }
 TEST(MemoryQuery, FullContextHoldsWhatTheQuerySaid) {
-#ifdef SWINUP_TEST_ASAN
-    GTEST_SKIP() << "under AddressSanitizer, whose allocator mallinfo2 does not see";
-#endif
+    SWINUP_SKIP_UNDER_ASAN("whose allocator mallinfo2 does not see");
     check_created_context_matches_query(SWINUP_VARIANT_FULL);
 }
 
 TEST(MemoryQuery, WeightsReadFromMemoryAreTheContextsOwn) {
-#ifdef SWINUP_TEST_ASAN
-    GTEST_SKIP() << "under AddressSanitizer, whose allocator mallinfo2 does not see";
-#endif
+    SWINUP_SKIP_UNDER_ASAN("whose allocator mallinfo2 does not see");
     std::string error;
     const std::shared_ptr<const Weights> lite = weights_load_embedded(Variant::lite, &error);
     ASSERT_TRUE(lite) << error;

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "numeric/e4m3.h"
 #include "numeric/half.h"
 #include "model/model_spec.h"
@@ -182,41 +183,23 @@ TEST(SimdLevels, WholeFramesAtEveryLevel) {
             motion[i * 2 + 1] = -0.5f;
         }
     }
-    auto resource = [](const void* data, swinup_format format, uint32_t w, uint32_t h) {
-        swinup_resource r{};
-        r.data = data;
-        r.memory = SWINUP_MEMORY_HOST;
-        r.format = format;
-        r.width = w;
-        r.height = h;
-        return r;
-    };
     for (swinup_variant variant : {SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL}) {
         SCOPED_TRACE(variant == SWINUP_VARIANT_LITE ? "lite" : "full");
         expect_all_levels_agree(at_each_level([&] {
-            swinup_context_desc cd;
-            swinup_context_desc_init(&cd);
+            swinup_context_desc cd = sized_context_desc(rw, rh, dw, dh);
             cd.backend = SWINUP_BACKEND_CPU;
             cd.variant = variant;
-            cd.max_render_width = rw;
-            cd.max_render_height = rh;
-            cd.display_width = dw;
-            cd.display_height = dh;
             cd.output_format = SWINUP_FORMAT_RGBA16F;
             swinup_context* ctx = nullptr;
             EXPECT_EQ(swinup_context_create(&cd, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
             std::vector<uint16_t> out(size_t(dw) * dh * 4);
             std::vector<float> frames;
             for (int frame = 0; frame < 2 && ctx; ++frame) {
-                swinup_dispatch_desc dd;
-                swinup_dispatch_desc_init(&dd);
-                dd.color = resource(color.data(), SWINUP_FORMAT_RGBA32F, rw, rh);
-                dd.depth = resource(depth.data(), SWINUP_FORMAT_R32F, rw, rh);
-                dd.motion_vectors = resource(motion.data(), SWINUP_FORMAT_RG32F, rw, rh);
-                dd.output = resource(out.data(), SWINUP_FORMAT_RGBA16F, dw, dh);
-                dd.output.data_mut = out.data();
-                dd.render_width = rw;
-                dd.render_height = rh;
+                swinup_dispatch_desc dd =
+                    frame_dispatch_desc(input_resource(color.data(), SWINUP_FORMAT_RGBA32F, rw, rh),
+                                        input_resource(depth.data(), SWINUP_FORMAT_R32F, rw, rh),
+                                        input_resource(motion.data(), SWINUP_FORMAT_RG32F, rw, rh),
+                                        output_resource(out.data(), SWINUP_FORMAT_RGBA16F, dw, dh));
                 swinup_get_jitter(uint32_t(frame), 8, &dd.jitter_x, &dd.jitter_y);
                 EXPECT_EQ(swinup_dispatch(ctx, &dd), SWINUP_STATUS_OK) << swinup_last_error(ctx);
                 for (uint16_t h : out) frames.push_back(float(h));  // the f16 bits, exactly

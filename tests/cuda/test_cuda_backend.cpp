@@ -5,15 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <thread>
 #include <vector>
 
 #include "api/resource_desc.h"
-#include "numeric/half.h"
 #include "gpu_test_support.h"
+#include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 
 #ifdef SWINUP_HAVE_CUDA
@@ -27,27 +25,10 @@ constexpr int kFrames = 16;
 constexpr int kRenderW = 72, kRenderH = 40;     // not multiples of 32: the padding is exercised
 constexpr int kDisplayW = 144, kDisplayH = 80;  // s = 2
 
-// A textured plane sliding right by 0.75 render pixels a frame, with a depth step.
-struct SyntheticFrame {
-    std::vector<float> color, depth, mv;
-    explicit SyntheticFrame(int f) : color(size_t(kRenderW) * kRenderH * 4), depth(size_t(kRenderW) * kRenderH),
-                                     mv(size_t(kRenderW) * kRenderH * 2) {
-        for (int y = 0; y < kRenderH; ++y)
-            for (int x = 0; x < kRenderW; ++x) {
-                const size_t i = size_t(y) * kRenderW + x;
-                const float u = float(x) - 0.75f * float(f);
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
-                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
-                color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;  // HDR edges
-                color[i * 4 + 3] = 1.0f;
-                depth[i] = x > kRenderW / 2 ? 0.3f : 0.7f;
-                mv[i * 2 + 0] = -0.75f;
-                mv[i * 2 + 1] = 0.0f;
-            }
-    }
-};
-
-size_t output_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
+using test::decode_output_rgb;
+using test::kExactFrameBound;
+using test::kFastFrameBound;
+using test::output_pixel_bytes;
 
 // Runs the sequence on one backend; returns every frame's output bytes. The defaults run frames
 // 0..15 with a reset at frame 9; `first_frame`, `reset_at` and `count` run frames first_frame ..
@@ -79,7 +60,7 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
 #endif
     const uint32_t phases = swinup_get_jitter_phase_count(2.0f);
     for (int f = first_frame; f < first_frame + count; ++f) {
-        const SyntheticFrame frame(f);
+        const test::SlidingPlaneFrame frame(kRenderW, kRenderH, f);
         std::vector<uint8_t> out(out_bytes, 0xcd);  // poisoned: every byte must be written
         swinup_dispatch_desc d =
             frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
@@ -113,30 +94,6 @@ std::vector<std::vector<uint8_t>> run_sequence(swinup_backend backend, swinup_va
     return outputs;
 }
 
-// Decoded linear RGB values of a frame (alpha dropped).
-std::vector<float> decode(const std::vector<uint8_t>& bytes, swinup_format format) {
-    std::vector<float> v;
-    for (size_t p = 0; p < bytes.size() / output_pixel_bytes(format); ++p) {
-        if (format == SWINUP_FORMAT_RGBA16F) {
-            uint16_t h[4];
-            std::memcpy(h, &bytes[p * 8], 8);
-            for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
-        } else {
-            uint32_t w;
-            std::memcpy(&w, &bytes[p * 4], 4);
-            for (int c = 0; c < 3; ++c) {
-                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
-                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
-            }
-        }
-    }
-    return v;
-}
-
-// Bounds on ||gpu - cpu|| / ||cpu|| of every frame's linear output (docs/cuda-kernels.md).
-constexpr double kExactFrameBound = 1e-2;
-constexpr double kFastFrameBound = 3e-2;
-
 void compare(swinup_variant variant, swinup_precision precision, swinup_format format) {
     const auto cpu = run_sequence(SWINUP_BACKEND_CPU, variant, precision, format);
     const auto gpu = run_sequence(SWINUP_BACKEND_CUDA, variant, precision, format);
@@ -145,7 +102,8 @@ void compare(swinup_variant variant, swinup_precision precision, swinup_format f
     const double bound = precision == SWINUP_PRECISION_EXACT ? kExactFrameBound : kFastFrameBound;
     double worst = 0;
     for (int f = 0; f < kFrames; ++f) {
-        const double err = gpu_test::relative_rms(decode(gpu[size_t(f)], format), decode(cpu[size_t(f)], format));
+        const double err =
+            gpu_test::relative_rms(decode_output_rgb(gpu[size_t(f)], format), decode_output_rgb(cpu[size_t(f)], format));
         worst = std::max(worst, err);
         EXPECT_LE(err, bound) << "frame " << f;
     }

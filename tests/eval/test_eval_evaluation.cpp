@@ -231,6 +231,115 @@ TEST(EvalReport, TableAndJsonCarryTheScores) {
     EXPECT_NE(md.find("![a.png](a.png)"), std::string::npos);
 }
 
+namespace {
+
+// still_sequence with masks: the left half of the render frame (x < 8) is reactive 1, and there
+// the render samples are black while the truth is not, so every method errs inside the masked
+// region (display x < 16, half of the pixels) far more than outside it.
+ev::SequenceSource masked_sequence(int frames, bool with_masks) {
+    ev::SequenceSource plain = still_sequence(frames, true);
+    SequenceInfo info = plain.info;
+    info.has_masks = with_masks;
+    std::vector<Frame> list;
+    for (int i = 0; i < frames; ++i) {
+        Frame f = plain.read_frame(i);
+        for (int y = 0; y < 16; ++y)
+            for (int x = 0; x < 8; ++x)
+                for (int c = 0; c < 3; ++c) f.color.at(x, y, c) = 0.0f;
+        if (with_masks) {
+            f.masks = Image(16, 16, 2, 0.0f);
+            for (int y = 0; y < 16; ++y)
+                for (int x = 0; x < 8; ++x) f.masks.at(x, y, 0) = 1.0f;
+        }
+        list.push_back(std::move(f));
+    }
+    return ev::sequence_source_from_frames(info, std::move(list), "masked test sequence");
+}
+
+}  // namespace
+
+// The masked columns score the masked region alone, the unmasked PSNR the rest: with half of the
+// pixels in each, the whole-frame MSE is the mean of the two regions' MSEs.
+TEST(EvalMasks, MaskedRegionIsScoredApart) {
+    ev::EvaluationOptions options;
+    options.methods = {"bilinear", "taau"};
+    const ev::EvaluationResult r = ev::evaluate_sequence(masked_sequence(6, true), options);
+    EXPECT_TRUE(r.has_masks);
+    EXPECT_TRUE(r.methods_got_masks);
+    EXPECT_DOUBLE_EQ(r.masked_fraction, 0.5);
+    for (const auto& m : r.methods) {
+        EXPECT_LT(m.masked_psnr_db + 5.0, m.unmasked_psnr_db) << m.name;
+        const double mse = std::pow(10.0, -m.psnr_db / 10.0);
+        const double masked = std::pow(10.0, -m.masked_psnr_db / 10.0);
+        const double unmasked = std::pow(10.0, -m.unmasked_psnr_db / 10.0);
+        EXPECT_NEAR(mse, 0.5 * (masked + unmasked), 1e-9 * mse) << m.name;
+        EXPECT_TRUE(std::isfinite(m.masked_temporal_error)) << m.name;
+        EXPECT_GE(m.masked_temporal_error, 0.0);
+    }
+    const std::string table = ev::format_results_table(r);
+    EXPECT_NE(table.find("mask PSNR"), std::string::npos) << table;
+    EXPECT_NE(table.find("masked pixels 50.0%"), std::string::npos) << table;
+    const auto j = nlohmann::json::parse(ev::results_json(r));
+    EXPECT_NEAR(j["methods"][1]["masked_psnr_db"].get<double>(), r.methods[1].masked_psnr_db, 1e-9);
+    EXPECT_NEAR(j["methods"][1]["masked_temporal_error"].get<double>(), r.methods[1].masked_temporal_error, 1e-12);
+    EXPECT_NEAR(j["methods"][0]["unmasked_psnr_db"].get<double>(), r.methods[0].unmasked_psnr_db, 1e-9);
+    EXPECT_DOUBLE_EQ(j["masked_pixel_fraction"].get<double>(), 0.5);
+    const std::string md = ev::report_markdown(r, {"T", "", {}, {}, {}});
+    EXPECT_NE(md.find("masked PSNR (dB) | masked temporal error |"), std::string::npos) << md;
+}
+
+// --no-masks: the methods run as on the same sequence without masks (the same scores to the last
+// bit), while the masked region is still scored; with the masks the TAAU scores differ.
+TEST(EvalMasks, NoMasksRunsTheMethodsWithoutThem) {
+    ev::EvaluationOptions options;
+    options.methods = {"taau"};
+    const ev::EvaluationResult with = ev::evaluate_sequence(masked_sequence(6, true), options);
+    const ev::EvaluationResult bare = ev::evaluate_sequence(masked_sequence(6, false), options);
+    options.masks = false;
+    const ev::EvaluationResult without = ev::evaluate_sequence(masked_sequence(6, true), options);
+    EXPECT_FALSE(without.methods_got_masks);
+    EXPECT_EQ(without.methods[0].frame_psnr_db, bare.methods[0].frame_psnr_db);
+    EXPECT_EQ(without.methods[0].psnr_db, bare.methods[0].psnr_db);
+    EXPECT_NE(with.methods[0].frame_psnr_db, bare.methods[0].frame_psnr_db);
+    EXPECT_TRUE(std::isfinite(without.methods[0].masked_psnr_db));
+    EXPECT_NE(ev::format_results_table(without).find("run without masks"), std::string::npos);
+}
+
+// NAME-nomasks scores a method without the masks next to the same method with them, in one run.
+TEST(EvalMasks, NoMasksSuffixRunsOneMethodWithoutThem) {
+    ev::EvaluationOptions options;
+    options.methods = {"taau"};
+    const ev::EvaluationResult bare = ev::evaluate_sequence(masked_sequence(6, false), options);
+    const ev::EvaluationResult with = ev::evaluate_sequence(masked_sequence(6, true), options);
+    options.methods = ev::parse_method_list("taau,taau-nomasks");
+    const ev::EvaluationResult both = ev::evaluate_sequence(masked_sequence(6, true), options);
+    ASSERT_EQ(both.methods.size(), 2u);
+    EXPECT_EQ(both.methods[1].name, "taau-nomasks");
+    EXPECT_EQ(both.methods[0].frame_psnr_db, with.methods[0].frame_psnr_db);
+    EXPECT_EQ(both.methods[1].frame_psnr_db, bare.methods[0].frame_psnr_db);
+    EXPECT_NE(ev::format_results_table(both).find("taau-nomasks"), std::string::npos);
+    EXPECT_EQ(ev::parse_method_list("swinup-nomasks"), std::vector<std::string>{"swinup-nomasks"});
+    EXPECT_THROW(ev::parse_method_list("magic-nomasks"), std::invalid_argument);
+    EXPECT_THROW(ev::parse_method_list("-nomasks"), std::invalid_argument);
+    EXPECT_THROW(ev::parse_method_list("taau-nomasks-nomasks"), std::invalid_argument);
+}
+
+// A sequence without masks has no masked region: the masked scores are not measured (n/a,
+// null) and the text table keeps its columns of before.
+TEST(EvalMasks, NoMasksNoMaskedColumns) {
+    ev::EvaluationOptions options;
+    options.methods = {"nearest"};
+    const ev::EvaluationResult r = ev::evaluate_sequence(masked_sequence(3, false), options);
+    EXPECT_FALSE(r.has_masks);
+    EXPECT_EQ(r.masked_fraction, 0.0);
+    EXPECT_TRUE(std::isnan(r.methods[0].masked_psnr_db));
+    EXPECT_TRUE(std::isnan(r.methods[0].masked_temporal_error));
+    EXPECT_NEAR(r.methods[0].unmasked_psnr_db, r.methods[0].psnr_db, 1e-9);
+    EXPECT_EQ(ev::format_results_table(r).find("mask PSNR"), std::string::npos);
+    EXPECT_EQ(ev::format_results_table(r).find("masked pixels"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(ev::results_json(r))["methods"][0]["masked_psnr_db"].is_null());
+}
+
 TEST(EvalPictures, CropsGoWhereTheDetailIs) {
     Image img(64, 48, 3, 0.5f);
     for (int y = 30; y < 46; ++y)

@@ -23,6 +23,19 @@ using namespace swinup::render;
 
 namespace {
 
+// Settings of a small test render: `scene`, `frames` frames at 16x9 -> 32x18, no ground truth.
+RenderSettings small_render(const char* scene, int frames) {
+    RenderSettings s;
+    s.scene = scene;
+    s.frames = frames;
+    s.render_width = 16;
+    s.render_height = 9;
+    s.display_width = 32;
+    s.display_height = 18;
+    s.ground_truth = false;
+    return s;
+}
+
 // Radical inverse from the digits, in double: independent of jitter.h's loop.
 double radical_inverse(unsigned index, unsigned base) {
     std::vector<unsigned> digits;
@@ -322,15 +335,8 @@ TEST(RenderCameraPath, TheCameraRefusesAnOverflowingViewAndTheRenderNamesTheFram
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "swap.json") << R"({"keys": [{"time": 0, "position": [0, 0, 3], "target": [0, 0, -3]},
                                                       {"time": 0.2, "position": [0, 0, -3], "target": [0, 0, 3]}]})";
-    RenderSettings s;
-    s.scene = "spinner";
-    s.frames = 4;
+    RenderSettings s = small_render("spinner", 4);
     s.frame_time_s = 0.05f;
-    s.render_width = 16;
-    s.render_height = 9;
-    s.display_width = 32;
-    s.display_height = 18;
-    s.ground_truth = false;
     s.camera = (dir / "swap.json").string();
     try {
         render_sequence(s);
@@ -369,14 +375,7 @@ TEST(RenderSettingsCheck, BadSettingsNameTheField) {
         }
         return "";
     };
-    RenderSettings s;
-    s.scene = "spinner";
-    s.frames = 1;
-    s.render_width = 16;
-    s.render_height = 9;
-    s.display_width = 32;
-    s.display_height = 18;
-    s.ground_truth = false;
+    const RenderSettings s = small_render("spinner", 1);
     RenderSettings bad = s;
     bad.scene = "nosuchscene";
     EXPECT_NE(message(bad).find("unknown scene"), std::string::npos);
@@ -403,14 +402,7 @@ TEST(RenderSettingsCheck, BadSettingsNameTheField) {
 // complete sequence.
 TEST(RenderSequenceToDir, FailedRenderOverASequenceDoesNotReadAsComplete) {
     const std::filesystem::path dir = swinup::test::fresh_test_dir("render");
-    RenderSettings s;
-    s.scene = "spinner";
-    s.frames = 2;
-    s.render_width = 16;
-    s.render_height = 9;
-    s.display_width = 32;
-    s.display_height = 18;
-    s.ground_truth = false;
+    RenderSettings s = small_render("spinner", 2);
     render_sequence_to_dir(s, dir.string(), {});
     EXPECT_NO_THROW(sequence_read_info(dir.string()));
     // A non-empty folder in place of frame 1's colour makes its write (the rename) fail.
@@ -423,13 +415,8 @@ TEST(RenderSequenceToDir, FailedRenderOverASequenceDoesNotReadAsComplete) {
 }
 
 TEST(RenderDeterminism, SameSeedSameBytes) {
-    RenderSettings s;
-    s.scene = "fence";
-    s.frames = 2;
-    s.render_width = 16;
-    s.render_height = 9;
-    s.display_width = 32;
-    s.display_height = 18;
+    RenderSettings s = small_render("fence", 2);
+    s.ground_truth = true;  // its samples depend on the seed
     s.seed = 7;
     const RenderedSequence a = render_sequence(s), b = render_sequence(s);
     for (size_t i = 0; i < 2; ++i) {

@@ -79,16 +79,18 @@ void expect_same_frame(const Frame& cpu, const Frame& gpu, const char* scene) {
     const Difference depth = compare(cpu.depth, gpu.depth, 1e-3);
     const Difference mv = compare(cpu.mv, gpu.mv, 1e-3);
     const Difference mvd = compare(cpu.mv_display, gpu.mv_display, 1e-3);
+    const Difference masks = compare(cpu.masks, gpu.masks, 1e-3);
     std::printf("RESULT cpu_vs_gpu %s color max %.3g mean %.3g over1e-2 %.4f%% | gt max %.3g mean %.3g over1e-2 %.4f%% | "
                 "depth max %.3g over1e-3 %.4f%% | mv max %.3g over1e-3 %.4f%% | mv_display max %.3g over1e-3 %.4f%%\n",
                 scene, color.max_abs, color.mean_abs, 100 * color.fraction_over, gt.max_abs, gt.mean_abs,
                 100 * gt.fraction_over, depth.max_abs, 100 * depth.fraction_over, mv.max_abs, 100 * mv.fraction_over,
                 mvd.max_abs, 100 * mvd.fraction_over);
+    std::printf("RESULT cpu_vs_gpu %s masks max %.3g over1e-3 %.4f%%\n", scene, masks.max_abs, 100 * masks.fraction_over);
     for (const Difference* d : {&color, &gt}) {
         EXPECT_LE(d->fraction_over, 0.005);
         EXPECT_LE(d->mean_abs, 2e-4);
     }
-    for (const Difference* d : {&depth, &mv, &mvd}) EXPECT_LE(d->fraction_over, 0.005);
+    for (const Difference* d : {&depth, &mv, &mvd, &masks}) EXPECT_LE(d->fraction_over, 0.005);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -126,7 +128,7 @@ std::string shared_scene(const char* relative) {
 
 TEST(RenderCuda, SameFrameAsCpuProcedural) {
     if (!cuda_renderer_available()) GTEST_SKIP() << "no CUDA renderer in this build or no GPU";
-    for (const char* name : {"showcase", "fence"}) {
+    for (const char* name : {"showcase", "fence", "particles"}) {
         auto scene = builtin_scene_create(name);
         scene->set_time(0.2f, 0.2f - 1.0f / 30.0f);
         const FrameRequest r = frame_request(*scene, scene->camera_base, 320, 180, 640, 360);

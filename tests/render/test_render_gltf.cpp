@@ -60,6 +60,19 @@ protected:
         return path;
     }
 
+    // The base document's texture as the image file `name` holding `bytes`, whose header claims
+    // `size` ("WxH"): refused from its header, with a warning, and a flat colour.
+    void expect_image_too_large(const std::string& name, const uint8_t* bytes, size_t count, const std::string& size) {
+        std::ofstream(dir_ / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes), std::streamsize(count));
+        json doc = base_document();
+        doc["images"][0]["uri"] = name;
+        const auto scene = gltf_load_scene(write(doc));
+        EXPECT_EQ(scene->materials[0].base_color_texture, -1);
+        bool warned = false;
+        for (const auto& w : scene->warnings) warned |= w.find(size + " is over the limit") != std::string::npos;
+        EXPECT_TRUE(warned) << size;
+    }
+
     // `doc` as a .glb: the 12-byte header, then one JSON chunk padded with spaces (its buffers
     // stay external files), and a BIN chunk holding `bin` when that is not empty, whose length
     // field claims `bin_claim` bytes (bin.size() when 0).
@@ -501,14 +514,7 @@ TEST_F(GltfTest, AnImageClaimingAHugeSizeIsNotDecoded) {
     // 97 s and 15 GB): refused from its header, with a warning, and a flat colour.
     const uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
                            0, 0, 0x27, 0x10, 0, 0, 0x27, 0x10, 8, 2, 0, 0, 0, 0, 0, 0, 0};
-    std::ofstream(dir_ / "huge.png", std::ios::binary).write(reinterpret_cast<const char*>(png), sizeof png);
-    json doc = base_document();
-    doc["images"][0]["uri"] = "huge.png";
-    const auto scene = gltf_load_scene(write(doc));
-    EXPECT_EQ(scene->materials[0].base_color_texture, -1);
-    bool warned = false;
-    for (const auto& w : scene->warnings) warned |= w.find("10000x10000 is over the limit") != std::string::npos;
-    EXPECT_TRUE(warned);
+    expect_image_too_large("huge.png", png, sizeof png, "10000x10000");
 }
 
 // stb_image was compiled with every decoder, so a texture in PPM (or BMP, GIF, TGA, PSD, HDR),
@@ -555,14 +561,7 @@ TEST_F(GltfTest, ImagesThatAreNotPngOrJpegAreRefused) {
 TEST_F(GltfTest, JpegImagesAreStillRead) {
     const uint8_t jpeg[] = {0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x3e, 0x80, 0x3e, 0x80, 0x03,
                             0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00};
-    std::ofstream(dir_ / "huge.jpg", std::ios::binary).write(reinterpret_cast<const char*>(jpeg), sizeof jpeg);
-    json doc = base_document();
-    doc["images"][0]["uri"] = "huge.jpg";
-    const auto scene = gltf_load_scene(write(doc));
-    EXPECT_EQ(scene->materials[0].base_color_texture, -1);
-    bool warned = false;
-    for (const auto& w : scene->warnings) warned |= w.find("16000x16000 is over the limit") != std::string::npos;
-    EXPECT_TRUE(warned);
+    expect_image_too_large("huge.jpg", jpeg, sizeof jpeg, "16000x16000");
 }
 
 TEST_F(GltfTest, LoaderWarningsReachTheRenderSettings) {

@@ -114,6 +114,11 @@ protected:
         sequence_write_info(dir_.string(), info_);
         for (int i = 0; i < kFrames; ++i) sequence_write_frame(dir_.string(), info_, i, make_frame(i));
     }
+    // Reading frame `frame` of the sequence on disk fails with a message holding every needle.
+    void expect_frame_error(int frame, std::initializer_list<std::string> needles) {
+        const SequenceInfo info = sequence_read_info(dir_.string());
+        expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, frame); }, needles);
+    }
     nlohmann::json info_json() const { return nlohmann::json::parse(read_text(dir_ / "sequence.json")); }
     void set_info_json(const nlohmann::json& j) const { write_text(dir_ / "sequence.json", j.dump()); }
     // Writes `text` into sequence.json just before its "exposure" key, as text: what a JSON
@@ -377,25 +382,19 @@ TEST_F(SequenceIo, FolderInPlaceOfAFrameIsNamedAsAFolder) {
 TEST_F(SequenceIo, FrameOfWrongSizeNamesFileAndBothSizes) {
     write_sequence();
     exr_write((dir_ / "color.0001.exr").string(), Image(8, 8, 4, 0.5f), true);
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
-                          {"color.0001.exr", "8x8", "16x8"});
+    expect_frame_error(1, {"color.0001.exr", "8x8", "16x8"});
 }
 
 TEST_F(SequenceIo, GroundTruthOfRenderSizeIsRejected) {
     write_sequence();
     exr_write((dir_ / "gt.0000.exr").string(), Image(kRenderW, kRenderH, 4, 0.5f), true);
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); },
-                          {"gt.0000.exr", "16x8", "32x16"});
+    expect_frame_error(0, {"gt.0000.exr", "16x8", "32x16"});
 }
 
 TEST_F(SequenceIo, WrongChannelSetIsNamed) {
     write_sequence();
     exr_write((dir_ / "color.0000.exr").string(), Image(kRenderW, kRenderH, 1, 0.5f), false);
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); },
-                          {"color.0000.exr", "Z", "R,G,B,A"});
+    expect_frame_error(0, {"color.0000.exr", "Z", "R,G,B,A"});
 }
 
 TEST_F(SequenceIo, ColourWithoutAlphaGetsOpaqueAlpha) {
@@ -413,8 +412,7 @@ TEST_F(SequenceIo, TruncatedExrIsNamed) {
     const fs::path path = dir_ / "mv.0001.exr";
     const std::string bytes = read_text(path);
     write_text(path, bytes.substr(0, bytes.size() / 2));
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); }, {"mv.0001.exr"});
+    expect_frame_error(1, {"mv.0001.exr"});
 }
 
 // A header that claims the wrong size is rejected from the header alone, before the pixels are
@@ -426,22 +424,18 @@ TEST_F(SequenceIo, WrongSizeInHeaderIsRejectedBeforeThePixelsAreRead) {
     exr_write(path.string(), Image(kRenderW, 4096, 1, 0.5f), false);
     const std::string bytes = read_text(path);
     write_text(path, bytes.substr(0, bytes.size() / 2));
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
-                          {"depth.0001.exr", "16x4096", "16x8"});
+    expect_frame_error(1, {"depth.0001.exr", "16x4096", "16x8"});
 }
 
 TEST_F(SequenceIo, GarbageExrIsNamed) {
     write_sequence();
     write_text(dir_ / "depth.0000.exr", "this is not an EXR file");
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); }, {"depth.0000.exr"});
+    expect_frame_error(0, {"depth.0000.exr"});
 }
 
 TEST_F(SequenceIo, FrameIndexOutOfRangeIsRejected) {
     write_sequence();
-    const SequenceInfo info = sequence_read_info(dir_.string());
-    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, kFrames); }, {"frame 3"});
+    expect_frame_error(kFrames, {"frame 3"});
 }
 
 TEST_F(SequenceIo, NonFiniteJitterIsRejected) {
@@ -630,6 +624,130 @@ TEST_F(SequenceIo, PngHasSignatureAndSize) {
     EXPECT_EQ(uint8_t(bytes[25]), 2u);  // colour type RGB
     for (const auto& entry : fs::directory_iterator(dir_))
         EXPECT_EQ(entry.path().filename(), "picture.png") << "left behind: " << entry.path();
+}
+
+// ---- masks.NNNN.exr: reactive (R) and transparency & composition (G) ------------------------
+
+// Fractions k/8 in [0, 1]: exact in half, different per pixel, plane and frame.
+Image make_masks(int frame) {
+    Image m(kRenderW, kRenderH, 2);
+    for (int y = 0; y < kRenderH; ++y)
+        for (int x = 0; x < kRenderW; ++x)
+            for (int c = 0; c < 2; ++c) m.at(x, y, c) = float((frame + 3 * x + 5 * y + 7 * c) % 9) / 8.0f;
+    return m;
+}
+
+class SequenceMasks : public SequenceIo {
+protected:
+    void write_masked_sequence() {
+        info_.has_masks = true;
+        sequence_write_info(dir_.string(), info_);
+        for (int i = 0; i < kFrames; ++i) {
+            Frame f = make_frame(i);
+            f.masks = make_masks(i);
+            sequence_write_frame(dir_.string(), info_, i, f);
+        }
+    }
+    // Replaces frame `index`'s mask file by `masks` as written by exr_write (half storage).
+    void replace_masks(int index, const Image& masks) {
+        exr_write((dir_ / frame_file("masks", index)).string(), masks, true);
+    }
+};
+
+TEST_F(SequenceMasks, RoundTripKeepsEveryMaskValue) {
+    write_masked_sequence();
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    EXPECT_TRUE(info.has_masks);
+    EXPECT_EQ(info_json().at("has_masks"), true);
+    for (int i = 0; i < kFrames; ++i) {
+        const Frame frame = sequence_read_frame(dir_.string(), info, i);
+        expect_same_pixels(make_masks(i), frame.masks, "masks of frame " + std::to_string(i));
+    }
+    // Stored as half R,G (what the format document says).
+    const Image stored = exr_read((dir_ / "masks.0001.exr").string());
+    EXPECT_EQ(stored.channels, 2);
+    EXPECT_EQ(stored.width, kRenderW);
+}
+
+// A sequence without masks keeps today's sequence.json (no has_masks key, so readers from before
+// masks still read it) and reads as no mask planes, i.e. zero everywhere.
+TEST_F(SequenceMasks, SequenceWithoutMasksReadsAsNoMasks) {
+    write_sequence();
+    EXPECT_FALSE(info_json().contains("has_masks"));
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    EXPECT_FALSE(info.has_masks);
+    EXPECT_TRUE(sequence_read_frame(dir_.string(), info, 0).masks.empty());
+}
+
+TEST_F(SequenceMasks, MissingMaskFileIsNamed) {
+    write_masked_sequence();
+    fs::remove(dir_ / "masks.0002.exr");
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"masks.0002.exr", "missing"});
+    // A reader that asks for no masks does not need the files.
+    EXPECT_NO_THROW(sequence_read_info(dir_.string(), FilesNeeded{true, true, false}));
+}
+
+TEST_F(SequenceMasks, MaskOfDisplaySizeIsRejected) {
+    write_masked_sequence();
+    replace_masks(1, Image(kDisplayW, kDisplayH, 2, 0.5f));
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
+                          {"masks.0001.exr", "32x16", "16x8"});
+}
+
+TEST_F(SequenceMasks, MaskWithOneChannelIsNamed) {
+    write_masked_sequence();
+    replace_masks(0, Image(kRenderW, kRenderH, 1, 0.5f));
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 0); },
+                          {"masks.0000.exr", "Z", "R,G"});
+}
+
+TEST_F(SequenceMasks, MaskValueOutsideZeroOneIsNamedWithItsPixel) {
+    write_masked_sequence();
+    Image bad = make_masks(2);
+    bad.at(5, 3, 1) = 1.5f;
+    replace_masks(2, bad);
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 2); },
+                          {"masks.0002.exr", "transparency", "1.5", "(5, 3)", "[0, 1]"});
+    bad = make_masks(2);
+    bad.at(0, 7, 0) = -0.25f;
+    replace_masks(2, bad);
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 2); },
+                          {"masks.0002.exr", "reactive", "-0.25", "(0, 7)"});
+    bad.at(0, 7, 0) = std::numeric_limits<float>::quiet_NaN();
+    replace_masks(2, bad);
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 2); },
+                          {"masks.0002.exr", "reactive", "(0, 7)"});
+}
+
+TEST_F(SequenceMasks, MaskValueOutsideZeroOneIsNotWritten) {
+    info_.has_masks = true;
+    sequence_write_info(dir_.string(), info_);
+    Frame f = make_frame(0);
+    f.masks = make_masks(0);
+    f.masks.at(2, 2, 0) = 2.0f;
+    expect_sequence_error([&] { sequence_write_frame(dir_.string(), info_, 0, f); },
+                          {"masks.0000.exr", "reactive", "(2, 2)"});
+    EXPECT_FALSE(fs::exists(dir_ / "masks.0000.exr"));
+}
+
+TEST_F(SequenceMasks, MasksAreNotWrittenIntoASequenceWithoutThem) {
+    sequence_write_info(dir_.string(), info_);  // has_masks false
+    Frame f = make_frame(0);
+    f.masks = make_masks(0);
+    expect_sequence_error([&] { sequence_write_frame(dir_.string(), info_, 0, f); },
+                          {"masks.0000.exr", "has_masks"});
+    EXPECT_FALSE(fs::exists(dir_ / "masks.0000.exr"));
+}
+
+TEST_F(SequenceMasks, HasMasksMustBeABoolean) {
+    write_masked_sequence();
+    nlohmann::json j = info_json();
+    j["has_masks"] = 1;
+    set_info_json(j);
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"sequence.json", "has_masks"});
 }
 
 }  // namespace

@@ -11,3 +11,11 @@
 #define SWINUP_TEST_ASAN 1
 #endif
 #endif
+
+// Skips the test (GTEST_SKIP, reported as skipped) under AddressSanitizer, saying why the
+// measurement means nothing there; elsewhere nothing.
+#ifdef SWINUP_TEST_ASAN
+#define SWINUP_SKIP_UNDER_ASAN(why) GTEST_SKIP() << "under AddressSanitizer, " << (why)
+#else
+#define SWINUP_SKIP_UNDER_ASAN(why) static_cast<void>(why)
+#endif

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "gpu_test_support.h"
 #include "numeric/half.h"
 #include "swinup/swinup_vulkan.h"
@@ -69,15 +70,10 @@ struct Scalars {
 uint32_t output_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
 
 swinup_context_desc context_desc(swinup_format output, uint32_t dw = kDisplayW, uint32_t dh = kDisplayH) {
-    swinup_context_desc d;
-    swinup_context_desc_init(&d);
+    swinup_context_desc d = swinup::sized_context_desc(kRenderW, kRenderH, dw, dh);
     d.backend = SWINUP_BACKEND_CUDA;
     d.variant = SWINUP_VARIANT_LITE;
     d.precision = SWINUP_PRECISION_EXACT;
-    d.max_render_width = kRenderW;
-    d.max_render_height = kRenderH;
-    d.display_width = dw;
-    d.display_height = dh;
     d.output_format = output;
     return d;
 }
@@ -92,26 +88,14 @@ public:
 
     std::vector<uint8_t> frame(const Inputs& in, const Scalars& s) {
         std::vector<uint8_t> out(size_t(desc_.display_width) * desc_.display_height * output_bytes(desc_.output_format));
-        swinup_dispatch_desc d;
-        swinup_dispatch_desc_init(&d);
-        auto resource = [](const void* data, swinup_format f, uint32_t w, uint32_t h) {
-            swinup_resource r{};
-            r.data = data;
-            r.memory = SWINUP_MEMORY_HOST;
-            r.format = f;
-            r.width = w;
-            r.height = h;
-            return r;
-        };
-        d.color = resource(in.color.data(), SWINUP_FORMAT_RGBA16F, in.width, in.height);
-        d.depth = resource(in.depth.data(), SWINUP_FORMAT_R32F, in.width, in.height);
-        d.motion_vectors = resource(in.motion.data(), SWINUP_FORMAT_RG32F, in.width, in.height);
-        d.output = resource(out.data(), desc_.output_format, desc_.display_width, desc_.display_height);
-        d.output.data_mut = out.data();
+        using swinup::input_resource;
+        swinup_dispatch_desc d = swinup::frame_dispatch_desc(
+            input_resource(in.color.data(), SWINUP_FORMAT_RGBA16F, in.width, in.height),
+            input_resource(in.depth.data(), SWINUP_FORMAT_R32F, in.width, in.height),
+            input_resource(in.motion.data(), SWINUP_FORMAT_RG32F, in.width, in.height),
+            swinup::output_resource(out.data(), desc_.output_format, desc_.display_width, desc_.display_height));
         const float exposure = s.exposure;
-        if (exposure > 0.0f) d.exposure = resource(&exposure, SWINUP_FORMAT_R32F, 1, 1);
-        d.render_width = in.width;
-        d.render_height = in.height;
+        if (exposure > 0.0f) d.exposure = input_resource(&exposure, SWINUP_FORMAT_R32F, 1, 1);
         d.jitter_x = s.jitter_x;
         d.jitter_y = s.jitter_y;
         d.reset = s.reset;
@@ -138,15 +122,10 @@ public:
         motion_up_ = std::make_unique<HostBuffer>(gpu, render * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         exposure_up_ = std::make_unique<HostBuffer>(gpu, 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         readback_ = std::make_unique<HostBuffer>(gpu, size_t(8192) * 8192 / 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-        timeline_ = semaphore(true);
-        gate_ = semaphore(false);
-        VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        vulkan_app::check(vkCreateFence(gpu.device, &fence_info, nullptr, &fence_), "vkCreateFence");
-        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        alloc.commandPool = gpu.pool;
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        alloc.commandBufferCount = 2;
-        vulkan_app::check(vkAllocateCommandBuffers(gpu.device, &alloc, cmds_), "vkAllocateCommandBuffers");
+        timeline_ = vulkan_app::create_timeline_semaphore(gpu.device, true);
+        gate_ = vulkan_app::create_timeline_semaphore(gpu.device, false);
+        fence_ = vulkan_app::create_fence(gpu.device);
+        vulkan_app::allocate_command_buffers(gpu.device, gpu.pool, 2, cmds_);
         make_inputs_images();
         make_output(desc.display_width, desc.display_height);
     }
@@ -217,9 +196,7 @@ public:
         std::memcpy(motion_up_->mapped, in.motion.data(), in.motion.size() * 4);
         std::memcpy(exposure_up_->mapped, &s.exposure, 4);
 
-        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        vulkan_app::check(vkBeginCommandBuffer(cmds_[0], &begin), "vkBeginCommandBuffer");
+        vulkan_app::begin_once(cmds_[0]);
         if (!fresh_.empty()) vulkan_app::to_general(cmds_[0], fresh_);
         fresh_.clear();
         vulkan_app::copy_buffer_to_image(cmds_[0], *color_up_, *color_);
@@ -229,22 +206,9 @@ public:
         vulkan_app::check(vkEndCommandBuffer(cmds_[0]), "vkEndCommandBuffer");
         const uint64_t uploaded = ++value_;
         const uint64_t gate_value = ++gate_value_;
-        VkTimelineSemaphoreSubmitInfo upload_values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-        upload_values.waitSemaphoreValueCount = gate ? 1 : 0;
-        upload_values.pWaitSemaphoreValues = &gate_value;
-        upload_values.signalSemaphoreValueCount = 1;
-        upload_values.pSignalSemaphoreValues = &uploaded;
-        const VkPipelineStageFlags gate_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-        VkSubmitInfo upload{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        upload.pNext = &upload_values;
-        upload.waitSemaphoreCount = gate ? 1 : 0;
-        upload.pWaitSemaphores = &gate_;
-        upload.pWaitDstStageMask = &gate_stage;
-        upload.commandBufferCount = 1;
-        upload.pCommandBuffers = &cmds_[0];
-        upload.signalSemaphoreCount = 1;
-        upload.pSignalSemaphores = &timeline_;
-        vulkan_app::check(vkQueueSubmit(gpu_.queue, 1, &upload, VK_NULL_HANDLE), "vkQueueSubmit (upload)");
+        const vulkan_app::TimelinePoint held_back = gate ? vulkan_app::TimelinePoint{gate_, gate_value}
+                                                         : vulkan_app::TimelinePoint{};
+        vulkan_app::submit(gpu_.queue, cmds_[0], held_back, {timeline_, uploaded});
 
         swinup_vulkan_dispatch_desc d = describe(s);
         d.wait_semaphore = timeline_;
@@ -258,36 +222,19 @@ public:
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             vulkan_app::check(vkGetSemaphoreCounterValue(gpu_.device, timeline_, &held_back_value_),
                               "vkGetSemaphoreCounterValue");
-            VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-            signal.semaphore = gate_;
-            signal.value = gate_value;
-            vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
-        } else {  // keep the gate's value in step
-            VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-            signal.semaphore = gate_;
-            signal.value = gate_value;
-            vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
         }
+        // The gate's value, also without a gate (kept in step).
+        VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        signal.semaphore = gate_;
+        signal.value = gate_value;
+        vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
 
-        vulkan_app::check(vkBeginCommandBuffer(cmds_[1], &begin), "vkBeginCommandBuffer");
-        VkBufferImageCopy region{};
-        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.imageExtent = {desc_.display_width, desc_.display_height, 1};
-        vkCmdCopyImageToBuffer(cmds_[1], output_->image, VK_IMAGE_LAYOUT_GENERAL, readback_->buffer, 1, &region);
+        vulkan_app::begin_once(cmds_[1]);
+        vulkan_app::copy_image_to_buffer(cmds_[1], *output_, *readback_, VK_IMAGE_LAYOUT_GENERAL, desc_.display_width,
+                                         desc_.display_height);
         vulkan_app::check(vkEndCommandBuffer(cmds_[1]), "vkEndCommandBuffer");
         const uint64_t ready = value_;  // swinup's signal, or the upload's after a refusal
-        VkTimelineSemaphoreSubmitInfo read_values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-        read_values.waitSemaphoreValueCount = 1;
-        read_values.pWaitSemaphoreValues = &ready;
-        const VkPipelineStageFlags read_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-        VkSubmitInfo read{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        read.pNext = &read_values;
-        read.waitSemaphoreCount = 1;
-        read.pWaitSemaphores = &timeline_;
-        read.pWaitDstStageMask = &read_stage;
-        read.commandBufferCount = 1;
-        read.pCommandBuffers = &cmds_[1];
-        vulkan_app::check(vkQueueSubmit(gpu_.queue, 1, &read, fence_), "vkQueueSubmit (read-back)");
+        vulkan_app::submit(gpu_.queue, cmds_[1], {timeline_, ready}, {}, fence_);
         vulkan_app::check(vkWaitForFences(gpu_.device, 1, &fence_, VK_TRUE, 10ull * 1000 * 1000 * 1000),
                           "vkWaitForFences (10 s)");
         vulkan_app::check(vkResetFences(gpu_.device, 1, &fence_), "vkResetFences");
@@ -297,24 +244,11 @@ public:
     }
 
 private:
-    VkSemaphore semaphore(bool exportable) {
-        VkExportSemaphoreCreateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-        export_info.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-        type.pNext = exportable ? &export_info : nullptr;
-        type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-        VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-        info.pNext = &type;
-        VkSemaphore s = VK_NULL_HANDLE;
-        vulkan_app::check(vkCreateSemaphore(gpu_.device, &info, nullptr, &s), "vkCreateSemaphore");
-        return s;
-    }
-
     Gpu& gpu_;
     swinup_context_desc desc_;
     swinup_context* ctx_ = nullptr;
     std::unique_ptr<AppImage> color_, depth_, motion_, exposure_, output_;
-    std::vector<const AppImage*> fresh_;  // not yet transitioned out of UNDEFINED
+    std::vector<const vulkan_app::Image*> fresh_;  // not yet transitioned out of UNDEFINED
     std::unique_ptr<HostBuffer> color_up_, depth_up_, motion_up_, exposure_up_, readback_;
     VkSemaphore timeline_ = VK_NULL_HANDLE, gate_ = VK_NULL_HANDLE;
     uint64_t value_ = 0, gate_value_ = 0, held_back_value_ = 0;
@@ -336,6 +270,23 @@ size_t first_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t
                                    << " of " << want_.size();                                               \
     } while (0)
 
+// The application and the host-pointer reference on one context description, compared frame by
+// frame.
+struct Compared {
+    App app;
+    Reference reference;
+    std::vector<uint8_t> got;  // the application's last output
+
+    Compared(Gpu& gpu, const swinup_context_desc& desc) : app(gpu, desc), reference(desc) {}
+
+    // The application's frame of `in` (held back until after swinup's call when `gate`) equals
+    // the host-pointer frame.
+    void expect_same_frame(const Inputs& in, const Scalars& s, const std::string& what, bool gate = false) {
+        ASSERT_EQ(app.frame(in, s, &got, gate), SWINUP_STATUS_OK) << what << ": " << swinup_last_error(app.ctx());
+        EXPECT_SAME_BYTES(got, reference.frame(in, s), what);
+    }
+};
+
 class CudaVulkanInterop : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -353,18 +304,14 @@ protected:
 // backend's frames from host pointers, in each output format, with and without an exposure image.
 TEST_F(CudaVulkanInterop, ImportedImagesGiveTheHostPointerFrames) {
     for (swinup_format format : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
-        const swinup_context_desc desc = context_desc(format);
-        App app(*gpu_, desc);
-        Reference reference(desc);
+        Compared c(*gpu_, context_desc(format));
         for (int f = 0; f < 4; ++f) {
             const Inputs in = make_inputs(kRenderW, kRenderH, f);
             Scalars s;
             s.jitter_x = 0.25f * float(f % 2) - 0.125f;
             s.jitter_y = 0.125f * float(f % 3) - 0.125f;
             s.exposure = f == 2 ? 0.75f : 0.0f;
-            std::vector<uint8_t> got;
-            ASSERT_EQ(app.frame(in, s, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
-            EXPECT_SAME_BYTES(got, reference.frame(in, s), "format " << format << " frame " << f);
+            c.expect_same_frame(in, s, "format " + std::to_string(format) + " frame " + std::to_string(f));
         }
     }
 }
@@ -374,17 +321,13 @@ TEST_F(CudaVulkanInterop, ImportedImagesGiveTheHostPointerFrames) {
 // it through the application's timeline semaphore, with no host wait in between. Reading too early
 // would read the previous frame's inputs.
 TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
-    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
-    App app(*gpu_, desc);
-    Reference reference(desc);
-    std::vector<uint8_t> got;
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
     // Frames 0 and 1 build the frame graphs of both window-shift parities; 2 and 3 are held back.
     for (int f = 0; f < 4; ++f) {
         const Inputs in = make_inputs(kRenderW, kRenderH, 5 * f);
-        ASSERT_EQ(app.frame(in, Scalars{}, &got, /*gate=*/f >= 2), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
-        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "frame " << f);
+        c.expect_same_frame(in, Scalars{}, "frame " + std::to_string(f), /*gate=*/f >= 2);
         if (f >= 2) {  // while the upload was held back, swinup's signal (the frame's last value) had not come
-            EXPECT_EQ(app.held_back_value(), app.timeline_value() - 2) << "frame " << f;
+            EXPECT_EQ(c.app.held_back_value(), c.app.timeline_value() - 2) << "frame " << f;
         }
     }
 }
@@ -393,15 +336,12 @@ TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
 // or made while the old ones still exist (new handles; the old ones released before they go): either way the
 // new memory is read, never a stale import.
 TEST_F(CudaVulkanInterop, ReCreatedImagesAreImportedAfresh) {
-    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
-    App app(*gpu_, desc);
-    Reference reference(desc);
-    std::vector<uint8_t> got;
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
+    App& app = c.app;
     int f = 0;
     auto step = [&](const char* what) {
         const Inputs in = make_inputs(kRenderW, kRenderH, 3 * f + 1);
-        ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
-        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), what << ", frame " << f);
+        c.expect_same_frame(in, Scalars{}, what + (", frame " + std::to_string(f)));
         ++f;
     };
     step("first images");
@@ -431,38 +371,25 @@ TEST_F(CudaVulkanInterop, ReCreatedImagesAreImportedAfresh) {
 // context, then a new display size on a new context with a new output image.
 TEST_F(CudaVulkanInterop, AResizedSwapchainIsWrittenAtItsNewSize) {
     {
-        const swinup_context_desc desc = context_desc(SWINUP_FORMAT_R10G10B10A2);
-        App app(*gpu_, desc);
-        Reference reference(desc);
-        std::vector<uint8_t> got;
+        Compared c(*gpu_, context_desc(SWINUP_FORMAT_R10G10B10A2));
         for (int f = 0; f < 3; ++f) {
-            if (f == 1) app.make_output(kDisplayW + 32, kDisplayH + 24);
-            const Inputs in = make_inputs(kRenderW, kRenderH, f);
-            ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
-            EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "frame " << f);
+            if (f == 1) c.app.make_output(kDisplayW + 32, kDisplayH + 24);
+            c.expect_same_frame(make_inputs(kRenderW, kRenderH, f), Scalars{}, "frame " + std::to_string(f));
         }
     }
-    const swinup_context_desc resized = context_desc(SWINUP_FORMAT_R10G10B10A2, 96, 72);
-    App app(*gpu_, resized);
-    Reference reference(resized);
-    std::vector<uint8_t> got;
-    for (int f = 0; f < 2; ++f) {
-        const Inputs in = make_inputs(kRenderW, kRenderH, f);
-        ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
-        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "96x72, frame " << f);
-    }
+    Compared resized(*gpu_, context_desc(SWINUP_FORMAT_R10G10B10A2, 96, 72));
+    for (int f = 0; f < 2; ++f)
+        resized.expect_same_frame(make_inputs(kRenderW, kRenderH, f), Scalars{}, "96x72, frame " + std::to_string(f));
 }
 
 // Bad handles fail with a message naming the image; the output image and the temporal state are
 // untouched (the next good frame continues from the last good one).
 TEST_F(CudaVulkanInterop, ABadHandleFailsWithAMessage) {
-    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
-    App app(*gpu_, desc);
-    Reference reference(desc);
-    std::vector<uint8_t> good, got;
-    ASSERT_EQ(app.frame(make_inputs(kRenderW, kRenderH, 0), Scalars{}, &good), SWINUP_STATUS_OK)
-        << swinup_last_error(app.ctx());
-    EXPECT_SAME_BYTES(good, reference.frame(make_inputs(kRenderW, kRenderH, 0), Scalars{}), "frame 0");
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
+    App& app = c.app;
+    ASSERT_NO_FATAL_FAILURE(c.expect_same_frame(make_inputs(kRenderW, kRenderH, 0), Scalars{}, "frame 0"));
+    const std::vector<uint8_t> good = c.got;
+    std::vector<uint8_t> got;
 
     // Declared not exportable.
     EXPECT_EQ(app.frame(make_inputs(kRenderW, kRenderH, 7), Scalars{}, &got, false,
@@ -488,9 +415,7 @@ TEST_F(CudaVulkanInterop, ABadHandleFailsWithAMessage) {
     EXPECT_SAME_BYTES(got, good, "the output after a failed import");
 
     // The history is the last good frame's.
-    const Inputs in = make_inputs(kRenderW, kRenderH, 1);
-    ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
-    EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "the frame after the failures");
+    c.expect_same_frame(make_inputs(kRenderW, kRenderH, 1), Scalars{}, "the frame after the failures");
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // on lavapipe with the validation layer on. Sequences of frames so that the history, the
 // recurrent features and the window-shift parity are all in play, at 64x64 -> 128x128 and the odd
 // 37x23 -> 80x50. Bounds: relative RMS of every frame's linear output against the CPU's, exact
-// 1e-2 and fast 3e-2 (tests/cuda/test_cuda_backend.cpp kExactFrameBound, kFastFrameBound); the
+// 1e-2 and fast 3e-2 (tests/support/sliding_plane_frames.h, as for the CUDA backend); the
 // measured value and the count of byte-identical frames are printed. Also: a failed submission
 // (device lost) reports a status naming it, writes no output and leaves the history as it was;
 // the C API makes a Vulkan context and reports it.
@@ -22,7 +22,7 @@
 #include "cpu/cpu_backend.h"
 #include "gpu_test_support.h"
 #include "model/weights.h"
-#include "numeric/half.h"
+#include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "vulkan/backend/vulkan_backend.h"
 #include "vulkan_test_support.h"
@@ -36,29 +36,18 @@ struct Sizes {
     int rw, rh, dw, dh;
 };
 
-// A textured plane sliding right by 0.75 render pixels a frame, with a depth step (the CUDA
-// backend test's frame, at any size).
-struct SyntheticFrame {
-    std::vector<float> color, depth, mv;
-    SyntheticFrame(const Sizes& s, int f)
-        : color(size_t(s.rw) * s.rh * 4), depth(size_t(s.rw) * s.rh), mv(size_t(s.rw) * s.rh * 2) {
-        for (int y = 0; y < s.rh; ++y)
-            for (int x = 0; x < s.rw; ++x) {
-                const size_t i = size_t(y) * s.rw + x;
-                const float u = float(x) - 0.75f * float(f);
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
-                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
-                color[i * 4 + 2] = ((int(std::floor(u / 6)) + y / 6) & 1) ? 2.5f : 0.1f;
-                color[i * 4 + 3] = 1.0f;
-                depth[i] = x > s.rw / 2 ? 0.3f : 0.7f;
-                mv[i * 2 + 0] = -0.75f;
-                mv[i * 2 + 1] = 0.0f;
-            }
-        if (f == 1) color[7] = NAN;  // replaced by staging, never reaching the history
+using test::decode_output_rgb;
+using test::kExactFrameBound;
+using test::kFastFrameBound;
+using test::output_pixel_bytes;
+
+// The sliding plane (sliding_plane_frames.h) at this size; frame 1's colour has a NaN, which
+// staging replaces and which never reaches the history.
+struct SyntheticFrame : test::SlidingPlaneFrame {
+    SyntheticFrame(const Sizes& s, int f) : SlidingPlaneFrame(s.rw, s.rh, f) {
+        if (f == 1) color[7] = NAN;
     }
 };
-
-size_t out_pixel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
 
 swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_precision precision,
                                 swinup_format format) {
@@ -73,7 +62,7 @@ swinup_context_desc context_for(const Sizes& s, swinup_variant variant, swinup_p
 // Frame f of the sequence into `out` (poisoned first: every byte must be written).
 swinup_dispatch_desc frame_desc(const Sizes& s, const SyntheticFrame& frame, int f, swinup_format format,
                                 std::vector<uint8_t>& out) {
-    out.assign(size_t(s.dw) * s.dh * out_pixel_bytes(format), 0xcd);
+    out.assign(size_t(s.dw) * s.dh * output_pixel_bytes(format), 0xcd);
     swinup_dispatch_desc d = frame_dispatch_desc(
         input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, s.rw, s.rh),
         input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, s.rw, s.rh),
@@ -95,27 +84,8 @@ std::vector<std::vector<uint8_t>> run_frames(Backend& backend, const Sizes& s, s
     return outputs;
 }
 
-std::vector<float> decode(const std::vector<uint8_t>& bytes, swinup_format format) {
-    std::vector<float> v;
-    for (size_t p = 0; p < bytes.size() / out_pixel_bytes(format); ++p) {
-        if (format == SWINUP_FORMAT_RGBA16F) {
-            uint16_t h[4];
-            std::memcpy(h, &bytes[p * 8], 8);
-            for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
-        } else {
-            uint32_t w;
-            std::memcpy(&w, &bytes[p * 4], 4);
-            for (int c = 0; c < 3; ++c) {
-                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
-                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
-            }
-        }
-    }
-    return v;
-}
-
-constexpr double kExactFrameBound = 1e-2;
-constexpr double kFastFrameBound = 3e-2;
+const Sizes kSquare{64, 64, 128, 128};
+const Sizes kOdd{37, 23, 80, 50};
 
 class VulkanBackendFrames : public VulkanTest {
 protected:
@@ -133,7 +103,8 @@ protected:
         double worst = 0.0;
         int identical = 0;
         for (size_t f = 0; f < got.size(); ++f) {
-            const double err = gpu_test::relative_rms(decode(got[f], format), decode(want[f], format));
+            const double err =
+                gpu_test::relative_rms(decode_output_rgb(got[f], format), decode_output_rgb(want[f], format));
             worst = std::max(worst, err);
             identical += got[f] == want[f] ? 1 : 0;
             EXPECT_LE(err, bound) << "frame " << f;
@@ -144,10 +115,37 @@ protected:
                     variant == SWINUP_VARIANT_LITE ? "lite" : "full", precision == SWINUP_PRECISION_EXACT ? "exact" : "fast",
                     s.rw, s.rh, s.dw, s.dh, int(format), worst, identical, got.size());
     }
-};
 
-const Sizes kSquare{64, 64, 128, 128};
-const Sizes kOdd{37, 23, 80, 50};
+    // The failure tests' two backends (lite, fast, kOdd, RGBA8 output): failing_ is made to fail,
+    // clean_ never fails.
+    void make_failing_and_clean() {
+        std::string error;
+        const auto weights = weights_load_embedded(Variant::lite, &error);
+        ASSERT_TRUE(weights) << error;
+        const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
+        failing_ = std::make_unique<VulkanBackend>(desc, weights, device());
+        clean_ = std::make_unique<VulkanBackend>(desc, weights, device());
+    }
+
+    // Frame f after the failure equals frame f of the backend that never failed.
+    void expect_next_frame_unchanged(const SyntheticFrame& frame, int f, const char* what) {
+        std::string error;
+        std::vector<uint8_t> after_failure, reference;
+        const swinup_dispatch_desc a = frame_desc(kOdd, frame, f, SWINUP_FORMAT_RGBA8, after_failure);
+        const swinup_dispatch_desc b = frame_desc(kOdd, frame, f, SWINUP_FORMAT_RGBA8, reference);
+        ASSERT_EQ(failing_->dispatch(a, uint64_t(f), &error), SWINUP_STATUS_OK) << error;
+        ASSERT_EQ(clean_->dispatch(b, uint64_t(f), &error), SWINUP_STATUS_OK) << error;
+        EXPECT_EQ(after_failure, reference) << what;
+    }
+
+    void TearDown() override {  // the backends go before the validation messages are read
+        failing_.reset();
+        clean_.reset();
+        VulkanTest::TearDown();
+    }
+
+    std::unique_ptr<VulkanBackend> failing_, clean_;
+};
 
 // Two frames each: the first without history, the second with history, recurrent features and
 // the other window-shift parity (lavapipe needs about a minute for an exact-mode frame).
@@ -169,12 +167,10 @@ TEST_F(VulkanBackendFrames, FullFastWithinBound) {
 // A device lost at submission: a status and a message naming it, the caller's output untouched,
 // and the history as it was (the next frame equals that of a backend that never failed).
 TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
+    ASSERT_NO_FATAL_FAILURE(make_failing_and_clean());
+    VulkanBackend& failing = *failing_;
+    VulkanBackend& clean = *clean_;
     std::string error;
-    const auto weights = weights_load_embedded(Variant::lite, &error);
-    ASSERT_TRUE(weights) << error;
-    const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
-    VulkanBackend failing(desc, weights, device());
-    VulkanBackend clean(desc, weights, device());
     clean.set_stage_timing(true);  // the timestamps (swinup bench) must not change a frame
     std::vector<uint8_t> out;
     const SyntheticFrame f0(kOdd, 0), f1(kOdd, 1);
@@ -194,12 +190,7 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
     EXPECT_TRUE(std::all_of(lost_out.begin(), lost_out.end(), [](uint8_t b) { return b == 0xcd; }))
         << "a failed frame wrote into the caller's output";
 
-    std::vector<uint8_t> after_failure, reference;
-    swinup_dispatch_desc a = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, after_failure);
-    swinup_dispatch_desc b = frame_desc(kOdd, f1, 1, SWINUP_FORMAT_RGBA8, reference);
-    ASSERT_EQ(failing.dispatch(a, 1, &error), SWINUP_STATUS_OK) << error;
-    ASSERT_EQ(clean.dispatch(b, 1, &error), SWINUP_STATUS_OK) << error;
-    EXPECT_EQ(after_failure, reference) << "the failed frame changed the temporal state";
+    expect_next_frame_unchanged(f1, 1, "the failed frame changed the temporal state");
     EXPECT_EQ(clean.last_stage_times().size(), 5u) << "upload, pre-network, network, output, readback";
 }
 
@@ -207,22 +198,14 @@ TEST_F(VulkanBackendFrames, DeviceLostLeavesOutputAndHistoryUntouched) {
 // ran, so the next frame must record them again (the fixture fails on the validation layer's
 // image-layout error otherwise) and equal a first frame of a backend that never failed.
 TEST_F(VulkanBackendFrames, AFailedFirstFrameLeavesTheImagesForTheNextFrameToPrepare) {
-    std::string error;
-    const auto weights = weights_load_embedded(Variant::lite, &error);
-    ASSERT_TRUE(weights) << error;
-    const swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA8);
-    VulkanBackend failing(desc, weights, device());
-    VulkanBackend clean(desc, weights, device());
+    ASSERT_NO_FATAL_FAILURE(make_failing_and_clean());
     const SyntheticFrame f0(kOdd, 0);
-    std::vector<uint8_t> lost_out, after_failure, reference;
-    swinup_dispatch_desc lost = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, lost_out);
-    failing.inject_submit_failure(VK_ERROR_DEVICE_LOST);
-    EXPECT_EQ(failing.dispatch(lost, 0, &error), SWINUP_STATUS_DEVICE_ERROR);
-    swinup_dispatch_desc a = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, after_failure);
-    swinup_dispatch_desc b = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, reference);
-    ASSERT_EQ(failing.dispatch(a, 0, &error), SWINUP_STATUS_OK) << error;
-    ASSERT_EQ(clean.dispatch(b, 0, &error), SWINUP_STATUS_OK) << error;
-    EXPECT_EQ(after_failure, reference) << "the failed first frame changed what the next one computes";
+    std::vector<uint8_t> lost_out;
+    const swinup_dispatch_desc lost = frame_desc(kOdd, f0, 0, SWINUP_FORMAT_RGBA8, lost_out);
+    failing_->inject_submit_failure(VK_ERROR_DEVICE_LOST);
+    std::string error;
+    EXPECT_EQ(failing_->dispatch(lost, 0, &error), SWINUP_STATUS_DEVICE_ERROR);
+    expect_next_frame_unchanged(f0, 0, "the failed first frame changed what the next one computes");
 }
 
 // The Vulkan backend reads no masks yet (docs/masks.md): a dispatch with one is refused naming it,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "stand_in_image.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/api/vulkan_dispatch_validation.h"
@@ -30,25 +31,13 @@ swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h,
 }
 
 struct Frame {
-    swinup_context_desc context{};
-    swinup_vulkan_dispatch_desc desc{};
+    swinup_context_desc context = swinup::sized_context_desc(64, 48, 128, 96);
+    swinup_vulkan_dispatch_desc desc = swinup::test::stand_in_dispatch(image);
 
     Frame() {
-        swinup_context_desc_init(&context);
-        context.max_render_width = 64;
-        context.max_render_height = 48;
-        context.display_width = 128;
-        context.display_height = 96;
         context.output_format = SWINUP_FORMAT_R10G10B10A2;
-        swinup_vulkan_dispatch_desc_init(&desc);
-        desc.frame.render_width = 64;
-        desc.frame.render_height = 48;
-        const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-        desc.color = image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, read, sampled);
         desc.depth = image(0x200, VK_FORMAT_D32_SFLOAT, 64, 48, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
-        desc.motion_vectors = image(0x300, VK_FORMAT_R16G16_SFLOAT, 64, 48, read, sampled);
         desc.output = image(0x400, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
                             VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "api/resource_desc.h"
 #include "cpu/input_planes.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
@@ -85,6 +86,22 @@ void expect_bits_equal(const char* what, const std::vector<T>& got, const T* wan
     }
     EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << n << " differ";
 }
+
+// The device side of a frame-pass test: the frame's buffers, the passes, transfers and a command
+// buffer begun with the buffers' initialisation recorded.
+struct DeviceFrame {
+    FrameBuffers buffers;
+    FramePasses passes;
+    Transfers t;
+    HostSubmitter submitter;
+    Recorder& rec;
+
+    DeviceFrame(Device& device, const Size& size, swinup_precision precision)
+        : buffers(device, size.rw, size.rh, size.dw, size.dh), passes(device, precision), t(device), submitter(device),
+          rec(submitter.begin()) {
+        buffers.record_initialise(rec);
+    }
+};
 
 // Random host inputs of one frame, with NaN/Inf sprinkled in.
 struct HostInputs {
@@ -214,41 +231,36 @@ protected:
         cpu::stage_frame(cur, prev, {dilated.data(), tc.data(), staged.data(), pw, ph});
 
         // Vulkan.
-        FrameBuffers buffers(device(), c.size.rw, c.size.rh, c.size.dw, c.size.dh);
+        DeviceFrame v(device(), c.size, SWINUP_PRECISION_EXACT);
         HostFrameIo io(device(), ctx);
-        FramePasses passes(device(), SWINUP_PRECISION_EXACT);
-        Transfers t(device());
-        HostSubmitter submitter(device());
-        Recorder& rec = submitter.begin();
-        buffers.record_initialise(rec);
-        t.upload(rec, history, buffers.history[frame.current]);
-        t.upload(rec, recurrent, buffers.recurrent[frame.current]);
-        t.upload(rec, prev_z, buffers.depth[frame.current]);
-        const FrameInputViews views = io.record_upload(rec, d);
+        v.t.upload(v.rec, history, v.buffers.history[frame.current]);
+        v.t.upload(v.rec, recurrent, v.buffers.recurrent[frame.current]);
+        v.t.upload(v.rec, prev_z, v.buffers.depth[frame.current]);
+        const FrameInputViews views = io.record_upload(v.rec, d);
         const FramePush push = frame_push(frame, d, 0.0f);
-        passes.record_exposure(rec, push, frame, views, buffers);
-        passes.record_input_planes(rec, push, frame, views, buffers);
-        passes.record_staging(rec, push, frame, buffers);
-        const size_t r_scalars = t.download(rec, buffers.scalars, sizeof(FrameScalars));
-        const size_t r_color = t.download(rec, buffers.color, render * 12);
-        const size_t r_z = t.download(rec, buffers.depth[frame.next], render * 4);
-        const size_t r_motion = t.download(rec, buffers.motion, render * 8);
-        const size_t r_staged = t.download(rec, buffers.staged, static_cast<size_t>(pw) * ph * kSlots);
-        const size_t r_tc = t.download(rec, buffers.tc, render * 12);
-        const size_t r_dilated = t.download(rec, buffers.dilated, render * 8);
-        submitter.submit_and_wait();
+        v.passes.record_exposure(v.rec, push, frame, views, v.buffers);
+        v.passes.record_input_planes(v.rec, push, frame, views, v.buffers);
+        v.passes.record_staging(v.rec, push, frame, v.buffers);
+        const size_t r_scalars = v.t.download(v.rec, v.buffers.scalars, sizeof(FrameScalars));
+        const size_t r_color = v.t.download(v.rec, v.buffers.color, render * 12);
+        const size_t r_z = v.t.download(v.rec, v.buffers.depth[frame.next], render * 4);
+        const size_t r_motion = v.t.download(v.rec, v.buffers.motion, render * 8);
+        const size_t r_staged = v.t.download(v.rec, v.buffers.staged, static_cast<size_t>(pw) * ph * kSlots);
+        const size_t r_tc = v.t.download(v.rec, v.buffers.tc, render * 12);
+        const size_t r_dilated = v.t.download(v.rec, v.buffers.dilated, render * 8);
+        v.submitter.submit_and_wait();
 
-        const auto scalars = t.read<FrameScalars>(r_scalars, 1)[0];
+        const auto scalars = v.t.read<FrameScalars>(r_scalars, 1)[0];
         EXPECT_EQ(bits(scalars.exposure), bits(exposure)) << scalars.exposure << " vs " << exposure;
         EXPECT_EQ(scalars.color_replaced, counts.color);
         EXPECT_EQ(scalars.depth_replaced, counts.depth);
         EXPECT_EQ(scalars.motion_replaced, counts.motion);
-        expect_bits_equal("colour plane", t.read<float>(r_color, render * 3), color.data(), render * 3);
-        expect_bits_equal("depth plane", t.read<float>(r_z, render), z.data(), render);
-        expect_bits_equal("motion plane", t.read<float>(r_motion, render * 2), motion.data(), render * 2);
-        expect_bits_equal("t(colour)", t.read<float>(r_tc, render * 3), tc.data(), render * 3);
-        expect_bits_equal("dilated motion", t.read<float>(r_dilated, render * 2), dilated.data(), render * 2);
-        const auto codes = t.read<uint8_t>(r_staged, static_cast<size_t>(pw) * ph * kSlots);
+        expect_bits_equal("colour plane", v.t.read<float>(r_color, render * 3), color.data(), render * 3);
+        expect_bits_equal("depth plane", v.t.read<float>(r_z, render), z.data(), render);
+        expect_bits_equal("motion plane", v.t.read<float>(r_motion, render * 2), motion.data(), render * 2);
+        expect_bits_equal("t(colour)", v.t.read<float>(r_tc, render * 3), tc.data(), render * 3);
+        expect_bits_equal("dilated motion", v.t.read<float>(r_dilated, render * 2), dilated.data(), render * 2);
+        const auto codes = v.t.read<uint8_t>(r_staged, static_cast<size_t>(pw) * ph * kSlots);
         std::vector<uint8_t> want(codes.size());
         for (size_t i = 0; i < want.size(); ++i) want[i] = f32_to_e4m3(staged[i]);
         expect_bits_equal("staged e4m3 slots", codes, want.data(), want.size());
@@ -258,12 +270,7 @@ protected:
         SCOPED_TRACE(std::to_string(size.rw) + "x" + std::to_string(size.rh) + " format " + std::to_string(format) +
                      (precision == SWINUP_PRECISION_FAST ? " fast" : " exact"));
         std::mt19937 rng(size.rw * 7 + format);
-        swinup_context_desc ctx;
-        swinup_context_desc_init(&ctx);
-        ctx.max_render_width = size.rw;
-        ctx.max_render_height = size.rh;
-        ctx.display_width = size.dw;
-        ctx.display_height = size.dh;
+        swinup_context_desc ctx = sized_context_desc(size.rw, size.rh, size.dw, size.dh);
         ctx.output_format = format;
         ctx.precision = precision;
         swinup_dispatch_desc d;
@@ -321,30 +328,25 @@ protected:
         cpu::keep_recurrent_features(head.data(), pw, size.rw, size.rh, recurrent.data());
 
         // Vulkan.
-        FrameBuffers buffers(device(), size.rw, size.rh, size.dw, size.dh);
+        DeviceFrame v(device(), size, precision);
         HostFrameIo io(device(), ctx);
-        FramePasses passes(device(), precision);
-        Transfers t(device());
-        HostSubmitter submitter(device());
-        Recorder& rec = submitter.begin();
-        buffers.record_initialise(rec);
-        t.upload(rec, tc, buffers.tc);
-        t.upload(rec, dilated, buffers.dilated);
-        t.upload(rec, head, buffers.head);
-        t.upload(rec, history, buffers.history[frame.current]);
+        v.t.upload(v.rec, tc, v.buffers.tc);
+        v.t.upload(v.rec, dilated, v.buffers.dilated);
+        v.t.upload(v.rec, head, v.buffers.head);
+        v.t.upload(v.rec, history, v.buffers.history[frame.current]);
         const FramePush push = frame_push(frame, d, still_shift);
-        passes.record_exposure(rec, push, frame, FrameInputViews{}, buffers);
-        io.record_prepare(rec);
-        passes.record_output(rec, push, frame, buffers, io.output_view(), format);
-        passes.record_recurrent(rec, push, frame, buffers);
-        io.record_readback(rec);
-        const size_t r_history = t.download(rec, buffers.history[frame.next], display * 8);
-        const size_t r_recurrent = t.download(rec, buffers.recurrent[frame.next], render * 8);
-        submitter.submit_and_wait();
+        v.passes.record_exposure(v.rec, push, frame, FrameInputViews{}, v.buffers);
+        io.record_prepare(v.rec);
+        v.passes.record_output(v.rec, push, frame, v.buffers, io.output_view(), format);
+        v.passes.record_recurrent(v.rec, push, frame, v.buffers);
+        io.record_readback(v.rec);
+        const size_t r_history = v.t.download(v.rec, v.buffers.history[frame.next], display * 8);
+        const size_t r_recurrent = v.t.download(v.rec, v.buffers.recurrent[frame.next], render * 8);
+        v.submitter.submit_and_wait();
         io.write_output(d);
 
-        const auto got_history = t.read<uint16_t>(r_history, display * 4);
-        expect_bits_equal("recurrent features", t.read<uint16_t>(r_recurrent, render * 4), recurrent.data(),
+        const auto got_history = v.t.read<uint16_t>(r_history, display * 4);
+        expect_bits_equal("recurrent features", v.t.read<uint16_t>(r_recurrent, render * 4), recurrent.data(),
                           render * 4);
         if (precision == SWINUP_PRECISION_EXACT) {
             expect_bits_equal("new history", got_history, new_history.data(), display * 4);
@@ -396,28 +398,23 @@ TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuAfterARenderSizeChange) {
 // value, or 1 when it is not a positive finite number (frame/exposure.h read_exposure_texture).
 TEST_F(VulkanFrame, ExposureTextureIsReadOnTheDeviceAndSanitised) {
     for (const float value : {2.5f, NAN, -1.0f, INFINITY}) {
-        FrameBuffers buffers(device(), 8, 8, 16, 16);
+        DeviceFrame v(device(), Size{8, 8, 16, 16}, SWINUP_PRECISION_EXACT);
         Image texture(device(), 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        Transfers t(device());
-        FramePasses passes(device(), SWINUP_PRECISION_EXACT);
-        HostSubmitter submitter(device());
-        Recorder& rec = submitter.begin();
-        buffers.record_initialise(rec);
-        rec.transition(texture, VK_IMAGE_LAYOUT_GENERAL);
+        v.rec.transition(texture, VK_IMAGE_LAYOUT_GENERAL);
         Buffer staging(device(), 4, MemoryUse::Upload);
         staging.write(&value, 4);
-        rec.copy_buffer_to_image(staging, 0, texture);
+        v.rec.copy_buffer_to_image(staging, 0, texture);
         FrameSetup frame;
         frame.exposure.value = 3.0f;  // not used: the texture is bound
         FramePush push{};
         push.exposure_value = 3.0f;
         FrameInputViews inputs;
         inputs.exposure = {texture.view(), VK_IMAGE_LAYOUT_GENERAL};
-        passes.record_exposure(rec, push, frame, inputs, buffers);
-        const size_t r = t.download(rec, buffers.scalars, sizeof(FrameScalars));
-        submitter.submit_and_wait();
+        v.passes.record_exposure(v.rec, push, frame, inputs, v.buffers);
+        const size_t r = v.t.download(v.rec, v.buffers.scalars, sizeof(FrameScalars));
+        v.submitter.submit_and_wait();
         const float want = read_exposure_texture(&value);
-        EXPECT_EQ(bits(t.read<FrameScalars>(r, 1)[0].exposure), bits(want)) << "texture value " << value;
+        EXPECT_EQ(bits(v.t.read<FrameScalars>(r, 1)[0].exposure), bits(want)) << "texture value " << value;
     }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "api/resource_desc.h"
 #include "stand_in_image.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/api/cuda_interop_validation.h"
@@ -20,6 +21,8 @@ using swinup::vulkan_api::validate_cuda_interop_device;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
 using swinup::test::fake;
+using swinup::test::kStandInRead;
+using swinup::test::kStandInSampled;
 
 // A stand-in image with exportable memory, as the CUDA import path requires.
 swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
@@ -34,25 +37,13 @@ swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h,
 }
 
 struct Frame {
-    swinup_context_desc context{};
-    swinup_vulkan_dispatch_desc desc{};
+    swinup_context_desc context = swinup::sized_context_desc(64, 48, 128, 96);
+    swinup_vulkan_dispatch_desc desc = swinup::test::stand_in_dispatch(image);
 
     Frame() {
-        swinup_context_desc_init(&context);
         context.backend = SWINUP_BACKEND_CUDA;
-        context.max_render_width = 64;
-        context.max_render_height = 48;
-        context.display_width = 128;
-        context.display_height = 96;
         context.output_format = SWINUP_FORMAT_RGBA16F;
-        swinup_vulkan_dispatch_desc_init(&desc);
-        desc.frame.render_width = 64;
-        desc.frame.render_height = 48;
-        const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-        desc.color = image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, read, sampled);
-        desc.depth = image(0x200, VK_FORMAT_R32_SFLOAT, 64, 48, read, sampled);
-        desc.motion_vectors = image(0x300, VK_FORMAT_R16G16_SFLOAT, 64, 48, read, sampled);
+        desc.depth = image(0x200, VK_FORMAT_R32_SFLOAT, 64, 48, kStandInRead, kStandInSampled);
         desc.output = image(0x400, VK_FORMAT_R16G16B16A16_SFLOAT, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
                             VK_IMAGE_USAGE_STORAGE_BIT);
         desc.wait_semaphore = fake<VkSemaphore>(0x900);

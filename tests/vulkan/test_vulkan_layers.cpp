@@ -106,6 +106,23 @@ protected:
         }
     }
 
+    // rms_norm of the f16 rows `x` (rows x channels) with `gain` on the device against the CPU's
+    // e4m3 rows.
+    void expect_rms_norm_matches_cpu(const std::vector<float>& x, int rows, int channels, const std::vector<float>& gain,
+                                     const std::string& what) {
+        std::vector<float> ref(x.size());
+        cpu::rms_norm_e4m3(x.data(), rows, channels, gain.data(), ref.data());
+        const std::vector<uint16_t> xb = vulkan_test::to_f16(x);
+        Buffer xbuf = host_buffer(*device_, xb.data(), xb.size() * 2);
+        Buffer gbuf = host_buffer(*device_, gain.data(), gain.size() * 4);
+        Buffer out = host_buffer(*device_, nullptr, x.size());
+        run([&](vulkan::LayerRecorder& rec) {
+            vulkan::record_rms_norm(rec, {view(xbuf), view(gbuf), view(out), rows, channels, false, 0, channels / 4},
+                                    exact());
+        });
+        expect_match(vulkan_test::read_e4m3(out, ref.size()), ref, true, what);
+    }
+
     vulkan::Device* device_ = nullptr;
     std::shared_ptr<Weights> weights_, full_weights_;
 };
@@ -195,18 +212,7 @@ TEST_P(VulkanLayers, RmsNormMatchesCpu) {
         const std::vector<float> gain = cpu::f32_vector(weights_->tensors.at(gain_name));
         std::vector<float> x = random_f16(size_t(rows) * channels, 7 + channels, 4.0f);
         for (int c = 0; c < channels; ++c) x[c] = 0.0f;  // an all-zero row: the epsilon alone
-        std::vector<float> ref(x.size());
-        cpu::rms_norm_e4m3(x.data(), rows, channels, gain.data(), ref.data());
-
-        const std::vector<uint16_t> xb = vulkan_test::to_f16(x);
-        Buffer xbuf = host_buffer(*device_, xb.data(), xb.size() * 2);
-        Buffer gbuf = host_buffer(*device_, gain.data(), gain.size() * 4);
-        Buffer out = host_buffer(*device_, nullptr, x.size());
-        run([&](vulkan::LayerRecorder& rec) {
-            vulkan::record_rms_norm(rec, {view(xbuf), view(gbuf), view(out), rows, channels, false, 0, channels / 4},
-                                    exact());
-        });
-        expect_match(vulkan_test::read_e4m3(out, ref.size()), ref, true, "rms_norm C" + std::to_string(channels));
+        expect_rms_norm_matches_cpu(x, rows, channels, gain, "rms_norm C" + std::to_string(channels));
     }
 }
 
@@ -407,16 +413,7 @@ TEST_P(VulkanLayers, RmsNormBeyondOneGroupDimension) {
     const int rows = 65535 * 64 + 100, channels = 4;
     const std::vector<float> gain = {1.0f, 0.75f, 1.25f, 0.5f};
     const std::vector<float> x = random_f16(size_t(rows) * channels, 71, 4.0f);
-    std::vector<float> ref(x.size());
-    cpu::rms_norm_e4m3(x.data(), rows, channels, gain.data(), ref.data());
-    const std::vector<uint16_t> xb = vulkan_test::to_f16(x);
-    Buffer xbuf = host_buffer(*device_, xb.data(), xb.size() * 2);
-    Buffer gbuf = host_buffer(*device_, gain.data(), gain.size() * 4);
-    Buffer out = host_buffer(*device_, nullptr, x.size());
-    run([&](vulkan::LayerRecorder& rec) {
-        vulkan::record_rms_norm(rec, {view(xbuf), view(gbuf), view(out), rows, channels, false, 0, 1}, exact());
-    });
-    expect_match(vulkan_test::read_e4m3(out, ref.size()), ref, true, "rms_norm 2D grid");
+    expect_rms_norm_matches_cpu(x, rows, channels, gain, "rms_norm 2D grid");
 }
 
 TEST(VulkanLayerGroups, OneDimensionUntil65535GroupsThenTwo) {

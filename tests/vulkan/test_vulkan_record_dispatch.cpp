@@ -9,13 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "api/resource_desc.h"
 #include "gpu_test_support.h"
-#include "numeric/half.h"
+#include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan_test_device.h"
@@ -29,35 +28,15 @@ using vulkan_test::TestImage;
 constexpr uint32_t kRenderW = 40, kRenderH = 24;   // not multiples of the window: padding is exercised
 constexpr uint32_t kDisplayW = 80, kDisplayH = 48;  // s = 2
 constexpr int kFrames = 3;  // history, recurrent state and both shift parities; lavapipe is slow
-constexpr double kExactFrameBound = 1e-2;  // tests/cuda/test_cuda_backend.cpp's CPU-vs-GPU exact bound
 
-// A textured plane sliding right by 0.75 render pixels a frame, with a depth step and HDR edges.
-struct SyntheticFrame {
-    std::vector<float> color, depth, mv;
-    explicit SyntheticFrame(int f)
-        : color(size_t(kRenderW) * kRenderH * 4), depth(size_t(kRenderW) * kRenderH), mv(size_t(kRenderW) * kRenderH * 2) {
-        for (uint32_t y = 0; y < kRenderH; ++y)
-            for (uint32_t x = 0; x < kRenderW; ++x) {
-                const size_t i = size_t(y) * kRenderW + x;
-                const float u = float(x) - 0.75f * float(f);
-                color[i * 4 + 0] = 0.5f + 0.4f * std::sin(0.7f * u) * std::cos(0.45f * float(y));
-                color[i * 4 + 1] = 0.4f + 0.3f * std::sin(0.31f * u + 1.0f);
-                color[i * 4 + 2] = ((int(std::floor(u / 6)) + int(y) / 6) & 1) ? 2.5f : 0.1f;
-                color[i * 4 + 3] = 1.0f;
-                depth[i] = x > kRenderW / 2 ? 0.3f : 0.7f;
-                mv[i * 2 + 0] = -0.75f;
-                mv[i * 2 + 1] = 0.0f;
-            }
-    }
+using test::decode_output_rgb;
+using test::kExactFrameBound;
+using test::output_pixel_bytes;
+
+// The sliding plane (sliding_plane_frames.h) at this size.
+struct SyntheticFrame : test::SlidingPlaneFrame {
+    explicit SyntheticFrame(int f) : SlidingPlaneFrame(int(kRenderW), int(kRenderH), f) {}
 };
-
-size_t output_texel_bytes(swinup_format f) { return f == SWINUP_FORMAT_RGBA16F ? 8 : 4; }
-
-VkFormat output_vk_format(swinup_format f) {
-    if (f == SWINUP_FORMAT_R10G10B10A2) return VK_FORMAT_A2B10G10R10_UNORM_PACK32;
-    if (f == SWINUP_FORMAT_RGBA8) return VK_FORMAT_R8G8B8A8_UNORM;
-    return VK_FORMAT_R16G16B16A16_SFLOAT;
-}
 
 swinup_context_desc context_desc(swinup_backend backend, swinup_format output) {
     swinup_context_desc d = sized_context_desc(kRenderW, kRenderH, kDisplayW, kDisplayH);
@@ -77,7 +56,7 @@ void set_scalars(swinup_dispatch_desc* d, int f) {
 // Frame f through swinup_dispatch on host pointers; returns the output bytes.
 std::vector<uint8_t> host_frame(swinup_context* ctx, int f, swinup_format format) {
     const SyntheticFrame frame(f);
-    std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * output_texel_bytes(format), 0xcd);
+    std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * output_pixel_bytes(format), 0xcd);
     swinup_dispatch_desc d =
         frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
                             input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
@@ -95,8 +74,8 @@ struct AppImages {
         color = dev.make_image(VK_FORMAT_R32G32B32A32_SFLOAT, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 16);
         depth = dev.make_image(depth_format, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 4);
         motion = dev.make_image(VK_FORMAT_R32G32_SFLOAT, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 8);
-        output = dev.make_image(output_vk_format(format), kDisplayW, kDisplayH, VK_IMAGE_USAGE_STORAGE_BIT,
-                                uint32_t(output_texel_bytes(format)));
+        output = dev.make_image(vulkan_app::vk_output_format(format), kDisplayW, kDisplayH, VK_IMAGE_USAGE_STORAGE_BIT,
+                                uint32_t(output_pixel_bytes(format)));
     }
 
     // Uploads frame f and poisons the output (every byte must be written).
@@ -139,22 +118,15 @@ struct Context {
     ~Context() { swinup_context_destroy(ctx); }
 };
 
-std::vector<float> decode(const std::vector<uint8_t>& bytes, swinup_format format) {
-    std::vector<float> v;
-    for (size_t p = 0; p < bytes.size() / output_texel_bytes(format); ++p) {
-        if (format == SWINUP_FORMAT_RGBA16F) {
-            uint16_t h[4];
-            std::memcpy(h, &bytes[p * 8], 8);
-            for (int c = 0; c < 3; ++c) v.push_back(f16_bits_to_f32(h[c]));
-        } else {
-            uint32_t w;
-            std::memcpy(&w, &bytes[p * 4], 4);
-            for (int c = 0; c < 3; ++c)
-                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
-                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
-        }
-    }
-    return v;
+// A Vulkan-backend context (context_desc) on the test's device.
+swinup_status create_on(const TestDevice& dev, swinup_format format, Context* ctx) {
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, format);
+    return swinup_vulkan_context_create(&desc, &device, &ctx->ctx);
+}
+
+void expect_no_validation_messages(const TestDevice& dev) {
+    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
 }
 
 #define SKIP_WITHOUT_DEVICE(dev) \
@@ -184,10 +156,11 @@ TEST_P(RecordDispatch, EqualsHostPointerDispatchAndStaysWithinTheCpuBound) {
         const std::vector<uint8_t> theirs = host_frame(host.ctx, f, format);
         const std::vector<uint8_t> reference = host_frame(cpu.ctx, f, format);
         EXPECT_TRUE(mine == theirs) << "frame " << f << ": recorded output differs from swinup_dispatch's";
-        EXPECT_LE(gpu_test::relative_rms(decode(mine, format), decode(reference, format)), kExactFrameBound)
+        EXPECT_LE(gpu_test::relative_rms(decode_output_rgb(mine, format), decode_output_rgb(reference, format)),
+                  kExactFrameBound)
             << "frame " << f;
     }
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 INSTANTIATE_TEST_SUITE_P(OutputFormats, RecordDispatch,
@@ -196,13 +169,9 @@ INSTANTIATE_TEST_SUITE_P(OutputFormats, RecordDispatch,
 TEST(RecordDispatchInput, ADepthBufferIsReadThroughItsDepthAspect) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
-    const swinup_vulkan_device_desc device = dev.description();
     Context with_depth_buffer, with_r32;
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &with_depth_buffer.ctx), SWINUP_STATUS_OK)
-        << swinup_last_error(nullptr);
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &with_r32.ctx), SWINUP_STATUS_OK)
-        << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &with_depth_buffer), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &with_r32), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     AppImages d32(dev, SWINUP_FORMAT_RGBA16F, VK_FORMAT_D32_SFLOAT);
     AppImages r32(dev, SWINUP_FORMAT_RGBA16F);
     for (int f = 0; f < 2; ++f) {
@@ -212,7 +181,7 @@ TEST(RecordDispatchInput, ADepthBufferIsReadThroughItsDepthAspect) {
                     recorded_frame(dev, with_r32.ctx, r32, r32.describe(f)))
             << "frame " << f;
     }
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 // A bad frame: what is changed and the start of the message it must get.
@@ -225,12 +194,10 @@ struct BadFrame {
 TEST(RecordDispatchRefusal, RefusedFramesRecordNothingAndLeaveTheHistory) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
-    const swinup_vulkan_device_desc device = dev.description();
     const swinup_format format = SWINUP_FORMAT_RGBA16F;
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, format);
     Context tested, clean;
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &tested.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &clean.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     AppImages images(dev, format);
 
     images.upload(dev, 0);
@@ -273,7 +240,7 @@ TEST(RecordDispatchRefusal, RefusedFramesRecordNothingAndLeaveTheHistory) {
     const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, images.describe(1));
     dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
     EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, images.describe(1)));
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
@@ -302,12 +269,10 @@ TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
 TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFreesItsSlot) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
-    const swinup_vulkan_device_desc device = dev.description();
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
     std::vector<VkCommandBuffer> recorded;
     {
         Context ctx;
-        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
         AppImages images(dev, SWINUP_FORMAT_RGBA16F);
         images.upload(dev, 0);
         const swinup_vulkan_dispatch_desc frame = images.describe(0);
@@ -328,7 +293,7 @@ TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFrees
         recorded.push_back(ninth);
         for (VkCommandBuffer cmd : recorded) dev.discard(cmd);  // never submitted
     }
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 // The first frame recorded on a context prepares swinup's internal images (the 1x1 exposure image
@@ -337,10 +302,8 @@ TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFrees
 TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
-    const swinup_vulkan_device_desc device = dev.description();
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
     Context ctx;
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     AppImages images(dev, SWINUP_FORMAT_RGBA16F);
     images.upload(dev, 0);
     const swinup_vulkan_dispatch_desc first = images.describe(0);
@@ -352,16 +315,14 @@ TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
     second.frame.reset = 1;  // the history is one frame ahead of what ran
     const std::vector<uint8_t> out = recorded_frame(dev, ctx.ctx, images, second);
     EXPECT_FALSE(out.empty());
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
-    const swinup_vulkan_device_desc device = dev.description();
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
     Context ctx;
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     const SyntheticFrame frame(0);
     std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * 8, 0xcd);
     swinup_dispatch_desc d =
@@ -388,14 +349,14 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     swinup_vulkan_device_desc_init(&back);
     ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     EXPECT_EQ(back.device, dev.device);
-    EXPECT_EQ(back.queue_family_index, dev.queue_family);
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    EXPECT_EQ(back.queue_family_index, dev.family);
+    expect_no_validation_messages(dev);
 }
 
 TEST(RecordDispatchContext, AutoExposureWithoutFloat64IsRefusedAtCreate) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
-    VkPhysicalDeviceFeatures2 without_f64 = dev.features;  // the same chain, shaderFloat64 said off
+    VkPhysicalDeviceFeatures2 without_f64 = dev.enabled.core;  // the same chain, shaderFloat64 said off
     without_f64.features.shaderFloat64 = VK_FALSE;
     swinup_vulkan_device_desc device = dev.description();
     device.enabled_features = &without_f64;
@@ -410,7 +371,7 @@ TEST(RecordDispatchContext, AutoExposureWithoutFloat64IsRefusedAtCreate) {
     desc.flags &= ~uint32_t(SWINUP_FLAG_AUTO_EXPOSURE);  // without the flag the device serves the context
     EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     swinup_context_destroy(ctx);
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 TEST(RecordDispatchContext, AQueueFamilyTheDeviceLacksIsRefusedBeforeAnyQueueIsTaken) {
@@ -425,7 +386,7 @@ TEST(RecordDispatchContext, AQueueFamilyTheDeviceLacksIsRefusedBeforeAnyQueueIsT
     const std::string error = swinup_last_error(nullptr);
     EXPECT_NE(error.find("queue_family_index 99 does not exist"), std::string::npos) << error;
     // vkGetDeviceQueue with a family the device lacks would have drawn a validation error.
-    EXPECT_TRUE(dev.messages.empty()) << dev.messages.size() << " validation messages; first: " << dev.messages[0];
+    expect_no_validation_messages(dev);
 }
 
 TEST(RecordDispatchContext, BackendsThatCannotRecordAreRefusedAtCreate) {

@@ -40,19 +40,20 @@ inline std::vector<uint16_t> to_f16(const std::vector<float>& v) {
     for (size_t i = 0; i < v.size(); ++i) out[i] = f32_to_f16_bits(v[i]);
     return out;
 }
-inline std::vector<float> read_e4m3(const vulkan::Buffer& b, size_t count) {
-    std::vector<uint8_t> bytes(count);
-    b.read(bytes.data(), count);
+// `count` values of type Bits read back and decoded to f32.
+template <typename Bits>
+std::vector<float> read_decoded(const vulkan::Buffer& b, size_t count, float (*decode)(Bits)) {
+    std::vector<Bits> bits(count);
+    b.read(bits.data(), count * sizeof(Bits));
     std::vector<float> out(count);
-    for (size_t i = 0; i < count; ++i) out[i] = e4m3_to_f32(bytes[i]);
+    for (size_t i = 0; i < count; ++i) out[i] = decode(bits[i]);
     return out;
 }
+inline std::vector<float> read_e4m3(const vulkan::Buffer& b, size_t count) {
+    return read_decoded<uint8_t>(b, count, e4m3_to_f32);
+}
 inline std::vector<float> read_f16(const vulkan::Buffer& b, size_t count) {
-    std::vector<uint16_t> bits(count);
-    b.read(bits.data(), count * 2);
-    std::vector<float> out(count);
-    for (size_t i = 0; i < count; ++i) out[i] = f16_bits_to_f32(bits[i]);
-    return out;
+    return read_decoded<uint16_t>(b, count, f16_bits_to_f32);
 }
 inline std::vector<float> read_f32(const vulkan::Buffer& b, size_t count) {
     std::vector<float> out(count);

@@ -87,6 +87,39 @@ std::vector<swinup_variant> variants_of(const std::string& v) {
     return {parse_variant_option(v)};
 }
 
+// The context of a whole-frame row: HDR input at the size pair, the variant, --precision.
+swinup_context_desc whole_frame_context(swinup_backend backend, swinup_variant v, const BenchOptions& o,
+                                        const SizePair& sp) {
+    swinup_context_desc desc =
+        sized_context_desc(sp.render.width, sp.render.height, sp.display.width, sp.display.height);
+    desc.backend = backend;
+    desc.variant = v;
+    desc.precision = parse_precision_option(o.precision);
+    desc.flags = SWINUP_FLAG_HDR;
+    return desc;
+}
+
+// A whole frame on host pointers at a size pair: constant inputs (the network's time does not
+// depend on the values) and an RGBA16F output.
+struct HostFrame {
+    std::vector<float> color, depth, mv;
+    std::vector<uint16_t> out;
+    swinup_dispatch_desc desc;
+
+    explicit HostFrame(const SizePair& sp)
+        : color(size_t(sp.render.width) * sp.render.height * 4, 0.5f),
+          depth(size_t(sp.render.width) * sp.render.height, 0.5f),
+          mv(size_t(sp.render.width) * sp.render.height * 2, 0.25f),
+          out(size_t(sp.display.width) * sp.display.height * 4),
+          desc(frame_dispatch_desc(
+              input_resource(color.data(), SWINUP_FORMAT_RGBA32F, sp.render.width, sp.render.height),
+              input_resource(depth.data(), SWINUP_FORMAT_R32F, sp.render.width, sp.render.height),
+              input_resource(mv.data(), SWINUP_FORMAT_RG32F, sp.render.width, sp.render.height),
+              output_resource(out.data(), SWINUP_FORMAT_RGBA16F, sp.display.width, sp.display.height))) {}
+    HostFrame(const HostFrame&) = delete;  // desc points into the vectors
+    HostFrame& operator=(const HostFrame&) = delete;
+};
+
 #ifdef SWINUP_HAVE_CUDA
 // Which ceiling a stage is held to: GEMMs the FP8 mma rate, attention the f16 one.
 double compute_ceiling(const std::string& op, const cuda_tools::BenchResult& r) {
@@ -199,16 +232,7 @@ void bench_whole_frames(const BenchOptions& o, const std::vector<SizePair>& size
     load_bench_weights(o);  // the same checks and messages as on the GPU; the context loads it again
     for (const SizePair& sp : sizes) {
         for (swinup_variant v : variants_of(o.variant)) {
-            swinup_context_desc desc;
-            swinup_context_desc_init(&desc);
-            desc.backend = backend;
-            desc.variant = v;
-            desc.precision = parse_precision_option(o.precision);
-            desc.max_render_width = sp.render.width;
-            desc.max_render_height = sp.render.height;
-            desc.display_width = sp.display.width;
-            desc.display_height = sp.display.height;
-            desc.flags = SWINUP_FLAG_HDR;
+            swinup_context_desc desc = whole_frame_context(backend, v, o, sp);
             if (!o.weights.empty()) {
                 desc.weights_source = SWINUP_WEIGHTS_PATH;
                 desc.weights_path = o.weights.c_str();
@@ -216,14 +240,8 @@ void bench_whole_frames(const BenchOptions& o, const std::vector<SizePair>& size
             swinup_context* ctx = nullptr;
             if (swinup_context_create(&desc, &ctx) != SWINUP_STATUS_OK)
                 throw std::runtime_error(std::string("bench: ") + swinup_last_error(nullptr));
-            const size_t render = size_t(sp.render.width) * sp.render.height;
-            std::vector<float> color(render * 4, 0.5f), depth(render, 0.5f), mv(render * 2, 0.25f);
-            std::vector<uint16_t> out(size_t(sp.display.width) * sp.display.height * 4);
-            const swinup_dispatch_desc d = frame_dispatch_desc(
-                input_resource(color.data(), SWINUP_FORMAT_RGBA32F, sp.render.width, sp.render.height),
-                input_resource(depth.data(), SWINUP_FORMAT_R32F, sp.render.width, sp.render.height),
-                input_resource(mv.data(), SWINUP_FORMAT_RG32F, sp.render.width, sp.render.height),
-                output_resource(out.data(), SWINUP_FORMAT_RGBA16F, sp.display.width, sp.display.height));
+            const HostFrame frame(sp);
+            const swinup_dispatch_desc& d = frame.desc;
             std::vector<double> ms;
             const int runs = 1 + std::max(1, std::min(o.iterations, 5));
             for (int i = 0; i < runs; ++i) {
@@ -266,26 +284,11 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 weights = weights_load_embedded(v == SWINUP_VARIANT_FULL ? Variant::full : Variant::lite, &error);
                 if (!weights) throw std::runtime_error("bench: " + error);
             }
-            swinup_context_desc desc;
-            swinup_context_desc_init(&desc);
-            desc.backend = SWINUP_BACKEND_VULKAN;
-            desc.variant = v;
-            desc.precision = parse_precision_option(o.precision);
-            desc.max_render_width = sp.render.width;
-            desc.max_render_height = sp.render.height;
-            desc.display_width = sp.display.width;
-            desc.display_height = sp.display.height;
-            desc.flags = SWINUP_FLAG_HDR;
+            const swinup_context_desc desc = whole_frame_context(SWINUP_BACKEND_VULKAN, v, o, sp);
             vulkan::VulkanBackend backend(desc, weights, *device);
             backend.set_stage_timing(true);
-            const size_t render = size_t(sp.render.width) * sp.render.height;
-            std::vector<float> color(render * 4, 0.5f), depth(render, 0.5f), mv(render * 2, 0.25f);
-            std::vector<uint16_t> out(size_t(sp.display.width) * sp.display.height * 4);
-            const swinup_dispatch_desc d = frame_dispatch_desc(
-                input_resource(color.data(), SWINUP_FORMAT_RGBA32F, sp.render.width, sp.render.height),
-                input_resource(depth.data(), SWINUP_FORMAT_R32F, sp.render.width, sp.render.height),
-                input_resource(mv.data(), SWINUP_FORMAT_RG32F, sp.render.width, sp.render.height),
-                output_resource(out.data(), SWINUP_FORMAT_RGBA16F, sp.display.width, sp.display.height));
+            const HostFrame frame(sp);
+            const swinup_dispatch_desc& d = frame.desc;
             std::vector<double> wall;
             std::map<std::string, std::vector<double>> stages;
             std::vector<std::string> order;

@@ -1,5 +1,5 @@
 // swinup eval SEQ: every method over a sequence with ground truth; PSNR, SSIM, FLIP and the
-// temporal error per method as a table on stdout, optionally as JSON (--json) and side-by-side
+// temporal error per method (and over the masked region, for a sequence with masks) as a table on stdout, optionally as JSON (--json) and side-by-side
 // crops (--pictures). The metrics are defined in src/eval (display_encode.h, ssim.h, flip.h,
 // hdr_flip.h, temporal_stability.h).
 #include <chrono>
@@ -31,7 +31,9 @@ struct EvalCommandOptions {
     int skip = 0;
     int picture_frame = -1;
     int crop = 160;
+    std::vector<std::string> crop_at;  // --crop-at X,Y (repeatable)
     bool no_flip = false;
+    bool no_masks = false;
     NetworkOptions net;
 };
 
@@ -59,7 +61,23 @@ void check_output_destinations(const EvalCommandOptions& opt) {
     }
 }
 
+// --crop-at X,Y: the top-left corners of the picture crops, display pixels.
+std::vector<eval::CropRect> crops_at(const EvalCommandOptions& opt) {
+    std::vector<eval::CropRect> crops;
+    for (const std::string& text : opt.crop_at) {
+        int x = -1, y = -1;
+        char end = 0;
+        if (std::sscanf(text.c_str(), "%d,%d%c", &x, &y, &end) != 2 || x < 0 || y < 0) {
+            throw std::invalid_argument("--crop-at " + text + ": expected X,Y (display pixels, >= 0)");
+        }
+        crops.push_back({x, y, opt.crop});
+    }
+    return crops;
+}
+
 void run_eval(const EvalCommandOptions& opt) {
+    const std::vector<eval::CropRect> crops = crops_at(opt);  // a typo stops the command at once
+    (void)crops;
     eval::EvaluationOptions options;
     options.methods = eval::parse_method_list(opt.methods);
     for (const std::string& text : opt.frames_folders) {
@@ -68,6 +86,7 @@ void run_eval(const EvalCommandOptions& opt) {
     options.skip_frames = opt.skip;
     options.picture_frame = opt.picture_frame;
     options.flip = !opt.no_flip;
+    options.masks = !opt.no_masks;
     options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
     options.method_options.swinup.variant = parse_variant_option(opt.net.variant);
     options.method_options.swinup.precision = parse_precision_option(opt.net.precision);
@@ -93,7 +112,7 @@ void run_eval(const EvalCommandOptions& opt) {
     }
     if (!opt.pictures.empty()) {
         for (const std::string& path : eval::write_comparison_pictures(
-                 opt.pictures, result, pictured, opt.crop, 2, 2)) {
+                 opt.pictures, result, pictured, opt.crop, 2, 2, crops_at(opt))) {
             std::printf("wrote %s\n", path.c_str());
         }
     }
@@ -108,7 +127,8 @@ void register_eval(CLI::App& app) {
     cmd->add_option("SEQ", opt->sequence, "sequence folder with ground truth (gt.NNNN.exr)")
         ->required();
     cmd->add_option("--methods", opt->methods,
-                    "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all)")
+                    "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all); "
+                    "NAME-nomasks runs NAME without the sequence's masks (e.g. taau,taau-nomasks)")
         ->capture_default_str();
     cmd->add_option("--method", opt->frames_folders,
                     "NAME=FOLDER (repeatable): also score frames made elsewhere, FOLDER/out.NNNN.exr "
@@ -122,12 +142,19 @@ void register_eval(CLI::App& app) {
         ->check(CLI::Range(0, std::numeric_limits<int>::max()))
         ->capture_default_str();
     cmd->add_option("--picture-frame", opt->picture_frame, "frame of the pictures (default: last)");
+    cmd->add_option("--crop-at", opt->crop_at,
+                    "X,Y (repeatable): place the picture crops there (top-left, display pixels) "
+                    "instead of where the ground truth has the most detail")
+        ->allow_extra_args(false);
     cmd->add_option("--crop", opt->crop, "side of the picture crops, display pixels")
         ->check(CLI::Range(16, 2048))
         ->capture_default_str();
     cmd->add_flag("--no-flip", opt->no_flip,
                   "leave FLIP out (n/a in the table): the slowest metric, it filters the truth "
                   "and every output at display size, for HDR once per exposure");
+    cmd->add_flag("--no-masks", opt->no_masks,
+                  "run every method without the sequence's reactive / transparency masks (the "
+                  "masked region is still scored)");
     add_network_options(cmd, &opt->net, "swinup: ");
     cmd->callback([opt] { run_eval(*opt); });
 }

@@ -30,6 +30,7 @@ struct RenderOptions {
     std::string device = "cpu";
     double fps = 30.0;
     bool no_ground_truth = false;
+    bool no_masks = false;
     bool png = false;
     bool list = false;
 };
@@ -58,7 +59,7 @@ std::optional<SequenceInfo> earlier_sequence(const std::string& dir) {
 }
 
 // The earlier sequence's frames that this render did not overwrite: those past its last frame,
-// and every frame of a kind (ground truth, display MVs) this render does not write.
+// and every frame of a kind (ground truth, display MVs, masks) this render does not write.
 int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, const SequenceInfo& now) {
     const struct {
         const char* kind;
@@ -67,7 +68,8 @@ int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, c
                  {"depth", true, true},
                  {"mv", true, true},
                  {"mv_display", earlier.has_mv_display, now.has_mv_display},
-                 {"gt", earlier.has_ground_truth, now.has_ground_truth}};
+                 {"gt", earlier.has_ground_truth, now.has_ground_truth},
+                 {"masks", earlier.has_masks, now.has_masks}};
     int removed = 0;
     for (const auto& k : kinds) {
         if (!k.earlier_has) continue;
@@ -91,6 +93,7 @@ void run_render(RenderOptions& opt) {
     s.display_width = static_cast<int>(d.width);
     s.display_height = static_cast<int>(d.height);
     s.ground_truth = !opt.no_ground_truth;
+    s.masks = !opt.no_masks;
     s.frame_time_s = static_cast<float>(1.0 / opt.fps);
     s.device = opt.device == "cuda" ? render::RenderDevice::cuda
                : opt.device == "auto" ? render::RenderDevice::automatic
@@ -125,6 +128,15 @@ void run_render(RenderOptions& opt) {
                 std::snprintf(name, sizeof name, "gt.%04d.png", i);
                 png_write((dir / name).string(), f.gt, true);
             }
+            if (!f.masks.empty()) {  // reactive in red, transparency & composition in green
+                Image rg(f.masks.width, f.masks.height, 3);
+                for (size_t p = 0; p < size_t(f.masks.width) * size_t(f.masks.height); ++p) {
+                    rg.data[p * 3] = f.masks.data[p * 2];
+                    rg.data[p * 3 + 1] = f.masks.data[p * 2 + 1];
+                }
+                std::snprintf(name, sizeof name, "masks.%04d.png", i);
+                png_write((dir / name).string(), rg, false);
+            }
         }
     }
     std::printf("rendered %d frames of %s: %dx%d -> %dx%d%s in %.1f s (%.2f s per frame) into %s\n",
@@ -154,6 +166,13 @@ void register_render(CLI::App& app) {
     cmd->add_option("--gt-spp", opt->settings.gt_spp, "ground-truth samples per display pixel (stratified)")
         ->check(CLI::Range(16, 4096))->capture_default_str();
     cmd->add_flag("--no-gt", opt->no_ground_truth, "skip the ground truth");
+    cmd->add_flag("--no-masks", opt->no_masks,
+                  "write no reactive / transparency masks (masks.NNNN.exr; written by default)");
+    cmd->add_option("--particles", opt->settings.particles,
+                    "add N glowing alpha-blended particles drifting through the camera's first view "
+                    "(placed by --seed; no motion vectors of their own, in the masks)")
+        ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
     cmd->add_flag("--hdr", opt->settings.hdr, "HDR colour (linear radiance) instead of tonemapped LDR");
     cmd->add_flag("--mv-display", opt->settings.mv_display, "also write display-resolution motion vectors");
     cmd->add_flag("--depth-inverted", opt->settings.depth_inverted, "reverse-Z depth (1 near, 0 far)");
@@ -162,7 +181,9 @@ void register_render(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--fps", opt->fps, "frames per second of the animation")->check(number_range(1.0, 1000.0))->capture_default_str();
     cmd->add_option("--device", opt->device, "where to trace")->check(CLI::IsMember({"cpu", "cuda", "auto"}))->capture_default_str();
-    cmd->add_flag("--png", opt->png, "also write PNG pictures of colour and ground truth (SEQ/png/)");
+    cmd->add_flag("--png", opt->png,
+                  "also write PNG pictures of colour, ground truth and masks (red reactive, green "
+                  "transparency) (SEQ/png/)");
     cmd->callback([opt] { run_render(*opt); });
 }
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "cuda/interop/exported_fd.cuh"
 #include "cuda/interop/interop_error.cuh"
-#include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::cuda {
 
@@ -83,14 +83,9 @@ ImportedImage ImportedImages::import(const swinup_vulkan_image& image, const cha
     VkMemoryGetFdInfoKHR fd_info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
     fd_info.memory = image.memory;
     fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    int fd = -1;
-    const VkResult got = get_memory_fd_(device_, &fd_info, &fd);
-    if (got != VK_SUCCESS || fd < 0) {
-        throw InteropError(SWINUP_STATUS_INVALID_ARGUMENT,
-                           field + ".memory: vkGetMemoryFdKHR failed (" + vulkan::vk_result_name(got) +
-                               "): the memory is not exportable as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT "
+    const int fd = exported_fd(get_memory_fd_, device_, fd_info, field + ".memory: vkGetMemoryFdKHR",
+                               "the memory is not exportable as VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT "
                                "(allocate it with VkExportMemoryAllocateInfo)");
-    }
 
     ImportedImage out;
     cudaExternalMemoryHandleDesc memory_desc{};

@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "cuda/interop/exported_fd.cuh"
 #include "cuda/interop/interop_error.cuh"
-#include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::cuda {
 
@@ -25,15 +25,10 @@ cudaExternalSemaphore_t ImportedSemaphores::get(VkSemaphore semaphore, const cha
     VkSemaphoreGetFdInfoKHR fd_info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
     fd_info.semaphore = semaphore;
     fd_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    int fd = -1;
-    const VkResult got = get_semaphore_fd_(device_, &fd_info, &fd);
-    if (got != VK_SUCCESS || fd < 0) {
-        throw InteropError(SWINUP_STATUS_INVALID_ARGUMENT,
-                           field + ": vkGetSemaphoreFdKHR failed (" + vulkan::vk_result_name(got) +
-                               "): the semaphore is not exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT "
+    const int fd = exported_fd(get_semaphore_fd_, device_, fd_info, field + ": vkGetSemaphoreFdKHR",
+                               "the semaphore is not exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT "
                                "(create it with VkExportSemaphoreCreateInfo and VkSemaphoreTypeCreateInfo "
                                "VK_SEMAPHORE_TYPE_TIMELINE)");
-    }
     cudaExternalSemaphoreHandleDesc desc{};
     desc.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
     desc.handle.fd = fd;

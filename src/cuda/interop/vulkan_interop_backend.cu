@@ -83,24 +83,18 @@ InputImage texture_input(const swinup_vulkan_image& image, const cuda::ImportedI
 
 // A CUDA stream and an event owned by the backend: released by their destructors, so also when
 // the backend's constructor throws after creating them.
-struct OwnedStream {
-    cudaStream_t handle = nullptr;
-    OwnedStream() = default;
-    OwnedStream(const OwnedStream&) = delete;
-    OwnedStream& operator=(const OwnedStream&) = delete;
-    ~OwnedStream() {
-        if (handle != nullptr) cudaStreamDestroy(handle);
+template <typename Handle, cudaError_t (*destroy)(Handle)>
+struct OwnedCudaHandle {
+    Handle handle = nullptr;
+    OwnedCudaHandle() = default;
+    OwnedCudaHandle(const OwnedCudaHandle&) = delete;
+    OwnedCudaHandle& operator=(const OwnedCudaHandle&) = delete;
+    ~OwnedCudaHandle() {
+        if (handle != nullptr) destroy(handle);
     }
 };
-struct OwnedEvent {
-    cudaEvent_t handle = nullptr;
-    OwnedEvent() = default;
-    OwnedEvent(const OwnedEvent&) = delete;
-    OwnedEvent& operator=(const OwnedEvent&) = delete;
-    ~OwnedEvent() {
-        if (handle != nullptr) cudaEventDestroy(handle);
-    }
-};
+using OwnedStream = OwnedCudaHandle<cudaStream_t, cudaStreamDestroy>;
+using OwnedEvent = OwnedCudaHandle<cudaEvent_t, cudaEventDestroy>;
 
 class VulkanInteropBackend final : public CudaInteropBackend {
 public:

@@ -79,6 +79,19 @@ swinup_status release_imports(swinup_context* ctx, const char* caller, const Rel
     }
 }
 
+// swinup_vulkan_context_create's context with the backend `make(desc, weights, device, status,
+// message)` makes (these backends log nothing of their own).
+template <typename Device, typename Make>
+swinup_status create_vulkan_context(const swinup_context_desc* desc, Device device, Make make, swinup_context** out) {
+    const swinup::BackendMaker maker = [device, make](const swinup_context_desc& d,
+                                                      const std::shared_ptr<const swinup::Weights>& weights,
+                                                      const swinup::Log&, swinup_status* status,
+                                                      std::string* message) -> std::unique_ptr<swinup::Backend> {
+        return make(d, weights, device, status, message);
+    };
+    return swinup::create_context("swinup_vulkan_context_create", desc, maker, out);
+}
+
 }  // namespace
 
 extern "C" {
@@ -120,15 +133,7 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
                 }
                 const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_device(*device);
                 if (!v.ok()) return fail_thread(v.status, v.message);
-                const swinup_vulkan_device_desc app = *device;
-                const swinup::BackendMaker make_cuda = [app](const swinup_context_desc& d,
-                                                             const std::shared_ptr<const swinup::Weights>& weights,
-                                                             const swinup::Log&, swinup_status* status,
-                                                             std::string* message)
-                    -> std::unique_ptr<swinup::Backend> {
-                    return swinup::vulkan_api::make_cuda_interop_backend(d, weights, app, status, message);
-                };
-                return swinup::create_context("swinup_vulkan_context_create", desc, make_cuda, out);
+                return create_vulkan_context(desc, *device, swinup::vulkan_api::make_cuda_interop_backend, out);
             }
             if (backend == SWINUP_BACKEND_CPU) {
                 return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
@@ -136,14 +141,7 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
                                    "buffers; use SWINUP_BACKEND_VULKAN (or swinup_context_create for the CPU)");
             }
         }
-        const swinup::BackendMaker make = [device](const swinup_context_desc& d,
-                                                   const std::shared_ptr<const swinup::Weights>& weights,
-                                                   const swinup::Log&, swinup_status* status,
-                                                   std::string* message)
-            -> std::unique_ptr<swinup::Backend> {
-            return swinup::vulkan_api::make_vulkan_api_backend(d, weights, device, status, message);
-        };
-        return swinup::create_context("swinup_vulkan_context_create", desc, make, out);
+        return create_vulkan_context(desc, device, swinup::vulkan_api::make_vulkan_api_backend, out);
     } catch (const std::bad_alloc&) {
         return fail_thread(SWINUP_STATUS_OUT_OF_MEMORY, "swinup_vulkan_context_create: out of host memory");
     } catch (...) {

@@ -151,23 +151,27 @@ void Recorder::fill_buffer(const Buffer& dst, uint32_t value) {
     vkCmdFillBuffer(commands_, dst.handle(), 0, VK_WHOLE_SIZE, value);
 }
 
-void Recorder::copy_buffer_to_image(const Buffer& src, VkDeviceSize offset, const Image& dst, uint32_t width,
-                                    uint32_t height) {
-    before_command();
+// The top-left width x height texels of `image` (0: its whole width or height), packed in a
+// buffer from `offset`.
+static VkBufferImageCopy copy_region(const Image& image, VkDeviceSize offset, uint32_t width, uint32_t height) {
     VkBufferImageCopy region{};
     region.bufferOffset = offset;
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {width ? width : dst.width(), height ? height : dst.height(), 1};
+    region.imageExtent = {width ? width : image.width(), height ? height : image.height(), 1};
+    return region;
+}
+
+void Recorder::copy_buffer_to_image(const Buffer& src, VkDeviceSize offset, const Image& dst, uint32_t width,
+                                    uint32_t height) {
+    before_command();
+    const VkBufferImageCopy region = copy_region(dst, offset, width, height);
     vkCmdCopyBufferToImage(commands_, src.handle(), dst.handle(), dst.layout, 1, &region);
 }
 
 void Recorder::copy_image_to_buffer(const Image& src, const Buffer& dst, VkDeviceSize offset, uint32_t width,
                                     uint32_t height) {
     before_command();
-    VkBufferImageCopy region{};
-    region.bufferOffset = offset;
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {width ? width : src.width(), height ? height : src.height(), 1};
+    const VkBufferImageCopy region = copy_region(src, offset, width, height);
     vkCmdCopyImageToBuffer(commands_, src.handle(), src.layout, dst.handle(), 1, &region);
 }
 

@@ -15,13 +15,10 @@ static int fail(const char* what, const swinup_context* ctx) {
     return 1;
 }
 
+/* A host image, rows packed; the fields not named are zero (C99 designated initializers). */
 static swinup_resource image(void* data, swinup_format format, uint32_t width, uint32_t height) {
-    swinup_resource r = {0};
-    r.data = data;
-    r.memory = SWINUP_MEMORY_HOST;
-    r.format = format;
-    r.width = width;
-    r.height = height;
+    const swinup_resource r = {.data = data, .memory = SWINUP_MEMORY_HOST, .format = format, .width = width,
+                               .height = height};
     return r;
 }
 
