@@ -228,10 +228,9 @@ typedef struct swinup_dispatch_desc {
        what FSR 2's masks of the same names mean, so an engine passes what it already makes for
        FSR 2. In host memory a value outside [0, 1] is SWINUP_STATUS_INVALID_ARGUMENT naming the
        mask, the pixel and the value (checked before anything runs); in device memory it cannot be
-       checked before the frame runs, so it is to be clamped to [0, 1], counted
-       (swinup_input_statistics) and warned about once. NaN or Inf in a mask is not an error: it
-       reads as 0 and is counted. The CPU backend reads the masks; the CUDA and Vulkan backends of
-       this version do not: a dispatch with a mask is SWINUP_STATUS_UNSUPPORTED there. --- */
+       checked before the frame runs, so it is clamped to [0, 1], counted
+       (swinup_input_statistics) and the context warns once per mask. NaN or Inf in a mask is not
+       an error: it reads as 0 and is counted. Every backend reads them. --- */
     swinup_resource reactive_mask;   /* how far this frame's samples replace the history at each
                                         pixel: 1 = the history is not used there (particles and
                                         other content without motion vectors, animated textures, UI
@@ -375,10 +374,13 @@ typedef struct swinup_input_statistics {
     uint64_t transparency_out_of_range; /* the same for the transparency mask */
 } swinup_input_statistics;
 
-/* Fills *stats with ctx's counters (the first stats->struct_size bytes). The CPU backend counts
- * them; the CUDA and Vulkan backends of this version do not (SWINUP_STATUS_UNSUPPORTED; when they
- * do, the call will wait until the frames already dispatched have run, to read their counts).
- * Errors are reported on the thread (swinup_last_error(NULL)). */
+/* Fills *stats with ctx's counters (the first stats->struct_size bytes); `frames` says how many
+ * frames the counts cover. CPU: every frame, counted as it runs. CUDA: the call waits until the
+ * frames already dispatched have run (those on Vulkan images too), to read their counts. Vulkan:
+ * swinup_dispatch's frames are counted when it returns (it waits for each); frames recorded with
+ * swinup_vulkan_record_dispatch are counted once swinup sees them completed, and the call does not
+ * wait for them (swinup does not submit them; see swinup_vulkan.h). Errors are reported on
+ * the thread (swinup_last_error(NULL)). */
 SWINUP_API swinup_status swinup_context_get_input_statistics(const swinup_context* ctx,
                                                              swinup_input_statistics* stats);
 

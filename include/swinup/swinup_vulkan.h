@@ -19,7 +19,7 @@
  *   motion_vectors  R16G16_SFLOAT (RG16F), R32G32_SFLOAT (RG32F)          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   exposure        R32_SFLOAT (R32F), 1x1, optional                      SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   reactive_mask,  R8_UNORM, R16_SFLOAT or R32_SFLOAT, optional          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
- *   transparency_mask  (not read by this version's backends: refused, see the struct)
+ *   transparency_mask  (the Vulkan backend reads them; the CUDA backend refuses them, see the struct)
  *   output          the context's output_format: R16G16B16A16_SFLOAT      STORAGE            GENERAL
  *                   (RGBA16F), A2B10G10R10_UNORM_PACK32 (R10G10B10A2),
  *                   R8G8B8A8_UNORM (RGBA8)
@@ -241,8 +241,11 @@ typedef struct swinup_vulkan_dispatch_desc {
        VK_NULL_HANDLE (the default) = absent, 0 at every pixel. Formats: VK_FORMAT_R8_UNORM,
        VK_FORMAT_R16_SFLOAT or VK_FORMAT_R32_SFLOAT; usage SAMPLED; layouts as colour. The values
        cannot be checked before the frame runs: they are clamped to [0, 1] and counted
-       (swinup_input_statistics). This version's Vulkan and CUDA backends do not read masks yet: an
-       image here is SWINUP_STATUS_UNSUPPORTED naming it. --- */
+       (swinup_input_statistics), and the context warns once per mask through its log callback
+       when it sees such values (with a later call: a recorded frame's counts are read once swinup
+       sees it completed). The Vulkan backend reads them; the CUDA backend on Vulkan images does
+       not import mask images in this version: an image here is SWINUP_STATUS_UNSUPPORTED naming
+       it there. --- */
     swinup_vulkan_image reactive_mask;
     swinup_vulkan_image transparency_mask;
 } swinup_vulkan_dispatch_desc;
@@ -300,7 +303,14 @@ SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* 
  * (swinup writes the output with imageStore)", and nothing is recorded. A context not made by
  * swinup_vulkan_context_create is SWINUP_STATUS_INVALID_ARGUMENT. On a CUDA context (see "The CUDA
  * backend") nothing is recorded into cmd (it may be VK_NULL_HANDLE): the frame is enqueued on the CUDA
- * stream between the wait and the signal of the semaphores. */
+ * stream between the wait and the signal of the semaphores.
+ * Input statistics (swinup_context_get_input_statistics) on a Vulkan context: swinup does not
+ * submit the command buffers it records into, so it cannot wait for them (a frame recorded and not
+ * yet submitted would never complete). A recorded frame is counted once swinup sees it completed
+ * (the event it records at the frame's end is set); the call does not wait, and `frames` says how
+ * many frames the counts cover. Frames of swinup_dispatch (host pointers) are counted when they
+ * return. Call it after the application's own wait (fence, vkQueueWaitIdle) to count every frame
+ * recorded so far. */
 SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
                                                        const swinup_vulkan_dispatch_desc* desc);
 

@@ -57,14 +57,18 @@ public:
                  " backend does not generate reactive masks in this version (the CPU backend does, from host memory)";
         return SWINUP_STATUS_UNSUPPORTED;
     }
-    // The input statistics of the frames dispatched so far (a GPU backend waits for them). The
-    // CPU backend counts them; the CUDA and Vulkan backends do not yet: UNSUPPORTED, *error saying so.
+    // The input statistics of the frames dispatched so far (a GPU backend waits for them where it
+    // can). A backend that does not count them answers UNSUPPORTED, *error saying so.
     virtual swinup_status input_statistics(InputStatistics* out, std::string* error) const {
         (void)out;
         *error = std::string("the ") + (kind() == SWINUP_BACKEND_CUDA ? "CUDA" : "Vulkan") +
                  " backend does not count input statistics in this version (the CPU backend does)";
         return SWINUP_STATUS_UNSUPPORTED;
     }
+    // The counts known now, without waiting for a device: what the context's once-per-context
+    // warning about out-of-range device masks reads after every dispatch (api/dispatch_warnings.h).
+    // A GPU backend's counts of frames still running arrive on a later call. Default: none.
+    virtual InputStatistics input_statistics_known() const { return {}; }
 };
 
 // The memory a backend made from (desc, weights) would hold. `desc` is valid (validated).

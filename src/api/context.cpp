@@ -153,14 +153,15 @@ std::unique_ptr<swinup::Backend> create_backend(const swinup_context_desc& d,
     return cpu;
 }
 
-// The GPU backends read no masks yet, so they run mask_embed as absent, which is its bias; they
-// do not add that bias either, so weights whose bias is not zero would compute another function
-// there (docs/masks.md, "The GPU backends"). "" when `backend` runs these weights.
+// Without masks the GPU backends leave mask_embed out, where the CPU adds its bias (mask_embed of
+// zero masks), so weights whose bias is not zero would compute another function there on frames
+// without masks (docs/masks.md, "The GPU backends"). "" when `backend` runs these weights.
 std::string mask_embed_refusal(swinup_backend backend, const swinup::Weights& weights, const std::string& origin) {
     if (backend == SWINUP_BACKEND_CPU || swinup::mask_embed_absent_is_zero(weights)) return {};
     return "context_desc.weights_source: the weights (" + origin +
            ") have a mask_embed layer with a non-zero bias, which the " + swinup::backend_text(backend) +
-           " backend does not run yet (it reads no masks; the CPU backend does)";
+           " backend does not run yet (without masks it leaves the layer out instead of adding that bias; the "
+           "CPU backend runs them)";
 }
 
 void copy_text(char* dst, size_t capacity, const std::string& src) {
@@ -195,6 +196,7 @@ void frame_succeeded(swinup_context* ctx, const swinup_dispatch_desc& desc, uint
     ctx->frame_index = frame_index + 1;
     ctx->last_error.clear();
     ctx->warnings.after_dispatch(desc, ctx->desc, ctx->log);
+    ctx->warnings.after_counts(ctx->backend->input_statistics_known(), ctx->log);
 }
 
 const char* backend_text(swinup_backend backend) {

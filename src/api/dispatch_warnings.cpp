@@ -27,4 +27,21 @@ void DispatchWarnings::after_dispatch(const swinup_dispatch_desc& d, const swinu
     }
 }
 
+void DispatchWarnings::after_counts(const InputStatistics& counts, const Log& log) {
+    const struct {
+        const char* name;
+        uint64_t pixels;
+    } masks[2] = {{"reactive_mask", counts.reactive_out_of_range},
+                  {"transparency_mask", counts.transparency_out_of_range}};
+    for (int m = 0; m < 2; ++m) {
+        if (mask_range_warned_[m] || masks[m].pixels == 0) continue;
+        mask_range_warned_[m] = true;
+        log.warning(std::string("dispatch.") + masks[m].name +
+                    ": the device-memory mask held values outside [0, 1], clamped (pixels so far: " +
+                    std::to_string(masks[m].pixels) +
+                    "; a mask value is a fraction; swinup_context_get_input_statistics counts them) (said once per "
+                    "context)");
+    }
+}
+
 }  // namespace swinup

@@ -370,13 +370,6 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
         const ResourceRule rule{kMaskNames[m], {SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F, SWINUP_FORMAT_R32F},
                                 d.render_width, d.render_height, "render_width x render_height", false};
         if (!(v = check_resource(*masks[m], rule, backend)).ok()) return v;
-        if (backend != SWINUP_BACKEND_CPU) {
-            return {SWINUP_STATUS_UNSUPPORTED,
-                    std::string("dispatch.") + kMaskNames[m] + ": the " +
-                        (backend == SWINUP_BACKEND_CUDA ? "CUDA" : "Vulkan") +
-                        " backend does not read masks in this version (the CPU backend does); pass "
-                        "data NULL"};
-        }
     }
 
     // The output must not overlap an input: it is written while inputs may still be read.

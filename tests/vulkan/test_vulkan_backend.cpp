@@ -208,11 +208,10 @@ TEST_F(VulkanBackendFrames, AFailedFirstFrameLeavesTheImagesForTheNextFrameToPre
     expect_next_frame_unchanged(f0, 0, "the failed first frame changed what the next one computes");
 }
 
-// The Vulkan backend reads no masks yet (docs/masks.md): a dispatch with one is refused naming it,
-// the input statistics are not counted, and weights whose mask_embed bias is not zero (which would
-// add that bias even without masks) are refused at creation. The shipped weights (format 5, a zero
-// mask_embed) run.
-TEST_F(VulkanBackendFrames, MasksAreNotReadYet) {
+// The C API on the Vulkan backend reads the masks (tests/vulkan/test_vulkan_masks.cpp holds their
+// frames to the CPU's) and counts the input statistics; weights whose mask_embed bias is not zero
+// (which would add that bias even without masks) are refused at creation.
+TEST_F(VulkanBackendFrames, MasksAreReadAndCountedThroughTheCApi) {
     swinup_context_desc desc = context_for(kOdd, SWINUP_VARIANT_LITE, SWINUP_PRECISION_FAST, SWINUP_FORMAT_RGBA16F);
     desc.backend = SWINUP_BACKEND_VULKAN;
     swinup_context* ctx = nullptr;
@@ -222,15 +221,21 @@ TEST_F(VulkanBackendFrames, MasksAreNotReadYet) {
     swinup_dispatch_desc d = frame_desc(kOdd, frame, 0, SWINUP_FORMAT_RGBA16F, out);
     const std::vector<float> mask(size_t(d.render_width) * d.render_height, 0.5f);
     d.transparency_mask = input_resource(mask.data(), SWINUP_FORMAT_R32F, d.render_width, d.render_height);
-    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_UNSUPPORTED);
-    EXPECT_NE(std::string(swinup_last_error(ctx)).find("dispatch.transparency_mask: the Vulkan backend does not read masks"),
-              std::string::npos)
-        << swinup_last_error(ctx);
+    std::vector<float> reactive(mask.size(), 0.25f);
+    reactive[3] = NAN;
+    d.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R32F, d.render_width, d.render_height);
+    EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
     d.transparency_mask = swinup_resource{};
+    d.reactive_mask = swinup_resource{};
     EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
     swinup_input_statistics stats{};
     stats.struct_size = SWINUP_INPUT_STATISTICS_SIZE_V1;
-    EXPECT_EQ(swinup_context_get_input_statistics(ctx, &stats), SWINUP_STATUS_UNSUPPORTED);
+    ASSERT_EQ(swinup_context_get_input_statistics(ctx, &stats), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    EXPECT_EQ(stats.frames, 2u);
+    EXPECT_EQ(stats.reactive_nonfinite, 1u);
+    EXPECT_EQ(stats.transparency_nonfinite, 0u);
+    EXPECT_EQ(stats.color_nonfinite, 0u);  // SyntheticFrame's NaN is in frame 1 only
+    EXPECT_EQ(stats.reactive_out_of_range + stats.transparency_out_of_range, 0u);
     swinup_context_destroy(ctx);
 
     std::string error;

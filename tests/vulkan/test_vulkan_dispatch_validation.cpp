@@ -245,20 +245,51 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
         << mixed.message;
 }
 
-TEST(VulkanDispatchValidation, MaskImagesAreNotReadYet) {
+// The masks' images: R8_UNORM, R16_SFLOAT or R32_SFLOAT, sampled, in a read layout, at least the
+// render size, each an image of its own; absent (VK_NULL_HANDLE) needs nothing else.
+TEST(VulkanDispatchValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
     for (int m = 0; m < 2; ++m) {
-        Frame f;
-        swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
-        mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     VK_IMAGE_USAGE_SAMPLED_BIT);
-        const Validation v = f.check();
-        EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
-        EXPECT_EQ(v.message.rfind(std::string("vulkan_dispatch.") + (m == 0 ? "reactive_mask" : "transparency_mask") +
-                                      ".image: masks are not read by the Vulkan and CUDA backends",
-                                  0),
-                  0u)
-            << v.message;
+        const std::string name = m == 0 ? "reactive_mask" : "transparency_mask";
+        SCOPED_TRACE(name);
+        for (VkFormat format : {VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT, VK_FORMAT_R32_SFLOAT}) {
+            Frame f;
+            swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
+            mask = image(0x600, format, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+            EXPECT_TRUE(f.check().ok()) << f.check().message;
+        }
+        const auto refused = [&](auto change, const std::string& message) {
+            Frame f;
+            swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
+            mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+            change(f, mask);
+            const Validation v = f.check();
+            EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+            EXPECT_EQ(v.message.rfind(message, 0), 0u) << v.message;
+        };
+        refused([](Frame&, swinup_vulkan_image& i) { i.format = VK_FORMAT_R8G8B8A8_UNORM; },
+                "vulkan_dispatch." + name +
+                    ".format: expected VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT or VK_FORMAT_R32_SFLOAT "
+                    "(SWINUP_FORMAT_R8_UNORM), got VK_FORMAT_R8G8B8A8_UNORM");
+        refused([](Frame&, swinup_vulkan_image& i) { i.usage = VK_IMAGE_USAGE_STORAGE_BIT; },
+                "vulkan_dispatch." + name + ".usage: lacks VK_IMAGE_USAGE_SAMPLED_BIT");
+        refused([](Frame&, swinup_vulkan_image& i) { i.layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL; },
+                "vulkan_dispatch." + name + ".layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or "
+                                            "VK_IMAGE_LAYOUT_GENERAL, got VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL");
+        refused([](Frame&, swinup_vulkan_image& i) { i.height = 47; },
+                "vulkan_dispatch." + name + ".height: the image is 64x47, smaller than the 64x48 texels");
+        refused([](Frame&, swinup_vulkan_image& i) { i.view = VK_NULL_HANDLE; },
+                "vulkan_dispatch." + name + ".view: is VK_NULL_HANDLE");
+        refused([](Frame& f, swinup_vulkan_image& i) { i.image = f.desc.depth.image; },
+                "vulkan_dispatch." + name + ".image: is also vulkan_dispatch.depth.image");
     }
+    Frame both;
+    both.desc.reactive_mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+    both.desc.transparency_mask = both.desc.reactive_mask;
+    EXPECT_EQ(both.check().message.rfind("vulkan_dispatch.transparency_mask.image: is also "
+                                         "vulkan_dispatch.reactive_mask.image",
+                                         0),
+              0u)
+        << both.check().message;
 }
 
 TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {

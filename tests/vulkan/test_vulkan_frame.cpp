@@ -2,7 +2,9 @@
 // (cpu/input_planes.cpp, staging.cpp, output_pass.cpp) on small frames: 64x64 -> 128x128 and the
 // odd 37x23 -> 80x50, with NaN/Inf in the inputs, history and recurrent state present.
 // Bounds: exposure, input planes, replaced-value counts, staged e4m3 codes, t(colour), dilated
-// motion, exact output bytes, history and recurrent features: bit-identical (the CPU-vs-CUDA
+// motion, exact output bytes, history and recurrent features, the staged masks (R8_UNORM, R16F
+// and R32F, with NaN/Inf and values outside [0, 1] as device memory may hold) and their counts,
+// the output with masks: bit-identical (the CPU-vs-CUDA
 // pre-network and exact output tests are bit-identical too). Fast output: the CUDA fast output
 // test's bound, |t(fast) - t(exact)| <= 2^-13 per channel for all but 1e-3 of the pixels.
 #include <gtest/gtest.h>
@@ -19,6 +21,7 @@
 #include "cpu/staging.h"
 #include "frame/exposure.h"
 #include "frame/formats.h"
+#include "frame/mask_pixel.h"
 #include "frame/frame_sequence.h"
 #include "model/model_spec.h"
 #include "numeric/e4m3.h"
@@ -105,9 +108,23 @@ struct DeviceFrame {
 
 // Random host inputs of one frame, with NaN/Inf sprinkled in.
 struct HostInputs {
-    std::vector<uint8_t> color, depth, motion;
+    std::vector<uint8_t> color, depth, motion, reactive, transparency;
     float exposure_texture = 0.0f;
 };
+
+// An R8_UNORM mask of random codes (0 and 255 among them).
+void fill_unorm8_mask(std::mt19937& rng, swinup_resource& r, std::vector<uint8_t>& bytes, uint32_t w, uint32_t h,
+                      uint32_t pad_bytes) {
+    r.format = SWINUP_FORMAT_R8_UNORM;
+    r.width = w;
+    r.height = h;
+    r.memory = SWINUP_MEMORY_HOST;
+    r.row_pitch = w + pad_bytes;
+    bytes.assign(r.row_pitch * h, 0);
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) bytes[y * r.row_pitch + x] = uint8_t(rng() % 4 == 0 ? (rng() % 2) * 255 : rng());
+    r.data = bytes.data();
+}
 
 void fill_resource(std::mt19937& rng, swinup_resource& r, std::vector<uint8_t>& bytes, swinup_format format,
                    uint32_t w, uint32_t h, float lo, float hi, uint32_t pad_bytes) {
@@ -143,6 +160,9 @@ struct PreCase {
     uint32_t flags;
     bool exposure_texture;
     int previous_smaller_by = 0;  // the previous frame's render size, this many pixels smaller
+    // The masks' formats (SWINUP_FORMAT_UNKNOWN: absent). Their values include NaN/Inf and values
+    // outside [0, 1], which device memory may hold (host validation is not run here).
+    swinup_format reactive = SWINUP_FORMAT_UNKNOWN, transparency = SWINUP_FORMAT_UNKNOWN;
 };
 
 class VulkanFrame : public VulkanTest {
@@ -182,6 +202,18 @@ protected:
             d.exposure.format = SWINUP_FORMAT_R32F;
             d.exposure.width = d.exposure.height = 1;
         }
+        const struct {
+            swinup_format format;
+            swinup_resource* r;
+            std::vector<uint8_t>* bytes;
+        } masks[2] = {{c.reactive, &d.reactive_mask, &in.reactive}, {c.transparency, &d.transparency_mask, &in.transparency}};
+        for (const auto& m : masks) {
+            if (m.format == SWINUP_FORMAT_R8_UNORM) fill_unorm8_mask(rng, *m.r, *m.bytes, c.size.rw, c.size.rh, 3);
+            if (m.format == SWINUP_FORMAT_R16F || m.format == SWINUP_FORMAT_R32F) {
+                fill_resource(rng, *m.r, *m.bytes, m.format, c.size.rw, c.size.rh, -0.25f, 1.25f, 2);
+            }
+        }
+        const bool has_masks = d.reactive_mask.data != nullptr || d.transparency_mask.data != nullptr;
 
         // A previous frame (same size, other jitter) so that the history is read.
         FrameSequence sequence;
@@ -210,10 +242,11 @@ protected:
         const float exposure = frame.exposure.automatic
                                    ? cpu::auto_exposure(d, c.size.rw, c.size.rh, frame.exposure.pre_exposure, row_sums)
                                    : frame.exposure.value;
-        std::vector<float> color(render * 3), z(render), motion(render * 2);
+        std::vector<float> color(render * 3), z(render), motion(render * 2), mask_plane(render * 2);
         std::vector<uint32_t> row_counts(static_cast<size_t>(c.size.rh) * cpu::kRowCounts);
-        const cpu::ReplacedCounts counts =
-            cpu::read_input_planes(d, frame, exposure, color.data(), z.data(), motion.data(), nullptr, row_counts);
+        const cpu::ReplacedCounts counts = cpu::read_input_planes(d, frame, exposure, color.data(), z.data(),
+                                                                  motion.data(), has_masks ? mask_plane.data() : nullptr,
+                                                                  row_counts);
         EXPECT_GT(counts.color + counts.depth + counts.motion, 0u) << "the inputs hold no NaN/Inf";
         StageCurrent cur;
         static_cast<FrameGeometry&>(cur) = frame.geometry;
@@ -228,7 +261,13 @@ protected:
         prev.width = frame.previous_width;
         prev.height = frame.previous_height;
         std::vector<float> dilated(render * 2), tc(render * 3), staged(static_cast<size_t>(pw) * ph * kSlots);
-        cpu::stage_frame(cur, prev, {dilated.data(), tc.data(), staged.data(), pw, ph});
+        std::vector<float> staged_masks(static_cast<size_t>(pw) * ph * kMasks);
+        cpu::StagingOutput staging_out{dilated.data(), tc.data(), staged.data(), pw, ph};
+        if (has_masks) {
+            staging_out.masks = mask_plane.data();
+            staging_out.staged_masks = staged_masks.data();
+        }
+        cpu::stage_frame(cur, prev, staging_out);
 
         // Vulkan.
         DeviceFrame v(device(), c.size, SWINUP_PRECISION_EXACT);
@@ -237,10 +276,19 @@ protected:
         v.t.upload(v.rec, recurrent, v.buffers.recurrent[frame.current]);
         v.t.upload(v.rec, prev_z, v.buffers.depth[frame.current]);
         const FrameInputViews views = io.record_upload(v.rec, d);
-        const FramePush push = frame_push(frame, d, 0.0f);
-        v.passes.record_exposure(v.rec, push, frame, views, v.buffers);
-        v.passes.record_input_planes(v.rec, push, frame, views, v.buffers);
-        v.passes.record_staging(v.rec, push, frame, v.buffers);
+        FramePush push = frame_push(frame, d, 0.0f);
+        push.flags |= mask_flags(views);
+        v.passes.record_exposure(v.rec, push, frame, views, buffers);
+        v.passes.record_input_planes(v.rec, push, frame, views, buffers);
+        v.passes.record_staging(v.rec, push, frame, buffers);
+        // The network's mask tokens, lite (2x2 pixels a token) then full (a pixel a token).
+        size_t r_tokens[2] = {0, 0};
+        if (has_masks) {
+            for (int lite = 1; lite >= 0; --lite) {
+                v.passes.record_mask_tokens(v.rec, push, buffers, lite == 1);
+                r_tokens[1 - lite] = v.t.download(v.rec, v.buffers.mask_tokens, static_cast<size_t>(pw) * ph * 4);
+            }
+        }
         const size_t r_scalars = v.t.download(v.rec, v.buffers.scalars, sizeof(FrameScalars));
         const size_t r_color = v.t.download(v.rec, v.buffers.color, render * 12);
         const size_t r_z = v.t.download(v.rec, v.buffers.depth[frame.next], render * 4);
@@ -248,6 +296,7 @@ protected:
         const size_t r_staged = v.t.download(v.rec, v.buffers.staged, static_cast<size_t>(pw) * ph * kSlots);
         const size_t r_tc = v.t.download(v.rec, v.buffers.tc, render * 12);
         const size_t r_dilated = v.t.download(v.rec, v.buffers.dilated, render * 8);
+        const size_t r_masks = v.t.download(v.rec, v.buffers.masks, render * 8);
         v.submitter.submit_and_wait();
 
         const auto scalars = v.t.read<FrameScalars>(r_scalars, 1)[0];
@@ -255,6 +304,33 @@ protected:
         EXPECT_EQ(scalars.color_replaced, counts.color);
         EXPECT_EQ(scalars.depth_replaced, counts.depth);
         EXPECT_EQ(scalars.motion_replaced, counts.motion);
+        EXPECT_EQ(scalars.color_pixels, counts.color_pixels);
+        EXPECT_EQ(scalars.motion_pixels, counts.motion_pixels);
+        for (int m = 0; m < kMasks; ++m) {
+            EXPECT_EQ(scalars.mask_nonfinite[m], counts.mask_nonfinite[m]) << "mask " << m;
+            EXPECT_EQ(scalars.mask_out_of_range[m], counts.mask_out_of_range[m]) << "mask " << m;
+        }
+        if (has_masks) {
+            EXPECT_GT(counts.mask_nonfinite[0] + counts.mask_nonfinite[1], 0u) << "the masks hold no NaN/Inf";
+            EXPECT_GT(counts.mask_out_of_range[0] + counts.mask_out_of_range[1], 0u) << "no mask value out of range";
+            expect_bits_equal("mask plane", v.t.read<float>(r_masks, render * 2), mask_plane.data(), render * 2);
+            // The CPU network's mask inputs (cpu/staging.cpp's padded e4m3 plane) packed as
+            // mask_embed's rows: lite gathers quadrants (cpu/network.cpp embed_lite), full (r, t, 0, 0).
+            const auto code = [&](int x, int y, int k) {
+                return f32_to_e4m3(staged_masks[(static_cast<size_t>(y) * pw + x) * kMasks + k]);
+            };
+            std::vector<uint8_t> lite_tokens, full_tokens;
+            for (int ty = 0; ty < ph / 2; ++ty)
+                for (int tx = 0; tx < pw / 2; ++tx)
+                    for (int q = 0; q < 4; ++q)
+                        for (int k = 0; k < kMasks; ++k) lite_tokens.push_back(code(2 * tx + (q & 1), 2 * ty + (q >> 1), k));
+            for (int y = 0; y < ph; ++y)
+                for (int x = 0; x < pw; ++x) full_tokens.insert(full_tokens.end(), {code(x, y, 0), code(x, y, 1), 0, 0});
+            expect_bits_equal("lite mask tokens", v.t.read<uint8_t>(r_tokens[0], lite_tokens.size()), lite_tokens.data(),
+                              lite_tokens.size());
+            expect_bits_equal("full mask tokens", v.t.read<uint8_t>(r_tokens[1], full_tokens.size()), full_tokens.data(),
+                              full_tokens.size());
+        }
         expect_bits_equal("colour plane", v.t.read<float>(r_color, render * 3), color.data(), render * 3);
         expect_bits_equal("depth plane", v.t.read<float>(r_z, render), z.data(), render);
         expect_bits_equal("motion plane", v.t.read<float>(r_motion, render * 2), motion.data(), render * 2);
@@ -266,9 +342,11 @@ protected:
         expect_bits_equal("staged e4m3 slots", codes, want.data(), want.size());
     }
 
-    void check_output(const Size& size, swinup_format format, swinup_precision precision) {
+    // with_masks: a (reactive, transparency) plane of zeros, ones and fractions; still pixels
+    // (zero motion) take the shift, so the transparency mask acts too.
+    void check_output(const Size& size, swinup_format format, swinup_precision precision, bool with_masks = false) {
         SCOPED_TRACE(std::to_string(size.rw) + "x" + std::to_string(size.rh) + " format " + std::to_string(format) +
-                     (precision == SWINUP_PRECISION_FAST ? " fast" : " exact"));
+                     (precision == SWINUP_PRECISION_FAST ? " fast" : " exact") + (with_masks ? " masks" : ""));
         std::mt19937 rng(size.rw * 7 + format);
         swinup_context_desc ctx = sized_context_desc(size.rw, size.rh, size.dw, size.dh);
         ctx.output_format = format;
@@ -307,6 +385,11 @@ protected:
         for (auto& v : head) v = rng() % 211 == 0 ? NAN : unit(rng) * 6.0f - 3.0f;
         for (auto& h : history) h = f32_to_f16_bits(unit(rng) * 3.0f);
         const float still_shift = 1.5f;
+        std::vector<float> mask_plane(render * 2);
+        for (auto& m : mask_plane) {
+            const uint32_t kind = static_cast<uint32_t>(rng() % 3);
+            m = kind == 0 ? 0.0f : kind == 1 ? 1.0f : unit(rng);
+        }
 
         // CPU (exact: the reference either way).
         OutputCurrent cur;
@@ -316,6 +399,7 @@ protected:
         cur.head = head.data();
         cur.head_stride = pw;
         cur.still_history_shift = still_shift;
+        cur.masks = with_masks ? mask_plane.data() : nullptr;
         OutputPrevious prev{true, history.data()};
         std::vector<uint8_t> cpu_output(output_bytes.size());
         swinup_resource cpu_resource = d.output;
@@ -334,11 +418,13 @@ protected:
         v.t.upload(v.rec, dilated, v.buffers.dilated);
         v.t.upload(v.rec, head, v.buffers.head);
         v.t.upload(v.rec, history, v.buffers.history[frame.current]);
-        const FramePush push = frame_push(frame, d, still_shift);
-        v.passes.record_exposure(v.rec, push, frame, FrameInputViews{}, v.buffers);
+        v.t.upload(v.rec, mask_plane, v.buffers.masks);  // read only when the push says so
+        FramePush push = frame_push(frame, d, still_shift);
+        if (with_masks) push.flags |= kFlagReactiveMask | kFlagTransparencyMask;
+        v.passes.record_exposure(v.rec, push, frame, FrameInputViews{}, buffers);
         io.record_prepare(v.rec);
-        v.passes.record_output(v.rec, push, frame, v.buffers, io.output_view(), format);
-        v.passes.record_recurrent(v.rec, push, frame, v.buffers);
+        v.passes.record_output(v.rec, push, frame, buffers, io.output_view(), format);
+        v.passes.record_recurrent(v.rec, push, frame, buffers);
         io.record_readback(v.rec);
         const size_t r_history = v.t.download(v.rec, v.buffers.history[frame.next], display * 8);
         const size_t r_recurrent = v.t.download(v.rec, v.buffers.recurrent[frame.next], render * 8);
@@ -418,6 +504,22 @@ TEST_F(VulkanFrame, ExposureTextureIsReadOnTheDeviceAndSanitised) {
     }
 }
 
+TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithMasks) {
+    for (const Size& s : kSizes) {
+        PreCase both{s, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RG16F, SWINUP_FLAG_MV_JITTERED, false};
+        both.reactive = SWINUP_FORMAT_R8_UNORM;
+        both.transparency = SWINUP_FORMAT_R16F;
+        check_pre_network(both);
+        PreCase one{s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG32F, SWINUP_FLAG_HDR, false};
+        one.transparency = SWINUP_FORMAT_R32F;  // the reactive mask absent: 0
+        check_pre_network(one);
+        PreCase other{s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG32F, SWINUP_FLAG_HDR, false};
+        other.reactive = SWINUP_FORMAT_R32F;
+        other.transparency = SWINUP_FORMAT_R8_UNORM;
+        check_pre_network(other);
+    }
+}
+
 TEST_F(VulkanFrame, PreNetworkPassesMatchTheCpuWithAutoExposure) {
     for (const Size& s : kSizes) {
         check_pre_network({s, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RG16F, SWINUP_FLAG_HDR | SWINUP_FLAG_AUTO_EXPOSURE,
@@ -435,6 +537,14 @@ TEST_F(VulkanFrame, OutputPassExactMatchesTheCpuInEveryFormat) {
     for (const Size& s : kSizes) {
         for (swinup_format f : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
             check_output(s, f, SWINUP_PRECISION_EXACT);
+        }
+    }
+}
+
+TEST_F(VulkanFrame, OutputPassExactWithMasksMatchesTheCpuInEveryFormat) {
+    for (const Size& s : kSizes) {
+        for (swinup_format f : {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) {
+            check_output(s, f, SWINUP_PRECISION_EXACT, true);
         }
     }
 }

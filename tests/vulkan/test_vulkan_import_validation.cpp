@@ -162,6 +162,23 @@ TEST(CudaInteropValidation, SemaphoreValuesAreChecked) {
                    "vulkan_dispatch.signal_value: is 2 but signal_semaphore is VK_NULL_HANDLE");
 }
 
+// The CUDA backend does not import mask images: a well-formed one is refused, UNSUPPORTED, naming it.
+TEST(CudaInteropValidation, MaskImagesAreRefusedNamingThem) {
+    for (int m = 0; m < 2; ++m) {
+        Frame f;
+        swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
+        mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                     VK_IMAGE_USAGE_SAMPLED_BIT);
+        const Validation v = f.check();
+        EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
+        EXPECT_EQ(v.message.rfind(std::string("vulkan_dispatch.") + (m == 0 ? "reactive_mask" : "transparency_mask") +
+                                      ".image: the CUDA backend does not import mask images from Vulkan",
+                                  0),
+                  0u)
+            << v.message;
+    }
+}
+
 TEST(CudaInteropValidation, TheDeviceNeedsTheExternalFdExtensions) {
     swinup_vulkan_device_desc device;
     swinup_vulkan_device_desc_init(&device);

@@ -1,5 +1,5 @@
 // The Vulkan network against the CPU network (cpu::Network), layer by layer, for both variants,
-// both window-shift parities, without and with the head MLP, on the 64x64 render grid (level 3 is
+// both window-shift parities, without and with the head MLP, with masks (weights with mask_embed), on the 64x64 render grid (level 3 is
 // 8 x 8 tokens: every window of a shifted block there is masked), with the Khronos validation
 // layer on (any message fails the test).
 // Bounds: exact mode gives the CPU's bits in every layer (zero differing values): the GEMMs and
@@ -14,12 +14,14 @@
 #include <map>
 #include <ostream>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "cpu/network.h"
 #include "gpu_test_support.h"
 #include "model/model_spec.h"
+#include "numeric/e4m3.h"
 #include "network_test_weights.h"
 #include "vulkan/backend/network_vulkan.h"
 #include "vulkan/runtime/recorder.h"
@@ -36,18 +38,53 @@ struct Case {
     swinup_precision precision;
     uint64_t frame;
     bool head_mlp = false;
+    bool masks = false;  // weights with mask_embed, run with masks
 };
 
 std::string case_text(const Case& c) {
     return std::string(c.variant == Variant::lite ? "Lite" : "Full") + (c.head_mlp ? "HeadMlp" : "") +
+           (c.masks ? "Masks" : "") +
            (c.precision == SWINUP_PRECISION_EXACT ? "Exact" : "Fast") + "Frame" + std::to_string(c.frame);
 }
 
 // gtest prints the parameter with this (ctest's test names) instead of its bytes.
 void PrintTo(const Case& c, std::ostream* os) { *os << case_text(c); }
 
+// A padded grid's staged masks (w x h x 2, e4m3 values in [0, 1] as staging makes them) and the
+// same packed as frame/mask_tokens.comp packs them for mask_embed: lite, per level-1 token its 2x2
+// pixels' pairs in quadrant order (8 codes); full, per pixel (r, t, 0, 0).
+struct TestMasks {
+    std::vector<float> plane;
+    std::vector<uint8_t> tokens;
+};
+
+TestMasks random_masks(Variant variant, int w, int h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    TestMasks m;
+    m.plane.resize(size_t(w) * h * kMaskInputs);
+    for (float& v : m.plane) {
+        const uint32_t kind = static_cast<uint32_t>(rng() % 4);
+        v = kind == 0 ? 0.0f : kind == 1 ? 1.0f : round_to_e4m3(unit(rng));
+    }
+    const auto code = [&](int x, int y, int k) {
+        return f32_to_e4m3(m.plane[(size_t(y) * size_t(w) + size_t(x)) * kMaskInputs + size_t(k)]);
+    };
+    if (variant == Variant::lite) {
+        for (int ty = 0; ty < h / 2; ++ty)
+            for (int tx = 0; tx < w / 2; ++tx)
+                for (int q = 0; q < 4; ++q)
+                    for (int k = 0; k < kMaskInputs; ++k) m.tokens.push_back(code(2 * tx + (q & 1), 2 * ty + (q >> 1), k));
+    } else {
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) m.tokens.insert(m.tokens.end(), {code(x, y, 0), code(x, y, 1), 0, 0});
+    }
+    return m;
+}
+
 void compare_network(vulkan::Device& device, const Case& c, int w = 64, int h = 64) {
-    const std::shared_ptr<const Weights> weights = test::make_random_weights(c.variant, 5, c.head_mlp);
+    const std::shared_ptr<const Weights> weights = test::make_random_weights(c.variant, 5, c.head_mlp, c.masks);
+    const TestMasks masks = c.masks ? random_masks(c.variant, w, h, 11) : TestMasks{};
     // Slots in [-1.5, 1.5): the staged ranges (model-spec.md "Staging") after e4m3 rounding.
     const std::vector<float> staged = test::random_staged(w, h, 3, -1.5f, 1.5f);
 
@@ -57,7 +94,7 @@ void compare_network(vulkan::Device& device, const Case& c, int w = 64, int h = 
         cpu_layers.emplace_back(name, std::vector<float>(d, d + size_t(lw) * lh * ch));
     });
     std::vector<float> cpu_head(size_t(w) * h * kHeadOutputs);
-    cpu_net.run(staged.data(), w, h, c.frame, cpu_head.data());
+    cpu_net.run(staged.data(), w, h, c.frame, cpu_head.data(), c.masks ? masks.plane.data() : nullptr);
 
     vulkan::VulkanNetwork net(device, weights, c.precision, w, h);
     std::printf("[ grid     ] %dx%d\n", w, h);
@@ -65,10 +102,13 @@ void compare_network(vulkan::Device& device, const Case& c, int w = 64, int h = 
     const std::vector<uint8_t> staged_bytes = vulkan_test::to_e4m3(staged);
     vulkan::Buffer staged_buf = vulkan_test::host_buffer(device, staged_bytes.data(), staged_bytes.size());
     vulkan::Buffer head_buf = vulkan_test::host_buffer(device, nullptr, cpu_head.size() * 4);
+    vulkan::Buffer mask_buf;
+    if (c.masks) mask_buf = vulkan_test::host_buffer(device, masks.tokens.data(), masks.tokens.size());
     {
         vulkan::HostSubmitter submitter(device);
         vulkan::Recorder& rec = submitter.begin();
-        net.record(rec, vulkan_test::view(staged_buf), w, h, c.frame, vulkan_test::view(head_buf));
+        net.record(rec, vulkan_test::view(staged_buf), w, h, c.frame, vulkan_test::view(head_buf),
+                   c.masks ? vulkan_test::view(mask_buf) : vulkan::BufferView{});
         rec.barrier(true);
         submitter.submit_and_wait();
     }
@@ -112,7 +152,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{Variant::lite, SWINUP_PRECISION_FAST, 1}, Case{Variant::full, SWINUP_PRECISION_FAST, 0},
                       Case{Variant::lite, SWINUP_PRECISION_EXACT, 1, true},
                       Case{Variant::full, SWINUP_PRECISION_EXACT, 0, true},
-                      Case{Variant::lite, SWINUP_PRECISION_FAST, 0, true}),
+                      Case{Variant::lite, SWINUP_PRECISION_FAST, 0, true},
+                      Case{Variant::lite, SWINUP_PRECISION_EXACT, 1, false, true},
+                      Case{Variant::full, SWINUP_PRECISION_EXACT, 0, false, true}),
     case_name);
 
 // A grid smaller than the network's maximum (the activations are sized for the maximum) and an

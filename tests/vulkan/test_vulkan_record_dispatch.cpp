@@ -8,6 +8,7 @@
 // the next good frame equals that of a context that never saw them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -264,6 +265,92 @@ TEST(RecordDispatchContext, SwinupsOwnDeviceServesRecordingAndHostPointers) {
     EXPECT_TRUE(host_frame(own.ctx, 1, format) == host_frame(host.ctx, 1, format));
     images.upload(dev, 2);
     EXPECT_TRUE(recorded_frame(dev, own.ctx, images, images.describe(2)) == host_frame(host.ctx, 2, format));
+}
+
+// Mask images on the application's device: the frames equal swinup_dispatch's on the Vulkan
+// backend with the same masks in host memory (there clamped to [0, 1] by the test, as staging
+// clamps device values); the device values outside [0, 1] and the NaN are counted once each frame
+// is seen completed, and the context warns once, naming the mask.
+TEST(RecordDispatchMasks, MaskImagesAreReadClampedCountedAndWarnedAbout) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, format);
+    desc.precision = SWINUP_PRECISION_FAST;  // both sides alike; lavapipe is slow
+    std::vector<std::string> warnings;
+    desc.log_callback = [](swinup_log_level level, const char* message, void* user) {
+        if (level == SWINUP_LOG_WARNING) static_cast<std::vector<std::string>*>(user)->push_back(message);
+    };
+    desc.log_user_data = &warnings;
+    Context recorded, host;
+    const swinup_vulkan_device_desc handles = dev.description();
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &handles, &recorded.ctx), SWINUP_STATUS_OK)
+        << swinup_last_error(nullptr);
+    swinup_context_desc host_desc = desc;
+    host_desc.log_callback = nullptr;
+    host_desc.log_user_data = nullptr;
+    ASSERT_EQ(swinup_context_create(&host_desc, &host.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+
+    // Reactive: R8_UNORM codes; transparency: R16_SFLOAT with values outside [0, 1] and a NaN.
+    const size_t n = size_t(kRenderW) * kRenderH;
+    std::vector<uint8_t> reactive(n);
+    std::vector<uint16_t> transparency(n);
+    std::vector<float> transparency_clamped(n);
+    for (size_t i = 0; i < n; ++i) {
+        reactive[i] = uint8_t((i * 37) % 256);
+        transparency[i] = f32_to_f16_bits(float(i % 23) / 11.0f - 0.5f);  // -0.5 .. 1.5
+    }
+    transparency[5] = 0x7e00;  // NaN: read as 0
+    uint64_t out_of_range = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const float v = f16_bits_to_f32(transparency[i]);
+        const bool nan = std::isnan(v);
+        out_of_range += !nan && (v < 0.0f || v > 1.0f) ? 1 : 0;
+        transparency_clamped[i] = nan ? 0.0f : std::min(1.0f, std::max(0.0f, v));
+    }
+    TestImage reactive_image = dev.make_image(VK_FORMAT_R8_UNORM, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 1);
+    TestImage transparency_image =
+        dev.make_image(VK_FORMAT_R16_SFLOAT, kRenderW, kRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 2);
+    dev.upload(reactive_image, reactive.data(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    dev.upload(transparency_image, transparency.data(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+
+    AppImages images(dev, format);
+    constexpr int kMaskFrames = 2;
+    for (int f = 0; f < kMaskFrames; ++f) {
+        images.upload(dev, f);
+        swinup_vulkan_dispatch_desc d = images.describe(f);
+        d.reactive_mask = reactive_image.described(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        d.transparency_mask = transparency_image.described(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        const std::vector<uint8_t> got = recorded_frame(dev, recorded.ctx, images, d);
+
+        const SyntheticFrame frame(f);
+        std::vector<uint8_t> want(size_t(kDisplayW) * kDisplayH * output_texel_bytes(format), 0xcd);
+        swinup_dispatch_desc h =
+            frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
+                                input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
+                                input_resource(frame.mv.data(), SWINUP_FORMAT_RG32F, kRenderW, kRenderH),
+                                output_resource(want.data(), format, kDisplayW, kDisplayH));
+        set_scalars(&h, f);
+        h.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R8_UNORM, kRenderW, kRenderH);
+        h.transparency_mask = input_resource(transparency_clamped.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH);
+        ASSERT_EQ(swinup_dispatch(host.ctx, &h), SWINUP_STATUS_OK) << swinup_last_error(host.ctx);
+        EXPECT_TRUE(got == want) << "frame " << f << ": the recorded frame differs from swinup_dispatch's";
+    }
+    // Both frames ran (submit_and_wait): the call sees their events and reads their counts.
+    swinup_input_statistics stats{};
+    stats.struct_size = SWINUP_INPUT_STATISTICS_SIZE_V1;
+    ASSERT_EQ(swinup_context_get_input_statistics(recorded.ctx, &stats), SWINUP_STATUS_OK)
+        << swinup_last_error(nullptr);
+    EXPECT_EQ(stats.frames, uint64_t(kMaskFrames));
+    EXPECT_EQ(stats.transparency_nonfinite, uint64_t(kMaskFrames));
+    EXPECT_EQ(stats.transparency_out_of_range, out_of_range * kMaskFrames);
+    EXPECT_GT(out_of_range, 0u);
+    EXPECT_EQ(stats.reactive_nonfinite + stats.reactive_out_of_range, 0u);
+    // The warning came with the second frame (the first frame's counts were read as it was
+    // recorded), once.
+    size_t named = 0;
+    for (const std::string& w : warnings) named += w.find("dispatch.transparency_mask:") == 0 ? 1 : 0;
+    EXPECT_EQ(named, 1u);
 }
 
 TEST(RecordDispatchContext, AtMostEightRecordedFramesArePendingAndARunFrameFreesItsSlot) {

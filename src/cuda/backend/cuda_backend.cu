@@ -7,6 +7,7 @@
 #include "cuda/backend/cuda_check.cuh"
 #include "frame/formats.h"
 #include "frame/input_image.h"
+#include "frame/mask_pixel.h"
 #include "model/model_spec.h"
 
 namespace swinup::cuda {
@@ -66,6 +67,13 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
     planes_.out_kernel = buffers_.out_kernel.get<float4>();
     planes_.out_motion = buffers_.out_motion.get<float2>();
     planes_.out_axes = buffers_.out_axes.get<OutputAxis>();
+    planes_.masks = buffers_.masks.get<float>();
+    planes_.mask_tokens = buffers_.mask_tokens.get<uint8_t>();
+    planes_.counts = buffers_.counts.get<unsigned int>();
+    // The mask rows' bytes after the pairs are never written: zero once (the GEMM reads them).
+    SWINUP_CUDA_CHECK(cudaMemset(buffers_.mask_tokens.get(), 0, buffers_.mask_tokens.bytes()));
+    SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_counts_, sizeof(unsigned int) * kFrameCounts * kCountSlots));
+    for (CountSlot& c : count_slots_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&c.done, cudaEventDisableTiming));
     // The memsets above and the weight uploads ran on the legacy stream; wait for that stream
     // only. A device-wide synchronisation here failed, and invalidated the capture, when another
     // context on this device was capturing its frame graph from another thread
@@ -78,6 +86,10 @@ CudaBackend::~CudaBackend() {
     for (cudaEvent_t e : param_copied_)
         if (e) cudaEventDestroy(e);
     if (pinned_params_) cudaFreeHost(pinned_params_);
+    // Every frame's work is done by now (swinup.h: a context is destroyed after its frames).
+    for (CountSlot& c : count_slots_)
+        if (c.done) cudaEventDestroy(c.done);
+    if (pinned_counts_) cudaFreeHost(pinned_counts_);
     graphs_.clear();
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
     if (last_frame_done_) cudaEventDestroy(last_frame_done_);
@@ -126,7 +138,8 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
           [&] { launch_input_planes(host, params, planes_, stream); });
     stage("staging", render * (12 + 4 + 8 + 4 + 8 + 8 + 12) + padded * kSlots + display * 8,
           [&] { launch_staging(host, params, planes_, stream); });
-    network_->run(planes_.staged, host.padded_width, host.padded_height, frame_index, planes_.head, stream);
+    network_->run(planes_.staged, host.padded_width, host.padded_height, frame_index, planes_.head, stream,
+                  host.mask_tokens != 0 ? planes_.mask_tokens : nullptr);
     // Fast mode: the pre-pass (head 0..7, t(colour), motion in; 40 bytes and the recurrent state out)
     // also writes the recurrent state; exact mode has a pass of its own for it after the output.
     const bool fast = desc_.precision != SWINUP_PRECISION_EXACT;
@@ -193,7 +206,7 @@ void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_
     if (use_graphs_) {
         FrameGraphs* graphs = graphs_.find(p.width, p.height);
         if (graphs == nullptr) graphs = &graphs_.insert(p.width, p.height, FrameGraphs{});
-        cudaGraphExec_t& exec = graphs->exec[frame_index & 1u];
+        cudaGraphExec_t& exec = graphs->exec[(frame_index & 1u) + (p.has_masks ? 2u : 0u)];
         if (exec == nullptr) {
             cudaGraph_t graph = nullptr;
             SWINUP_CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeRelaxed));
@@ -224,6 +237,16 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     p.color = input(d.color, buffers_.host_color, stream);
     p.depth = input(d.depth, buffers_.host_depth, stream);
     p.motion = input(d.motion_vectors, buffers_.host_motion, stream);
+    const swinup_resource* masks[kMasks] = {&d.reactive_mask, &d.transparency_mask};
+    InputImage* mask_images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
+    bool host_mask = false;
+    for (int m = 0; m < kMasks; ++m) {
+        if (masks[m]->data == nullptr) continue;
+        *mask_images[m] = input(*masks[m], buffers_.host_masks[m], stream);
+        host_mask = host_mask || masks[m]->memory == SWINUP_MEMORY_HOST;
+        p.has_masks = 1;
+    }
+    if (p.has_masks && weights_->config.masks) p.mask_tokens = weights_->config.variant == Variant::lite ? 1 : 2;
     const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
     const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
     p.output_format = d.output.format;
@@ -239,8 +262,9 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
         SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), buffers_.host_output.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
     }
+    enqueue_counts(stream);
     SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
-    if (host_output || d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
+    if (host_output || host_mask || d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
         d.motion_vectors.memory == SWINUP_MEMORY_HOST) {
         SWINUP_CUDA_CHECK(cudaStreamSynchronize(stream));  // host memory must be done with on return
     }
@@ -265,8 +289,68 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     p.output_surface = images.output;
     SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
     launch(p, frame_index, stream, /*pinned=*/true);
+    enqueue_counts(stream);
     SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
     frames_.commit(frame);
+}
+
+void CudaBackend::enqueue_counts(cudaStream_t stream) {
+    const int slot = next_count_slot_;
+    next_count_slot_ = (next_count_slot_ + 1) % kCountSlots;
+    CountSlot& c = count_slots_[slot];
+    if (c.pending) {  // kCountSlots frames ago: its counts arrived long since, or are waited for here
+        SWINUP_CUDA_CHECK(cudaEventSynchronize(c.done));
+        collect_counts(false);
+    }
+    SWINUP_CUDA_CHECK(cudaMemcpyAsync(pinned_counts_ + size_t(slot) * kFrameCounts, planes_.counts,
+                                      sizeof(unsigned int) * kFrameCounts, cudaMemcpyDeviceToHost, stream));
+    SWINUP_CUDA_CHECK(cudaEventRecord(c.done, stream));
+    c.pending = true;
+}
+
+void CudaBackend::collect_counts(bool wait) const {
+    for (int slot = 0; slot < kCountSlots; ++slot) {
+        CountSlot& c = count_slots_[slot];
+        if (!c.pending) continue;
+        if (wait) {
+            SWINUP_CUDA_CHECK(cudaEventSynchronize(c.done));
+        } else {
+            const cudaError_t status = cudaEventQuery(c.done);
+            if (status == cudaErrorNotReady) continue;
+            SWINUP_CUDA_CHECK(status);
+        }
+        const unsigned int* n = pinned_counts_ + size_t(slot) * kFrameCounts;
+        statistics_.frames += 1;
+        statistics_.color_nonfinite += n[kCountColor];
+        statistics_.depth_nonfinite += n[kCountDepth];
+        statistics_.motion_nonfinite += n[kCountMotion];
+        statistics_.reactive_nonfinite += n[kCountReactiveNonfinite];
+        statistics_.transparency_nonfinite += n[kCountTransparencyNonfinite];
+        statistics_.reactive_out_of_range += n[kCountReactiveOutOfRange];
+        statistics_.transparency_out_of_range += n[kCountTransparencyOutOfRange];
+        c.pending = false;
+    }
+}
+
+swinup_status CudaBackend::input_statistics(InputStatistics* out, std::string* error) const {
+    try {
+        SWINUP_CUDA_CHECK(cudaSetDevice(device_));
+        collect_counts(true);
+    } catch (const CudaError& e) {
+        *error = e.what();
+        return SWINUP_STATUS_DEVICE_ERROR;
+    }
+    *out = statistics_;
+    return SWINUP_STATUS_OK;
+}
+
+InputStatistics CudaBackend::input_statistics_known() const {
+    try {
+        cudaSetDevice(device_);
+        collect_counts(false);
+    } catch (const CudaError&) {  // a failed device: the next dispatch reports it
+    }
+    return statistics_;
 }
 
 swinup_status CudaBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) {

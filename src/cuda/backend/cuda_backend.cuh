@@ -33,6 +33,11 @@ public:
     std::string device_name() const override { return device_name_; }
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override;
     BackendMemory memory() const override;
+    // The counts of the frames dispatched so far: waits for the frames still running (swinup
+    // enqueued them; a frame on imported images also waits for the application's semaphore).
+    swinup_status input_statistics(InputStatistics* out, std::string* error) const override;
+    // The counts of the frames seen completed, without waiting.
+    InputStatistics input_statistics_known() const override;
 
     // Estimate of the device memory of one instantiated frame graph (its kernel nodes' parameters
     // and launch state; CUDA has no call that reports it). An upper figure: the GPU test
@@ -91,9 +96,11 @@ private:
     cudaEvent_t last_frame_done_ = nullptr;
     bool use_graphs_ = true;
     CudaNetwork::StageMarker marker_;
-    // A render size's frame graphs, one per window-shift parity (null until first captured).
+    // A render size's frame graphs, one per window-shift parity and per masks' presence (index
+    // parity + 2 * has_masks; null until first captured): a frame with masks stages them and runs
+    // mask_embed, one without leaves both out, so its bits are those of a build without masks.
     struct FrameGraphs {
-        cudaGraphExec_t exec[2] = {nullptr, nullptr};
+        cudaGraphExec_t exec[4] = {nullptr, nullptr, nullptr, nullptr};
         void release();
     };
     RenderSizeCache<FrameGraphs> graphs_{SWINUP_CUDA_GRAPH_CACHE_SIZES, [](FrameGraphs& g) { g.release(); }};
@@ -115,6 +122,22 @@ private:
     cudaEvent_t param_copied_[kParamSlots] = {};
     int next_param_slot_ = 0;
     void stage_params_pinned(const FrameParams& p, cudaStream_t stream);
+    // The input statistics: each frame's counters (FramePlanes::counts) are copied, after the
+    // frame, into a pinned slot whose event says when they arrived; a slot is added to
+    // statistics_ once its event has completed (collect), at the latest before it is reused.
+    static constexpr int kCountSlots = 8;
+    struct CountSlot {
+        cudaEvent_t done = nullptr;
+        bool pending = false;
+    };
+    unsigned int* pinned_counts_ = nullptr;  // kCountSlots x kFrameCounts
+    mutable CountSlot count_slots_[kCountSlots];
+    int next_count_slot_ = 0;
+    mutable InputStatistics statistics_;
+    // Enqueues the copy of this frame's counters on `stream` (after the frame's work).
+    void enqueue_counts(cudaStream_t stream);
+    // Adds the completed slots' counts; with `wait`, waits for the pending ones first.
+    void collect_counts(bool wait) const;
 };
 
 }  // namespace swinup::cuda

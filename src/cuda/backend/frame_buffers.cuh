@@ -18,6 +18,8 @@ struct FrameBuffers {
     DeviceBuffer color, motion, dilated, tc, staged, head, row_sums, exposure, params;
     DeviceBuffer out_color, out_kernel, out_motion, out_axes;  // fast mode only
     DeviceBuffer host_color, host_depth, host_motion, host_output;
+    DeviceBuffer masks, mask_tokens, counts;  // FramePlanes::masks, mask_tokens, counts
+    DeviceBuffer host_masks[2];               // host masks' packed copies (R32F at most)
 
     FrameBuffers() = default;
     // `params_bytes`: sizeof(FrameParams), the per-frame parameter block.
@@ -44,6 +46,10 @@ struct FrameBuffers {
         host_depth = DeviceBuffer(render * 4);
         host_motion = DeviceBuffer(std::max(render, display) * 8);
         host_output = DeviceBuffer(display * 8);
+        masks = DeviceBuffer(render * 2 * 4);
+        mask_tokens = DeviceBuffer(padded * kMaskTokenBytes);  // full's count; lite uses a quarter
+        counts = DeviceBuffer(kFrameCounts * 4);
+        for (DeviceBuffer& b : host_masks) b = DeviceBuffer(render * 4);
         if (desc.precision == SWINUP_PRECISION_FAST) {  // the fast output pass's per-render-pixel planes
             out_color = DeviceBuffer(render * sizeof(float4));
             out_kernel = DeviceBuffer(render * sizeof(float4));

@@ -22,6 +22,14 @@ struct FrameParams : FrameGeometry {
     float mv_scale_x = 1.0f, mv_scale_y = 1.0f;
     float motion_offset_x = 0.0f, motion_offset_y = 0.0f;  // jitter cancellation (MV_JITTERED)
     int ldr = 1, depth_inverted = 0, mv_display_res = 0;
+    // The masks (frame/mask_pixel.h; docs/masks.md): device memory read in place, host memory from
+    // a packed copy; data null: absent, 0 at every pixel. has_masks: either is present (staging
+    // writes FramePlanes::masks and the output pass reads it). mask_tokens: the rows the network's
+    // mask_embed reads (FramePlanes::mask_tokens): 0 none, 1 lite (a level-1 token's 2x2 pixels),
+    // 2 full (a pixel).
+    InputImage reactive_mask, transparency_mask;
+    int has_masks = 0;
+    int mask_tokens = 0;
     // Sizes (render, display, jitter, scale: the FrameGeometry base) and the network's grid.
     int padded_width = 0, padded_height = 0;
     float still_history_shift = 0.0f;  // the network's (ModelConfig; output_pixel.h history_weight)

@@ -9,6 +9,7 @@
 #include "model/model_spec.h"
 #include "cuda/fused/attention_fused.cuh"
 #include "cuda/backend/cuda_check.cuh"
+#include "cuda/frame/frame_planes.cuh"
 #include "cuda/layers/gemm_e4m3.cuh"
 #include "cuda/fused/head_fused.cuh"
 #include "cuda/layers/head_mlp.cuh"
@@ -92,6 +93,7 @@ struct CudaNetwork::Impl {
     int max_width, max_height;
     std::vector<DeviceBlock> blocks;
     DeviceLinear embed, skip0, embed0, embed1;
+    DeviceLinear mask_embed;  // weights format 5 (config.masks)
     DeviceMerge merge0, merge1, merge2, expand2, expand1, expand0, head;
     DeviceLinear head_fc1, head_fc2, head_fc3;  // the head MLP (config.head_mlp); fc3 padded to 16 rows
     // Activations: e = encoder (the skips), d = decoder, t3 = the tube; f16 residual streams.
@@ -138,6 +140,8 @@ struct CudaNetwork::Impl {
             case GemmEpilogue::relu_e4m3: case GemmEpilogue::gelu_e4m3: out_bytes = 1; break;
             case GemmEpilogue::residual_add_f16: out_bytes = 4; break;
             case GemmEpilogue::expand_add_f16: out_bytes = 2 + (skip_f32 ? 4 : 2); break;
+            case GemmEpilogue::add_f32_store_f16: out_bytes = 2 + 4; break;
+            case GemmEpilogue::add_f32_relu_e4m3: out_bytes = 1 + 4; break;
         }
         const double a_bytes = gather == GemmGather::rms_norm ? 2.0 : 1.0;  // f16 rows or e4m3 rows
         const StageInfo s{layer, op, 2.0 * m * l.in * l.out,
@@ -458,7 +462,7 @@ struct CudaNetwork::Impl {
         hook(name, f.data(), w, h, c);
     }
 
-    void run(const uint8_t* staged, int w, int h, uint64_t frame, float* head_out);
+    void run(const uint8_t* staged, const uint8_t* masks, int w, int h, uint64_t frame, float* head_out);
 };
 
 CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int max_width, int max_height)
@@ -502,6 +506,8 @@ CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int
         m.embed1 = DeviceLinear::make(weights, "embed1", ch[0], ch[0]);
         m.merge0 = make_merge("merge0", ch[0], ch[1]);
     }
+    if (m.config.masks)
+        m.mask_embed = DeviceLinear::make(weights, "mask_embed", mask_embed_inputs(m.config), mask_embed_outputs(m.config));
     m.merge1 = make_merge("merge1", ch[1], ch[2]);
     m.merge2 = make_merge("merge2", ch[2], ch[3]);
     m.expand2 = make_expand("expand2", ch[3], ch[2]);
@@ -533,6 +539,8 @@ CudaNetwork::CudaNetwork(const Weights& weights, swinup_precision precision, int
     }
     normed = std::max(normed, tokens[0] * ch[0]);  // head norm
     if (!lite) wide = std::max(wide, tokens[0] * ch[0]);  // embed0
+    // mask_embed's f32 outputs, added to embed's / embed0's (no attention runs before).
+    if (m.config.masks) qkv = std::max(qkv, (lite ? tokens[1] * ch[1] : tokens[0] * ch[0]) * sizeof(float));
     if (m.config.head_mlp) {  // head_mlp_unfused: A rows then h2 in qkv, h1 then fc3's f32 rows in wide
         qkv = std::max(qkv, tokens[0] * std::max(kHeadMlpInputs, kHeadMlpHidden));
         wide = std::max(wide, tokens[0] * std::max<size_t>(kHeadMlpHidden, kHeadMlpGemmN * sizeof(float)));
@@ -550,7 +558,7 @@ void CudaNetwork::set_fusions(const NetworkFusions& fusions) { impl_->fusions = 
 void CudaNetwork::set_stage_marker(StageMarker marker) { impl_->marker = std::move(marker); }
 
 void CudaNetwork::run(const uint8_t* staged, int width, int height, uint64_t frame_index, float* head,
-                      cudaStream_t stream) {
+                      cudaStream_t stream, const uint8_t* masks) {
     Impl& m = *impl_;
     if (width <= 0 || height <= 0 || width % kPadMultiple || height % kPadMultiple || width > m.max_width ||
         height > m.max_height) {
@@ -558,10 +566,11 @@ void CudaNetwork::run(const uint8_t* staged, int width, int height, uint64_t fra
                                     " is not a multiple of 32 within the maximum");
     }
     m.stream = stream;
-    m.run(staged, width, height, frame_index, head);
+    m.run(staged, m.config.masks ? masks : nullptr, width, height, frame_index, head);
 }
 
-void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame, float* head_out) {
+void CudaNetwork::Impl::run(const uint8_t* staged, const uint8_t* masks, int w, int h, uint64_t frame,
+                            float* head_out) {
     const int* ch = config.channels;
     const int w1 = w / 2, h1 = h / 2, w2 = w / 4, h2 = h / 4, w3 = w / 8, h3 = h / 8;
     const bool lite = config.variant == Variant::lite;
@@ -570,12 +579,28 @@ void CudaNetwork::Impl::run(const uint8_t* staged, int w, int h, uint64_t frame,
              *t3p = t3.get<uint16_t>();
     if (lite) {
         // Level-1 token = its 2x2 pixels' 16 slots, (dy, dx) order: the GEMM gathers them.
-        linear("embed", "linear", embed, staged, kSlots, GemmGather::space_to_depth, w1 * h1, w1,
-               GemmEpilogue::store_f16, e1p);
+        // With masks: + mask_embed of the token's 2x2 pixels' masks, in f32 before the f16 rounding.
+        if (masks != nullptr) {
+            linear("embed", "mask_embed", mask_embed, masks, kMaskTokenBytes, GemmGather::rows, w1 * h1, w1,
+                   GemmEpilogue::store_f32, qkv.get());
+            linear("embed", "linear", embed, staged, kSlots, GemmGather::space_to_depth, w1 * h1, w1,
+                   GemmEpilogue::add_f32_store_f16, e1p, qkv.get(), true);
+        } else {
+            linear("embed", "linear", embed, staged, kSlots, GemmGather::space_to_depth, w1 * h1, w1,
+                   GemmEpilogue::store_f16, e1p);
+        }
         report("embed", e1p, w1, h1, ch[1]);
     } else {
-        linear("embed0", "linear", embed0, staged, kSlots, GemmGather::rows, w * h, w, GemmEpilogue::relu_e4m3,
-               wide.get());
+        // With masks: + mask_embed of the pixel's masks, in f32 before the ReLU.
+        if (masks != nullptr) {
+            linear("embed0", "mask_embed", mask_embed, masks, kMaskTokenBytes, GemmGather::rows, w * h, w,
+                   GemmEpilogue::store_f32, qkv.get());
+            linear("embed0", "linear", embed0, staged, kSlots, GemmGather::rows, w * h, w,
+                   GemmEpilogue::add_f32_relu_e4m3, wide.get(), qkv.get(), true);
+        } else {
+            linear("embed0", "linear", embed0, staged, kSlots, GemmGather::rows, w * h, w, GemmEpilogue::relu_e4m3,
+                   wide.get());
+        }
         report_e4m3("embed0", wide.get<uint8_t>(), w, h, ch[0]);
         linear("embed1", "linear", embed1, wide.get<uint8_t>(), ch[0], GemmGather::rows, w * h, w,
                GemmEpilogue::store_f16, e0p);

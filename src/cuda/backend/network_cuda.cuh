@@ -35,8 +35,12 @@ public:
 
     // Enqueues one evaluation on `stream`. staged: device e4m3 [height][width][16]; head: device
     // f32 [height][width][16]. width, height: the padded grid (multiples of 32, <= the maxima).
+    // masks: the rows mask_embed reads (frame/frame_planes.cuh FramePlanes::mask_tokens: 16 bytes
+    // a row; lite a level-1 token's 8 e4m3, full a pixel's 2), or null when the frame has none or
+    // the weights have no mask_embed (then the layer is left out, as the CPU leaves it out when
+    // its bias is zero, the only bias the GPU backends accept).
     void run(const uint8_t* staged, int width, int height, uint64_t frame_index, float* head,
-             cudaStream_t stream);
+             cudaStream_t stream, const uint8_t* masks = nullptr);
 
     // Tests: after each layer, synchronise and hand its output to the hook as floats, with the
     // CPU network's layer names (cpu/network.cpp).

@@ -40,6 +40,25 @@ struct FramePlanes {      // device scratch of one frame, sized for the maximum 
     float2* out_motion = nullptr;  // dilated motion * s: the history offset in display pixels
     OutputAxis* out_axes = nullptr;  // display w + h: the columns' axes, then the rows'
     float* linear_out = nullptr;   // tests: display w * h * 3, the output before encoding; or null
+    // The masks: w * h * 2 staged (reactive, transparency) (read when FrameParams::has_masks), and
+    // the network's mask rows, kMaskTokenBytes each (FrameParams::mask_tokens: lite, one per
+    // level-1 token, its 2x2 pixels' pairs in quadrant order, 8 e4m3; full, one per padded pixel,
+    // its pair), the bytes after those always 0.
+    float* masks = nullptr;
+    uint8_t* mask_tokens = nullptr;
+    // kFrameCounts u32: the frame's repaired input pixels (FrameCount), cleared before each frame.
+    unsigned int* counts = nullptr;
+};
+
+// The mask rows' stride: the GEMM reads rows of a multiple of 16 bytes.
+constexpr int kMaskTokenBytes = 16;
+
+// The frame's counters (FramePlanes::counts), in pixels (swinup_input_statistics).
+enum FrameCount {
+    kCountColor = 0, kCountDepth, kCountMotion,
+    kCountReactiveNonfinite, kCountTransparencyNonfinite,
+    kCountReactiveOutOfRange, kCountTransparencyOutOfRange,
+    kFrameCounts
 };
 
 // The per-pixel passes' launch shape: a block of kRowThreads pixels of one row.

@@ -87,6 +87,7 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     cur.head = planes.head;
     cur.head_stride = p.padded_width;
     cur.still_history_shift = p.still_history_shift;
+    cur.masks = p.has_masks ? planes.masks : nullptr;
     OutputPrevious prev;
     prev.valid = p.history_valid != 0;
     prev.history = p.history_in;
@@ -140,7 +141,9 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
                                        exact::div(kSqrtHalfLog2e, px::kernel_sigma(h.y)), sin_theta, cos_theta);
     const float mv_x = planes.dilated[i * 2 + 0], mv_y = planes.dilated[i * 2 + 1];
     planes.out_color[i] = make_float4(planes.tc[i * 3 + 0], planes.tc[i * 3 + 1], planes.tc[i * 3 + 2],
-                                      history_weight(h.w, mv_x, mv_y, p.still_history_shift));
+                                      history_weight(h.w, mv_x, mv_y, p.still_history_shift,
+                                                     mask_at(p.has_masks ? planes.masks : nullptr,
+                                                             static_cast<int64_t>(i), kTransparencyMask)));
     planes.out_motion[i] = make_float2(exact::mul(mv_x, p.scale_x), exact::mul(mv_y, p.scale_y));
 }
 
@@ -277,7 +280,9 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     if (history_valid) {
         float history[3];
         lanczos3_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
-        const float share = current_share(centre.w, weight_sum);  // the fast weight sum's share
+        // The fast weight sum's share, raised by n's reactive mask (output_pixel.h reactive_share).
+        const float share = reactive_share(current_share(centre.w, weight_sum),
+                                           mask_at(p.has_masks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask));
         for (int c = 0; c < 3; ++c) {
             const float th = fast_t(history[c]);
             out[c] = fast_t_inverse(fmaf(share, current[c] - th, th));

@@ -4,9 +4,11 @@
 
 #include "frame/exposure.h"
 #include "frame/input_image.h"
+#include "frame/mask_pixel.h"
 #include "frame/pixel_ops.h"
 #include "frame/stage_pixel.h"
 #include "model/model_spec.h"
+#include "numeric/e4m3.h"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_math.cuh"
 #include "swinup/swinup.h"
@@ -44,16 +46,39 @@ __global__ void exposure_resolve_kernel(const FrameParams* p, const double* row_
 }
 
 // ---- input planes ---------------------------------------------------------------------------
-__global__ void input_planes_kernel(const FrameParams* pp, const float* exposure, float* color, float* motion) {
+// Counts one repaired pixel (integer sums: the same whatever order the threads add in).
+__device__ __forceinline__ void count(unsigned int* counts, int which, bool repaired) {
+    if (repaired) atomicAdd(counts + which, 1u);
+}
+
+__global__ void input_planes_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x >= p.width) return;
     const size_t i = static_cast<size_t>(y) * p.width + x;
-    const float e = *exposure;
-    bool replaced;
-    for (int c = 0; c < 3; ++c)
+    const float e = *planes.exposure;
+    float* color = planes.color;
+    float* motion = planes.motion;
+    bool replaced, any = false;
+    for (int c = 0; c < 3; ++c) {
         color[i * 3 + c] = px::stage_color(read_input(p.color, x, y, c), e, p.pre_exposure, p.ldr != 0, &replaced);
+        any = any || replaced;
+    }
+    count(planes.counts, kCountColor, any);
     p.z[i] = px::stage_depth(read_input(p.depth, x, y, 0), p.depth_inverted != 0, &replaced);
+    count(planes.counts, kCountDepth, replaced);
+    if (p.has_masks) {  // mask_pixel.h: clamp to [0, 1], NaN/Inf -> 0, both counted
+        const InputImage* images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
+        for (int m = 0; m < kMasks; ++m) {
+            bool nonfinite = false, out_of_range = false;
+            const float v = images[m]->data != nullptr
+                                ? stage_mask(read_mask_input(*images[m], x, y), &nonfinite, &out_of_range)
+                                : 0.0f;
+            planes.masks[i * kMasks + m] = v;
+            count(planes.counts, kCountReactiveNonfinite + m, nonfinite);
+            count(planes.counts, kCountReactiveOutOfRange + m, out_of_range);
+        }
+    }
     int mx = x, my = y;
     float divide_x = 1.0f, divide_y = 1.0f;
     if (p.mv_display_res) {  // the display pixel holding the sample's display position
@@ -64,8 +89,10 @@ __global__ void input_planes_kernel(const FrameParams* pp, const float* exposure
         divide_x = p.scale_x;
         divide_y = p.scale_y;
     }
+    bool replaced_y;
     const float vx = px::stage_motion(read_input(p.motion, mx, my, 0), p.mv_scale_x, divide_x, &replaced);
-    const float vy = px::stage_motion(read_input(p.motion, mx, my, 1), p.mv_scale_y, divide_y, &replaced);
+    const float vy = px::stage_motion(read_input(p.motion, mx, my, 1), p.mv_scale_y, divide_y, &replaced_y);
+    count(planes.counts, kCountMotion, replaced || replaced_y);
     motion[i * 2 + 0] = exact::add(vx, p.motion_offset_x);
     motion[i * 2 + 1] = exact::add(vy, p.motion_offset_y);
 }
@@ -102,6 +129,17 @@ __global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
                    (static_cast<uint32_t>(e4m3x2(slots[w * 4 + 2], slots[w * 4 + 3])) << 16);
     *reinterpret_cast<uint4*>(planes.staged + (static_cast<size_t>(y) * p.padded_width + x) * kSlots) =
         make_uint4(words[0], words[1], words[2], words[3]);
+    if (p.mask_tokens != 0) {  // the network's mask rows (mask_pixel.h mask_network_value, as e4m3)
+        const float* pair = planes.masks + (static_cast<size_t>(sy) * p.width + sx) * kMasks;
+        uint8_t* row;
+        if (p.mask_tokens == 1) {  // lite: level-1 token (x / 2, y / 2), quadrant (y & 1) * 2 + (x & 1)
+            row = planes.mask_tokens + (static_cast<size_t>(y / 2) * (p.padded_width / 2) + x / 2) * kMaskTokenBytes +
+                  ((y & 1) * 2 + (x & 1)) * kMasks;
+        } else {  // full: the pixel's own row
+            row = planes.mask_tokens + (static_cast<size_t>(y) * p.padded_width + x) * kMaskTokenBytes;
+        }
+        for (int k = 0; k < kMasks; ++k) row[k] = f32_to_e4m3(mask_network_value(pair[k]));
+    }
     if (x == sx && y == sy) {
         const size_t i = static_cast<size_t>(y) * p.width + x;
         planes.dilated[i * 2 + 0] = mv[0];
@@ -124,8 +162,9 @@ void launch_exposure(const FrameParams& host, const FrameParams* params, const F
 
 void launch_input_planes(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                          cudaStream_t stream) {
-    input_planes_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes.exposure,
-                                                                                       planes.color, planes.motion);
+    // The frame's counters start at 0 (a memset node in the frame's graph).
+    SWINUP_CUDA_CHECK(cudaMemsetAsync(planes.counts, 0, kFrameCounts * sizeof(unsigned int), stream));
+    input_planes_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
 

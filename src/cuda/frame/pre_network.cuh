@@ -3,8 +3,10 @@
 // that the CPU and CUDA backends run one definition:
 //   exposure:     the exposure staging uses (auto: the CPU's row-then-total f64 log-luminance sum,
 //                 in the same order, so the value is bit-identical);
-//   input_planes: colour / depth / motion sanitised into f32 planes;
-//   staging:      dilated motion and the 16 e4m3 slots of every padded-grid pixel, t(colour).
+//   input_planes: colour / depth / motion sanitised into f32 planes, the masks staged
+//                 (mask_pixel.h), the repaired pixels counted (FrameCount);
+//   staging:      dilated motion and the 16 e4m3 slots of every padded-grid pixel, t(colour), and
+//                 the mask rows the network's mask_embed reads.
 #pragma once
 
 #include <cuda_runtime.h>

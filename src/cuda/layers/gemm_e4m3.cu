@@ -53,6 +53,10 @@ __device__ __forceinline__ Row8Operand prefetch_row8(const GemmArgs& p, int m, i
     Row8Operand o;
     if (p.epilogue == GemmEpilogue::residual_add_f16) {
         o.lo = *reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(p.out) + static_cast<size_t>(m) * p.n + n);
+    } else if (p.epilogue == GemmEpilogue::add_f32_store_f16 || p.epilogue == GemmEpilogue::add_f32_relu_e4m3) {
+        const uint4* k = reinterpret_cast<const uint4*>(static_cast<const float*>(p.skip) + static_cast<size_t>(m) * p.n + n);
+        o.lo = k[0];
+        o.hi = k[1];
     } else if (p.epilogue == GemmEpilogue::expand_add_f16) {
         const size_t i = expand_index(p, m, n);
         if (p.skip_f32) {
@@ -113,6 +117,29 @@ __device__ __forceinline__ void store_row8(const GemmArgs& p, int m, int n, cons
             for (int j = 0; j < 4; ++j)
                 w[j] = f16x2(exact::add(f16_lo(o[j]), y[2 * j]), exact::add(f16_hi(o[j]), y[2 * j + 1]));
             *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at) = make_uint4(w[0], w[1], w[2], w[3]);
+            break;
+        }
+        case GemmEpilogue::add_f32_store_f16:
+        case GemmEpilogue::add_f32_relu_e4m3: {
+            // y + the addend in f32 (the CPU's `out + added`), then the store of store_f16 / relu_e4m3.
+            const uint32_t kw[8] = {operand.lo.x, operand.lo.y, operand.lo.z, operand.lo.w,
+                                    operand.hi.x, operand.hi.y, operand.hi.z, operand.hi.w};
+            float a[8];
+#pragma unroll
+            for (int j = 0; j < 8; ++j) a[j] = exact::add(y[j], __uint_as_float(kw[j]));
+            if (p.epilogue == GemmEpilogue::add_f32_store_f16) {
+                *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.out) + at) =
+                    make_uint4(f16x2(a[0], a[1]), f16x2(a[2], a[3]), f16x2(a[4], a[5]), f16x2(a[6], a[7]));
+            } else {
+#pragma unroll
+                for (int j = 0; j < 8; ++j) a[j] = relu(a[j]);
+                uint32_t w[2];
+#pragma unroll
+                for (int j = 0; j < 2; ++j)
+                    w[j] = static_cast<uint32_t>(e4m3x2(a[4 * j], a[4 * j + 1])) |
+                           (static_cast<uint32_t>(e4m3x2(a[4 * j + 2], a[4 * j + 3])) << 16);
+                *reinterpret_cast<uint2*>(static_cast<uint8_t*>(p.out) + at) = make_uint2(w[0], w[1]);
+            }
             break;
         }
         case GemmEpilogue::expand_add_f16: {
@@ -401,8 +428,10 @@ void launch_shaped(const GemmArgs& p, cudaStream_t stream) {
     while (static_cast<long long>((p.m + kBlockM - 1) / kBlockM) * slices < 2LL * sms &&
            can_split(2 * slices) && p.n / slices >= 32)
         slices *= 2;
-    const bool reads_operand =
-        p.epilogue == GemmEpilogue::residual_add_f16 || p.epilogue == GemmEpilogue::expand_add_f16;
+    const bool reads_operand = p.epilogue == GemmEpilogue::residual_add_f16 ||
+                               p.epilogue == GemmEpilogue::expand_add_f16 ||
+                               p.epilogue == GemmEpilogue::add_f32_store_f16 ||
+                               p.epilogue == GemmEpilogue::add_f32_relu_e4m3;
     // The residual / skip operand reaches the epilogue only through the prefetch (Row8Operand), so
     // every epilogue that reads one takes the kPrefetch instantiation, normalising or not.
     const bool norm = p.gather == GemmGather::rms_norm;
@@ -438,6 +467,10 @@ void gemm_e4m3(const GemmArgs& p, cudaStream_t stream) {
         require(p.n % 4 == 0 && (p.n / 4) % 8 == 0, "expand_add_f16 needs n / 4 % 8 == 0");
         require(reinterpret_cast<uintptr_t>(p.skip) % 16 == 0, "skip must be 16-byte aligned");
         require(p.grid_width > 0 && p.m % p.grid_width == 0, "expand_add_f16 needs the grid width");
+    }
+    if (p.epilogue == GemmEpilogue::add_f32_store_f16 || p.epilogue == GemmEpilogue::add_f32_relu_e4m3) {
+        require(p.skip != nullptr, "add_f32 epilogues need the addend");
+        require(reinterpret_cast<uintptr_t>(p.skip) % 16 == 0, "the addend must be 16-byte aligned");
     }
     launch_shaped(p, stream);
 }

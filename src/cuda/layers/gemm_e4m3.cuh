@@ -30,6 +30,8 @@ enum class GemmEpilogue {
     residual_add_f16,  // out_f16[m, n] = f16(f32(out_f16[m, n]) + y), in place
     expand_add_f16,    // depth-to-space: n = q * C' + c, q = dy * 2 + dx, goes to fine token
                        // (2y + dy, 2x + dx) channel c: out = f16(y + skip), skip f16 or f32
+    add_f32_store_f16,  // out_f16[m, n] = f16(y + skip_f32[m, n]) (lite: embed + mask_embed)
+    add_f32_relu_e4m3,  // out_e4m3[m, n] = e4m3(max(y + skip_f32[m, n], 0)) (full: embed0 + mask_embed)
 };
 
 enum class GemmGather {
@@ -56,7 +58,8 @@ struct GemmArgs {
     GemmEpilogue epilogue = GemmEpilogue::store_f16;
     swinup_precision precision = SWINUP_PRECISION_EXACT;
     void* out = nullptr;   // f16 / f32 / e4m3 per epilogue; row stride n (expand: C' = n / 4)
-    const void* skip = nullptr;  // expand_add_f16: fine-grid skip, f16 or f32, row stride n / 4
+    const void* skip = nullptr;  // expand_add_f16: fine-grid skip, f16 or f32, row stride n / 4;
+                                 // add_f32_*: the f32 addend, row stride n
     bool skip_f32 = false;
 };
 

@@ -1,6 +1,8 @@
 // The GPU tests' and `swinup bench`'s entry points (cuda_tools.h).
 #include "cuda/tools/cuda_tools.h"
 
+#include "frame/mask_pixel.h"
+
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -9,6 +11,7 @@
 #include "api/resource_desc.h"
 #include "numeric/e4m3.h"
 #include "frame/frame_geometry.h"
+#include "frame/mask_pixel.h"
 #include "numeric/half.h"
 #include "model/model_spec.h"
 #include "cuda/backend/cuda_backend.cuh"
@@ -121,7 +124,8 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
 
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook, const cuda::NetworkFusions& fusions) {
+                               const LayerHook& hook, const cuda::NetworkFusions& fusions,
+                               const std::vector<float>* masks) {
     cuda::CudaNetwork net(*weights, precision, width, height);
     net.set_fusions(fusions);
     if (hook) net.set_layer_hook(hook);
@@ -129,7 +133,23 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
     for (size_t i = 0; i < staged.size(); ++i) codes[i] = f32_to_e4m3(staged[i]);
     DeviceBuffer staged_d = upload(codes);
     DeviceBuffer head(size_t(width) * height * kHeadOutputs * sizeof(float));
-    net.run(staged_d.get<uint8_t>(), width, height, frame_index, head.get<float>(), nullptr);
+    // The mask rows as the staging kernel writes them (cuda/frame/frame_planes.cuh FramePlanes::mask_tokens).
+    DeviceBuffer mask_rows;
+    if (masks != nullptr) {
+        const bool lite = weights->config.variant == Variant::lite;
+        std::vector<uint8_t> rows(size_t(width) * height * cuda::kMaskTokenBytes, 0);
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+                for (int k = 0; k < kMasks; ++k) {
+                    const size_t at = lite ? (size_t(y / 2) * (width / 2) + x / 2) * cuda::kMaskTokenBytes +
+                                                 size_t(((y & 1) * 2 + (x & 1)) * kMasks + k)
+                                           : (size_t(y) * width + x) * cuda::kMaskTokenBytes + size_t(k);
+                    rows[at] = f32_to_e4m3((*masks)[(size_t(y) * width + x) * kMasks + size_t(k)]);
+                }
+        mask_rows = upload(rows);
+    }
+    net.run(staged_d.get<uint8_t>(), width, height, frame_index, head.get<float>(), nullptr,
+            masks != nullptr ? mask_rows.get<uint8_t>() : nullptr);
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
     return download<float>(head, size_t(width) * height * kHeadOutputs);
 }
@@ -170,6 +190,14 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     planes.out_motion = out_motion.get<float2>();
     planes.out_axes = out_axes.get<cuda::OutputAxis>();
     planes.linear_out = linear.get<float>();
+    DeviceBuffer masks;
+    if (!c.masks.empty()) {
+        if (c.masks.size() != render * kMasks) throw std::invalid_argument("output_pass: the mask plane's size");
+        masks = upload(c.masks);
+        planes.masks = masks.get<float>();
+        p.has_masks = 1;
+        params.upload(&p, sizeof p);
+    }
     cuda::launch_output_prepass(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());

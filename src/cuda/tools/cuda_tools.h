@@ -27,9 +27,12 @@ std::vector<float> linear_f32(const std::vector<uint8_t>& a, int m, int k, const
 // sees every layer's output with the CPU network's names; returns the head outputs. fusions:
 // CudaNetwork::set_fusions (default: all fused kernels).
 using LayerHook = std::function<void(const std::string& layer, const float* data, int w, int h, int c)>;
+// masks: the staged masks as cpu::Network::run takes them (width * height * 2 e4m3 values), packed
+// here into the rows the network's mask_embed reads; null: none.
 std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_precision precision,
                                const std::vector<float>& staged, int width, int height, uint64_t frame_index,
-                               const LayerHook& hook, const cuda::NetworkFusions& fusions = {});
+                               const LayerHook& hook, const cuda::NetworkFusions& fusions = {},
+                               const std::vector<float>* masks = nullptr);
 
 // The output pass alone (the frame's last pass) on the device, for its test: the render-resolution
 // planes it reads in, the linear output (before the format's encoding) of every display pixel
@@ -42,6 +45,7 @@ struct OutputPassCase {
     std::vector<float> head;        // width * height * 16: raw head outputs, row stride width
     std::vector<uint16_t> history;  // display w * h * 4 f16 (the previous output), or empty: none
     float still_history_shift = 0.0f;  // the network's (output_pixel.h history_weight)
+    std::vector<float> masks;       // width * height * 2 staged (reactive, transparency), or empty: none
 };
 std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision);
 

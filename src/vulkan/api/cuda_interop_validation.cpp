@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "api/raw_enum.h"
 #include "vulkan/api/vulkan_image_rules.h"
@@ -88,6 +89,18 @@ bool has_extension(const swinup_vulkan_device_desc& d, const char* name) {
 }  // namespace
 
 Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, bool exposure_image) {
+    // The CUDA backend on Vulkan images does not import mask images in this version (the Vulkan
+    // backend and swinup_dispatch with CUDA device pointers read them).
+    for (const auto& [name, image] : {std::pair{"reactive_mask", &d.reactive_mask},
+                                      std::pair{"transparency_mask", &d.transparency_mask}}) {
+        if (image->image != VK_NULL_HANDLE) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    std::string("vulkan_dispatch.") + name +
+                        ".image: the CUDA backend does not import mask images from Vulkan in this version; use "
+                        "SWINUP_BACKEND_VULKAN to record the frame, or pass the mask to swinup_dispatch as CUDA "
+                        "device memory"};
+        }
+    }
     const struct {
         const char* name;
         const swinup_vulkan_image* image;

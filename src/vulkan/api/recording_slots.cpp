@@ -14,13 +14,28 @@ RecordingSlots::~RecordingSlots() {
     }
 }
 
+bool RecordingSlots::completed(Slot& slot) {
+    const VkResult status = vkGetEventStatus(device_, slot.event);
+    if (status == VK_EVENT_RESET) return false;  // its frame has not completed yet
+    if (status != VK_EVENT_SET) vulkan::check(status, "vkGetEventStatus");
+    vulkan::check(vkResetEvent(device_, slot.event), "vkResetEvent");
+    return true;
+}
+
+void RecordingSlots::collect() {
+    for (auto& s : slots_) {
+        if (s->pending && completed(*s)) {
+            if (on_completed_) on_completed_(*s);
+            s->pending = false;
+        }
+    }
+}
+
 RecordingSlots::Slot& RecordingSlots::acquire() {
     for (auto& s : slots_) {
         if (s->pending) {
-            const VkResult status = vkGetEventStatus(device_, s->event);
-            if (status == VK_EVENT_RESET) continue;  // its frame has not completed yet
-            if (status != VK_EVENT_SET) vulkan::check(status, "vkGetEventStatus");
-            vulkan::check(vkResetEvent(device_, s->event), "vkResetEvent");
+            if (!completed(*s)) continue;
+            if (on_completed_) on_completed_(*s);
             s->pending = false;
         }
         s->arena->reset();
@@ -35,6 +50,7 @@ RecordingSlots::Slot& RecordingSlots::acquire() {
                                       "after it ran)");
     }
     auto slot = std::make_unique<Slot>();
+    slot->index = slots_.size();
     slot->arena = std::make_unique<vulkan::DescriptorArena>(device_);
     VkEventCreateInfo info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
     vulkan::check(vkCreateEvent(device_, &info, nullptr, &slot->event), "vkCreateEvent");

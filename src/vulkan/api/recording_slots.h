@@ -9,6 +9,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,7 @@ public:
     RecordingSlots& operator=(const RecordingSlots&) = delete;
 
     struct Slot {
+        size_t index = 0;  // its place among the slots (0 .. kMaxSlots - 1), for per-slot storage
         std::unique_ptr<vulkan::DescriptorArena> arena;
         VkEvent event = VK_NULL_HANDLE;
         bool pending = false;  // recorded, and its event not yet seen set
@@ -34,6 +36,12 @@ public:
     // A slot whose earlier frame (if any) has completed, its arena reset and its event unset.
     // Throws VulkanError(UNSUPPORTED) when kMaxSlots frames are still pending.
     Slot& acquire();
+    // Frees every pending slot whose frame has completed (its event set), reporting each such
+    // frame once to the on_completed function; acquire() does the same as it looks for a slot.
+    void collect();
+    // Called with each slot whose frame is seen completed, before the slot is reused (its frame's
+    // results, written before the event, may be read there).
+    void on_completed(std::function<void(Slot&)> f) { on_completed_ = std::move(f); }
     // The frame recorded with `slot` is in the command buffer: records the event that says when it
     // is done. Only after a frame recorded successfully; a failed recording calls release().
     void finish(Slot& slot, VkCommandBuffer commands);
@@ -44,7 +52,10 @@ public:
     size_t pending_count() const;
 
 private:
+    // Its event is set (the event is reset again).
+    bool completed(Slot& slot);
     VkDevice device_;
+    std::function<void(Slot&)> on_completed_;
     std::vector<std::unique_ptr<Slot>> slots_;
 };
 

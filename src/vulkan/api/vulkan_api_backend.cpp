@@ -20,7 +20,17 @@ class ApiBackend final : public VulkanApiBackend {
 public:
     // `app`: the application's device description (validated), or null for swinup's own device.
     ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app)
-        : frame_(std::move(frame)), slots_(frame_->device().handle()), own_device_(app == nullptr) {
+        : frame_(std::move(frame)), slots_(frame_->device().handle()), own_device_(app == nullptr),
+          counts_(frame_->recorded_counts()) {
+        static_assert(RecordingSlots::kMaxSlots == vulkan::VulkanBackend::kRecordedCountSlots,
+                      "one place in recorded_counts per recording slot");
+        // A recorded frame's counts are copied into its slot's place in counts_ before its event;
+        // once the event is seen set they are read and added to the statistics.
+        slots_.on_completed([this](RecordingSlots::Slot& slot) {
+            vulkan::FrameScalars scalars;
+            counts_.read(&scalars, sizeof scalars, slot.index * sizeof scalars);
+            frame_->count_frame(scalars);
+        });
         swinup_vulkan_device_desc_init(&handles_);
         vulkan::Device& device = frame_->device();
         if (app != nullptr) {
@@ -54,6 +64,23 @@ public:
     // The frame backend's allocations (the recording slots hold descriptor pools and events only).
     BackendMemory memory() const override { return frame_->memory(); }
 
+    // Host-pointer frames are counted when they complete (dispatch waits for them); a recorded
+    // frame once swinup sees it completed (its slot's event). swinup does not submit the
+    // application's command buffers, so it cannot wait for them (a frame recorded but not yet
+    // submitted would never complete): the counts cover the frames seen completed, and `frames`
+    // says how many. Never waits.
+    swinup_status input_statistics(InputStatistics* out, std::string* error) const override {
+        try {
+            slots_.collect();
+        } catch (const vulkan::VulkanError& e) {
+            *error = e.what();
+            return e.status();
+        }
+        *out = frame_->input_statistics_known();
+        return SWINUP_STATUS_OK;
+    }
+    InputStatistics input_statistics_known() const override { return frame_->input_statistics_known(); }
+
     // Host pointers: submitted on swinup's own queue; the application's device has none of ours.
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override {
         if (!own_device_) {
@@ -69,6 +96,7 @@ public:
                          uint64_t frame_index, std::string* error) override {
         RecordingSlots::Slot* slot = nullptr;
         try {
+            slots_.collect();  // every completed frame's counts, before their slots are reused
             slot = &slots_.acquire();
         } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
             *error = std::string("swinup_vulkan_record_dispatch: ") + e.what();
@@ -85,7 +113,19 @@ public:
             inputs.depth = {images.depth.view, images.depth.layout};
             inputs.motion = {images.motion_vectors.view, images.motion_vectors.layout};
             if (images.exposure.image != VK_NULL_HANDLE) inputs.exposure = {images.exposure.view, images.exposure.layout};
+            if (images.reactive_mask.image != VK_NULL_HANDLE) {
+                inputs.reactive = {images.reactive_mask.view, images.reactive_mask.layout};
+                inputs.reactive_unorm8 = images.reactive_mask.format == VK_FORMAT_R8_UNORM;
+            }
+            if (images.transparency_mask.image != VK_NULL_HANDLE) {
+                inputs.transparency = {images.transparency_mask.view, images.transparency_mask.layout};
+                inputs.transparency_unorm8 = images.transparency_mask.format == VK_FORMAT_R8_UNORM;
+            }
             frame_->record_frame(rec, setup, desc, inputs, images.output.view, frame_index);
+            // The frame's counts into its slot's place, visible to the host once its event is set.
+            rec.copy_buffer(frame_->frame_buffers().scalars, 0, counts_, slot->index * sizeof(vulkan::FrameScalars),
+                            sizeof(vulkan::FrameScalars));
+            rec.barrier(true);
             slots_.finish(*slot, cmd);
             // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted).
             frame_->commit(setup);
@@ -111,8 +151,9 @@ public:
 
 private:
     std::unique_ptr<vulkan::VulkanBackend> frame_;
-    RecordingSlots slots_;
+    mutable RecordingSlots slots_;  // input_statistics (const) collects completed frames
     bool own_device_;
+    vulkan::Buffer& counts_;  // per slot: the FrameScalars of the frame recorded with it (frame_'s)
     swinup_vulkan_device_desc handles_{};
 };
 

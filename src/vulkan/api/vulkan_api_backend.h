@@ -23,6 +23,7 @@ struct BoundImage {
 struct FrameImages {
     BoundImage color, depth, motion_vectors, output;
     BoundImage exposure;  // image VK_NULL_HANDLE: none (frame.exposure_value, or auto exposure)
+    BoundImage reactive_mask, transparency_mask;  // image VK_NULL_HANDLE: absent (0 at every pixel)
 };
 
 class VulkanApiBackend : public Backend {

@@ -115,23 +115,6 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
     return {};
 }
 
-namespace {
-
-// The masks are not read by the Vulkan-facing backends yet: an image given is refused.
-Validation refuse_masks(const swinup_vulkan_dispatch_desc& d) {
-    for (const auto& [name, image] : {std::pair{"reactive_mask", &d.reactive_mask},
-                                      std::pair{"transparency_mask", &d.transparency_mask}}) {
-        if (image->image != VK_NULL_HANDLE) {
-            return {SWINUP_STATUS_UNSUPPORTED,
-                    std::string("vulkan_dispatch.") + name +
-                        ".image: masks are not read by the Vulkan and CUDA backends of this version "
-                        "(the CPU backend reads them through swinup_dispatch)"};
-        }
-    }
-    return {};
-}
-
-}  // namespace
 
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
     Validation v = check_sizes(d.struct_size, d.frame.struct_size);
@@ -140,7 +123,6 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
     }
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;
-    if (!(v = refuse_masks(d)).ok()) return v;
 
     const Extent render{d.frame.render_width, d.frame.render_height, "frame.render_width x frame.render_height"};
     const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
@@ -157,6 +139,10 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
         if (v.message.rfind("vulkan_dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
         return v;
     }
+    const bool reactive = d.reactive_mask.image != VK_NULL_HANDLE;
+    const bool transparency = d.transparency_mask.image != VK_NULL_HANDLE;
+    if (reactive && !(v = check_image(d.reactive_mask, reactive_mask_rule(), render)).ok()) return v;
+    if (transparency && !(v = check_image(d.transparency_mask, transparency_mask_rule(), render)).ok()) return v;
 
     // Every role is an image of its own: the output is written while the inputs may still be read,
     // and the CUDA backend imports one texture per role and image (one VkImage in two roles would be
@@ -164,15 +150,17 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
     const struct {
         const char* name;
         const swinup_vulkan_image* image;
-    } roles[5] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
-                  {"exposure", exposure_image ? &d.exposure : nullptr}, {"output", &d.output}};
-    for (size_t later = 1; later < 5; ++later) {
+    } roles[7] = {{"color", &d.color}, {"depth", &d.depth}, {"motion_vectors", &d.motion_vectors},
+                  {"exposure", exposure_image ? &d.exposure : nullptr},
+                  {"reactive_mask", reactive ? &d.reactive_mask : nullptr},
+                  {"transparency_mask", transparency ? &d.transparency_mask : nullptr}, {"output", &d.output}};
+    for (size_t later = 1; later < 7; ++later) {
         if (roles[later].image == nullptr) continue;
         for (size_t earlier = 0; earlier < later; ++earlier) {
             if (roles[earlier].image == nullptr || roles[earlier].image->image != roles[later].image->image) continue;
             return invalid(std::string("vulkan_dispatch.") + roles[later].name + ".image: is also vulkan_dispatch." +
                            roles[earlier].name + ".image (" +
-                           (later == 4 ? "the output must be an image of its own"
+                           (later == 6 ? "the output must be an image of its own"
                                        : "each input must be an image of its own") +
                            ")");
         }

@@ -19,6 +19,8 @@ constexpr FormatEntry kFormats[] = {
     {VK_FORMAT_R32G32_SFLOAT, "VK_FORMAT_R32G32_SFLOAT", SWINUP_FORMAT_RG32F},
     {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "VK_FORMAT_A2B10G10R10_UNORM_PACK32", SWINUP_FORMAT_R10G10B10A2},
     {VK_FORMAT_R8G8B8A8_UNORM, "VK_FORMAT_R8G8B8A8_UNORM", SWINUP_FORMAT_RGBA8},
+    {VK_FORMAT_R8_UNORM, "VK_FORMAT_R8_UNORM", SWINUP_FORMAT_R8_UNORM},
+    {VK_FORMAT_R16_SFLOAT, "VK_FORMAT_R16_SFLOAT", SWINUP_FORMAT_R16F},
     // Formats an engine may reasonably pass by mistake: named in the message, carried by nothing.
     {VK_FORMAT_UNDEFINED, "VK_FORMAT_UNDEFINED", SWINUP_FORMAT_UNKNOWN},
     {VK_FORMAT_R16G16B16_SFLOAT, "VK_FORMAT_R16G16B16_SFLOAT", SWINUP_FORMAT_UNKNOWN},
@@ -124,6 +126,26 @@ const ImageRule& exposure_rule() {
                                 VK_IMAGE_USAGE_SAMPLED_BIT,
                                 kSampledReason,
                                 {kSampledLayouts, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
+    return rule;
+}
+
+namespace {
+ImageRule mask_rule(const char* name) {
+    return ImageRule{name,
+                     {VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT, VK_FORMAT_R32_SFLOAT},
+                     VK_IMAGE_USAGE_SAMPLED_BIT,
+                     kSampledReason,
+                     {kSampledLayouts, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
+}
+}  // namespace
+
+const ImageRule& reactive_mask_rule() {
+    static const ImageRule rule = mask_rule("reactive_mask");
+    return rule;
+}
+
+const ImageRule& transparency_mask_rule() {
+    static const ImageRule rule = mask_rule("transparency_mask");
     return rule;
 }
 

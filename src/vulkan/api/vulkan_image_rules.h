@@ -31,11 +31,14 @@ struct ImageRule {
     VkImageLayout layouts[4];       // accepted layouts (VK_IMAGE_LAYOUT_UNDEFINED ends the list)
 };
 
-// The rules of the four inputs and of the output in the context's output format.
+// The rules of the inputs and of the output in the context's output format.
 const ImageRule& color_rule();
 const ImageRule& depth_rule();
 const ImageRule& motion_vectors_rule();
 const ImageRule& exposure_rule();
+// The reactive and transparency masks (name "reactive_mask" / "transparency_mask").
+const ImageRule& reactive_mask_rule();
+const ImageRule& transparency_mask_rule();
 // output_format is one of the context's output formats (validated at creation).
 ImageRule output_rule(swinup_format output_format);
 

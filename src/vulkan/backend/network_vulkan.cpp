@@ -60,6 +60,7 @@ struct VulkanNetwork::Impl {
     Buffer weight_buffer;
     std::vector<DeviceBlock> blocks;  // ModelConfig::blocks() order
     DeviceLinear embed, skip0, embed0, embed1;
+    DeviceLinear mask_embed;  // weights format 5 (config.masks); K padded to 4 for full (2 inputs)
     DeviceNormLinear merge0, merge1, merge2, expand2, expand1, expand0;
     DeviceHead head;
 
@@ -83,7 +84,8 @@ struct VulkanNetwork::Impl {
     Buffer snapshot_buffer;
 
     Impl(Device& d, const Weights& w, swinup_precision precision, int mw, int mh);
-    void record(LayerRecorder& rec, BufferView staged, int w, int h, uint64_t frame, BufferView head_out);
+    void record(LayerRecorder& rec, BufferView staged, BufferView masks, int w, int h, uint64_t frame,
+                BufferView head_out);
     void block(LayerRecorder& rec, const std::string& name, const Buffer& x, int w, int h, uint64_t frame);
     void snap(LayerRecorder& rec, const char* name, BufferView data, int w, int h, int c, Stored stored);
     void begin(const char* name) {
@@ -116,6 +118,10 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
         embed1 = blob.add_linear(weights, "embed1", ch[0], ch[0]);
         merge0 = norm_linear("merge0", 4 * ch[0], 4 * ch[0], ch[1]);
     }
+    if (config.masks) {
+        const int in = mask_embed_inputs(config);
+        mask_embed = blob.add_linear_padded(weights, "mask_embed", in, mask_embed_outputs(config), (in + 3) / 4 * 4);
+    }
     merge1 = norm_linear("merge1", 4 * ch[1], 4 * ch[1], ch[2]);
     merge2 = norm_linear("merge2", 4 * ch[2], 4 * ch[2], ch[3]);
     expand2 = norm_linear("expand2", ch[3], ch[3], 4 * ch[2]);
@@ -133,7 +139,7 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
     weight_buffer = upload_to_device(device, blob.bytes());
     const VkBuffer wb = weight_buffer.handle();
     for (DeviceBlock& b : blocks) set_buffer(b, wb);
-    for (DeviceLinear* l : {&embed, &skip0, &embed0, &embed1}) set_buffer(*l, wb);
+    for (DeviceLinear* l : {&embed, &skip0, &embed0, &embed1, &mask_embed}) set_buffer(*l, wb);
     for (DeviceNormLinear* n : {&merge0, &merge1, &merge2, &expand2, &expand1, &expand0, &head.head}) set_buffer(*n, wb);
     for (DeviceLinear* l : {&head.fc1, &head.fc2, &head.fc3}) set_buffer(*l, wb);
 
@@ -155,6 +161,9 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
     } else {
         wide_bytes = std::max(wide_bytes, px * ch[0]);  // embed0's outputs
     }
+    // mask_embed's f32 outputs, added to embed's / embed0's before their rounding, use `qkv` too
+    // (no attention runs before the embedding's end).
+    if (config.masks) qkv_bytes = std::max(qkv_bytes, (lite ? tokens[1] * ch[1] : px * ch[0]) * 4);
     normed = Buffer(device, normed_bytes, MemoryUse::DeviceLocal);
     wide = Buffer(device, wide_bytes, MemoryUse::DeviceLocal);
     qkv = Buffer(device, qkv_bytes, MemoryUse::DeviceLocal);
@@ -198,9 +207,12 @@ void VulkanNetwork::Impl::block(LayerRecorder& rec, const std::string& name, con
     throw std::logic_error("vulkan network: no block named " + name);
 }
 
-void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, int w, int h, uint64_t frame,
-                                 BufferView head_out) {
+void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, BufferView masks, int w, int h,
+                                 uint64_t frame, BufferView head_out) {
     const int* ch = config.channels;
+    // Without masks mask_embed would add its bias alone, which is zero (context creation refuses
+    // other weights on the GPU backends): the layer is left out, as the CPU leaves it out.
+    const bool with_masks = config.masks && masks.buffer != VK_NULL_HANDLE;
     const int w1 = w / 2, h1 = h / 2, w2 = w / 4, h2 = h / 4, w3 = w / 8, h3 = h / 8;
     const bool lite = config.variant == Variant::lite;
     snapshots.clear();
@@ -215,18 +227,39 @@ void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, int w, i
 
     if (lite) {
         // embed: the 2x2 pixels' 16 slots in quadrant order (64 e4m3) -> linear -> f16.
+        // With masks: + mask_embed of the 2x2 pixels' masks (8 e4m3 a token) in f32, then f16.
         begin("embed");
         record_gather_rows(rec, {staged, scratch.normed, w1 * h1 * 4, kSlots / 4, kSlots / 4, kSlots / 4, 0, true, w1});
+        if (with_masks) {
+            record_gemm(rec, gemm_call(mask_embed, masks, w1 * h1, mask_embed.in / 4, GemmEpilogue::store_f32,
+                                       scratch.qkv, ch[1]),
+                        exact);
+        }
         rec.barrier();
-        record_gemm(rec, gemm_call(embed, scratch.normed, w1 * h1, kSlots, GemmEpilogue::store_f16, whole(e1), ch[1]),
-                    exact);
+        GemmCall embed_call = gemm_call(embed, scratch.normed, w1 * h1, kSlots, GemmEpilogue::store_f16, whole(e1), ch[1]);
+        if (with_masks) {
+            embed_call.epilogue = GemmEpilogue::add_f32_store_f16;
+            embed_call.skip = scratch.qkv;
+        }
+        record_gemm(rec, embed_call, exact);
         rec.barrier();
         snap(rec, "embed", whole(e1), w1, h1, ch[1], Stored::f16);
     } else {
         // embed0 (16 -> C0) -> ReLU -> e4m3 -> embed1 (C0 -> C0) -> f16, per pixel.
+        // With masks: + mask_embed of each pixel's masks (r, t, 0, 0) in f32 before the ReLU.
         begin("embed0");
-        record_gemm(rec, gemm_call(embed0, staged, w * h, kSlots / 4, GemmEpilogue::relu_e4m3, scratch.wide, ch[0]),
-                    exact);
+        if (with_masks) {
+            record_gemm(rec, gemm_call(mask_embed, masks, w * h, mask_embed.in / 4, GemmEpilogue::store_f32,
+                                       scratch.qkv, ch[0]),
+                        exact);
+            rec.barrier();
+        }
+        GemmCall embed0_call = gemm_call(embed0, staged, w * h, kSlots / 4, GemmEpilogue::relu_e4m3, scratch.wide, ch[0]);
+        if (with_masks) {
+            embed0_call.epilogue = GemmEpilogue::add_f32_relu_e4m3;
+            embed0_call.skip = scratch.qkv;
+        }
+        record_gemm(rec, embed0_call, exact);
         rec.barrier();
         snap(rec, "embed0", scratch.wide, w, h, ch[0], Stored::e4m3);
         begin("embed1");
@@ -284,7 +317,7 @@ VulkanNetwork::VulkanNetwork(Device& device, std::shared_ptr<const Weights> weig
 VulkanNetwork::~VulkanNetwork() = default;
 
 void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int height, uint64_t frame_index,
-                           BufferView head) {
+                           BufferView head, BufferView masks) {
     if (width <= 0 || height <= 0 || width % kPadMultiple != 0 || height % kPadMultiple != 0 ||
         width > impl_->max_width || height > impl_->max_height) {
         throw std::invalid_argument("vulkan network: grid " + std::to_string(width) + "x" + std::to_string(height) +
@@ -294,7 +327,7 @@ void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int
     }
     RuntimeLayerRecorder rec(impl_->device, recorder);
     impl_->recorder = &recorder;
-    impl_->record(rec, staged, width, height, frame_index, head);
+    impl_->record(rec, staged, masks, width, height, frame_index, head);
     impl_->recorder = nullptr;
 }
 

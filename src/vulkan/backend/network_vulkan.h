@@ -35,10 +35,13 @@ public:
     // Records one evaluation. staged: e4m3 slots [height][width][16] (4 per uint, slot 4i in the
     // low byte: the host's uint8_t order); head: f32 [height][width][16]. width, height: the padded
     // grid (multiples of 32, at most the maxima). frame_index picks the window-shift parity.
+    // masks: the frame's masks as mask_embed reads them (frame/mask_tokens.comp: lite 8 e4m3 a
+    // level-1 token, full 4 a pixel), or buffer VK_NULL_HANDLE when the frame has none (or the
+    // weights have no mask_embed: then they are not read).
     // The caller makes staging's writes visible before and reads head after (the recording starts
     // and ends with no barrier of its own beyond the layers').
     void record(Recorder& recorder, BufferView staged, int width, int height, uint64_t frame_index,
-                BufferView head);
+                BufferView head, BufferView masks = {});
 
     // Tests: when on, record() also copies every layer's output into a snapshot buffer; after the
     // commands have completed, layer_outputs() decodes them as floats with the CPU network's layer

@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "frame/mask_pixel.h"
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
 #include "vulkan/runtime/vulkan_error.h"
@@ -16,7 +17,8 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
       buffers_(device, static_cast<int>(desc.max_render_width), static_cast<int>(desc.max_render_height),
                static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
       passes_(device, desc.precision), network_fn_(std::move(network)), submitter_(device),
-      scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback) {
+      scalars_readback_(device, sizeof(FrameScalars), MemoryUse::Readback),
+      recorded_counts_(device, kRecordedCountSlots * sizeof(FrameScalars), MemoryUse::Readback) {
     if ((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) && !device.capabilities().shader_float64) {
         // Refused at creation rather than at the first frame: the engine learns it up front.
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED,
@@ -42,17 +44,24 @@ VulkanBackend::~VulkanBackend() {
 void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
                                  const FrameInputViews& inputs, VkImageView output, uint64_t frame_index) {
     if (!state_initialised_) buffers_.record_initialise(rec);
-    const FramePush push = frame_push(frame, desc, weights_->config.still_history_shift);
+    FramePush push = frame_push(frame, desc, weights_->config.still_history_shift);
+    push.flags |= mask_flags(inputs);
     passes_.record_exposure(rec, push, frame, inputs, buffers_);
     passes_.record_input_planes(rec, push, frame, inputs, buffers_);
     passes_.record_staging(rec, push, frame, buffers_);
+    // The masks as mask_embed reads them, when the frame has one and the weights the layer.
+    const bool network_masks = mask_flags(inputs) != 0 && weights_->config.masks;
+    if (network_masks) passes_.record_mask_tokens(rec, push, buffers_, weights_->config.variant == Variant::lite);
     if (timer_) timer_->mark(rec, "exposure, input planes, staging");
     rec.barrier();
     if (network_fn_) {
         network_fn_(rec, buffers_.staged, frame.padded_width, frame.padded_height, frame_index, buffers_.head);
     } else {
+        const BufferView masks = network_masks ? BufferView{buffers_.mask_tokens.handle(), 0, buffers_.mask_tokens.size()}
+                                               : BufferView{};
         network_->record(rec, BufferView{buffers_.staged.handle(), 0, buffers_.staged.size()}, frame.padded_width,
-                         frame.padded_height, frame_index, BufferView{buffers_.head.handle(), 0, buffers_.head.size()});
+                         frame.padded_height, frame_index, BufferView{buffers_.head.handle(), 0, buffers_.head.size()},
+                         masks);
     }
     if (timer_) timer_->mark(rec, "network");
     rec.barrier();
@@ -83,6 +92,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         scalars_readback_.read(&scalars, sizeof scalars);
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
         commit(frame);
+        count_frame(scalars);
     } catch (const VulkanError& e) {
         // Whatever was recorded did not run (or is not known to have): its first-use layout
         // transitions are recorded again next frame. (Moving an image from UNDEFINED again is
@@ -101,6 +111,17 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         return SWINUP_STATUS_INTERNAL;
     }
     return SWINUP_STATUS_OK;
+}
+
+void VulkanBackend::count_frame(const FrameScalars& s) {
+    statistics_.frames += 1;
+    statistics_.color_nonfinite += s.color_pixels;
+    statistics_.depth_nonfinite += s.depth_replaced;
+    statistics_.motion_nonfinite += s.motion_pixels;
+    statistics_.reactive_nonfinite += s.mask_nonfinite[kReactiveMask];
+    statistics_.transparency_nonfinite += s.mask_nonfinite[kTransparencyMask];
+    statistics_.reactive_out_of_range += s.mask_out_of_range[kReactiveMask];
+    statistics_.transparency_out_of_range += s.mask_out_of_range[kTransparencyMask];
 }
 
 BackendMemory VulkanBackend::memory() const {

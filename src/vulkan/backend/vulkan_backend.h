@@ -52,6 +52,20 @@ public:
     // buffers and images of the frame, the network and the host path, device-local and
     // host-visible alike). host_bytes: 0 (the host-side objects are small and not counted).
     BackendMemory memory() const override;
+    // The counts of the frames run so far: every host-pointer frame (each one is waited for), and
+    // the recorded frames whose counts were read back (count_frame). Never waits.
+    swinup_status input_statistics(InputStatistics* out, std::string*) const override {
+        *out = statistics_;
+        return SWINUP_STATUS_OK;
+    }
+    InputStatistics input_statistics_known() const override { return statistics_; }
+    // Adds one completed frame's counts (its FrameScalars) to the statistics.
+    void count_frame(const FrameScalars& scalars);
+    // The Vulkan-facing API's per-recording-slot copies of recorded frames' FrameScalars (host
+    // readable; vulkan_api/recording_slots.h has as many slots). Allocated here, with the rest, so
+    // that the memory query's figure (vulkan_memory_estimate) includes it.
+    static constexpr size_t kRecordedCountSlots = 8;
+    Buffer& recorded_counts() { return recorded_counts_; }
 
     // The set-up of the next frame of `desc` (changes nothing).
     FrameSetup begin_frame(const swinup_dispatch_desc& desc) const { return frames_.begin(desc_, desc); }
@@ -96,7 +110,9 @@ private:
     HostSubmitter submitter_;
     std::unique_ptr<HostFrameIo> io_;
     Buffer scalars_readback_;
+    Buffer recorded_counts_;  // kRecordedCountSlots FrameScalars
     VulkanFrameStats stats_;
+    InputStatistics statistics_;  // summed over the counted frames since creation
     std::unique_ptr<StageTimer> timer_;  // only while stage timing is on
 };
 

@@ -42,7 +42,10 @@ FrameBuffers::FrameBuffers(Device& device, int rw, int rh, int dw, int dh)
       head(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * kHeadOutputs * 4, MemoryUse::DeviceLocal),
       scalars(device, sizeof(FrameScalars), MemoryUse::DeviceLocal),
       row_sums(device, static_cast<size_t>(rh) * 8, MemoryUse::DeviceLocal),
-      no_exposure(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT) {
+      masks(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal),
+      mask_tokens(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * 4, MemoryUse::DeviceLocal),
+      no_exposure(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT),
+      no_mask(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT) {
     for (int i = 0; i < 2; ++i) {
         history[i] = Buffer(device, sz(dw, dh) * 8, MemoryUse::DeviceLocal);
         depth[i] = Buffer(device, sz(rw, rh) * 4, MemoryUse::DeviceLocal);
@@ -83,6 +86,10 @@ FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, floa
     p.still_history_shift = still_history_shift;
     p.exposure_value = f.exposure.value;
     return p;
+}
+
+uint32_t mask_flags(const FrameInputViews& inputs) {
+    return (inputs.reactive.view ? kFlagReactiveMask : 0u) | (inputs.transparency.view ? kFlagTransparencyMask : 0u);
 }
 
 VkFormat output_vk_format(swinup_format format) {
@@ -128,15 +135,29 @@ void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const Fr
 
 void FramePasses::record_input_planes(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                       const FrameInputViews& inputs, FrameBuffers& buffers) {
+    FramePush p = push;
+    p.option = (inputs.reactive_unorm8 ? kOptionReactiveUnorm8 : 0u) |
+               (inputs.transparency_unorm8 ? kOptionTransparencyUnorm8 : 0u);
+    if (!inputs.reactive.view || !inputs.transparency.view) {
+        // As the stand-in exposure image (record_exposure): moved from UNDEFINED by every frame
+        // that binds it, its texel never read.
+        buffers.no_mask.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+        rec.transition(buffers.no_mask, VK_IMAGE_LAYOUT_GENERAL);
+    }
+    const auto mask = [&](const InputView& view) {
+        return view.view ? Bind::sampled_image(view.view, view.layout) : Bind::sampled_image(buffers.no_mask);
+    };
     rec.dispatch(device_.pipeline({&shaders::frame_input_planes,
                                    {K::SampledImage, K::SampledImage, K::SampledImage, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
+                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::SampledImage,
+                                    K::SampledImage, K::StorageBuffer},
                                    kPush, {}}),
                  {Bind::sampled_image(inputs.color.view, inputs.color.layout),
                   Bind::sampled_image(inputs.depth.view, inputs.depth.layout),
                   Bind::sampled_image(inputs.motion.view, inputs.motion.layout), Bind::buffer(buffers.color),
-                  Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.motion), Bind::buffer(buffers.scalars)},
-                 push, groups_2d(push.width, push.height));
+                  Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.motion), Bind::buffer(buffers.scalars),
+                  mask(inputs.reactive), mask(inputs.transparency), Bind::buffer(buffers.masks)},
+                 p, groups_2d(push.width, push.height));
 }
 
 void FramePasses::record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame,
@@ -153,15 +174,24 @@ void FramePasses::record_staging(Recorder& rec, const FramePush& push, const Fra
                  push, groups_2d(push.padded_width, push.padded_height));
 }
 
+void FramePasses::record_mask_tokens(Recorder& rec, const FramePush& push, FrameBuffers& buffers, bool lite) {
+    FramePush p = push;
+    p.option = lite ? 1u : 0u;
+    const Groups groups = lite ? groups_2d(push.padded_width / 2, push.padded_height / 2)
+                               : groups_2d(push.padded_width, push.padded_height);
+    rec.dispatch(device_.pipeline({&shaders::frame_mask_tokens, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+                 {Bind::buffer(buffers.masks), Bind::buffer(buffers.mask_tokens)}, p, groups);
+}
+
 void FramePasses::record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                 FrameBuffers& buffers, VkImageView output, swinup_format format) {
     rec.dispatch(device_.pipeline({&output_shader(precision_, format),
                                    {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageImage, K::StorageBuffer},
+                                    K::StorageBuffer, K::StorageImage, K::StorageBuffer, K::StorageBuffer},
                                    kPush, {}}),
                  {Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated), Bind::buffer(buffers.head),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.history[frame.next]),
-                  Bind::storage_image(output), Bind::buffer(buffers.scalars)},
+                  Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks)},
                  push, groups_2d(push.display_width, push.display_height));
 }
 

@@ -27,7 +27,14 @@ struct InputView {
 struct FrameInputViews {
     InputView color, depth, motion;
     InputView exposure;  // view VK_NULL_HANDLE: no exposure texture
+    // The masks (view VK_NULL_HANDLE: absent, 0 at every pixel), R8_UNORM, R16_SFLOAT or R32_SFLOAT
+    // images; *_unorm8 says the image holds UNORM8 codes (read as code / 255 like the CPU).
+    InputView reactive, transparency;
+    bool reactive_unorm8 = false, transparency_unorm8 = false;
 };
+
+// The FramePush flags that say which masks a frame has (kFlagReactiveMask, kFlagTransparencyMask).
+uint32_t mask_flags(const FrameInputViews& inputs);
 
 // The buffers of a frame and of the temporal state, allocated once for the largest sizes: the
 // Vulkan twin of cpu::FramePlanes and cpu::TemporalState. Render-resolution planes are packed
@@ -48,7 +55,10 @@ struct FrameBuffers {
     Buffer history[2];                   // display w * h * 4 f16
     Buffer depth[2];                     // render w * h f32 reverse-Z
     Buffer recurrent[2];                 // render w * h * 4 f16
+    Buffer masks;                        // render w * h * 2 f32: staged (reactive, transparency)
+    Buffer mask_tokens;                  // padded grid, 4 e4m3 codes a pixel: the network's masks
     Image no_exposure;                   // 1x1 R32F bound when a frame has no exposure texture
+    Image no_mask;                       // 1x1 R32F bound for an absent mask (never read)
 };
 
 // The FramePush of a frame (its setup, the dispatch's motion scales, the network's
@@ -69,13 +79,18 @@ public:
     // or frame.exposure.value.
     void record_exposure(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                          const FrameInputViews& inputs, FrameBuffers& buffers);
-    // Colour, depth (into buffers.depth[frame.next]) and motion planes, replaced values counted.
+    // Colour, depth (into buffers.depth[frame.next]) and motion planes, replaced values counted;
+    // the masks into buffers.masks when `push` has a mask flag (mask_flags(inputs)).
     void record_input_planes(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                              const FrameInputViews& inputs, FrameBuffers& buffers);
     // The staged slots, t(colour) and dilated motion.
     void record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers);
+    // After the input planes: buffers.masks as the network's mask_embed reads them into
+    // buffers.mask_tokens (lite: 2x2 pixels a token; full: a pixel a token).
+    void record_mask_tokens(Recorder& rec, const FramePush& push, FrameBuffers& buffers, bool lite);
     // After the network wrote buffers.head: the output image (its format `format`, a storage
-    // image in GENERAL layout) and the new history (buffers.history[frame.next]).
+    // image in GENERAL layout) and the new history (buffers.history[frame.next]); reads
+    // buffers.masks when `push` has a mask flag.
     void record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers,
                        VkImageView output, swinup_format format);
     // The recurrent features of buffers.head into buffers.recurrent[frame.next].

@@ -10,6 +10,11 @@ constexpr uint32_t kFlagHistoryValid = 1u;
 constexpr uint32_t kFlagLdr = 2u;
 constexpr uint32_t kFlagDepthInverted = 4u;
 constexpr uint32_t kFlagMvDisplayRes = 8u;
+constexpr uint32_t kFlagReactiveMask = 16u;      // the frame has a reactive mask
+constexpr uint32_t kFlagTransparencyMask = 32u;  // the frame has a transparency & composition mask
+// The input planes pass's `option`: which mask images hold UNORM8 codes (read back to code / 255).
+constexpr uint32_t kOptionReactiveUnorm8 = 1u;
+constexpr uint32_t kOptionTransparencyUnorm8 = 2u;
 
 struct FramePush {
     int32_t width, height, display_width, display_height;
@@ -24,10 +29,15 @@ struct FramePush {
 };
 static_assert(sizeof(FramePush) == 96, "FramePush must match shaders/common/frame_push.glsl");
 
-// The frame's scalars buffer (FrameScalars of frame_push.glsl).
+// The frame's scalars buffer (FrameScalars of frame_push.glsl): the exposure and the frame's counts
+// of repaired input values (cleared by the exposure pass, counted by the input planes pass). The
+// *_replaced counts are per component (VulkanFrameStats), the rest per pixel (swinup_input_statistics).
 struct FrameScalars {
     float exposure;
     uint32_t color_replaced, depth_replaced, motion_replaced;
+    uint32_t color_pixels, motion_pixels;
+    uint32_t mask_nonfinite[2], mask_out_of_range[2];  // kReactiveMask, kTransparencyMask
 };
+static_assert(sizeof(FrameScalars) == 40, "FrameScalars must match shaders/common/frame_push.glsl");
 
 }  // namespace swinup::vulkan

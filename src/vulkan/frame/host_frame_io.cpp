@@ -10,7 +10,7 @@
 namespace swinup::vulkan {
 namespace {
 
-enum Role { kColor = 0, kDepth = 1, kMotion = 2 };
+enum Role { kColor = 0, kDepth = 1, kMotion = 2, kReactive = 3, kTransparency = 4, kRoles = 5 };
 
 // The image format a host input is copied into, and its bytes per texel.
 VkFormat input_vk_format(swinup_format f) {
@@ -20,6 +20,8 @@ VkFormat input_vk_format(swinup_format f) {
         case SWINUP_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
         case SWINUP_FORMAT_RG16F: return VK_FORMAT_R16G16_SFLOAT;
         case SWINUP_FORMAT_RG32F: return VK_FORMAT_R32G32_SFLOAT;
+        case SWINUP_FORMAT_R8_UNORM: return VK_FORMAT_R8_UNORM;
+        case SWINUP_FORMAT_R16F: return VK_FORMAT_R16_SFLOAT;
         default: return VK_FORMAT_UNDEFINED;
     }
 }
@@ -57,8 +59,9 @@ HostFrameIo::HostFrameIo(Device& device, const swinup_context_desc& context)
     : device_(device), context_(context) {
     const size_t render = static_cast<size_t>(context.max_render_width) * context.max_render_height;
     const size_t display = static_cast<size_t>(context.display_width) * context.display_height;
-    // Colour (at most 16 bytes a texel), depth (4), motion (8, at display size at most).
-    upload_ = Buffer(device, align16(render * 16) + align16(render * 4) + align16(std::max(render, display) * 8),
+    // Colour (at most 16 bytes a texel), depth (4), motion (8, at display size at most), two masks (4).
+    upload_ = Buffer(device, align16(render * 16) + align16(render * 4) + align16(std::max(render, display) * 8) +
+                                 2 * align16(render * 4),
                      MemoryUse::Upload);
     readback_ = Buffer(device, display * 8, MemoryUse::Readback);
     const VkFormat format = output_vk_format(context.output_format);
@@ -106,18 +109,27 @@ FrameInputViews HostFrameIo::record_upload(Recorder& rec, const swinup_dispatch_
     transitioned_.clear();
     record_prepare(rec);
     const size_t render = static_cast<size_t>(context_.max_render_width) * context_.max_render_height;
-    const size_t offsets[3] = {0, align16(render * 16), align16(render * 16) + align16(render * 4)};
-    const swinup_resource* resources[3] = {&desc.color, &desc.depth, &desc.motion_vectors};
+    const size_t display = static_cast<size_t>(context_.display_width) * context_.display_height;
+    const size_t motion_end = align16(render * 16) + align16(render * 4) + align16(std::max(render, display) * 8);
+    const size_t offsets[kRoles] = {0, align16(render * 16), align16(render * 16) + align16(render * 4), motion_end,
+                                    motion_end + align16(render * 4)};
+    // An absent mask (data NULL) has no image: the passes read it as 0.
+    const swinup_resource* resources[kRoles] = {
+        &desc.color, &desc.depth, &desc.motion_vectors, desc.reactive_mask.data ? &desc.reactive_mask : nullptr,
+        desc.transparency_mask.data ? &desc.transparency_mask : nullptr};
     // Image sizes: the largest the context allows for each role (motion may be display-sized).
     const bool mv_display = (context_.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
-    const uint32_t widths[3] = {context_.max_render_width, context_.max_render_width,
-                                mv_display ? context_.display_width : context_.max_render_width};
-    const uint32_t heights[3] = {context_.max_render_height, context_.max_render_height,
-                                 mv_display ? context_.display_height : context_.max_render_height};
+    const uint32_t rw = context_.max_render_width, rh = context_.max_render_height;
+    const uint32_t widths[kRoles] = {rw, rw, mv_display ? context_.display_width : rw, rw, rw};
+    const uint32_t heights[kRoles] = {rh, rh, mv_display ? context_.display_height : rh, rh, rh};
     FrameInputViews views;
-    InputView* out[3] = {&views.color, &views.depth, &views.motion};
+    InputView* out[kRoles] = {&views.color, &views.depth, &views.motion, &views.reactive, &views.transparency};
+    views.reactive_unorm8 = resources[kReactive] && resources[kReactive]->format == SWINUP_FORMAT_R8_UNORM;
+    views.transparency_unorm8 =
+        resources[kTransparency] && resources[kTransparency]->format == SWINUP_FORMAT_R8_UNORM;
     auto* base = static_cast<uint8_t*>(upload_.mapped());
-    for (int role = 0; role < 3; ++role) {
+    for (int role = 0; role < kRoles; ++role) {
+        if (resources[role] == nullptr) continue;
         const swinup_resource& r = *resources[role];
         const VkFormat format = input_vk_format(r.format);
         if (format == VK_FORMAT_UNDEFINED) {

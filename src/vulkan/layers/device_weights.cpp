@@ -32,6 +32,26 @@ DeviceLinear WeightBlob::add_linear(const Weights& weights, const std::string& n
     return l;
 }
 
+DeviceLinear WeightBlob::add_linear_padded(const Weights& weights, const std::string& name, int in, int out,
+                                           int padded_in) {
+    if (padded_in % 4 != 0 || padded_in < in || out % 4 != 0) {
+        throw std::invalid_argument("vulkan network: linear " + name + " cannot be padded to " +
+                                    std::to_string(padded_in) + " inputs");
+    }
+    const Tensor& w = cpu::tensor_checked(weights, name + ".weight", DType::f8_e4m3, {out, in});
+    const Tensor& s = cpu::tensor_checked(weights, name + ".scale", DType::f32, {out});
+    const Tensor& b = cpu::tensor_checked(weights, name + ".bias", DType::f32, {out});
+    std::vector<uint8_t> padded(size_t(out) * padded_in, 0);  // e4m3 code 0 is +0
+    for (int o = 0; o < out; ++o) std::memcpy(&padded[size_t(o) * padded_in], &w.bytes[size_t(o) * in], size_t(in));
+    DeviceLinear l;
+    l.in = padded_in;
+    l.out = out;
+    l.weight = add_bytes(padded.data(), padded.size());
+    l.scale = add_bytes(s.bytes.data(), s.bytes.size());
+    l.bias = add_bytes(b.bytes.data(), b.bytes.size());
+    return l;
+}
+
 BufferView WeightBlob::add_f32(const Weights& weights, const std::string& name, int count) {
     const Tensor& t = cpu::tensor_checked(weights, name, DType::f32, {count});
     return add_bytes(t.bytes.data(), t.bytes.size());

@@ -41,6 +41,10 @@ public:
     // Tensors checked for dtype and shape (cpu/layers/weights_access.h: the error names the
     // tensor). A linear's `in` must be a multiple of 4 and its `out` of 4 (the shaders' packing).
     DeviceLinear add_linear(const Weights& weights, const std::string& name, int in, int out);
+    // A linear whose `in` is not a multiple of 4 (full's mask_embed, 2 inputs): each weight row
+    // padded with zero codes to padded_in (the GEMM's K); the inputs' padding must be zero codes
+    // too. Zero products add exact zeros to a sum that starts at +0: the CPU's bits.
+    DeviceLinear add_linear_padded(const Weights& weights, const std::string& name, int in, int out, int padded_in);
     BufferView add_f32(const Weights& weights, const std::string& name, int count);
     BufferView add_rel_bias(const Weights& weights, const std::string& name, int heads);
     DeviceBlock add_block(const Weights& weights, const BlockSpec& spec);

@@ -19,7 +19,8 @@ struct GemmCall {
     BufferView out;
     int ldo = 0;               // output row stride in values (epilogues other than expand)
     int out_offset = 0;        // first output value (a multiple of 4)
-    BufferView skip;           // expand: the skip at the fine grid (f16 or f32)
+    BufferView skip;           // expand: the skip at the fine grid (f16 or f32); add_f32_*: the f32
+                               // values added to y, laid out as the output (ldo apart)
     int coarse_w = 0;          // expand: width of the coarse grid
 };
 

@@ -16,6 +16,8 @@ enum class GemmEpilogue : int32_t {
     add_f32 = 5,          // out += y (the head MLP's fc3 onto the head outputs)
     expand_f16_skip = 6,  // depth-to-space + f16 skip -> f16
     expand_f32_skip = 7,  // depth-to-space + f32 skip -> f16 (lite's expand0 + skip0)
+    add_f32_store_f16 = 8,   // out = f16(y + aux), aux f32 at out's index (lite's embed + mask_embed)
+    add_f32_relu_e4m3 = 9,   // out = e4m3(ReLU(y + aux)), aux f32 likewise (full's embed0 + mask_embed)
 };
 
 struct GemmParams {

@@ -58,6 +58,21 @@ float px_disocclusion_cue(float z_prev, float z) {
     return px_clampf(exact_div(exact_sub(z_prev, z), denominator), -1.0, 1.0);
 }
 
+// frame/mask_pixel.h stage_mask: clamp to [0, 1], NaN/Inf read as 0; which of the two it was.
+float px_stage_mask(float raw, out bool nonfinite, out bool out_of_range) {
+    nonfinite = !px_is_finite(raw);
+    out_of_range = !nonfinite && (raw < 0.0 || raw > 1.0);
+    if (nonfinite) return 0.0;
+    return px_clampf(raw, 0.0, 1.0);
+}
+// frame/mask_pixel.h read_mask_input of an R8_UNORM mask: code / 255 in f32 division. The sampler's
+// UNORM conversion need not round as the CPU's division does, so the code is recovered first (the
+// conversion is far closer than half a step to code / 255) and divided exactly.
+float px_unorm8_mask_value(float sampled) {
+    const float code = floor(px_clampf(sampled, 0.0, 1.0) * 255.0 + 0.5);
+    return exact_div(code, 255.0);
+}
+
 // A slot as the network reads it: clamped to +-448 and rounded to e4m3 (the code).
 uint px_slot_code(float x) { return f32_to_e4m3(px_clampf(x, -kE4m3Max, kE4m3Max)); }
 

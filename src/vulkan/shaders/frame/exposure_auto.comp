@@ -18,7 +18,5 @@ void main() {
     const float mean_log2 = float(mean);
     scalars.exposure = px_clampf(exact_div(F(0x3e3851ecu) /* 0.18f */, exact_exp2(mean_log2)),
                                  9.5367431640625e-07 /* 2^-20 */, 1048576.0);
-    scalars.color_replaced = 0u;
-    scalars.depth_replaced = 0u;
-    scalars.motion_replaced = 0u;
+    CLEAR_FRAME_COUNTS(scalars);
 }

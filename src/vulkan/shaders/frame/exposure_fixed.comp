@@ -14,7 +14,5 @@ void main() {
     float e = frame.exposure_value;
     if (frame.option == 1u) e = px_exposure_texture_value(texelFetch(exposure_texture, ivec2(0, 0), 0).r);
     scalars.exposure = e;
-    scalars.color_replaced = 0u;
-    scalars.depth_replaced = 0u;
-    scalars.motion_replaced = 0u;
+    CLEAR_FRAME_COUNTS(scalars);
 }

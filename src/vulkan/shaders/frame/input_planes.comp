@@ -3,7 +3,9 @@
 // The frame's inputs read into the sanitised planes staging reads (cpu/input_planes.cpp): colour
 // times exposure / pre-exposure (NaN/Inf -> 0, LDR clamp), reverse-Z depth (NaN/Inf -> far),
 // motion in render pixels (display-resolution vectors read at the sample's display pixel and
-// divided by the scale), each replaced value counted. One invocation per render pixel.
+// divided by the scale), each replaced value counted; the masks (frame/mask_pixel.h: clamped to
+// [0, 1], NaN/Inf -> 0, counted) into (reactive, transparency) pairs when the frame has one (an
+// absent mask reads 0; its image binding is a stand-in, not read). One invocation per render pixel.
 #include "frame_push.glsl"
 #include "pixel_ops.glsl"
 
@@ -15,6 +17,24 @@ layout(std430, binding = 3) writeonly buffer ColorPlane { float color[]; };
 layout(std430, binding = 4) writeonly buffer DepthPlane { float z[]; };
 layout(std430, binding = 5) writeonly buffer MotionPlane { float motion[]; };
 layout(std430, binding = 6) buffer Scalars { FrameScalars scalars; };
+layout(binding = 7) uniform sampler2D reactive_image;
+layout(binding = 8) uniform sampler2D transparency_image;
+layout(std430, binding = 9) writeonly buffer MaskPlane { float masks[]; };
+
+// Mask k's staged value at (x, y), counted in the frame's scalars.
+float stage_mask_at(int k, int x, int y) {
+    const uint present = k == 0 ? kFlagReactiveMask : kFlagTransparencyMask;
+    if ((frame.flags & present) == 0u) return 0.0;
+    float raw = k == 0 ? texelFetch(reactive_image, ivec2(x, y), 0).r : texelFetch(transparency_image, ivec2(x, y), 0).r;
+    if ((frame.option & (k == 0 ? kOptionReactiveUnorm8 : kOptionTransparencyUnorm8)) != 0u) {
+        raw = px_unorm8_mask_value(raw);
+    }
+    bool nonfinite, out_of_range;
+    const float m = px_stage_mask(raw, nonfinite, out_of_range);
+    if (nonfinite) atomicAdd(scalars.mask_nonfinite[k], 1u);
+    if (out_of_range) atomicAdd(scalars.mask_out_of_range[k], 1u);
+    return m;
+}
 
 void main() {
     const int x = int(gl_GlobalInvocationID.x);
@@ -52,7 +72,17 @@ void main() {
     motion[i * 2 + 1] = exact_add(my, frame.motion_offset_y);
     const uint motion_count = (replaced_x ? 1u : 0u) + (replaced_y ? 1u : 0u);
     // Integer sums are the same whatever order the invocations add in.
-    if (color_count != 0u) atomicAdd(scalars.color_replaced, color_count);
+    if (color_count != 0u) {
+        atomicAdd(scalars.color_replaced, color_count);
+        atomicAdd(scalars.color_pixels, 1u);
+    }
     if (depth_replaced) atomicAdd(scalars.depth_replaced, 1u);
-    if (motion_count != 0u) atomicAdd(scalars.motion_replaced, motion_count);
+    if (motion_count != 0u) {
+        atomicAdd(scalars.motion_replaced, motion_count);
+        atomicAdd(scalars.motion_pixels, 1u);
+    }
+    if ((frame.flags & (kFlagReactiveMask | kFlagTransparencyMask)) != 0u) {
+        masks[i * 2 + 0] = stage_mask_at(0, x, y);
+        masks[i * 2 + 1] = stage_mask_at(1, x, y);
+    }
 }

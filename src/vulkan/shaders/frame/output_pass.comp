@@ -4,7 +4,10 @@
 // The output pass (src/frame/output_pixel.h, cpu/output_pass.cpp): per display pixel the
 // anisotropic Gaussian of its nearest render pixel's kernel over the 3x3 samples in t-space,
 // blended with the Lanczos-3 history; writes the new history (f16) and the output image in the
-// input's units. The output image's format is the variant's: RGBA16F as f16 (alpha 1), RGB10A2
+// input's units. The masks act at the nearest render pixel n, as alpha does (output_pixel.h): the
+// transparency mask t scales the still-pixel shift by (1 - t), the reactive mask r raises the
+// current frame's share to share + r * (1 - share); absent masks (0) leave every bit as it was.
+// The output image's format is the variant's: RGBA16F as f16 (alpha 1), RGB10A2
 // and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code.
 // FAST_*: the kernel weights' and the colour compression's exp2/log2 and the Lanczos weights'
 // multiply-adds by the hardware (bound: tests/vulkan/test_vulkan_frame.cpp).
@@ -29,6 +32,12 @@ layout(rgb10_a2, binding = 5) uniform writeonly image2D output_image;
 layout(rgba8, binding = 5) uniform writeonly image2D output_image;
 #endif
 layout(std430, binding = 6) readonly buffer Scalars { FrameScalars scalars; };
+layout(std430, binding = 7) readonly buffer Masks { float masks[]; };  // render w * h * 2, when present
+
+// output_pixel.h mask_at: render pixel i's staged mask k, 0 when the frame has none.
+float mask_at(int i, int k) {
+    return (frame.flags & (kFlagReactiveMask | kFlagTransparencyMask)) != 0u ? masks[i * 2 + k] : 0.0;
+}
 
 vec3 history_rgb(int x, int y) {
     const int p = (y * frame.display_width + x) * 2;
@@ -64,9 +73,15 @@ float output_position(int o, float scale) {
 
 float blend_alpha(float raw) { return exact_sigmoid(px_is_nan(raw) ? 0.0 : raw); }
 
-float history_weight(float raw, float mv_x, float mv_y, float still_history_shift) {
+float history_weight(float raw, float mv_x, float mv_y, float still_history_shift, float transparency) {
     const bool still = mv_x == 0.0 && mv_y == 0.0;
-    return blend_alpha(still && still_history_shift != 0.0 ? exact_add(raw, still_history_shift) : raw);
+    const float shift = transparency != 0.0 ? exact_mul(still_history_shift, exact_sub(1.0, transparency))
+                                            : still_history_shift;
+    return blend_alpha(still && shift != 0.0 ? exact_add(raw, shift) : raw);
+}
+
+float reactive_share(float share, float reactive) {
+    return reactive != 0.0 ? exact_add(share, exact_mul(reactive, exact_sub(1.0, share))) : share;
 }
 
 void main() {
@@ -117,8 +132,11 @@ void main() {
         for (int c = 0; c < 3; ++c) result[c] = t_inverse(current[c]);
     } else {
         const vec3 h = px_clamped_separable_sample(6, true, kFused, frame.display_width, frame.display_height, hx, hy);
-        const float alpha = history_weight(head[head_index + 7], mv_x, mv_y, frame.still_history_shift);
-        const float share = exact_mul(exact_sub(1.0, alpha), weight_sum < 1.0 ? weight_sum : 1.0);
+        const int n = ny * frame.width + nx;
+        const float alpha =
+            history_weight(head[head_index + 7], mv_x, mv_y, frame.still_history_shift, mask_at(n, 1));
+        const float share =
+            reactive_share(exact_mul(exact_sub(1.0, alpha), weight_sum < 1.0 ? weight_sum : 1.0), mask_at(n, 0));
         for (int c = 0; c < 3; ++c) {
             const float th = t_of(h[c]);
             result[c] = t_inverse(exact_add(th, exact_mul(share, exact_sub(current[c], th))));

@@ -7,7 +7,8 @@
 //   0 store f32, 1 store f16, 2 GELU -> e4m3, 3 ReLU -> e4m3, 4 residual: out = f16(out + y) on
 //   the f16 stream in place, 5 add: out += y (f32), 6/7 expand: depth-to-space of output
 //   o = q * C' + c to fine token q of coarse token r, plus the skip (f16 / f32 at the fine grid),
-//   rounded to f16.
+//   rounded to f16, 8 f16(y + aux), 9 e4m3(ReLU(y + aux)) with aux f32 values laid out as the
+//   output (a layer added in f32 before the one rounding: mask_embed onto embed / embed0).
 // Tiles: a workgroup of 256 invocations, each 4 rows x 4 outputs, computes kTileN outputs
 // (specialization constant 0: 64, or 32 for layers of 8, 16, 32 or 96 outputs) x 4096 / kTileN
 // rows; K in chunks of 16 through shared memory. Workgroup x = output tile, (z, y) = row tile.
@@ -28,7 +29,7 @@ layout(std430, binding = 1) readonly buffer W { uint w_words[]; };     // [n][k 
 layout(std430, binding = 2) readonly buffer Scale { float scale[]; };
 layout(std430, binding = 3) readonly buffer Bias { float bias[]; };
 layout(std430, binding = 4) buffer Out { uint out_words[]; };
-layout(std430, binding = 5) readonly buffer Aux { uint aux_words[]; };  // the expand's skip
+layout(std430, binding = 5) readonly buffer Aux { uint aux_words[]; };  // the expand's skip, 8/9's addend
 
 layout(push_constant) uniform Params {
     int m;           // rows
@@ -143,6 +144,18 @@ void main() {
                     out_words[at + uint(j)] = floatBitsToUint(sum);
                 }
                 break;
+            case 8:
+            case 9: {
+                const vec4 a = vec4(uintBitsToFloat(aux_words[at]), uintBitsToFloat(aux_words[at + 1u]),
+                                    uintBitsToFloat(aux_words[at + 2u]), uintBitsToFloat(aux_words[at + 3u]));
+                precise vec4 sum = y + a;
+                if (p.epilogue == 8) {
+                    store_f16x4(at / 2u, sum);
+                } else {
+                    out_words[at / 4u] = pack_e4m3x4(vec4(relu(sum.x), relu(sum.y), relu(sum.z), relu(sum.w)));
+                }
+                break;
+            }
             default: {  // 6, 7: expand
                 const int q = col / p.expand_c;
                 const int c = col % p.expand_c;
