@@ -278,14 +278,14 @@ protected:
         const FrameInputViews views = io.record_upload(v.rec, d);
         FramePush push = frame_push(frame, d, 0.0f);
         push.flags |= mask_flags(views);
-        v.passes.record_exposure(v.rec, push, frame, views, buffers);
-        v.passes.record_input_planes(v.rec, push, frame, views, buffers);
-        v.passes.record_staging(v.rec, push, frame, buffers);
+        v.passes.record_exposure(v.rec, push, frame, views, v.buffers);
+        v.passes.record_input_planes(v.rec, push, frame, views, v.buffers);
+        v.passes.record_staging(v.rec, push, frame, v.buffers);
         // The network's mask tokens, lite (2x2 pixels a token) then full (a pixel a token).
         size_t r_tokens[2] = {0, 0};
         if (has_masks) {
             for (int lite = 1; lite >= 0; --lite) {
-                v.passes.record_mask_tokens(v.rec, push, buffers, lite == 1);
+                v.passes.record_mask_tokens(v.rec, push, v.buffers, lite == 1);
                 r_tokens[1 - lite] = v.t.download(v.rec, v.buffers.mask_tokens, static_cast<size_t>(pw) * ph * 4);
             }
         }
@@ -421,10 +421,10 @@ protected:
         v.t.upload(v.rec, mask_plane, v.buffers.masks);  // read only when the push says so
         FramePush push = frame_push(frame, d, still_shift);
         if (with_masks) push.flags |= kFlagReactiveMask | kFlagTransparencyMask;
-        v.passes.record_exposure(v.rec, push, frame, FrameInputViews{}, buffers);
+        v.passes.record_exposure(v.rec, push, frame, FrameInputViews{}, v.buffers);
         io.record_prepare(v.rec);
-        v.passes.record_output(v.rec, push, frame, buffers, io.output_view(), format);
-        v.passes.record_recurrent(v.rec, push, frame, buffers);
+        v.passes.record_output(v.rec, push, frame, v.buffers, io.output_view(), format);
+        v.passes.record_recurrent(v.rec, push, frame, v.buffers);
         io.record_readback(v.rec);
         const size_t r_history = v.t.download(v.rec, v.buffers.history[frame.next], display * 8);
         const size_t r_recurrent = v.t.download(v.rec, v.buffers.recurrent[frame.next], render * 8);

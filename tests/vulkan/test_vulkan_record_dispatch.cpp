@@ -324,7 +324,7 @@ TEST(RecordDispatchMasks, MaskImagesAreReadClampedCountedAndWarnedAbout) {
         const std::vector<uint8_t> got = recorded_frame(dev, recorded.ctx, images, d);
 
         const SyntheticFrame frame(f);
-        std::vector<uint8_t> want(size_t(kDisplayW) * kDisplayH * output_texel_bytes(format), 0xcd);
+        std::vector<uint8_t> want(size_t(kDisplayW) * kDisplayH * output_pixel_bytes(format), 0xcd);
         swinup_dispatch_desc h =
             frame_dispatch_desc(input_resource(frame.color.data(), SWINUP_FORMAT_RGBA32F, kRenderW, kRenderH),
                                 input_resource(frame.depth.data(), SWINUP_FORMAT_R32F, kRenderW, kRenderH),
