@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from swinup.data import _halton  # noqa: E402
 from swinup.model import SwinUp  # noqa: E402
 from swinup.output_pass import output_pass  # noqa: E402
-from swinup.quant import e4m3_codes  # noqa: E402
+from swinup.quant import e4m3_codes, round_f16  # noqa: E402
 from swinup.staging import FrameInput, TemporalState, stage  # noqa: E402
 from swinup.spec import model_tensors  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
@@ -211,9 +211,11 @@ def run_case(variant: str, out_dir: str):
                                          staged.scale_x, staged.scale_y, state is not None, True,
                                          still_shift=cfg.still_history_shift, masks=staged.masks)
         state = TemporalState(history=hist, recurrent=rec, z=staged.z, width=w, height=h)
-        # RGBA16F output: out / exposure * pre_exposure (both 1), clamped to [0, 65504], alpha 1;
-        # that is the new history's value.
+        # RGBA16F output: out / exposure * pre_exposure (both 1), clamped to [0, 65504] (NaN as 0),
+        # rounded to f16, alpha 1. It is the new history's value except where the reactive mask is
+        # not 0 (the history keeps share * (1 - r) of this frame: docs/masks.md).
         # Stored as RGB (alpha is 1 by definition).
+        displayed = round_f16(torch.nan_to_num(out, nan=0.0).clamp(0.0, 65504.0))
         p = f"frame{f}/"
         blob.add(p + "input/color", color, "f16")
         blob.add(p + "input/depth", depth, "f32")
@@ -223,7 +225,7 @@ def run_case(variant: str, out_dir: str):
         blob.add(p + "staged_masks", e4m3_codes(staged.mask_slots[0]).numpy(), "e4m3")
         if f == 0:  # frame 0 has the other window-shift parity than the layer frame
             blob.add(p + "head", head[0].numpy(), "f32")
-        blob.add(p + "output", hist[0].numpy(), "f16")
+        blob.add(p + "output", displayed[0].numpy(), "f16")
         if f == LAYER_FRAME:
             layer_names = list(layers.keys())
             for name, t in layers.items():

@@ -128,8 +128,10 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
     logit where n's dilated motion is exactly zero (src/frame/output_pixel.h history_weight).
     masks: [B, H, W, 2] staged (reactive, transparency) (staging.Staged.masks) or None (zero): at
     n, transparency t scales the still shift to shift * (1 - t) and reactive r raises the current
-    frame's share to share + r * (1 - share) (docs/masks.md).
-    Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values)."""
+    frame's share of the displayed colour to share + r * (1 - share) and lowers its share of the
+    colour kept as history to share * (1 - r) (docs/masks.md, "The output pass").
+    Returns (out [B, Hd, Wd, 3] linear colour, new_history f16 values, recurrent f16 values);
+    new_history differs from out only where r != 0 and there is history."""
     b, h, w, _ = head.shape
     dev = head.device
     if residual is not None:
@@ -187,14 +189,21 @@ def output_pass(head: torch.Tensor, tc: torch.Tensor, motion: torch.Tensor, jitt
                                                       ry - ny.to(F32), hn))
             alpha = xm.fn("sigmoid", logit, exact)
         share = (1.0 - alpha) * coverage
-        if mn is not None:  # reactive_share: share + r * (1 - share), only where r != 0
+        d = current - th
+        kept = None
+        if mn is not None:
+            # reactive_share / reactive_history_share, each only where r != 0: the display takes
+            # share + r * (1 - share), the history keeps share * (1 - r).
             r = mn[..., 0]
+            share_kept = torch.where(r != 0, share * (1.0 - r), share)[..., None]
             share = torch.where(r != 0, share + r * (1.0 - share), share)
-        share = share[..., None]
-        blended = torch.where(valid[..., None], th + share * (current - th), current)
+            kept = torch.where(valid[..., None], th + share_kept * d, current)
+        blended = torch.where(valid[..., None], th + share[..., None] * d, current)
     else:
         blended = current
+        kept = None
     out = xm.fn("tonemap_t_inverse", blended, exact)
-    new_history = round_f16_ste(torch.clamp(out, 0.0, HALF_MAX))
+    kept_out = out if kept is None else xm.fn("tonemap_t_inverse", kept, exact)
+    new_history = round_f16_ste(torch.clamp(kept_out, 0.0, HALF_MAX))
     recurrent = round_f16_ste(xm.fn("tanh", head[..., 0:4], exact))
     return out, new_history, recurrent

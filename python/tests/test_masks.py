@@ -1,6 +1,7 @@
 """The reactive and transparency masks in the PyTorch reference (docs/masks.md): staging clamps
 them (NaN/Inf read as 0) and rounds the network's copy to e4m3; the output pass raises the
-current frame's share by r * (1 - share) and scales the still-pixel shift by (1 - t); mask_embed
+current frame's share of the displayed colour by r * (1 - share), keeps share * (1 - r) of it in
+the history, and scales the still-pixel shift by (1 - t); mask_embed
 (weights format 5) adds to the first layer's f32 output, its bias alone without masks; a zero
 mask_embed is the network without it; export writes format 5 with a zero mask_embed."""
 import json
@@ -45,6 +46,15 @@ def run(head, tc, motion, history, masks=None, shift=0.0, valid=True):
     return out
 
 
+def run_with_history(head, tc, motion, history, masks=None, valid=True):
+    """(displayed colour, new history)."""
+    jitter = torch.tensor([[0.125, -0.25]])
+    h, w = head.shape[1:3]
+    out, new_history, _ = output_pass(head, tc, motion, jitter, history if valid else None, 2 * w, 2 * h,
+                                      2.0, 2.0, valid, True, masks=masks)
+    return out, new_history
+
+
 def constant_masks(h, w, r, t):
     return torch.stack([torch.full((1, h, w), float(r)), torch.full((1, h, w), float(t))], dim=-1)
 
@@ -71,6 +81,32 @@ class OutputPassMasks(unittest.TestCase):
         out = run(head, tc, motion, history, constant_masks(6, 10, 0.25, 0))
         t = lambda x: torch.log2(1.0 + x.double())  # noqa: E731
         torch.testing.assert_close(t(out), t(kept) + 0.25 * (t(current) - t(kept)), rtol=0, atol=2e-6)
+
+    def test_reactive_one_keeps_the_previous_history(self):
+        head, tc, motion, history = frame(4, alpha_logit=-40.0)  # the network takes the current frame
+        no_mask_out, no_mask_history = run_with_history(head, tc, motion, history)
+        out, new_history = run_with_history(head, tc, motion, history, constant_masks(6, 10, 1, 0))
+        _, reset_history = run_with_history(head, tc, motion, history, constant_masks(6, 10, 1, 0), valid=False)
+        # share 0 in the history: th + 0 * d, the reprojected history (alpha 1 without a mask).
+        _, kept_history = run_with_history(head.clone().index_fill_(-1, torch.tensor([ALPHA_LOGIT]), 40.0),
+                                           tc, motion, history)
+        self.assertTrue(torch.equal(new_history, kept_history))
+        self.assertGreater((new_history - no_mask_history).abs().max().item(), 0.5)
+        torch.testing.assert_close(out, run(head, tc, motion, history, valid=False), rtol=4e-6, atol=1e-6)
+        # No history: both are the current frame's reconstruction.
+        self.assertTrue(torch.equal(reset_history, round_f16(run(head, tc, motion, history, valid=False))))
+        # No mask: the history is the displayed colour.
+        self.assertTrue(torch.equal(no_mask_history, round_f16(no_mask_out.clamp(0, 65504))))
+
+    def test_reactive_fraction_keeps_its_complement_of_the_share_in_the_history(self):
+        head, tc, motion, history = frame(5, alpha_logit=-40.0)
+        plain_out, _ = run_with_history(head, tc, motion, history)
+        _, new_history = run_with_history(head, tc, motion, history, constant_masks(6, 10, 0.25, 0))
+        _, kept = run_with_history(head.clone().index_fill_(-1, torch.tensor([ALPHA_LOGIT]), 40.0),
+                                   tc, motion, history)
+        t = lambda x: torch.log2(1.0 + x.double())  # noqa: E731
+        # The history keeps 0.75 of the unmasked blend's step from the reprojected history.
+        torch.testing.assert_close(t(new_history), t(kept) + 0.75 * (t(plain_out) - t(kept)), rtol=0, atol=2e-3)
 
     def test_transparency_scales_the_still_shift(self):
         head, tc, motion, history = frame(4)

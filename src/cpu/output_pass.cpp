@@ -26,7 +26,8 @@ void kernel_rows(const OutputCurrent& cur, PixelKernel* kernels, int y0, int y1)
     }
 }
 
-// Rows [y0, y1) of output_frame(): the output pixel, its history value and its encoding.
+// Rows [y0, y1) of output_frame(): the output pixel, the history value of the colour kept as
+// history (which differs from the displayed one under a reactive mask) and the output's encoding.
 void output_rows(const OutputCurrent& cur, const OutputPrevious& prev, const KernelFromTable& kernel,
                  uint16_t* new_history, const OutputTarget& target, int y0, int y1) {
     const swinup_resource& res = *target.resource;
@@ -34,10 +35,10 @@ void output_rows(const OutputCurrent& cur, const OutputPrevious& prev, const Ker
         uint8_t* row = static_cast<uint8_t*>(res.data_mut) + static_cast<size_t>(y) * resource_row_pitch(res);
         uint16_t* history_row = new_history + static_cast<size_t>(y) * static_cast<size_t>(cur.display_width) * 4;
         for (int x = 0; x < cur.display_width; ++x) {
-            float out[3];
-            output_pixel_with(cur, prev, x, y, kernel, out);
+            float out[3], kept[3];
+            output_pixel_with(cur, prev, x, y, kernel, out, kept);
             uint16_t* h = history_row + static_cast<size_t>(x) * 4;
-            for (int c = 0; c < 3; ++c) h[c] = history_value(out[c]);
+            for (int c = 0; c < 3; ++c) h[c] = history_value(kept[c]);
             h[3] = 0;
             float v[3];
             for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], target.exposure, target.pre_exposure);

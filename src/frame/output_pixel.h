@@ -77,12 +77,22 @@ SWINUP_HD float history_weight(float raw, float mv_x, float mv_y, float still_hi
     return blend_alpha(still && shift != 0.0f ? exact::add(raw, shift) : raw);
 }
 
-// The reactive mask r raises the current frame's share toward 1: share + r * (1 - share), in
-// three f32 roundings (a difference, a product, a sum). r = 1 replaces the history, whatever the
-// network's alpha: that is what the mask promises, also for weights that never saw one
-// (docs/masks.md). r = 0 returns the share unchanged (its bits).
+// The reactive mask r raises the current frame's share of the DISPLAYED colour toward 1:
+// share + r * (1 - share), in three f32 roundings (a difference, a product, a sum). r = 1 replaces
+// the history in the output, whatever the network's alpha: that is what the mask promises, also
+// for weights that never saw one (docs/masks.md). r = 0 returns the share unchanged (its bits).
 SWINUP_HD float reactive_share(float share, float reactive) {
     return reactive != 0.0f ? exact::add(share, exact::mul(reactive, exact::sub(1.0f, share))) : share;
+}
+
+// The current frame's share of the colour KEPT AS HISTORY under the reactive mask r:
+// share * (1 - r), in two f32 roundings (a difference, a product). r = 1 keeps the reprojected
+// previous history (the opaque scene under a particle, moved by the opaque surface's motion
+// vectors, which is what they describe): the particle reaches the display but never the history,
+// so it leaves no trail where the mask is 0 on the next frames (docs/masks.md, "The output pass").
+// r = 0 returns the share unchanged (its bits).
+SWINUP_HD float reactive_history_share(float share, float reactive) {
+    return reactive != 0.0f ? exact::mul(share, exact::sub(1.0f, reactive)) : share;
 }
 
 // The current frame's share of the blend where there is history: (1 - alpha) * min(1, sum of the
@@ -154,12 +164,15 @@ struct KernelFromTable {
     SWINUP_HD float alpha(int nx, int ny) const { return kernels[static_cast<int64_t>(ny) * width + nx].alpha; }
 };
 
-// The output colour of display pixel (ox, oy), linear in the exposed units of staging (before
-// f16 rounding and before the output format's encoding). `kernel` supplies n's kernel and history
-// weight: KernelFromHead or KernelFromTable, the same values. n's masks act as alpha does, at n.
+// The colours of display pixel (ox, oy), linear in the exposed units of staging (before f16
+// rounding and before the output format's encoding): `out`, the displayed one, and `kept`, the one
+// kept as the next frame's history (history_value). They differ only where n's reactive mask is
+// not 0 and there is history (reactive_share, reactive_history_share). `kernel` supplies n's
+// kernel and history weight: KernelFromHead or KernelFromTable, the same values. n's masks act as
+// alpha does, at n.
 template <class Kernel>
 SWINUP_HD void output_pixel_with(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
-                                 const Kernel& kernel, float out[3]) {
+                                 const Kernel& kernel, float out[3], float kept[3]) {
     // Position in render pixels and the nearest render pixel n.
     const float cx = output_position(ox, cur.scale_x);  // r + 0.5: continuous coordinates
     const float cy = output_position(oy, cur.scale_y);
@@ -196,27 +209,39 @@ SWINUP_HD void output_pixel_with(const OutputCurrent& cur, const OutputPrevious&
     const bool history_valid = prev.valid && px::on_screen(hx, cur.display_width) &&
                                px::on_screen(hy, cur.display_height);
     if (!history_valid) {
-        for (int c = 0; c < 3; ++c) out[c] = px::t_inverse(current[c]);
+        for (int c = 0; c < 3; ++c) out[c] = kept[c] = px::t_inverse(current[c]);
         return;
     }
     float history[3];
     px::lanczos3_sample(HalfRgbFetch{prev.history, cur.display_width}, cur.display_width,
                         cur.display_height, hx, hy, history);
-    const float share = reactive_share(current_share(kernel.alpha(nx, ny), weight_sum),
-                                       mask_at(cur.masks, static_cast<int64_t>(ny) * cur.width + nx, kReactiveMask));
+    const float share = current_share(kernel.alpha(nx, ny), weight_sum);
+    const float reactive = mask_at(cur.masks, static_cast<int64_t>(ny) * cur.width + nx, kReactiveMask);
+    const float share_out = reactive_share(share, reactive);
+    const float share_kept = reactive_history_share(share, reactive);
     for (int c = 0; c < 3; ++c) {
         const float th = px::t_of(history[c]);
-        out[c] = px::t_inverse(exact::add(th, exact::mul(share, exact::sub(current[c], th))));
+        const float d = exact::sub(current[c], th);
+        out[c] = px::t_inverse(exact::add(th, exact::mul(share_out, d)));
+        // r == 0: the same share, so the same bits; not formed twice.
+        kept[c] = reactive != 0.0f ? px::t_inverse(exact::add(th, exact::mul(share_kept, d))) : out[c];
     }
 }
 
 // output_pixel_with() reading n's head outputs directly.
 SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
-                            float out[3]) {
-    output_pixel_with(cur, prev, ox, oy, KernelFromHead{cur}, out);
+                            float out[3], float kept[3]) {
+    output_pixel_with(cur, prev, ox, oy, KernelFromHead{cur}, out, kept);
 }
 
-// The value kept as history (and the f16 the next frame reads): finite, in [0, 65504], the same
+// The displayed colour alone (checks that do not look at the history).
+SWINUP_HD void output_pixel(const OutputCurrent& cur, const OutputPrevious& prev, int ox, int oy,
+                            float out[3]) {
+    float kept[3];
+    output_pixel(cur, prev, ox, oy, out, kept);
+}
+
+// The value kept as history (and the f16 the next frame reads) of a `kept` colour: finite, in [0, 65504], the same
 // f16 as the RGBA16F output of an exposure and pre-exposure of 1 (EncodeHalfColour).
 SWINUP_HD uint16_t history_value(float out) { return px::encode_half_colour(out); }
 

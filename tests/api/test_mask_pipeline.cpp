@@ -1,6 +1,6 @@
 // The masks through whole frames on the CPU backend (docs/masks.md): absent masks, masks of zero in
 // any format and a caller of the 0.1.0 descriptor size all give the same bytes; a reactive mask of 1
-// gives the current frame's reconstruction where there is history; a transparency mask of 1 takes
+// displays the current frame's reconstruction where there is history and keeps the previous history; a transparency mask of 1 takes
 // the still-pixel shift away; NaN/Inf in any input are replaced and counted in
 // swinup_input_statistics, per pixel, since creation.
 #include <gtest/gtest.h>
@@ -129,6 +129,32 @@ TEST(MaskPipeline, ReactiveOneGivesTheCurrentFrameWhereHistoryExists) {
     // Where the content moved in (the left columns have no history, o + mv off screen) the two
     // agree anyway; elsewhere the kept history really differs from the current frame.
     EXPECT_GT(history_differs, int(kDW * kDH / 2));
+}
+
+// The reactive mask reaches the display, not the history. A network that keeps all of its history
+// (alpha 1) never changes it: each frame shows the history reprojected. A reactive mask of 1 on
+// frame 2 shows that frame's reconstruction there, yet frame 3, without a mask, is byte for byte the
+// frame 3 of the backend that never had the mask: the history kept at frame 2 is frame 1's,
+// reprojected, not the masked frame's samples (docs/masks.md, "The output pass").
+TEST(MaskPipeline, ReactiveOneLeavesTheHistoryToTheNextFrame) {
+    const swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
+    cpu::CpuBackend plain(cd, lite_weights(), fixed_head(40.0f));
+    cpu::CpuBackend reactive(cd, lite_weights(), fixed_head(40.0f));
+    FrameData f(kW, kH, kDW, kDH);
+    const std::vector<float> ones(size_t(kW) * kH, 1.0f);
+    std::string error;
+    std::vector<std::vector<uint8_t>> plain_out, reactive_out;
+    for (uint32_t i = 0; i < 4; ++i) {
+        swinup_dispatch_desc d = moving_frame(f, i);
+        ASSERT_EQ(plain.dispatch(d, i, &error), SWINUP_STATUS_OK) << error;
+        plain_out.push_back(f.output);
+        if (i == 2) d.reactive_mask = input_resource(ones.data(), SWINUP_FORMAT_R32F, kW, kH);
+        ASSERT_EQ(reactive.dispatch(d, i, &error), SWINUP_STATUS_OK) << error;
+        reactive_out.push_back(f.output);
+    }
+    EXPECT_EQ(plain_out[1], reactive_out[1]);
+    EXPECT_NE(plain_out[2], reactive_out[2]);  // the mask reached the display
+    EXPECT_EQ(plain_out[3], reactive_out[3]);  // and not the history
 }
 
 // A still scene (zero motion) with a still-pixel shift in the weights: a transparency mask of 1

@@ -606,11 +606,12 @@ TEST(OutputPass, KernelTableGivesTheSameBitsAsTheHead) {
         const OutputPrevious prev{valid, history.data()};
         for (int oy = 0; oy < dh; ++oy) {
             for (int ox = 0; ox < dw; ++ox) {
-                float from_head[3], from_table[3];
-                output_pixel(cur, prev, ox, oy, from_head);
-                output_pixel_with(cur, prev, ox, oy, KernelFromTable{kernels.data(), w}, from_table);
+                float from_head[3], from_table[3], kept_head[3], kept_table[3];
+                output_pixel(cur, prev, ox, oy, from_head, kept_head);
+                output_pixel_with(cur, prev, ox, oy, KernelFromTable{kernels.data(), w}, from_table, kept_table);
                 EXPECT_EQ(std::memcmp(from_head, from_table, sizeof from_head), 0)
                     << ox << "," << oy << (valid ? " with history" : "") << ", shift " << shift;
+                EXPECT_EQ(std::memcmp(kept_head, kept_table, sizeof kept_head), 0) << ox << "," << oy;
             }
         }
     }

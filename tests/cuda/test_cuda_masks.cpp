@@ -265,7 +265,8 @@ TEST(CudaMasks, FullNetworkWithMaskEmbedMatchesTheCpu) {
 }
 
 // The output pass alone with masks (reactive and transparency of zeros, ones and fractions; still
-// pixels, so the transparency mask acts): exact mode gives the CPU's linear output bit for bit.
+// pixels, so the transparency mask acts): exact mode gives the CPU's linear output bit for bit, and
+// its history is the CPU's kept colour (under the reactive mask not the displayed one).
 TEST(CudaMasks, OutputPassWithMasksMatchesTheCpuBitForBit) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
@@ -308,13 +309,30 @@ TEST(CudaMasks, OutputPassWithMasksMatchesTheCpuBitForBit) {
     cur.masks = c.masks.data();
     OutputPrevious prev{true, c.history.data()};
     std::vector<float> want(display * 3);
-    for (int y = 0; y < c.display_height; ++y)
-        for (int x = 0; x < c.display_width; ++x) output_pixel(cur, prev, x, y, &want[(size_t(y) * c.display_width + x) * 3]);
-    const std::vector<float> got = cuda_tools::output_pass(c, SWINUP_PRECISION_EXACT);
+    std::vector<uint16_t> want_history(display * 4, 0);  // the kept colour's f16 (alpha word 0)
+    size_t kept_differs = 0;  // display pixels whose kept colour is not the displayed one
+    for (int y = 0; y < c.display_height; ++y) {
+        for (int x = 0; x < c.display_width; ++x) {
+            const size_t i = size_t(y) * c.display_width + x;
+            float kept[3];
+            output_pixel(cur, prev, x, y, &want[i * 3], kept);
+            for (int k = 0; k < 3; ++k) want_history[i * 4 + k] = history_value(kept[k]);
+            kept_differs += std::memcmp(kept, &want[i * 3], sizeof kept) != 0 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(kept_differs, display / 4) << "the reactive mask did not split display and history";
+    std::vector<uint16_t> got_history;
+    const std::vector<float> got = cuda_tools::output_pass(c, SWINUP_PRECISION_EXACT, &got_history);
     ASSERT_EQ(got.size(), want.size());
     size_t differ = 0;
     for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], 4) != 0 ? 1 : 0;
     EXPECT_EQ(differ, 0u) << "values differing from output_pixel()";
+    // The history holds the kept colour (alpha words are not compared).
+    ASSERT_EQ(got_history.size(), want_history.size());
+    size_t history_differ = 0;
+    for (size_t i = 0; i < display; ++i)
+        for (int k = 0; k < 3; ++k) history_differ += got_history[i * 4 + k] != want_history[i * 4 + k] ? 1 : 0;
+    EXPECT_EQ(history_differ, 0u) << "history values differing from output_pixel()'s kept colour";
     c.masks.clear();
     const std::vector<float> unmasked = cuda_tools::output_pass(c, SWINUP_PRECISION_EXACT);
     EXPECT_FALSE(unmasked == got) << "the masks changed nothing";

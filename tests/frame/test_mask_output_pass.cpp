@@ -1,6 +1,8 @@
 // What the masks do in the output pass (src/frame/output_pixel.h, docs/masks.md), per display
-// pixel against values computed here: the reactive mask r raises the current frame's share to
-// share + r (1 - share), so r = 1 gives the current frame's reconstruction wherever history exists;
+// pixel against values computed here: the reactive mask r raises the current frame's share of the
+// displayed colour to share + r (1 - share), so r = 1 displays the current frame's reconstruction
+// wherever history exists, and lowers its share of the colour kept as history to share (1 - r), so
+// r = 1 keeps the reprojected previous history;
 // the transparency & composition mask t scales the still-pixel shift by (1 - t); masks of zero
 // give the same bits as no masks.
 #include <gtest/gtest.h>
@@ -51,7 +53,61 @@ struct Scene {
         const OutputPrevious p{history_valid, history.data()};
         output_pixel(cur, p, ox, oy, out);
     }
+    // The colour kept as history at (ox, oy).
+    void kept(int ox, int oy, float kept[3], bool history_valid = true) {
+        const OutputPrevious p{history_valid, history.data()};
+        float out[3];
+        output_pixel(cur, p, ox, oy, out, kept);
+    }
 };
+
+// The history blend of a network that keeps none of it (logit -40, alpha 0: share = coverage): r =
+// 1 displays this frame's reconstruction but keeps the reprojected history, exactly: th + 0 * d.
+TEST(MaskOutputPass, ReactiveOneKeepsThePreviousHistory) {
+    Scene s(-40.0f);
+    s.set_mask(kReactiveMask, 1.0f);
+    for (int oy = 0; oy < Scene::kDH; ++oy) {
+        for (int ox = 0; ox < Scene::kDW; ++ox) {
+            float out[3], kept[3], current[3];
+            s.pixel(ox, oy, out);
+            s.kept(ox, oy, kept);
+            s.pixel(ox, oy, current, false);
+            for (int c = 0; c < 3; ++c) {
+                EXPECT_EQ(kept[c], px::t_inverse(px::t_of(3.0f))) << ox << "," << oy;  // the history
+                EXPECT_NEAR(out[c], current[c], 4e-6f * (1.0f + current[c])) << ox << "," << oy;
+            }
+            // Without history both are the current frame's reconstruction.
+            float kept_reset[3];
+            s.kept(ox, oy, kept_reset, false);
+            EXPECT_EQ(std::memcmp(kept_reset, current, sizeof current), 0);
+        }
+    }
+}
+
+TEST(MaskOutputPass, ReactiveLowersTheKeptShareToItsComplement) {
+    EXPECT_EQ(reactive_history_share(0.3f, 0.0f), 0.3f);
+    EXPECT_EQ(reactive_history_share(0.8f, 1.0f), 0.0f);
+    EXPECT_EQ(reactive_history_share(0.5f, 0.5f), 0.25f);
+    EXPECT_EQ(reactive_history_share(1.0f, 0.25f), 0.75f);
+    // Through a pixel: alpha 0 (share = coverage) and r = 0.25 keep a share of 0.75 * coverage of
+    // the current frame in t; the display takes coverage + 0.25 (1 - coverage).
+    Scene s(-40.0f);
+    float out0[3], out[3], kept[3], current[3];
+    s.pixel(2, 3, out0);  // no mask: th + coverage (current - th)
+    s.set_mask(kReactiveMask, 0.25f);
+    s.pixel(2, 3, out);
+    s.kept(2, 3, kept);
+    s.pixel(2, 3, current, false);
+    for (int c = 0; c < 3; ++c) {
+        const double tc = std::log2(1.0 + double(current[c]));
+        const double coverage = (std::log2(1.0 + double(out0[c])) - 2.0) / (tc - 2.0);
+        ASSERT_GT(coverage, 0.01) << c;
+        const double kept_t = 2.0 + 0.75 * coverage * (tc - 2.0);
+        const double out_t = 2.0 + (coverage + 0.25 * (1.0 - coverage)) * (tc - 2.0);
+        EXPECT_NEAR(kept[c], std::exp2(kept_t) - 1.0, 2e-5) << c;
+        EXPECT_NEAR(out[c], std::exp2(out_t) - 1.0, 2e-5) << c;
+    }
+}
 
 TEST(MaskOutputPass, ReactiveOneGivesTheCurrentFrameWhereHistoryExists) {
     Scene s(40.0f);  // sigmoid(40) == 1: the network keeps the history entirely
@@ -147,17 +203,21 @@ TEST(MaskOutputPass, ZeroMasksKeepTheBitsAndTheKernelTableAgrees) {
         for (int oy = 0; oy < dh; ++oy) {
             for (int ox = 0; ox < dw; ++ox) {
                 float none[3], zero[3], masked[3], table[3];
+                float none_kept[3], zero_kept[3], masked_kept[3], table_kept[3];
                 cur.masks = nullptr;
-                output_pixel(cur, prev, ox, oy, none);
+                output_pixel(cur, prev, ox, oy, none, none_kept);
+                EXPECT_EQ(std::memcmp(none, none_kept, sizeof none), 0) << ox << "," << oy;
                 cur.masks = zeros.data();
-                output_pixel(cur, prev, ox, oy, zero);
+                output_pixel(cur, prev, ox, oy, zero, zero_kept);
                 EXPECT_EQ(std::memcmp(none, zero, sizeof none), 0) << ox << "," << oy;
+                EXPECT_EQ(std::memcmp(none_kept, zero_kept, sizeof none), 0) << ox << "," << oy;
                 cur.masks = random.data();
-                output_pixel(cur, prev, ox, oy, masked);
+                output_pixel(cur, prev, ox, oy, masked, masked_kept);
                 std::vector<PixelKernel> kernels(w * h);
                 cpu::pixel_kernels(cur, kernels.data());
-                output_pixel_with(cur, prev, ox, oy, KernelFromTable{kernels.data(), w}, table);
+                output_pixel_with(cur, prev, ox, oy, KernelFromTable{kernels.data(), w}, table, table_kept);
                 EXPECT_EQ(std::memcmp(masked, table, sizeof masked), 0) << ox << "," << oy;
+                EXPECT_EQ(std::memcmp(masked_kept, table_kept, sizeof masked), 0) << ox << "," << oy;
                 changed += std::memcmp(masked, none, sizeof none) != 0;
             }
         }

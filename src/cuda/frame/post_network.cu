@@ -36,20 +36,20 @@ struct HardwareHalfColour {
     __device__ __forceinline__ uint16_t operator()(float v) const { return f32_to_f16(px::half_range(v)); }
 };
 
-// The display pixel's linear colour `out` leaves as the next history (f16, finite: history_value)
-// and in the output format, in the input's units (frame/output_encoding.h), as
-// cpu/output_pass.cpp. Fast mode converts to f16 by HardwareHalfColour, and scales by
+// The display pixel's linear colours: `kept` leaves as the next history (f16, finite:
+// history_value), `out` in the output format, in the input's units (frame/output_encoding.h), as
+// cpu/output_pass.cpp. They differ only under a reactive mask (output_pixel.h). Fast mode converts to f16 by HardwareHalfColour, and scales by
 // pre_exposure / exposure once instead of a division per channel (output_units' two roundings).
 template <bool kFast>
 __device__ __forceinline__ void store_output(const FrameParams& p, const FramePlanes& planes, int x, int y,
-                                             const float out[3]) {
+                                             const float out[3], const float kept[3]) {
     using EncodeHalf = std::conditional_t<kFast, HardwareHalfColour, EncodeHalfColour>;
     const size_t pixel = static_cast<size_t>(y) * p.display_width + x;
     if (planes.linear_out) {
         for (int c = 0; c < 3; ++c) planes.linear_out[pixel * 3 + c] = out[c];
     }
     uint16_t hist[3];
-    for (int c = 0; c < 3; ++c) hist[c] = EncodeHalf{}(out[c]);
+    for (int c = 0; c < 3; ++c) hist[c] = EncodeHalf{}(kept[c]);
     *reinterpret_cast<uint2*>(p.history_out + pixel * 4) =
         make_uint2(static_cast<uint32_t>(hist[0]) | (static_cast<uint32_t>(hist[1]) << 16), hist[2]);
     const float e = *planes.exposure;
@@ -91,9 +91,9 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     OutputPrevious prev;
     prev.valid = p.history_valid != 0;
     prev.history = p.history_in;
-    float out[3];
-    output_pixel(cur, prev, x, y, out);
-    store_output<false>(p, planes, x, y, out);
+    float out[3], kept[3];
+    output_pixel(cur, prev, x, y, out, kept);
+    store_output<false>(p, planes, x, y, out, kept);
 }
 
 // Fast mode, once per render pixel: what the display pixels read of it (at 3x, the 9 display pixels
@@ -276,21 +276,27 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     const float hy = exact::add(static_cast<float>(y) + 0.5f, offset.y);
     const bool history_valid =
         p.history_valid != 0 && px::on_screen(hx, p.display_width) && px::on_screen(hy, p.display_height);
-    float out[3];
+    float out[3], kept[3];  // the displayed colour, the colour kept as history
     if (history_valid) {
         float history[3];
         lanczos3_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
-        // The fast weight sum's share, raised by n's reactive mask (output_pixel.h reactive_share).
-        const float share = reactive_share(current_share(centre.w, weight_sum),
-                                           mask_at(p.has_masks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask));
+        // The fast weight sum's share; n's reactive mask raises it for the display and lowers it
+        // for the history (output_pixel.h reactive_share, reactive_history_share).
+        const float share = current_share(centre.w, weight_sum);
+        const float reactive =
+            mask_at(p.has_masks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask);
+        const float share_out = reactive_share(share, reactive);
+        const float share_kept = reactive_history_share(share, reactive);
         for (int c = 0; c < 3; ++c) {
             const float th = fast_t(history[c]);
-            out[c] = fast_t_inverse(fmaf(share, current[c] - th, th));
+            const float d = current[c] - th;
+            out[c] = fast_t_inverse(fmaf(share_out, d, th));
+            kept[c] = reactive != 0.0f ? fast_t_inverse(fmaf(share_kept, d, th)) : out[c];
         }
     } else {
-        for (int c = 0; c < 3; ++c) out[c] = fast_t_inverse(current[c]);
+        for (int c = 0; c < 3; ++c) kept[c] = out[c] = fast_t_inverse(current[c]);
     }
-    store_output<true>(p, planes, x, y, out);
+    store_output<true>(p, planes, x, y, out, kept);
 }
 
 __global__ void recurrent_kernel(const FrameParams* pp, const float* head) {

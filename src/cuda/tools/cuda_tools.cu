@@ -154,7 +154,7 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
     return download<float>(head, size_t(width) * height * kHeadOutputs);
 }
 
-std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision) {
+std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision, std::vector<uint16_t>* new_history) {
     const size_t render = size_t(c.width) * c.height, display = size_t(c.display_width) * c.display_height;
     if (c.tc.size() != render * 3 || c.motion.size() != render * 2 || c.head.size() != render * kHeadOutputs ||
         (!c.history.empty() && c.history.size() != display * 4))
@@ -201,6 +201,7 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     cuda::launch_output_prepass(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
+    if (new_history != nullptr) *new_history = download<uint16_t>(history_out, display * 4);
     return download<float>(linear, display * 3);
 }
 

@@ -47,7 +47,10 @@ struct OutputPassCase {
     float still_history_shift = 0.0f;  // the network's (output_pixel.h history_weight)
     std::vector<float> masks;       // width * height * 2 staged (reactive, transparency), or empty: none
 };
-std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision);
+// Returns the linear displayed colours; `new_history` (optional) receives the f16 history written
+// (display w * h * 4), which differs from the displayed colour under a reactive mask.
+std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision,
+                               std::vector<uint16_t>* new_history = nullptr);
 
 // How many CUDA devices this process sees (0 when none or no driver): the multi-device tests.
 int device_count();

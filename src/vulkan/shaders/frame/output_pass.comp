@@ -6,7 +6,9 @@
 // blended with the Lanczos-3 history; writes the new history (f16) and the output image in the
 // input's units. The masks act at the nearest render pixel n, as alpha does (output_pixel.h): the
 // transparency mask t scales the still-pixel shift by (1 - t), the reactive mask r raises the
-// current frame's share to share + r * (1 - share); absent masks (0) leave every bit as it was.
+// current frame's share of the displayed colour to share + r * (1 - share) and lowers its share of
+// the colour kept as history to share * (1 - r) (the particle reaches the display, not the
+// history: docs/masks.md); absent masks (0) leave every bit as it was.
 // The output image's format is the variant's: RGBA16F as f16 (alpha 1), RGB10A2
 // and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code.
 // FAST_*: the kernel weights' and the colour compression's exp2/log2 and the Lanczos weights'
@@ -84,6 +86,10 @@ float reactive_share(float share, float reactive) {
     return reactive != 0.0 ? exact_add(share, exact_mul(reactive, exact_sub(1.0, share))) : share;
 }
 
+float reactive_history_share(float share, float reactive) {
+    return reactive != 0.0 ? exact_mul(share, exact_sub(1.0, reactive)) : share;
+}
+
 void main() {
     const int ox = int(gl_GlobalInvocationID.x);
     const int oy = int(gl_GlobalInvocationID.y);
@@ -127,26 +133,32 @@ void main() {
     const float hy = exact_add(float(oy) + 0.5, exact_mul(mv_y, frame.scale_y));
     const bool history_valid = (frame.flags & kFlagHistoryValid) != 0u && px_on_screen(hx, frame.display_width) &&
                                px_on_screen(hy, frame.display_height);
-    vec3 result;
+    vec3 result, kept;  // the displayed colour, the colour kept as history
     if (!history_valid) {
         for (int c = 0; c < 3; ++c) result[c] = t_inverse(current[c]);
+        kept = result;
     } else {
         const vec3 h = px_clamped_separable_sample(6, true, kFused, frame.display_width, frame.display_height, hx, hy);
         const int n = ny * frame.width + nx;
         const float alpha =
             history_weight(head[head_index + 7], mv_x, mv_y, frame.still_history_shift, mask_at(n, 1));
-        const float share =
-            reactive_share(exact_mul(exact_sub(1.0, alpha), weight_sum < 1.0 ? weight_sum : 1.0), mask_at(n, 0));
+        const float share = exact_mul(exact_sub(1.0, alpha), weight_sum < 1.0 ? weight_sum : 1.0);
+        const float reactive = mask_at(n, 0);
+        const float share_out = reactive_share(share, reactive);
+        const float share_kept = reactive_history_share(share, reactive);
         for (int c = 0; c < 3; ++c) {
             const float th = t_of(h[c]);
-            result[c] = t_inverse(exact_add(th, exact_mul(share, exact_sub(current[c], th))));
+            const float d = exact_sub(current[c], th);
+            result[c] = t_inverse(exact_add(th, exact_mul(share_out, d)));
+            // r == 0: the same share, so the same bits; not formed twice.
+            kept[c] = reactive != 0.0 ? t_inverse(exact_add(th, exact_mul(share_kept, d))) : result[c];
         }
     }
 
-    // The history (f16 of the linear value in [0, 65504]) and the output in the input's units.
+    // The history (f16 of the kept linear value in [0, 65504]) and the output in the input's units.
     const int p = (oy * frame.display_width + ox) * 2;
-    new_history[p] = px_encode_half_colour(result.r) | (px_encode_half_colour(result.g) << 16);
-    new_history[p + 1] = px_encode_half_colour(result.b);
+    new_history[p] = px_encode_half_colour(kept.r) | (px_encode_half_colour(kept.g) << 16);
+    new_history[p + 1] = px_encode_half_colour(kept.b);
     const float exposure = scalars.exposure;
     vec3 v;
     for (int c = 0; c < 3; ++c) v[c] = px_output_units(result[c], exposure, frame.pre_exposure);
