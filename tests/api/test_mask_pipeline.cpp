@@ -13,6 +13,7 @@
 #include "cpu/cpu_backend.h"
 #include "model/weights.h"
 #include "numeric/half.h"
+#include "cpu_backend_fixture.h"
 #include "pipeline_fixture.h"
 
 namespace swinup::test {
@@ -21,25 +22,6 @@ namespace {
 constexpr uint32_t kW = 32, kH = 32, kDW = 64, kDH = 64;
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
-
-std::shared_ptr<const Weights> lite_weights() {
-    std::string error;
-    auto w = weights_load_embedded(Variant::lite, &error);
-    EXPECT_TRUE(w) << error;
-    return w;
-}
-
-// A stand-in head: a round Gaussian of sigma 0.5 render pixels and a fixed alpha logit.
-cpu::CpuBackend::NetworkFn fixed_head(float alpha_logit) {
-    return [alpha_logit](const float*, int w, int h, uint64_t, float* head) {
-        for (int i = 0; i < w * h; ++i) {
-            float* o = head + size_t(i) * kHeadOutputs;
-            std::fill(o, o + kHeadOutputs, 0.0f);
-            o[4] = o[5] = -1.0f;
-            o[7] = alpha_logit;
-        }
-    };
-}
 
 // Each frame's outputs of the moving sequence through the C API, with masks made by `set_masks`.
 template <typename SetMasks>
@@ -91,9 +73,9 @@ TEST(MaskPipeline, AbsentZeroAndFirstSizeDescriptorsGiveTheSameBytes) {
 // reconstruction alone). The head is fixed, so the two reconstructions are the same.
 TEST(MaskPipeline, ReactiveOneGivesTheCurrentFrameWhereHistoryExists) {
     const swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
-    cpu::CpuBackend kept(cd, lite_weights(), fixed_head(40.0f));
-    cpu::CpuBackend reactive(cd, lite_weights(), fixed_head(40.0f));
-    cpu::CpuBackend reset(cd, lite_weights(), fixed_head(40.0f));
+    cpu::CpuBackend kept(cd, embedded_lite_weights(), fixed_head(40.0f));
+    cpu::CpuBackend reactive(cd, embedded_lite_weights(), fixed_head(40.0f));
+    cpu::CpuBackend reset(cd, embedded_lite_weights(), fixed_head(40.0f));
     FrameData f(kW, kH, kDW, kDH);
     const std::vector<float> ones(size_t(kW) * kH, 1.0f);
     std::string error;
@@ -138,8 +120,8 @@ TEST(MaskPipeline, ReactiveOneGivesTheCurrentFrameWhereHistoryExists) {
 // reprojected, not the masked frame's samples (docs/masks.md, "The output pass").
 TEST(MaskPipeline, ReactiveOneLeavesTheHistoryToTheNextFrame) {
     const swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
-    cpu::CpuBackend plain(cd, lite_weights(), fixed_head(40.0f));
-    cpu::CpuBackend reactive(cd, lite_weights(), fixed_head(40.0f));
+    cpu::CpuBackend plain(cd, embedded_lite_weights(), fixed_head(40.0f));
+    cpu::CpuBackend reactive(cd, embedded_lite_weights(), fixed_head(40.0f));
     FrameData f(kW, kH, kDW, kDH);
     const std::vector<float> ones(size_t(kW) * kH, 1.0f);
     std::string error;
@@ -161,7 +143,7 @@ TEST(MaskPipeline, ReactiveOneLeavesTheHistoryToTheNextFrame) {
 // gives exactly the frames of the same weights without the shift.
 TEST(MaskPipeline, TransparencyOneTakesTheStillShiftAway) {
     const swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
-    Weights shifted = *lite_weights();
+    Weights shifted = *embedded_lite_weights();
     shifted.config.still_history_shift = 2.0f;
     Weights unshifted = shifted;
     unshifted.config.still_history_shift = 0.0f;

@@ -19,6 +19,7 @@
 #include "cpu/cpu_backend.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
+#include "cpu_backend_fixture.h"
 #include "pipeline_fixture.h"
 
 namespace swinup::test {
@@ -493,18 +494,6 @@ TEST(PixelOps, Encodings) {
 }
 
 // ---- a static jittered scene through the whole CPU pipeline -----------------------------------
-
-// A stand-in head: a round Gaussian of sigma 0.5 render pixels and a fixed alpha logit.
-cpu::CpuBackend::NetworkFn fixed_head(float alpha_logit) {
-    return [alpha_logit](const float*, int w, int h, uint64_t, float* head) {
-        for (int i = 0; i < w * h; ++i) {
-            float* o = head + size_t(i) * kHeadOutputs;
-            std::fill(o, o + kHeadOutputs, 0.0f);
-            o[4] = o[5] = -1.0f;
-            o[7] = alpha_logit;
-        }
-    };
-}
 
 // A static scene sampled where each jittered sample really is: detail near the render Nyquist
 // rate, so every jitter phase sees different values and a single frame flickers.

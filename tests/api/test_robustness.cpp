@@ -12,6 +12,7 @@
 #include "numeric/half.h"
 #include "model/weights.h"
 #include "cpu/cpu_backend.h"
+#include "cpu_backend_fixture.h"
 #include "pipeline_fixture.h"
 
 namespace swinup::test {
@@ -20,13 +21,6 @@ namespace {
 constexpr uint32_t kW = 32, kH = 32, kDW = 64, kDH = 64;
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
-
-std::shared_ptr<const Weights> lite_weights() {
-    std::string error;
-    auto w = weights_load_embedded(Variant::lite, &error);
-    EXPECT_TRUE(w) << error;
-    return w;
-}
 
 void expect_finite_output(const FrameData& f) {
     for (uint32_t y = 0; y < kDH; ++y)
@@ -55,7 +49,7 @@ TEST(Robustness, NanAndInfInputsGiveFiniteOutputAndHistory) {
     for (uint32_t flags : {0u, uint32_t(SWINUP_FLAG_HDR), uint32_t(SWINUP_FLAG_HDR | SWINUP_FLAG_AUTO_EXPOSURE)}) {
         swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
         cd.flags = flags;
-        cpu::CpuBackend backend(cd, lite_weights());
+        cpu::CpuBackend backend(cd, embedded_lite_weights());
         FrameData f(kW, kH, kDW, kDH);
         for (uint32_t frame = 0; frame < 3; ++frame) {
             fill_pattern(f, float(frame));
@@ -147,7 +141,7 @@ TEST(Robustness, FailureInsideTheBackendLeavesTheStateUnchanged) {
             for (int k = 0; k < 16; ++k) out[size_t(i) * 16 + size_t(k)] = 0.1f * float(k % 5) - 0.2f + 0.01f * float(frame % 2);
     };
     const swinup_context_desc cd = small_context_desc(kW, kH, kDW, kDH);
-    cpu::CpuBackend a(cd, lite_weights(), head), b(cd, lite_weights(), head);
+    cpu::CpuBackend a(cd, embedded_lite_weights(), head), b(cd, embedded_lite_weights(), head);
     FrameData fa(kW, kH, kDW, kDH), fb(kW, kH, kDW, kDH);
     std::string error;
     swinup_dispatch_desc d = moving_frame(fa, 0);
