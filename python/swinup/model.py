@@ -31,6 +31,7 @@ def _key(name: str) -> str:
 
 
 HEAD_MLP_PREFIX = _key("head_mlp.")  # the head MLP's parameter keys (model.params, checkpoints)
+MASK_EMBED_PREFIX = _key("mask_embed.")  # the mask embedding's (docs/masks.md)
 
 
 def space_to_depth(x: torch.Tensor) -> torch.Tensor:

@@ -50,6 +50,8 @@ def describe_training(variant, step, history, still_history_shift=0.0):
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""
     if any("head_mlp_fit" in h for h in history):  # scripts/research/fit_head_mlp.py
         fitted += " + head MLP fit"
+    if any(h.get("masks") and "mask_embed.weight" in h.get("train_only", ["mask_embed.weight"]) for h in chunks):
+        fitted += " + mask_embed trained"
     if still_history_shift:
         fitted += f" + still shift {still_history_shift:g}"
 
@@ -129,4 +131,8 @@ def chunk_record(args, step, device_label, world, procedural_share, model):
         chunk["augment"] = "mirrors"
     for name in trained_extras(model):
         chunk[name] = True
+    if model.cfg.masks:
+        chunk["masks"] = True
+    if args.train_only:
+        chunk["train_only"] = list(args.train_only)
     return chunk
