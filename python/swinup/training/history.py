@@ -25,6 +25,11 @@ def describe_training(variant, step, history, still_history_shift=0.0):
     gpus = sorted({h["device"].replace("NVIDIA ", "").split(",")[0] for h in history if "device" in h})
     # Names through data_name again: chunks recorded before it knew the scale suffix kept them.
     data = {data_name(d) for h in history for d in h.get("data", [])}
+    # A built-in scene with particles added (render_training_data.sh: fence_particles_orbit ->
+    # fence_particles) counts as the scene, and the particles are named once.
+    with_particles = {d for d in data if d.endswith("_particles")}
+    if with_particles:
+        data = (data - with_particles) | {d[:-len("_particles")] for d in with_particles} | {"particles"}
     builtin = {"showcase", "fence", "moire", "text", "spinner"}  # the renderer's own scenes
     if data & builtin:
         data = (data - builtin) | {f"{len(data & builtin)} procedural scenes"}
