@@ -287,6 +287,31 @@ class TrainOptions(MaskedSequences):
         self.assertTrue(torch.equal(params["mask_embed__bias"], torch.zeros(64)))
 
 
+class TrainedParameters(unittest.TestCase):
+    def test_an_optimiser_state_of_other_trained_parameters_is_not_continued(self):
+        from swinup.training.optimizer import load_optimizer_state, parameter_groups, save_optimizer_state
+        from swinup.training.trained_parameters import freeze_untrained
+        model = SwinUp(ModelConfig.make("lite", masks=True))
+        self.assertEqual(freeze_untrained(model, ["mask_embed.weight"]), ["mask_embed.weight"])
+        opt = torch.optim.AdamW(parameter_groups(model))
+        self.assertEqual([p for g in opt.param_groups for p in g["params"]], [model.p("mask_embed.weight")])
+        with tempfile.TemporaryDirectory() as d:
+            side = os.path.join(d, "opt.pt")
+            save_optimizer_state(side, model, opt, 7)
+            self.assertTrue(load_optimizer_state(side, model, opt, 7))
+            trained = freeze_untrained(model)
+            self.assertNotIn("mask_embed.bias", trained)
+            self.assertIn("embed.weight", trained)
+            self.assertFalse(load_optimizer_state(side, model, torch.optim.AdamW(parameter_groups(model)), 7))
+
+    def test_a_weights_file_start_has_mask_embed_only_when_it_does_something(self):
+        from swinup.training.start import has_mask_embed
+        cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))
+        self.assertFalse(has_mask_embed(tensors))  # the shipped files' zero layer
+        tensors = dict(tensors, **{"mask_embed.weight": tensors["mask_embed.weight"] | 0x08})
+        self.assertTrue(has_mask_embed(tensors))
+
+
 class MaskedDataInTheHistory(unittest.TestCase):
     def test_scenes_with_particles_count_as_their_scene_and_the_mask_embed_as_trained(self):
         from swinup.training.history import data_name, describe_training
