@@ -274,6 +274,25 @@ class TrainOptions(MaskedSequences):
         self.refused(["--masks", "--train-only", "mask_embed.weights"], "no such parameter")
         self.refused(["--train-only", "mask_embed.weight"], "needs --masks")
 
+    def test_the_output_pass_trains_with_the_still_shift_asked_for_and_the_masks(self):
+        seen = []
+        real = recurrence.output_pass
+
+        def recording(*a, **kw):
+            seen.append((kw["still_shift"], kw["masks"]))
+            return real(*a, **kw)
+        for argv, shift in (([], 0.0), (["--still-history-shift", "0.75"], 0.75)):
+            seen.clear()
+            with tempfile.TemporaryDirectory() as d, mock.patch.object(recurrence, "output_pass", recording):
+                train_quietly(["--variant", "lite", "--data", self.masked, "--procedural", "0", "--max-steps", "1",
+                               "--crop", "32", "--batch", "1", "--frames", "2", "--run-dir", os.path.join(d, "run")]
+                              + argv)
+                chunk = read_checkpoint(os.path.join(d, "run", "lite.pt"))["history"][-1]
+            self.assertEqual(len(seen), 2)
+            self.assertTrue(all(s == shift for s, _ in seen), argv)
+            self.assertTrue(all(m is not None and float(m.abs().sum()) > 0 for _, m in seen))
+            self.assertEqual(chunk.get("still_history_shift", 0.0), shift)
+
     def test_without_train_only_everything_trains_but_the_mask_embed_bias(self):
         with tempfile.TemporaryDirectory() as d:
             run = os.path.join(d, "run")

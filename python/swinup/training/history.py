@@ -140,4 +140,6 @@ def chunk_record(args, step, device_label, world, procedural_share, model):
         chunk["masks"] = True
     if args.train_only:
         chunk["train_only"] = list(args.train_only)
+    if args.still_history_shift:
+        chunk["still_history_shift"] = args.still_history_shift
     return chunk

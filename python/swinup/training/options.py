@@ -97,6 +97,11 @@ def parser() -> argparse.ArgumentParser:
                     help="train only these parameters of the network (names as in weights files, e.g. "
                          "mask_embed.weight); every other one, the attached experiments' too, stays "
                          "bit for bit what the start held")
+    ap.add_argument("--still-history-shift", type=float, default=0.0,
+                    help="train with the output pass's still-pixel shift (docs/model-spec.md, \"Output "
+                         "pass\"; scaled by 1 - t under a transparency mask), e.g. the 0.75 that export "
+                         "writes (export.SHIPPED_STILL_HISTORY_SHIFT); default 0: training without it, as "
+                         "every chunk before 2026-12-05")
     add_experiment_option(ap, "history_clip", "move the reprojected history toward the range of this frame's 3x3 "
                           "samples by a learned per-render-pixel strength")
     add_experiment_option(ap, "sample_residual", "add a learned t-space correction (head rows 13-15) to each render "

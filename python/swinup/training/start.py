@@ -2,6 +2,7 @@
 history continue from it) or, without one, a weights file (step 0, no history), with the head MLP
 and the mask embedding when asked for or when the start already has them, and the experiments the
 options attach."""
+
 import numpy as np
 
 from ..model import SwinUp
@@ -20,7 +21,10 @@ def start_model(args, plan):
     init_weights = read_weights(plan.start_weights) if record is None else None
     head_mlp = args.head_mlp or (record["head_mlp"] if record is not None else init_weights[0].head_mlp)
     masks = args.masks or (record["masks"] if record is not None else has_mask_embed(init_weights[1]))
-    model = SwinUp(ModelConfig.make(plan.variant, head_mlp=head_mlp, masks=masks), exact=args.exact)
+    # The still-pixel shift is not a weight: checkpoints do not hold it, export writes it; a run
+    # trains with the one --still-history-shift names (0: without it).
+    model = SwinUp(ModelConfig.make(plan.variant, head_mlp=head_mlp, masks=masks,
+                                    still_history_shift=args.still_history_shift), exact=args.exact)
     if head_mlp:
         model.init_head_mlp(args.seed)
     for name in attached_experiments(args):
