@@ -178,14 +178,28 @@ swinup_input_statistics statistics(const ContextHandle& c) {
     return s;
 }
 
+// Every count of swinup_input_statistics, zero unless given.
+struct Counts {
+    uint64_t frames = 0, color = 0, depth = 0, motion = 0, reactive = 0, transparency = 0;
+    uint64_t reactive_out_of_range = 0, transparency_out_of_range = 0;
+};
+
+void expect_counts(const swinup_input_statistics& s, const Counts& want) {
+    SCOPED_TRACE(testing::Message() << "the statistics after " << want.frames << " frames");
+    EXPECT_EQ(s.struct_size, SWINUP_INPUT_STATISTICS_SIZE_V1);
+    EXPECT_EQ(s.frames, want.frames);
+    EXPECT_EQ(s.color_nonfinite, want.color);
+    EXPECT_EQ(s.depth_nonfinite, want.depth);
+    EXPECT_EQ(s.motion_nonfinite, want.motion);
+    EXPECT_EQ(s.reactive_nonfinite, want.reactive);
+    EXPECT_EQ(s.transparency_nonfinite, want.transparency);
+    EXPECT_EQ(s.reactive_out_of_range, want.reactive_out_of_range);
+    EXPECT_EQ(s.transparency_out_of_range, want.transparency_out_of_range);
+}
+
 TEST(InputStatistics, NonFiniteInputPixelsAreCountedSinceCreation) {
     ContextHandle ctx(small_context_desc(kW, kH, kDW, kDH));
-    swinup_input_statistics s = statistics(ctx);
-    EXPECT_EQ(s.struct_size, SWINUP_INPUT_STATISTICS_SIZE_V1);
-    EXPECT_EQ(s.frames, 0u);
-    EXPECT_EQ(s.color_nonfinite + s.depth_nonfinite + s.motion_nonfinite + s.reactive_nonfinite +
-                  s.transparency_nonfinite + s.reactive_out_of_range + s.transparency_out_of_range,
-              0u);
+    expect_counts(statistics(ctx), {});
 
     FrameData f(kW, kH, kDW, kDH);
     std::vector<float> reactive(size_t(kW) * kH, 0.25f);
@@ -203,15 +217,8 @@ TEST(InputStatistics, NonFiniteInputPixelsAreCountedSinceCreation) {
     d.reactive_mask = input_resource(reactive.data(), SWINUP_FORMAT_R32F, kW, kH);
     d.transparency_mask = input_resource(transparency.data(), SWINUP_FORMAT_R16F, kW, kH);
     ASSERT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
-    s = statistics(ctx);
-    EXPECT_EQ(s.frames, 1u);
-    EXPECT_EQ(s.color_nonfinite, 2u);
-    EXPECT_EQ(s.depth_nonfinite, 1u);
-    EXPECT_EQ(s.motion_nonfinite, 1u);
-    EXPECT_EQ(s.reactive_nonfinite, 3u);
-    EXPECT_EQ(s.transparency_nonfinite, 1u);
-    EXPECT_EQ(s.reactive_out_of_range, 0u);  // host masks: refused, never counted
-    EXPECT_EQ(s.transparency_out_of_range, 0u);
+    // Out-of-range host masks are refused, never counted: those counts stay 0.
+    expect_counts(statistics(ctx), {.frames = 1, .color = 2, .depth = 1, .motion = 1, .reactive = 3, .transparency = 1});
 
     // A refused dispatch counts nothing; a reset does not clear; the next frame adds.
     reactive[8] = 2.0f;
@@ -219,11 +226,7 @@ TEST(InputStatistics, NonFiniteInputPixelsAreCountedSinceCreation) {
     reactive[8] = 0.0f;
     d.reset = 1;
     ASSERT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
-    s = statistics(ctx);
-    EXPECT_EQ(s.frames, 2u);
-    EXPECT_EQ(s.color_nonfinite, 4u);
-    EXPECT_EQ(s.reactive_nonfinite, 6u);
-    EXPECT_EQ(s.transparency_nonfinite, 2u);
+    expect_counts(statistics(ctx), {.frames = 2, .color = 4, .depth = 2, .motion = 2, .reactive = 6, .transparency = 2});
 }
 
 TEST(InputStatistics, NanInAMaskActsAsZero) {
