@@ -14,6 +14,7 @@
 #include "model/weights.h"
 #include "numeric/half.h"
 #include "cpu_backend_fixture.h"
+#include "input_statistics_check.h"
 #include "pipeline_fixture.h"
 
 namespace swinup::test {
@@ -178,28 +179,11 @@ swinup_input_statistics statistics(const ContextHandle& c) {
     return s;
 }
 
-// Every count of swinup_input_statistics, zero unless given.
-struct Counts {
-    uint64_t frames = 0, color = 0, depth = 0, motion = 0, reactive = 0, transparency = 0;
-    uint64_t reactive_out_of_range = 0, transparency_out_of_range = 0;
-};
-
-void expect_counts(const swinup_input_statistics& s, const Counts& want) {
-    SCOPED_TRACE(testing::Message() << "the statistics after " << want.frames << " frames");
-    EXPECT_EQ(s.struct_size, SWINUP_INPUT_STATISTICS_SIZE_V1);
-    EXPECT_EQ(s.frames, want.frames);
-    EXPECT_EQ(s.color_nonfinite, want.color);
-    EXPECT_EQ(s.depth_nonfinite, want.depth);
-    EXPECT_EQ(s.motion_nonfinite, want.motion);
-    EXPECT_EQ(s.reactive_nonfinite, want.reactive);
-    EXPECT_EQ(s.transparency_nonfinite, want.transparency);
-    EXPECT_EQ(s.reactive_out_of_range, want.reactive_out_of_range);
-    EXPECT_EQ(s.transparency_out_of_range, want.transparency_out_of_range);
-}
-
 TEST(InputStatistics, NonFiniteInputPixelsAreCountedSinceCreation) {
     ContextHandle ctx(small_context_desc(kW, kH, kDW, kDH));
-    expect_counts(statistics(ctx), {});
+    const swinup_input_statistics fresh = statistics(ctx);
+    EXPECT_EQ(fresh.struct_size, SWINUP_INPUT_STATISTICS_SIZE_V1);
+    expect_same_counts(fresh, InputStatistics{});
 
     FrameData f(kW, kH, kDW, kDH);
     std::vector<float> reactive(size_t(kW) * kH, 0.25f);
@@ -218,7 +202,9 @@ TEST(InputStatistics, NonFiniteInputPixelsAreCountedSinceCreation) {
     d.transparency_mask = input_resource(transparency.data(), SWINUP_FORMAT_R16F, kW, kH);
     ASSERT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
     // Out-of-range host masks are refused, never counted: those counts stay 0.
-    expect_counts(statistics(ctx), {.frames = 1, .color = 2, .depth = 1, .motion = 1, .reactive = 3, .transparency = 1});
+    expect_same_counts(statistics(ctx), InputStatistics{.frames = 1, .color_nonfinite = 2, .depth_nonfinite = 1,
+                                                        .motion_nonfinite = 1, .reactive_nonfinite = 3,
+                                                        .transparency_nonfinite = 1});
 
     // A refused dispatch counts nothing; a reset does not clear; the next frame adds.
     reactive[8] = 2.0f;
@@ -226,7 +212,9 @@ TEST(InputStatistics, NonFiniteInputPixelsAreCountedSinceCreation) {
     reactive[8] = 0.0f;
     d.reset = 1;
     ASSERT_EQ(swinup_dispatch(ctx.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
-    expect_counts(statistics(ctx), {.frames = 2, .color = 4, .depth = 2, .motion = 2, .reactive = 6, .transparency = 2});
+    expect_same_counts(statistics(ctx), InputStatistics{.frames = 2, .color_nonfinite = 4, .depth_nonfinite = 2,
+                                                        .motion_nonfinite = 2, .reactive_nonfinite = 6,
+                                                        .transparency_nonfinite = 2});
 }
 
 TEST(InputStatistics, NanInAMaskActsAsZero) {
