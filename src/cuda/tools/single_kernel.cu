@@ -186,6 +186,9 @@ cuda::FramePlanes frame_planes(const GuardedBuffers& b) {
     f.out_motion = b.optional<float2>("out_motion");
     f.out_axes = b.optional<cuda::OutputAxis>("out_axes");
     f.linear_out = b.optional<float>("linear_out");
+    f.masks = b.optional<float>("masks");
+    f.mask_tokens = b.optional<uint8_t>("mask_tokens");
+    f.counts = b.optional<unsigned int>("counts");
     return f;
 }
 
