@@ -1,6 +1,5 @@
 #include "cuda/fused/attention_fused.cuh"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -8,8 +7,8 @@
 #include "model/model_spec.h"
 #include "model/window_map.h"
 #include "cuda/device/cp_async.cuh"
+#include "cuda/device/cta_warps.cuh"
 #include "cuda/backend/cuda_check.cuh"
-#include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
 #include "cuda/device/persistent_tile_loop.cuh"
@@ -24,7 +23,6 @@ namespace {
 // below is an odd number of 16-byte units, so the 8 rows of an ldmatrix phase hit 8 different
 // bank quads, and the fragment owners' 4-byte accesses (row g, word t) land on banks 4g + t.
 constexpr int kRowPad = 16;
-constexpr int kMaxWarps = 16;
 constexpr int kMinWarps = 2;
 
 // Shared memory of a CTA. Shared by its warps, loaded once: Wqkv [3C][C + 16], Wproj [C][C + 16],
@@ -54,8 +52,7 @@ struct AttentionLayout {
     // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block; sm_89's
     // 99 KiB allow fewer): the launch bound, so that C = 96 and 128 (9 and 6 warps) may use more
     // than 128 registers instead of spilling.
-    static constexpr int kMaxWarpsAnyDevice =
-        (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
+    static constexpr int kMaxWarpsAnyDevice = max_cta_warps_any_device(kCtaBytes, kWarpBytes);
 };
 
 // Issues the copies of window `window`'s 16 f16 token rows (window_map.h's roll for a shifted
@@ -95,10 +92,8 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
     // The CTA's shared operands, once.
     cp_async_matrix(wqkv_s, L::kWStride, p.w_qkv, 3 * kC, kC);
     cp_async_matrix(wproj_s, L::kWStride, p.w_proj, kC, kC);
-    for (int i = threadIdx.x; i < 3 * kC / 2; i += blockDim.x)
-        sbq_s[i] = make_float4(p.scale_qkv[2 * i], p.scale_qkv[2 * i + 1], p.bias_qkv[2 * i], p.bias_qkv[2 * i + 1]);
-    for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
-        sbp_s[i] = make_float4(p.scale_proj[2 * i], p.scale_proj[2 * i + 1], p.bias_proj[2 * i], p.bias_proj[2 * i + 1]);
+    stage_scale_bias_pairs(sbq_s, p.scale_qkv, p.bias_qkv, 3 * kC);
+    stage_scale_bias_pairs(sbp_s, p.scale_proj, p.bias_proj, kC);
     for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
 
     const int g = lane >> 2, t = lane & 3;
@@ -117,17 +112,9 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
         for (int n0 = 0; n0 < 3 * kC; n0 += 16) {
             float acc[2][4];
             mma_step16<kC / 32>(acc, a, wqkv_s, L::kWStride, n0, f);
-#pragma unroll
-            for (int nt = 0; nt < 2; ++nt) {
-                const float4 sb = sbq_s[(n0 + nt * 8) / 2 + t];
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
-                    const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
-                    *reinterpret_cast<uint32_t*>(qkv_s + (g + 8 * half) * L::kQkvStride + (n0 + nt * 8 + 2 * t) * 2) =
-                        f16x2(y0, y1);
-                }
-            }
+            scale_bias_step16(acc, sbq_s, n0, n0, g, t, [&](int row, int col, float y0, float y1) {
+                *reinterpret_cast<uint32_t*>(qkv_s + row * L::kQkvStride + col * 2) = f16x2(y0, y1);
+            });
         }
         __syncwarp();  // Q K V complete, and norm1's rows read, before the heads overwrite a_s
 
@@ -179,9 +166,7 @@ void require(bool ok, const char* what) {
 // C = 32 16 warps (2 CTAs per SM), C = 64 16 warps, C = 96 9 warps, C = 128 8 warps (one row buffer).
 template <int kC>
 int warps_for_device() {
-    using L = AttentionLayout<kC>;
-    const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
-    return static_cast<int>(std::min<long long>(L::kMaxWarpsAnyDevice, room > 0 ? room / L::kWarpBytes : 0));
+    return cta_warps_for_device<AttentionLayout<kC>>();
 }
 
 template <int kC, int kHeads>

@@ -1,13 +1,12 @@
 #include "cuda/fused/mlp_fused.cuh"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "numeric/exact_math.h"
 #include "cuda/device/cp_async.cuh"
+#include "cuda/device/cta_warps.cuh"
 #include "cuda/backend/cuda_check.cuh"
-#include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
 #include "cuda/device/persistent_tile_loop.cuh"
@@ -21,7 +20,6 @@ namespace {
 // of 16-byte units, so the 8 rows of an ldmatrix phase (or of a quarter-warp's 16-byte accesses)
 // hit 8 different bank quads.
 constexpr int kRowPad = 16;
-constexpr int kMaxWarps = 16;
 constexpr int kMinWarps = 4;
 
 // Shared memory of a CTA. Shared by its warps, loaded once: W1 [4C][C + 16], W2 [C][4C + 16],
@@ -59,8 +57,7 @@ struct MlpLayout {
     static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
     // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block): the
     // launch bound, so that C = 96 and 128 (11 and 9 warps) may use more than 128 registers.
-    static constexpr int kMaxWarpsAnyDevice =
-        (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
+    static constexpr int kMaxWarpsAnyDevice = max_cta_warps_any_device(kCtaBytes, kWarpBytes);
 };
 
 // Issues the copies of 16-token tile `tile`'s f16 rows into x_s, zero-filled past m (one warp).
@@ -106,10 +103,8 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
     // The CTA's shared operands, once.
     cp_async_matrix(w1_s, L::kW1Stride, p.w1, kHidden, kC);
     cp_async_matrix(w2_s, L::kW2Stride, p.w2, kC, kHidden);
-    for (int i = threadIdx.x; i < kHidden / 2; i += blockDim.x)
-        sb1_s[i] = make_float4(p.scale1[2 * i], p.scale1[2 * i + 1], p.bias1[2 * i], p.bias1[2 * i + 1]);
-    for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
-        sb2_s[i] = make_float4(p.scale2[2 * i], p.scale2[2 * i + 1], p.bias2[2 * i], p.bias2[2 * i + 1]);
+    stage_scale_bias_pairs(sb1_s, p.scale1, p.bias1, kHidden);
+    stage_scale_bias_pairs(sb2_s, p.scale2, p.bias2, kC);
     for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
 
     const int g = lane >> 2, t = lane & 3;
@@ -141,17 +136,9 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
                 const int n0 = part * L::kPart + j0;
                 float acc[2][4];  // (n8 tile, fragment)
                 mma_step16<kC / 32>(acc, a1, w1_s, L::kW1Stride, n0, f);
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const float4 sb = sb1_s[(n0 + nt * 8) / 2 + t];
-#pragma unroll
-                    for (int half = 0; half < 2; ++half) {
-                        const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
-                        const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
-                        *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * L::kHStride + j0 + nt * 8 + 2 * t) =
-                            gelu_e4m3x2(y0, y1, p.precision);
-                    }
-                }
+                scale_bias_step16(acc, sb1_s, n0, j0, g, t, [&](int row, int col, float y0, float y1) {
+                    *reinterpret_cast<uint16_t*>(h_s + row * L::kHStride + col) = gelu_e4m3x2(y0, y1, p.precision);
+                });
             }
             __syncwarp();  // the part's hidden rows complete before fc2 reads them
             mma_all_steps_accumulate<L::kPart, kC / 16>(acc2, h_s, L::kHStride, w2_s + part * L::kPart,
@@ -187,9 +174,7 @@ void require(bool ok, const char* what) {
 // (one row buffer, two hidden parts: 222 KiB).
 template <int kC>
 int warps_for_device() {
-    using L = MlpLayout<kC>;
-    const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
-    return static_cast<int>(std::min<long long>(L::kMaxWarpsAnyDevice, room > 0 ? room / L::kWarpBytes : 0));
+    return cta_warps_for_device<MlpLayout<kC>>();
 }
 
 template <int kC>
