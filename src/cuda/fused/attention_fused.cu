@@ -8,6 +8,7 @@
 #include "model/window_map.h"
 #include "cuda/device/cp_async.cuh"
 #include "cuda/device/cta_warps.cuh"
+#include "cuda/fused/block_cta_operands.cuh"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
@@ -33,15 +34,13 @@ constexpr int kMinWarps = 2;
 template <int kC>
 struct AttentionLayout {
     static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
-    static constexpr int kWStride = kC + kRowPad;
+    using Operands = BlockCtaOperands<3 * kC, kC, kC, kC, kRowPad>;  // norm1, qkv, proj
+    static constexpr int kWStride = Operands::kStride1;
+    static_assert(Operands::kStride2 == kWStride, "Wqkv and Wproj rows alike");
     static constexpr int kXStride = 2 * kC + kRowPad;
     static constexpr int kAStride = kC + kRowPad;
     static constexpr int kQkvStride = 6 * kC + kRowPad;
-    static constexpr int kWqkvBytes = 3 * kC * kWStride;
-    static constexpr int kWprojBytes = kC * kWStride;
-    static constexpr int kSbBytes = (3 * kC / 2 + kC / 2) * 16;
-    static constexpr int kGainBytes = kC * 4;
-    static constexpr int kCtaBytes = kWqkvBytes + kWprojBytes + kSbBytes + kGainBytes;
+    static constexpr int kCtaBytes = Operands::kBytes;
     static constexpr int kXBufBytes = 16 * kXStride;
     // C = 128 (the tube, ~900 windows at 720p): one row buffer, so that 8 warps fit per SM (the
     // H200's 132 x 8 warps then take every window in one round; with two buffers, 6 warps a CTA
@@ -78,23 +77,19 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
     constexpr int kD = kC / kHeads;
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
-    uint8_t* wqkv_s = smem;
-    uint8_t* wproj_s = wqkv_s + L::kWqkvBytes;
-    float4* sbq_s = reinterpret_cast<float4*>(wproj_s + L::kWprojBytes);
-    float4* sbp_s = sbq_s + 3 * kC / 2;
-    float* gain_s = reinterpret_cast<float*>(sbp_s + kC / 2);
+    const typename L::Operands cta(smem);
+    uint8_t* wqkv_s = cta.w1_s;
+    uint8_t* wproj_s = cta.w2_s;
+    const float4* sbq_s = cta.sb1_s;
+    const float4* sbp_s = cta.sb2_s;
+    const float* gain_s = cta.gain_s;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int warps = static_cast<int>(blockDim.x) / 32;
     uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // kXBuffers buffers
     uint8_t* a_s = x_base + L::kXBuffers * L::kXBufBytes;           // norm1 output, then attention output
     uint8_t* qkv_s = a_s + 16 * L::kAStride;
 
-    // The CTA's shared operands, once.
-    cp_async_matrix(wqkv_s, L::kWStride, p.w_qkv, 3 * kC, kC);
-    cp_async_matrix(wproj_s, L::kWStride, p.w_proj, kC, kC);
-    stage_scale_bias_pairs(sbq_s, p.scale_qkv, p.bias_qkv, 3 * kC);
-    stage_scale_bias_pairs(sbp_s, p.scale_proj, p.bias_proj, kC);
-    for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
+    cta.stage(p.norm_gain, p.w_qkv, p.scale_qkv, p.bias_qkv, p.w_proj, p.scale_proj, p.bias_proj);
 
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
@@ -171,14 +166,8 @@ int warps_for_device() {
 
 template <int kC, int kHeads>
 void launch(const AttentionBlockArgs& p, cudaStream_t stream) {
-    using L = AttentionLayout<kC>;
-    const int warps = warps_for_device<kC>();
-    require(warps >= kMinWarps, "the weights do not fit in shared memory");
-    const int smem = L::kCtaBytes + warps * L::kWarpBytes;
-    auto kernel = attention_fused_kernel<kC, kHeads>;
-    const int blocks = persistent_blocks(kernel, warps, smem, window_count(p.width, p.height), "attention_fused");
-    kernel<<<blocks, warps * 32, smem, stream>>>(p);
-    SWINUP_CUDA_CHECK_LAUNCH();
+    launch_cta_warps<AttentionLayout<kC>>(attention_fused_kernel<kC, kHeads>, p, kMinWarps,
+                                          window_count(p.width, p.height), "attention_fused", stream);
 }
 
 }  // namespace
