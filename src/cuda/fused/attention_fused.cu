@@ -9,6 +9,7 @@
 #include "cuda/device/cp_async.cuh"
 #include "cuda/device/cta_warps.cuh"
 #include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/warp_token_rows.cuh"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
@@ -138,15 +139,10 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
         mma_all_steps<kC, kC / 16>(acc, a_s, L::kAStride, wproj_s, L::kWStride, f);
         residual_add_f16_rows<kC / 16>(acc, x_s, L::kXStride, sbp_s, g, t);
         __syncwarp();
-        // The window's rows back to their tokens, 16 bytes at a time.
-        constexpr int kChunks = 2 * kC / 16;
-#pragma unroll
-        for (int i = lane; i < 16 * kChunks; i += 32) {
-            const int r = i / kChunks, c = i - r * kChunks;
-            const int token = window_token_index(window, r, p.width, p.height, p.shifted);
-            *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(token) * kC + c * 8) =
-                *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
-        }
+        // The window's rows back to their tokens.
+        store_token_rows16<kC>(p.x, x_s, L::kXStride, lane, [&](int r) {
+            return RowToken{window_token_index(window, r, p.width, p.height, p.shifted), true};
+        });
     };
     persistent_tile_loop<L::kXBuffers, TileWalker::warp>(static_cast<int>(blockIdx.x) * warps + warp,
                                                          static_cast<int>(gridDim.x) * warps,

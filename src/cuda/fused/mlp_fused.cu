@@ -7,6 +7,7 @@
 #include "cuda/device/cp_async.cuh"
 #include "cuda/device/cta_warps.cuh"
 #include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/warp_token_rows.cuh"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
@@ -135,16 +136,11 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
         // unfused fc2 reads from device memory): f16(f32(x) + y), each element by its owner.
         residual_add_f16_rows<kC / 16>(acc2, x_s, L::kXStride, cta.sb2_s, g, t);
         __syncwarp();
-        // The tile's rows back to device memory, 16-byte coalesced (rows past m are not stored).
-        constexpr int kChunks = 2 * kC / 16;
-#pragma unroll
-        for (int i = lane; i < 16 * kChunks; i += 32) {
-            const int r = i / kChunks, c = i - r * kChunks;
+        // The tile's rows back to device memory (rows past m are not stored).
+        store_token_rows16<kC>(p.x, x_s, L::kXStride, lane, [&](int r) {
             const int m = tile * 16 + r;
-            if (m < p.m)
-                *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(m) * kC + c * 8) =
-                    *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
-        }
+            return RowToken{m, m < p.m};
+        });
     };
     persistent_tile_loop<L::kXBuffers, TileWalker::warp>(static_cast<int>(blockIdx.x) * warps + warp,
                                                          static_cast<int>(gridDim.x) * warps, (p.m + 15) / 16, load,
