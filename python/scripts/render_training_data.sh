@@ -9,10 +9,18 @@
 #   then nine more at 2x (gas_station under its six cameras, showcase, fence and moire panning):
 #   with the 3x extras only a seventh of the sequences were at 2x, and by 2026-12-01 2x
 #   was the scale where lite fell short while it had margin to spare at 3x
-#   (docs/journal/2026-12-01-more-2x-data-and-larger-batches-e91d297.md).
+#   (docs/journal/2026-12-01-more-2x-data-and-larger-batches-e91d297.md);
+#   then thirteen with reactive and transparency masks in them (docs/masks.md; the renderer writes
+#   masks.NNNN.exr for every sequence, zero where a scene has nothing blended or animated): the
+#   `particles` scene (particles without motion vectors, a glass pane, a scrolling texture) under
+#   its own camera and the four presets, at 2x and 3x again, and the five procedural scenes with
+#   --particles N added (60 to 250: a tenth to a quarter of the image), spinner under a static
+#   camera among them (still pixels, where the transparency mask scales the still-pixel shift).
+#   They are what train.py --masks trains mask_embed on.
 # Never breakfast_room: it is the held-out check.
-# Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU;
-#   FRAMES=N: N frames a sequence; RENDER_DEVICE=cpu: every sequence on the CPU renderer)
+# Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU,
+#   the last of them a masked one; FRAMES=N: N frames a sequence; RENDER_DEVICE=cpu: every
+#   sequence on the CPU renderer; MASKED_ONLY=1: only the masked sequences)
 set -euo pipefail
 SWINUP=$1
 DATA=$2
@@ -28,13 +36,13 @@ if [ "${QUICK:-0}" = 1 ]; then FRAMES=8; DEVICE=cpu; GPUS=0; fi
 
 jobs_list=()
 i=0
-add() {  # name scene camera [render size; default: the next of RENDERS]
+add() {  # name scene camera [render size; default: the next of RENDERS] [more render options]
   local r=${4:-${RENDERS[$((i % ${#RENDERS[@]}))]}}
   local hdr=""
   [ $((i % 2)) -eq 0 ] && hdr=--hdr
   local cam=()
   [ -n "$3" ] && cam=(--camera "$3")
-  jobs_list+=("$1|$2|$r|$hdr|${cam[*]}|$i")
+  jobs_list+=("$1|$2|$r|$hdr|${cam[*]}|$i|${5:-}")
   i=$((i + 1))
 }
 for scene in showcase fence moire text spinner; do
@@ -54,16 +62,28 @@ for scene in showcase fence moire; do add "${scene}_pan_2x" "$scene" pan 384x216
 if [ -f "$GAS" ]; then
   for camera in "" orbit shake dolly pan static; do add "gas_station_${camera:-own}_2x" "$GAS" "$camera" 384x216; done
 fi
-[ "${QUICK:-0}" = 1 ] && jobs_list=("${jobs_list[@]:0:4}")
+# The masked sequences (seeds continue from i, so the sequences above keep theirs).
+unmasked=${#jobs_list[@]}
+for camera in "" pan orbit shake static; do add "particles_${camera:-own}" particles "$camera"; done
+add particles_pan_2x particles pan 384x216
+add particles_orbit_3x particles orbit 256x144
+add showcase_particles_pan showcase pan "" "--particles 150"
+add fence_particles_orbit fence orbit "" "--particles 250"
+add moire_particles_pan moire pan "" "--particles 60"
+add text_particles_shake text shake "" "--particles 120"
+add spinner_particles_static spinner static "" "--particles 200"
+add spinner_particles_own_2x spinner "" 384x216 "--particles 100"
+[ "${MASKED_ONLY:-0}" = 1 ] && jobs_list=("${jobs_list[@]:$unmasked}")
+[ "${QUICK:-0}" = 1 ] && jobs_list=("${jobs_list[@]:0:3}" "${jobs_list[$((${#jobs_list[@]} - 1))]}")
 
 run_job() {
-  IFS='|' read -r name scene r hdr cam seed <<< "$1"
+  IFS='|' read -r name scene r hdr cam seed extra <<< "$1"
   local gpu=$2
   # shellcheck disable=SC2086
   CUDA_VISIBLE_DEVICES=$gpu "$SWINUP" render "$scene" -o "$DATA/$name" --frames "$FRAMES" --render "$r" \
-      --display 768x432 --device "$DEVICE" --seed "$seed" $hdr $cam > "$DATA/$name.log" 2>&1 ||
+      --display 768x432 --device "$DEVICE" --seed "$seed" $hdr $cam $extra > "$DATA/$name.log" 2>&1 ||
     { echo "render $name failed:"; tail -5 "$DATA/$name.log"; return 1; }
-  echo "rendered $name ($r -> 768x432 ${hdr:-ldr} ${cam:-own camera})"
+  echo "rendered $name ($r -> 768x432 ${hdr:-ldr} ${cam:-own camera}${extra:+ $extra})"
 }
 # Four renders at a time, spread over the GPUs (EXR writing is on the CPU).
 run_on_gpus "$GPUS" run_job "${jobs_list[@]}"

@@ -91,7 +91,7 @@ def average_checkpoints(paths, note=None, weights=None):
     if not equal:
         entry["shares"] = [round(share, 6) for share in shares]
     history.append(entry)
-    return checkpoint_record(variant, steps, history, params, first["head_mlp"])
+    return checkpoint_record(variant, steps, history, params, first["head_mlp"], first["masks"])
 
 
 def main(argv=None):

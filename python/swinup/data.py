@@ -4,7 +4,9 @@ a procedural scene generated here on the training device.
 
 A clip is a dict of tensors on one device: color [B, T, H, W, 3], depth [B, T, H, W],
 motion [B, T, H, W, 2] (render pixels, current -> previous), jitter [B, T, 2],
-gt [B, T, Hd, Wd, 3] (linear), and Python values hdr, depth_inverted, reset (list of T bools).
+gt [B, T, Hd, Wd, 3] (linear), masks [B, T, H, W, 2] (the staging inputs reactive and
+transparency & composition, docs/masks.md; zero for a sequence without masks and for the
+procedural scenes), and Python values hdr, depth_inverted, reset (list of T bools).
 """
 import json
 import math
@@ -24,7 +26,8 @@ from .sequence_frames import read_frames
 class SequenceFolder:
     """One rendered sequence, loaded at construction into memory on `device` (f16 colour and
     ground truth, f32 depth, f16 motion), so that cutting a clip is a few slicing kernels on the
-    training device instead of host copies every step."""
+    training device instead of host copies every step. The masks (f16) are held only for a
+    sequence that has them (sequence.json "has_masks"); clips of one without them get zero masks."""
 
     def __init__(self, path: str, device="cpu", pool=None):
         with open(os.path.join(path, "sequence.json")) as f:
@@ -43,12 +46,20 @@ class SequenceFolder:
         jitter = np.stack([np.asarray(info["jitter_x"], np.float32),
                            np.asarray(info["jitter_y"], np.float32)], axis=-1)
         self.reset = list(info.get("reset", [0] * self.n))
-        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, jitter, pool)
+        self.has_masks = info.get("has_masks", False)
+        if self.has_masks not in (True, False):
+            raise ValueError(f"{path}: sequence.json 'has_masks' is {self.has_masks!r}, expected true or false")
+        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, jitter, pool, self.has_masks)
         dev = torch.device(device)
         self.color = torch.from_numpy(np.stack([f[0] for f in frames])).to(dev)
         self.depth = torch.from_numpy(np.stack([f[1] for f in frames])).to(dev)
         self.motion = torch.from_numpy(np.stack([f[2] for f in frames])).to(dev)
         self.gt = torch.from_numpy(np.stack([f[3] for f in frames])).to(dev)
+        self.masks = torch.from_numpy(np.stack([f[4] for f in frames])) if self.has_masks else None
+        if self.masks is not None and not self.masks.any():
+            self.masks = None  # zero everywhere (the renderer writes masks for every scene): not held
+        if self.masks is not None:
+            self.masks = self.masks.to(dev)
         self.jitter = torch.from_numpy(jitter).to(dev)
         self.exposure = torch.from_numpy(
             np.asarray(info.get("exposure", [1.0] * self.n), np.float32)).to(dev)
@@ -70,12 +81,17 @@ class SequenceFolder:
         dcw, dch = cw * self.dw // self.w, ch * self.dh // self.h
         ti = torch.tensor(idx, device=self.color.device)
         exposure = self.exposure[ti][:, None, None, None]
+        if self.masks is not None:
+            masks = self.masks[ti, y0:y0 + ch, x0:x0 + cw].float()
+        else:
+            masks = torch.zeros(len(idx), ch, cw, 2, device=self.color.device)
         return {
             "color": self.color[ti, y0:y0 + ch, x0:x0 + cw].float() * exposure,
             "depth": self.depth[ti, y0:y0 + ch, x0:x0 + cw],
             "motion": self.motion[ti, y0:y0 + ch, x0:x0 + cw].float(),
             "jitter": self.jitter[ti],
             "gt": self.gt[ti, dy0:dy0 + dch, dx0:dx0 + dcw].float() * exposure,
+            "masks": masks,
             "hdr": self.hdr, "depth_inverted": self.depth_inverted,
             "reset": [bool(self.reset[i]) and k > 0 for k, i in enumerate(idx)],
         }
@@ -86,7 +102,7 @@ def batch_from_folders(seqs, batch: int, frames: int, crop: int, rng: random.Ran
     seq = rng.choice(seqs)
     clips = [seq.clip(frames, crop, crop, rng) for _ in range(batch)]
     out = {k: torch.stack([c[k] for c in clips]).to(device)
-           for k in ("color", "depth", "motion", "jitter", "gt")}
+           for k in ("color", "depth", "motion", "jitter", "gt", "masks")}
     out.update(hdr=seq.hdr, depth_inverted=seq.depth_inverted, reset=clips[0]["reset"])
     return out
 
@@ -96,9 +112,11 @@ def mirror_clip(clip, flip_x: bool, flip_y: bool, transpose: bool):
     swapped; square crops only), the eight symmetries of the square (training augmentation,
     train.py --augment). Every image is flipped along with what points along that axis: motion's
     component (current -> previous, render pixels) and the jitter's (a sample of render pixel p
-    at p + 0.5 + j sits, mirrored, at p' + 0.5 - j). Ground truth and render crops cover whole
-    display pixels, so a mirrored clip is still a clip of the same scale."""
-    images = ("color", "depth", "motion", "gt")  # [B, T, H, W, ...]: y is axis 2, x axis 3
+    at p + 0.5 + j sits, mirrored, at p' + 0.5 - j). The masks are images like the colour (their
+    two channels are two planes, not an x and a y: nothing in them flips). Ground truth and render
+    crops cover whole display pixels, so a mirrored clip is still a clip of the same scale."""
+    # [B, T, H, W, ...]: y is axis 2, x axis 3 (a clip made elsewhere may have no masks)
+    images = ("color", "depth", "motion", "gt") + (("masks",) if clip.get("masks") is not None else ())
     out = dict(clip)
     dims = ([3] if flip_x else []) + ([2] if flip_y else [])
     if dims:
@@ -246,7 +264,8 @@ class ProceduralScenes:
             gt.append((acc / 16).view(batch, dh, dw, 3))
         out = {"color": torch.stack(color, 1), "depth": torch.stack(dep, 1),
                "motion": torch.stack(mot, 1), "jitter": jit[None].expand(batch, -1, -1).contiguous(),
-               "gt": torch.stack(gt, 1), "hdr": hdr, "depth_inverted": False,
+               "gt": torch.stack(gt, 1), "masks": torch.zeros(batch, frames, h, w, 2, device=dev),
+               "hdr": hdr, "depth_inverted": False,
                "reset": [False] * frames}
         if not hdr:
             out["color"] = out["color"].clamp(0, 1)

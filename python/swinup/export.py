@@ -10,6 +10,8 @@ import argparse
 import dataclasses
 import os
 
+import numpy as np
+
 from . import shipped
 from .model import SwinUp
 from .training.checkpoint import checkpoint_config, load_checkpoint, read_checkpoint
@@ -69,11 +71,16 @@ def main(argv=None):
     shift = SHIPPED_STILL_HISTORY_SHIFT[variant] if args.still_history_shift is None else args.still_history_shift
     desc = args.description or describe_training(variant, step, history, shift)
     # Weights format 5 reads the masks; a network trained without them gets a zero mask_embed,
-    # which computes exactly what the network computes without the layer (docs/masks.md).
+    # which computes exactly what the network computes without the layer (docs/masks.md). A
+    # network trained with them keeps its mask_embed, whose bias must be zero: the GPU backends
+    # refuse another (training never trains it: training/trained_parameters.py).
     cfg = dataclasses.replace(model.cfg, still_history_shift=float(shift), masks=True)
     tensors = model.export_tensors()
     if not model.cfg.masks:
         tensors.update(zero_mask_embed(cfg))
+    elif np.any(tensors["mask_embed.bias"] != 0):
+        ap.error(f"{ckpt}: mask_embed.bias is not zero (max |bias| {np.abs(tensors['mask_embed.bias']).max():g}); "
+                 "the backends need it zero, and train.py never trains it")
     write_weights(out, cfg, tensors, desc)
     print(f"wrote {out} ({desc})")
 

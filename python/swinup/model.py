@@ -31,6 +31,7 @@ def _key(name: str) -> str:
 
 
 HEAD_MLP_PREFIX = _key("head_mlp.")  # the head MLP's parameter keys (model.params, checkpoints)
+MASK_EMBED_PREFIX = _key("mask_embed.")  # the mask embedding's (docs/masks.md)
 
 
 def space_to_depth(x: torch.Tensor) -> torch.Tensor:
@@ -214,14 +215,18 @@ class SwinUp(nn.Module):
         each bias table rounded to f16 once, and every frame of an unrolled clip reuses them: the
         same values and the same gradients (the frames' gradients meet at the shared tensor), with
         the quantisation's kernels run once a step instead of once a frame. Training is bound by
-        kernel launches, so this matters; the weights must not change inside. With a compiled
-        forward the cache is filled on entry, so that the compiled code only reads it (a cache
-        filled inside the compiled region would be a side effect that changes between frames
-        and recompiles)."""
+        kernel launches, so this matters; the weights must not change inside. The cache is
+        filled on entry, in the caller's gradient mode. Filled by the first frame that used a
+        weight, it took that frame's mode, and a clip's burn-in frames run under torch.no_grad:
+        in every clip with burn-in the cached weights carried no gradient, so the weight
+        matrices and bias tables trained only on the batches drawn without burn-in (one in N + 1
+        under --burn-in N), the biases and gains on all (from 76d3d9b, 2026-11-30, to 2026-12-05;
+        not with --compile, which filled the cache on entry already, because the compiled code
+        must only read it: a cache filled inside the compiled region would be a side effect that
+        changes between frames and recompiles). tests/test_burn_in_gradients.py."""
         self._quantised = {}
         try:
-            if self._compiled is not None:
-                self.fill_weight_cache()
+            self.fill_weight_cache()
             yield
         finally:
             self._quantised = None

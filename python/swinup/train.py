@@ -58,6 +58,7 @@ from .training.history import chunk_record
 from .training.loop import train_chunk
 from .training.optimizer import make_optimizer, save_optimizer_state
 from .training.start import start_model
+from .training.trained_parameters import freeze_untrained
 from .usage_errors import value_errors_as_usage
 
 
@@ -72,6 +73,8 @@ def main(argv=None):
     ranks = parallel.setup(args.exact, args.dist_backend)
 
     model, step, history, origin = start_model(args, plan)
+    with value_errors_as_usage(ap):
+        trained = freeze_untrained(model, args.train_only)
     model.to(ranks.device)
     if args.compile:
         try:
@@ -82,6 +85,8 @@ def main(argv=None):
     if ranks.rank == 0:
         print(f"swinup train: {args.variant}, from {origin}, {ranks.world} rank(s) on {ranks.device}", flush=True)
         print(f"run folder {plan.run_dir}" + (" (resumed)" if plan.resumed else ""), flush=True)
+        if args.train_only:
+            print(f"training only {', '.join(trained)}; every other parameter frozen", flush=True)
         if not args.profile:
             os.makedirs(plan.run_dir, exist_ok=True)
 

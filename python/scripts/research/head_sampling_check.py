@@ -39,9 +39,10 @@ def bilinear_head(head, rx, ry):
 
 
 def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, history_valid, exact,
-                             refine=None):
+                             refine=None, **frame):
     """output_pass with its one read of the head (at the nearest render pixel) made bilinear; every
-    other read (colour taps, motion) stays as specified."""
+    other read (colour taps, motion, the masks) stays as specified. frame: the recurrence's other
+    arguments (still_shift, masks)."""
     b, h, w, _ = head.shape
     _, _, rx, ry, _, _ = op.display_grid(b, dw, dh, w, h, sx, sy, head.device)
     interpolated = bilinear_head(head, rx, ry)
@@ -51,7 +52,7 @@ def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, 
     op.gather = gather
     try:
         return specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, history_valid, exact,
-                                     refine=refine)
+                                     refine=refine, **frame)
     finally:
         op.gather = specified_gather
 

@@ -41,7 +41,7 @@ def replay(model, clip, mode, c):
     """-> (outputs [B, T, Hd, Wd, 3], mean alpha per frame as the network gave it)."""
     alphas = []
 
-    def output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, valid, exact, refine=None):
+    def output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, valid, exact, refine=None, **frame):
         k = len(alphas)
         alphas.append(round(float(torch.sigmoid(head[..., 7]).mean()), 3))
         if mode != "specified" and valid and k < BOUNDED_FRAMES:
@@ -49,7 +49,7 @@ def replay(model, clip, mode, c):
             head = head.clone()
             head[..., 7] = torch.minimum(head[..., 7], bound) if mode == "cap" else torch.maximum(head[..., 7], bound)
         return specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, valid, exact,
-                                     refine=refine)
+                                     refine=refine, **frame)  # frame: still_shift, masks
 
     recurrence.output_pass = output_pass  # unroll() calls it through recurrence's namespace
     try:

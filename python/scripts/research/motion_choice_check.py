@@ -67,9 +67,10 @@ def replay(model, clip, hdr):
         raw["motion"] = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
         return specified_stage(frame, state, dw, dh, exact)
 
-    def output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, valid, exact, refine=None):
+    def output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, valid, exact, refine=None, **frame):
+        # frame: what the recurrence passes for the frame (still_shift, masks), kept in every variant
         result = specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, valid, exact,
-                                       refine=refine)
+                                       refine=refine, **frame)
         gt = clip["gt"][:, len(rows)]
         e_spec = squared_error(result[0], gt, hdr)
         row = {"specified": float(e_spec.mean()) / 3}
@@ -78,11 +79,11 @@ def replay(model, clip, hdr):
             lowered[..., 7] -= 1.0
             alternatives = {
                 "own_motion": specified_output_pass(head, tc, raw["motion"], jitter, history, dw, dh, sx, sy,
-                                                    valid, exact)[0],
+                                                    valid, exact, **frame)[0],
                 "history_clipped": specified_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy,
-                                                         valid, exact, clip=full_clip)[0],
+                                                         valid, exact, clip=full_clip, **frame)[0],
                 "alpha_logit_minus_1": specified_output_pass(lowered, tc, motion, jitter, history, dw, dh, sx,
-                                                             sy, valid, exact)[0]}
+                                                             sy, valid, exact, **frame)[0]}
             b, h, w, _ = head.shape
             _, _, _, _, nx, ny = op.display_grid(b, dw, dh, w, h, sx, sy, head.device)
             spec_sums = render_pixel_sums(e_spec, nx, ny, w, h)

@@ -10,6 +10,7 @@ recurrence.py     a clip unrolled through staging, the network and the output pa
 losses.py         the spatial, display and temporal terms of a clip
 schedule.py       the learning rate along a chunk (warm-up, cosine decay)
 optimizer.py      AdamW's parameter groups and the optimiser-state side file
+trained_parameters.py  which parameters train (--train-only), never mask_embed.bias
 checkpoint.py     training checkpoints: written atomically, read back checked
 history.py        the chunk record a checkpoint keeps and the weights file's one-line summary
 held_out.py       the held-out scene, never trained or fitted on

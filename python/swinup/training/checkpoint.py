@@ -5,7 +5,7 @@ import os
 
 import torch
 
-from ..model import HEAD_MLP_PREFIX, SwinUp
+from ..model import HEAD_MLP_PREFIX, MASK_EMBED_PREFIX, SwinUp
 from ..research import experiments
 from ..shipped import refuse_shipped
 from ..spec import ModelConfig
@@ -15,11 +15,17 @@ from ..spec import ModelConfig
 CHECKPOINT_VERSION = 2
 
 
-def checkpoint_record(variant, step, history, params, head_mlp=False):
+def checkpoint_record(variant, step, history, params, head_mlp=False, masks=False):
     """What a checkpoint file holds (torch.save of this dict); read back by read_checkpoint.
-    head_mlp: whether the network has the head MLP (its parameters are then among params)."""
-    return {"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": variant,
-            "step": step, "history": history, "params": params, "head_mlp": bool(head_mlp)}
+    head_mlp: whether the network has the head MLP (its parameters are then among params);
+    masks: whether it has the mask embedding (docs/masks.md; mask_embed's weight and bias are then
+    among params). "masks" is written only when true, so that a checkpoint without the layer
+    reads as the checkpoints before it."""
+    record = {"format": "swinup-train-checkpoint", "version": CHECKPOINT_VERSION, "variant": variant,
+              "step": step, "history": history, "params": params, "head_mlp": bool(head_mlp)}
+    if masks:
+        record["masks"] = True
+    return record
 
 
 def write_checkpoint(path, record):
@@ -41,7 +47,7 @@ def save_checkpoint(path, model, step, history):
         # scored, and they are only 7,680 numbers.
         half = name.endswith("__weight") and not name.startswith(HEAD_MLP_PREFIX)
         tensors[name] = p.detach().cpu().to(torch.float16 if half else torch.float32)
-    record = checkpoint_record(model.cfg.variant, step, history, tensors, model.cfg.head_mlp)
+    record = checkpoint_record(model.cfg.variant, step, history, tensors, model.cfg.head_mlp, model.cfg.masks)
     record.update(experiments.states(model))  # the experiments' parameters (experiments.py), f32
     write_checkpoint(path, record)
 
@@ -60,13 +66,16 @@ def read_checkpoint(path, variant=None):
         raise ValueError(f"{path}: 'head_mlp' is not true or false (the experiment form of "
                          "2026-12-02, w1..b3, was converted to the network's fc1..fc3)")
     ck["head_mlp"] = bool(ck.get("head_mlp", False))
+    if ck.get("masks", False) not in (True, False):
+        raise ValueError(f"{path}: 'masks' is {ck.get('masks')!r}, expected true or false")
+    ck["masks"] = bool(ck.get("masks", False))
     return ck
 
 
 def checkpoint_config(record):
     """The ModelConfig of the network a checkpoint record (read_checkpoint) holds: its variant,
-    with or without the head MLP."""
-    return ModelConfig.make(record["variant"], head_mlp=record["head_mlp"])
+    with or without the head MLP, with or without the mask embedding."""
+    return ModelConfig.make(record["variant"], head_mlp=record["head_mlp"], masks=record["masks"])
 
 
 def model_for_checkpoint(path, exact=False):
@@ -85,7 +94,9 @@ def load_checkpoint(path, model, record=None):
     """Loads a checkpoint into the model (record: what read_checkpoint(path) returned, when the
     caller has read it already). A model with the head MLP loads a checkpoint without one (its MLP
     keeps its initialisation, fc3 zero: it starts as the network without it); a model without the
-    head MLP refuses a checkpoint that has one (its parameters would be dropped)."""
+    head MLP refuses a checkpoint that has one (its parameters would be dropped). The same for the
+    mask embedding: a checkpoint without it leaves the model's at zero (the network without it,
+    docs/masks.md), a model without it refuses a checkpoint that has it."""
     ck = record if record is not None else read_checkpoint(path)
     if ck["variant"] != model.cfg.variant:
         raise ValueError(f"{path}: not a {model.cfg.variant} training checkpoint")
@@ -93,9 +104,16 @@ def load_checkpoint(path, model, record=None):
         raise ValueError(f"{path}: holds a network with the head MLP; build the model with "
                          "ModelConfig.make(variant, head_mlp=True) (train.py --head-mlp, "
                          "training.checkpoint.model_for_checkpoint)")
+    if ck["masks"] and not model.cfg.masks:
+        raise ValueError(f"{path}: holds a network with the mask embedding; build the model with "
+                         "ModelConfig.make(variant, masks=True) (train.py --masks, "
+                         "training.checkpoint.model_for_checkpoint)")
     with torch.no_grad():
         for name, p in model.params.items():
             if name.startswith(HEAD_MLP_PREFIX) and not ck["head_mlp"]:
+                continue
+            if name.startswith(MASK_EMBED_PREFIX) and not ck["masks"]:
+                p.zero_()  # the layer's start: adds nothing
                 continue
             p.copy_(ck["params"][name].to(torch.float32))
     experiments.load(path, ck, model)

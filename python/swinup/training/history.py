@@ -25,6 +25,11 @@ def describe_training(variant, step, history, still_history_shift=0.0):
     gpus = sorted({h["device"].replace("NVIDIA ", "").split(",")[0] for h in history if "device" in h})
     # Names through data_name again: chunks recorded before it knew the scale suffix kept them.
     data = {data_name(d) for h in history for d in h.get("data", [])}
+    # A built-in scene with particles added (render_training_data.sh: fence_particles_orbit ->
+    # fence_particles) counts as the scene, and the particles are named once.
+    with_particles = {d for d in data if d.endswith("_particles")}
+    if with_particles:
+        data = (data - with_particles) | {d[:-len("_particles")] for d in with_particles} | {"particles"}
     builtin = {"showcase", "fence", "moire", "text", "spinner"}  # the renderer's own scenes
     if data & builtin:
         data = (data - builtin) | {f"{len(data & builtin)} procedural scenes"}
@@ -50,6 +55,8 @@ def describe_training(variant, step, history, still_history_shift=0.0):
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""
     if any("head_mlp_fit" in h for h in history):  # scripts/research/fit_head_mlp.py
         fitted += " + head MLP fit"
+    if any(h.get("masks") and "mask_embed.weight" in h.get("train_only", ["mask_embed.weight"]) for h in chunks):
+        fitted += " + mask_embed trained"
     if still_history_shift:
         fitted += f" + still shift {still_history_shift:g}"
 
@@ -129,4 +136,10 @@ def chunk_record(args, step, device_label, world, procedural_share, model):
         chunk["augment"] = "mirrors"
     for name in trained_extras(model):
         chunk[name] = True
+    if model.cfg.masks:
+        chunk["masks"] = True
+    if args.train_only:
+        chunk["train_only"] = list(args.train_only)
+    if args.still_history_shift:
+        chunk["still_history_shift"] = args.still_history_shift
     return chunk

@@ -12,6 +12,7 @@ from . import parallel
 from .recurrence import unroll
 from .reserved_rows import keep_reserved_zero
 from .schedule import learning_rate
+from .trained_parameters import trainable
 
 
 def train_chunk(args, model, opt, source, ranks, step, chunk, save):
@@ -24,6 +25,7 @@ def train_chunk(args, model, opt, source, ranks, step, chunk, save):
     pixels = 0
     batch = args.batch
     profiler = None
+    params = trainable(model.parameters())  # the frozen ones (--train-only) have no gradient
     while True:
         stop = bool(args.max_steps and step - start_step >= args.max_steps) or \
             time.time() - t0 > args.minutes * 60
@@ -62,8 +64,8 @@ def train_chunk(args, model, opt, source, ranks, step, chunk, save):
             continue
         pixels += clip["gt"].shape[0] * clip["gt"].shape[1] * clip["gt"].shape[2] * clip["gt"].shape[3]
         if ranks.world > 1:
-            parallel.average_gradients(model.parameters(), ranks.world)
-        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            parallel.average_gradients(params, ranks.world)
+        grad_norm = torch.nn.utils.clip_grad_norm_(params, 1.0)
         if not torch.isfinite(loss.detach()):
             raise FloatingPointError(f"step {step}: loss is {loss.item()}")
         opt.step()

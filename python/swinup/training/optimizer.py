@@ -8,6 +8,7 @@ import torch
 from ..model import HEAD_MLP_PREFIX
 from ..research import experiments
 from .checkpoint import write_checkpoint
+from .trained_parameters import NEVER_TRAINED, network_parameter_names, trained_names
 
 
 def trained_extras(model) -> list:
@@ -18,11 +19,15 @@ def trained_extras(model) -> list:
 
 def parameter_groups(model, experiment_lr_scale=1.0):
     """AdamW's parameter groups: the network's, then (when attached) the experiments', each with the
-    multiple of the learning rate it trains at ("lr_scale", read by the schedule every step)."""
+    multiple of the learning rate it trains at ("lr_scale", read by the schedule every step). Only
+    parameters that train (requires_grad: trained_parameters.freeze_untrained); a group left
+    without any is left out."""
     extra = [p for name in experiments.attached(model) for p in getattr(model, name).parameters()]
     extra += [p for name, p in model.params.items() if name.startswith(HEAD_MLP_PREFIX)]
     ids = {id(p) for p in extra}
-    groups = [{"params": [p for p in model.parameters() if id(p) not in ids], "lr_scale": 1.0}]
+    network = [p for p in model.parameters() if id(p) not in ids and p.requires_grad]
+    extra = [p for p in extra if p.requires_grad]
+    groups = [{"params": network, "lr_scale": 1.0}] if network else []
     if extra:
         groups.append({"params": extra, "lr_scale": experiment_lr_scale})
     return groups
@@ -34,7 +39,7 @@ def save_optimizer_state(path, model, opt, step):
     chunks chained on one machine continue exactly where the last one stopped)."""
     write_checkpoint(path, {"format": "swinup-optimizer-state", "variant": model.cfg.variant,
                             "step": step, "optimizer": opt.state_dict(),
-                            "experiments": trained_extras(model),
+                            "experiments": trained_extras(model), "trained": trained_names(model),
                             "params": {n: p.detach().cpu().clone() for n, p in model.params.items()}})
 
 
@@ -45,8 +50,11 @@ def load_optimizer_state(path, model, opt, step):
     side = torch.load(path, map_location="cpu")
     if side.get("format") != "swinup-optimizer-state":
         raise ValueError(f"{path}: not a swinup optimiser-state file")
+    # Files from before --train-only trained every parameter of a network without mask_embed.
+    everything = [n for n in network_parameter_names(model) if n not in NEVER_TRAINED]
     if (side.get("variant") != model.cfg.variant or side.get("step") != step
-            or side.get("experiments", []) != trained_extras(model)):
+            or side.get("experiments", []) != trained_extras(model)
+            or side.get("trained", everything) != trained_names(model)):
         return False
     with torch.no_grad():
         for name, p in model.params.items():
@@ -66,6 +74,6 @@ def make_optimizer(model, args, step, verbose):
         resumed = load_optimizer_state(args.optimizer_state, model, opt, step)
         if verbose:
             print(f"optimiser state {args.optimizer_state}: " + ("continued" if resumed else
-                  "not this checkpoint's (another variant, step or set of experiments), starting with fresh "
-                  "moments"), flush=True)
+                  "not this checkpoint's (another variant, step, set of experiments or of trained "
+                  "parameters), starting with fresh moments"), flush=True)
     return opt

@@ -88,6 +88,20 @@ def parser() -> argparse.ArgumentParser:
                          "MLP of the head's normalised input and the staged slots added to head outputs "
                          "0-7, zero-initialised when the checkpoint has none; a checkpoint that has it "
                          "keeps it without this option")
+    ap.add_argument("--masks", action="store_true",
+                    help="the network with the mask embedding (docs/masks.md, weights format 5's "
+                         "mask_embed), which reads the clips' reactive and transparency masks; zero "
+                         "(the network without it) when the start has none; a start that has it keeps "
+                         "it without this option. Its bias is never trained: it stays exactly zero")
+    ap.add_argument("--train-only", nargs="+", default=None, metavar="PARAMETER",
+                    help="train only these parameters of the network (names as in weights files, e.g. "
+                         "mask_embed.weight); every other one, the attached experiments' too, stays "
+                         "bit for bit what the start held")
+    ap.add_argument("--still-history-shift", type=float, default=0.0,
+                    help="train with the output pass's still-pixel shift (docs/model-spec.md, \"Output "
+                         "pass\"; scaled by 1 - t under a transparency mask), e.g. the 0.75 that export "
+                         "writes (export.SHIPPED_STILL_HISTORY_SHIFT); default 0: training without it, as "
+                         "every chunk before 2026-12-05")
     add_experiment_option(ap, "history_clip", "move the reprojected history toward the range of this frame's 3x3 "
                           "samples by a learned per-render-pixel strength")
     add_experiment_option(ap, "sample_residual", "add a learned t-space correction (head rows 13-15) to each render "

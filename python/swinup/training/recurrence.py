@@ -74,20 +74,32 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
 
 
 def clip_frame(clip, k):
-    """Frame k of a clip (data.py's dict) as staging's input."""
+    """Frame k of a clip (data.py's dict) as staging's input, with the clip's masks as the
+    frame's reactive and transparency masks (docs/masks.md; a clip without "masks" has none)."""
+    masks = clip.get("masks")
     return FrameInput(color=clip["color"][:, k], depth=clip["depth"][:, k], motion=clip["motion"][:, k],
                       jitter=clip["jitter"][:, k], hdr=clip["hdr"], depth_inverted=clip["depth_inverted"],
-                      reset=clip["reset"][k])
+                      reset=clip["reset"][k],
+                      reactive=None if masks is None else masks[:, k, ..., 0],
+                      transparency=None if masks is None else masks[:, k, ..., 1])
 
 
 def advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
     """Frame k of the clip through staging, the network (or heads) and the output pass: returns
-    (output [B, Hd, Wd, 3], the temporal state for frame k + 1, the staged frame)."""
+    (output [B, Hd, Wd, 3], the temporal state for frame k + 1, the staged frame). The frame's
+    masks go where the backends take them (docs/masks.md): their e4m3 copy on the padded grid
+    into a network that has mask_embed, their staged values into the output pass, whatever the
+    network (the output pass honours the masks with any weights)."""
     h, w = clip["color"].shape[2], clip["color"].shape[3]
     frame = clip_frame(clip, k)
     reset = frame.reset
     st = stage(frame, None if reset else state, dw, dh, exact)
-    head = heads(k, st) if heads is not None else model.run(st.slots, k)
+    if heads is not None:
+        head = heads(k, st)
+    elif model.cfg.masks:
+        head = model.run(st.slots, k, masks=st.mask_slots)
+    else:
+        head = model.run(st.slots, k)
     valid = state is not None and not reset
     extra = {}  # only when attached, so that scripts' stand-ins for output_pass need not know it
     if getattr(model, "history_clip", None) is not None:
@@ -99,5 +111,5 @@ def advance(model, clip, k, state, dw, dh, exact, heads, refine=None):
                                  st.scale_y, valid, exact,
                                  refine=refine if refine is not None else getattr(model, "display_refine", None),
                                  still_shift=getattr(getattr(model, "cfg", None), "still_history_shift", 0.0),
-                                 **extra)
+                                 masks=st.masks, **extra)
     return out, TemporalState(history=hist, recurrent=rec, z=st.z, width=w, height=h), st
