@@ -6,7 +6,11 @@
 //   cuda-vulkan    swinup_vulkan_record_dispatch with SWINUP_BACKEND_CUDA on the application's
 //                  exportable VkImages of the same formats, each frame a Vulkan submit (the
 //                  engine's queue) signalling the timeline semaphore the CUDA work waits on, which
-//                  then signals the value the next Vulkan submit waits on;
+//                  then signals the value the next Vulkan submit waits on: one frame in flight,
+//                  the two APIs in strict turns;
+//   cuda-vulkan-2  the same with two frames in flight, as engines run: the engine's submit of
+//                  frame N waits for the upscale of frame N - 2, so its work and the hand-over of
+//                  frame N overlap the upscale of frame N - 1 ("overhead-2");
 //   cuda-images    the same imported images with no semaphore and no Vulkan submit: frames back to
 //                  back on the stream, which isolates the cost of texture reads and surface writes
 //                  (the "images" column: its overhead over device pointers; "overhead": the
@@ -17,7 +21,7 @@
 // the last frame's completion, repeated `--repeats` times (defaults 10, 50, 3); the median per frame is printed, and the
 // interop row's overhead over device pointers. Inputs are zero (the network's time does not depend
 // on the values). Options: --precision exact|fast (default fast), --variant lite|full|both,
-// --rows cuda-pointers,cuda-images,cuda-vulkan,vulkan. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
+// --rows cuda-pointers,cuda-images,cuda-vulkan,cuda-vulkan-2,vulkan. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
 #include <cuda_runtime.h>
 #include <vulkan/vulkan.h>
 
@@ -48,7 +52,7 @@ struct Size {
 struct Options {
     swinup_precision precision = SWINUP_PRECISION_FAST;
     std::vector<swinup_variant> variants{SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL};
-    std::string rows = "cuda-pointers,cuda-vulkan,cuda-images,vulkan";
+    std::string rows = "cuda-pointers,cuda-vulkan,cuda-vulkan-2,cuda-images,vulkan";
     int warmup = 10, frames = 50, repeats = 3;
 };
 
@@ -162,23 +166,30 @@ void wait_value(Gpu& gpu, VkSemaphore s, uint64_t value) {
     vulkan_app::check(vkWaitSemaphores(gpu.device, &wait, 60ull * 1000 * 1000 * 1000), "vkWaitSemaphores (60 s)");
 }
 
-// `handover`: each frame a Vulkan submit and the semaphore wait/signal around the CUDA work (the
-// engine's case); without it the frames run back to back on the stream with no semaphore, which
-// leaves the import's own cost (texture and surface access) alone.
-double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Size& s, bool handover) {
+// `in_flight` > 0: each frame a Vulkan submit and the semaphore wait/signal around the CUDA work
+// (the engine's case), the submit of frame N waiting for the upscale of frame N - in_flight; two
+// timeline semaphores, `rendered` (Vulkan -> CUDA) and `upscaled` (CUDA -> Vulkan), so that each
+// only ever grows. 0: the frames run back to back on the stream with no semaphore, which leaves
+// the import's own cost (texture and surface access) alone.
+double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, const Size& s, int in_flight) {
+    const bool handover = in_flight > 0;
     Images images(gpu, s, true);
     const swinup_vulkan_device_desc device = vulkan_app::device_desc(gpu);
     const swinup_context_desc desc = context_desc(SWINUP_BACKEND_CUDA, variant, o.precision, s);
     swinup_context* ctx = nullptr;
     swinup_check(swinup_vulkan_context_create(&desc, &device, &ctx), nullptr, "swinup_vulkan_context_create (CUDA)");
-    VkSemaphore timeline = vulkan_app::create_timeline_semaphore(gpu.device, true);
-    uint64_t value = 0;
+    VkSemaphore rendered = vulkan_app::create_timeline_semaphore(gpu.device, true);
+    VkSemaphore upscaled = vulkan_app::create_timeline_semaphore(gpu.device, true);
+    uint64_t frame = 0;
     swinup_vulkan_dispatch_desc d;
     swinup_vulkan_dispatch_desc_init(&d);
     images.describe(&d);
     d.frame.render_width = s.rw;
     d.frame.render_height = s.rh;
-    if (handover) d.wait_semaphore = d.signal_semaphore = timeline;
+    if (handover) {
+        d.wait_semaphore = rendered;
+        d.signal_semaphore = upscaled;
+    }
     cudaStream_t stream;
     cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     d.frame.cuda_stream = stream;
@@ -190,23 +201,25 @@ double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, con
                              "swinup_vulkan_record_dispatch");
                 return;
             }
-            // The engine's submit of the frame (empty here): waits for the last upscale, signals the inputs.
-            const uint64_t waited = value, rendered = value + 1;
-            vulkan_app::submit(gpu.queue, VK_NULL_HANDLE, {timeline, waited}, {timeline, rendered}, VK_NULL_HANDLE,
+            // The engine's submit of the frame (empty here): waits for the upscale of frame
+            // `frame - in_flight` (value 0 at the start: already reached), signals the inputs.
+            ++frame;
+            const uint64_t waited = frame > uint64_t(in_flight) ? frame - in_flight : 0;
+            vulkan_app::submit(gpu.queue, VK_NULL_HANDLE, {upscaled, waited}, {rendered, frame}, VK_NULL_HANDLE,
                                VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-            d.wait_value = rendered;
-            d.signal_value = rendered + 1;
+            d.wait_value = frame;
+            d.signal_value = frame;
             swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx, "swinup_vulkan_record_dispatch");
-            value = rendered + 1;
         },
         [&] {
-            if (handover) wait_value(gpu, timeline, value);
+            if (handover) wait_value(gpu, upscaled, frame);
             cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
         });
     vulkan_app::check(vkDeviceWaitIdle(gpu.device), "vkDeviceWaitIdle");
     swinup_context_destroy(ctx);
     cudaStreamDestroy(stream);
-    vkDestroySemaphore(gpu.device, timeline, nullptr);
+    vkDestroySemaphore(gpu.device, rendered, nullptr);
+    vkDestroySemaphore(gpu.device, upscaled, nullptr);
     return ms;
 }
 
@@ -272,26 +285,27 @@ int run(const Options& o) {
     vkGetPhysicalDeviceProperties(gpu.physical, &props);
     std::printf("bench_vulkan_interop: %s, %s precision, RGBA16F output; ms per frame (median of %d x %d frames)\n",
                 props.deviceName, o.precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", o.repeats, o.frames);
-    std::printf("%-8s %-22s %14s %14s %14s %14s %10s %10s\n", "variant", "size", "cuda-pointers", "cuda-images",
-                "cuda-vulkan", "vulkan", "images", "overhead");
+    std::printf("%-8s %-22s %14s %14s %14s %14s %14s %10s %10s %10s\n", "variant", "size", "cuda-pointers",
+                "cuda-images", "cuda-vulkan", "cuda-vulkan-2", "vulkan", "images", "overhead", "overhead-2");
     const Size sizes[] = {{1280, 720, 3840, 2160}, {1920, 1080, 3840, 2160}};
     const auto wanted = [&](const std::string& row) { return ("," + o.rows + ",").find("," + row + ",") != std::string::npos; };
     for (swinup_variant variant : o.variants) {
         for (const Size& s : sizes) {
             const double pointers = wanted("cuda-pointers") ? bench_cuda_pointers(o, variant, s) : 0.0;
-            const double images = wanted("cuda-images") ? bench_cuda_vulkan(o, gpu, variant, s, false) : 0.0;
-            const double interop = wanted("cuda-vulkan") ? bench_cuda_vulkan(o, gpu, variant, s, true) : 0.0;
+            const double images = wanted("cuda-images") ? bench_cuda_vulkan(o, gpu, variant, s, 0) : 0.0;
+            const double interop = wanted("cuda-vulkan") ? bench_cuda_vulkan(o, gpu, variant, s, 1) : 0.0;
+            const double interop2 = wanted("cuda-vulkan-2") ? bench_cuda_vulkan(o, gpu, variant, s, 2) : 0.0;
             const double vulkan = wanted("vulkan") ? bench_vulkan(o, gpu, variant, s) : 0.0;
             const std::string size = std::to_string(s.rw) + "x" + std::to_string(s.rh) + "->" + std::to_string(s.dw) +
                                      "x" + std::to_string(s.dh);
-            char images_overhead[32] = "-", overhead[32] = "-";
-            if (pointers > 0.0 && images > 0.0)
-                std::snprintf(images_overhead, sizeof images_overhead, "%+.1f%%", 100.0 * (images / pointers - 1.0));
-            if (pointers > 0.0 && interop > 0.0)
-                std::snprintf(overhead, sizeof overhead, "%+.1f%%", 100.0 * (interop / pointers - 1.0));
-            std::printf("%-8s %-22s %14.3f %14.3f %14.3f %14.3f %10s %10s\n",
-                        variant == SWINUP_VARIANT_LITE ? "lite" : "full", size.c_str(), pointers, images, interop, vulkan,
-                        images_overhead, overhead);
+            const auto overhead = [&](double ms) {
+                char text[32] = "-";
+                if (pointers > 0.0 && ms > 0.0) std::snprintf(text, sizeof text, "%+.1f%%", 100.0 * (ms / pointers - 1.0));
+                return std::string(text);
+            };
+            std::printf("%-8s %-22s %14.3f %14.3f %14.3f %14.3f %14.3f %10s %10s %10s\n",
+                        variant == SWINUP_VARIANT_LITE ? "lite" : "full", size.c_str(), pointers, images, interop, interop2,
+                        vulkan, overhead(images).c_str(), overhead(interop).c_str(), overhead(interop2).c_str());
             std::fflush(stdout);
         }
     }

@@ -5,7 +5,6 @@ trains; checkpoints and weights files carry it (format 3), a model without it re
 has it, and a version-2 weights file reads as a network without it."""
 import json
 import os
-import struct
 import sys
 import tempfile
 import unittest
@@ -19,6 +18,7 @@ from swinup.training.optimizer import parameter_groups  # noqa: E402
 from swinup.agreement import staged_procedural_frame  # noqa: E402
 from swinup.model import HEAD_MLP_PREFIX, SwinUp  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
+from weights_file import metadata, set_format_version  # noqa: E402
 from swinup.weights_io import WeightsError, read_weights, write_weights  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -111,9 +111,7 @@ class HeadMlpTest(unittest.TestCase):
             export.main(["--variant", "lite", "--checkpoint", path, "--out", out])
             cfg, tensors, _ = read_weights(out)
             self.assertTrue(cfg.head_mlp)
-            with open(out, "rb") as f:
-                n = struct.unpack("<Q", f.read(8))[0]
-                meta = json.loads(f.read(n))["__metadata__"]
+            meta = metadata(out)
             self.assertEqual(meta["format_version"], "5")
             self.assertTrue(json.loads(meta["config"])["head_mlp"])
             again = SwinUp(cfg, exact=True)
@@ -174,10 +172,7 @@ class HeadMlpTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "format 2 has no head MLP"):
                 write_weights(bad, model.cfg, model.export_tensors(), desc, version=2)
             write_weights(bad, model.cfg, model.export_tensors(), desc)
-            with open(bad, "rb") as f:
-                data = f.read().replace(b'"format_version":"5"', b'"format_version":"2"')
-            with open(bad, "wb") as f:
-                f.write(data)
+            set_format_version(bad, 2)
             with self.assertRaisesRegex(WeightsError, "head_mlp"):
                 read_weights(bad)
 

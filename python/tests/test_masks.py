@@ -6,7 +6,6 @@ the history, and scales the still-pixel shift by (1 - t); mask_embed
 mask_embed is the network without it; export writes format 5 with a zero mask_embed."""
 import json
 import os
-import struct
 import sys
 import tempfile
 import unittest
@@ -22,6 +21,7 @@ from swinup.quant import round_e4m3, round_f16  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
 from swinup.staging import FrameInput, stage  # noqa: E402
 from swinup.weights_io import WeightsError, read_weights, write_weights, zero_mask_embed  # noqa: E402
+from weights_file import metadata, set_format_version  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -204,18 +204,13 @@ class WeightsFormat5(unittest.TestCase):
             self.assertEqual(tensors["mask_embed.weight"].shape, (32, 2))
             for name, a in zero_mask_embed(cfg).items():
                 self.assertTrue(np.array_equal(tensors[name], a), name)
-            with open(out, "rb") as f:
-                n = struct.unpack("<Q", f.read(8))[0]
-                meta = json.loads(f.read(n))["__metadata__"]
+            meta = metadata(out)
             self.assertEqual(meta["format_version"], "5")
             self.assertTrue(json.loads(meta["config"])["masks"])
             # A format-4 file cannot have the masks.
             with self.assertRaisesRegex(ValueError, "no mask embedding"):
                 write_weights(out, cfg, tensors, "", version=4)
-            with open(out, "rb") as f:
-                data = f.read()
-            with open(out, "wb") as f:
-                f.write(data.replace(b'"format_version":"5"', b'"format_version":"4"'))
+            set_format_version(out, 4)
             with self.assertRaisesRegex(WeightsError, "'masks'"):
                 read_weights(out)
 

@@ -6,9 +6,7 @@ test also g++ and OpenEXR's development files, and is skipped without them)."""
 import contextlib
 import io
 import math
-import json
 import os
-import struct
 import shutil
 import subprocess
 import sys
@@ -37,6 +35,7 @@ from swinup.temporal_loss import motion_compensated_change_error  # noqa: E402
 from swinup.data import ProceduralScenes  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
 from swinup.weights_io import read_weights, write_weights  # noqa: E402
+from weights_file import metadata, set_format_version  # noqa: E402
 
 
 def lite_network_with_varied_heads():
@@ -54,9 +53,7 @@ class WeightsTest(unittest.TestCase):
         for v in ("lite", "full"):
             path = os.path.join(ROOT, "weights", f"{v}.safetensors")
             cfg, t, desc = read_weights(path)
-            with open(path, "rb") as f:  # the file's own format version (2 or 3)
-                n = struct.unpack("<Q", f.read(8))[0]
-                version = int(json.loads(f.read(n))["__metadata__"]["format_version"])
+            version = int(metadata(path)["format_version"])  # the file's own
             with tempfile.TemporaryDirectory() as d:
                 out = os.path.join(d, "w.safetensors")
                 write_weights(out, cfg, t, desc, version=version)
@@ -101,10 +98,7 @@ class VersionOneTest(unittest.TestCase):
             path = os.path.join(d, "old.safetensors")
             write_weights(path, model.cfg, model.export_tensors(), "test", version=2)
             read_weights(path)
-            with open(path, "rb") as f:
-                data = f.read()
-            with open(path, "wb") as f:
-                f.write(data.replace(b'"format_version":"2"', b'"format_version":"1"'))
+            set_format_version(path, 1)
             with self.assertRaisesRegex(ValueError, "format_version '1'.*no longer read"):
                 read_weights(path)
             ckpt = os.path.join(d, "old.pt")

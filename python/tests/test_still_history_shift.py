@@ -3,7 +3,6 @@ pass adds the network's still_history_shift to the history weight's logit exactl
 pixel's dilated motion is zero; weights files carry it from version 4 on, and export writes it."""
 import json
 import os
-import struct
 import sys
 import tempfile
 import unittest
@@ -16,6 +15,7 @@ from swinup.output_pass import ALPHA_LOGIT, output_pass  # noqa: E402
 from swinup.quant import round_f16  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import WeightsError, read_weights, write_weights  # noqa: E402
+from weights_file import metadata  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -63,9 +63,7 @@ class StillHistoryShift(unittest.TestCase):
             cfg.still_history_shift = 0.75
             write_weights(path, cfg, tensors, desc)
             self.assertEqual(read_weights(path)[0].still_history_shift, 0.75)
-            with open(path, "rb") as f:
-                n = struct.unpack("<Q", f.read(8))[0]
-                meta = json.loads(f.read(n))["__metadata__"]
+            meta = metadata(path)
             self.assertEqual(meta["format_version"], "5")
             self.assertEqual(json.loads(meta["config"])["still_history_shift"], 0.75)
             with self.assertRaisesRegex(ValueError, "no still-pixel history shift"):

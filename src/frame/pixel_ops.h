@@ -110,7 +110,7 @@ SWINUP_HD void catmull_rom_weights(float f, float w[4]) {
 
 // A separable sample of an RGB image of width x height at the continuous position (px, py)
 // (pixel i's centre is at i + 0.5) with kTaps taps per axis (1 - kTaps/2 .. kTaps/2 from the pixel
-// at or left of / above the position), weighted by `Weights::of(fraction, w)` per axis, taps clamped
+// at or left of / above the position), weighted by `kWeights(fraction, w)` per axis, taps clamped
 // to the edges, the result clamped per channel to the min/max of the 4 central taps (which kills
 // the filter's ringing). `fetch(x, y, rgb)` reads one in-range pixel. The caller checks that the
 // position is on screen. Sums run in a fixed order (columns within a row, then rows) so that every
@@ -126,7 +126,7 @@ template <class Fetch>
 concept RgbaVectorFetch = requires(const Fetch& f) { f.rgba(0, 0); };
 #endif
 
-template <int kTaps, class Weights, class Fetch>
+template <int kTaps, void (*kWeights)(float, float*), class Fetch>
 SWINUP_HD void clamped_separable_sample(const Fetch& fetch, int width, int height, float px, float py,
                                         float out[3]) {
     constexpr int kFirst = 1 - kTaps / 2;    // the first tap's offset: -1 of 4, -2 of 6
@@ -136,8 +136,8 @@ SWINUP_HD void clamped_separable_sample(const Fetch& fetch, int width, int heigh
     const int ix = floor_to_int(ux);
     const int iy = floor_to_int(uy);
     float wx[kTaps], wy[kTaps];
-    Weights::of(exact::sub(ux, static_cast<float>(ix)), wx);
-    Weights::of(exact::sub(uy, static_cast<float>(iy)), wy);
+    kWeights(exact::sub(ux, static_cast<float>(ix)), wx);
+    kWeights(exact::sub(uy, static_cast<float>(iy)), wy);
 #if !defined(__CUDA_ARCH__) && defined(__F16C__)
     if constexpr (RgbaVectorFetch<Fetch>) {
         __m128 sum4 = _mm_setzero_ps();
@@ -188,15 +188,11 @@ SWINUP_HD void clamped_separable_sample(const Fetch& fetch, int width, int heigh
     for (int c = 0; c < 3; ++c) out[c] = clampf(sum[c], lo[c], hi[c]);
 }
 
-struct CatmullRomWeights {
-    SWINUP_HD static void of(float f, float w[4]) { catmull_rom_weights(f, w); }
-};
-
 // Catmull-Rom sample (4 x 4 taps), clamped to its central taps: staging's history slots.
 template <class Fetch>
 SWINUP_HD void catmull_rom_sample(const Fetch& fetch, int width, int height, float px, float py,
                                   float out[3]) {
-    clamped_separable_sample<4, CatmullRomWeights>(fetch, width, height, px, py, out);
+    clamped_separable_sample<4, catmull_rom_weights>(fetch, width, height, px, py, out);
 }
 
 // ---- Lanczos-3 history sampling (the output pass) ---------------------------------------------
@@ -255,16 +251,12 @@ SWINUP_HD void lanczos3_weights(float f, float w[6]) {
     w[5] = exact::mul(h, q0m);
 }
 
-struct Lanczos3Weights {
-    SWINUP_HD static void of(float f, float w[6]) { lanczos3_weights(f, w); }
-};
-
 // Lanczos-3 sample (6 x 6 taps), clamped to its central 2 x 2 taps as Catmull-Rom: the output
 // pass's history.
 template <class Fetch>
 SWINUP_HD void lanczos3_sample(const Fetch& fetch, int width, int height, float px, float py,
                                float out[3]) {
-    clamped_separable_sample<6, Lanczos3Weights>(fetch, width, height, px, py, out);
+    clamped_separable_sample<6, lanczos3_weights<false>>(fetch, width, height, px, py, out);
 }
 
 // Bilinear sample of `channels` (<= 4) interleaved channels at the continuous position (px, py),

@@ -111,18 +111,10 @@ SWINUP_HD Affine affine_inverse(const Affine& a) {
 }
 
 SWINUP_HD Affine affine_translation(Vec3 t) {
-    Affine r;
-    r.m[0][3] = t.x;
-    r.m[1][3] = t.y;
-    r.m[2][3] = t.z;
-    return r;
+    return {{{1, 0, 0, t.x}, {0, 1, 0, t.y}, {0, 0, 1, t.z}}};
 }
 SWINUP_HD Affine affine_scale(Vec3 s) {
-    Affine r;
-    r.m[0][0] = s.x;
-    r.m[1][1] = s.y;
-    r.m[2][2] = s.z;
-    return r;
+    return {{{s.x, 0, 0, 0}, {0, s.y, 0, 0}, {0, 0, s.z, 0}}};
 }
 // Rotation of `angle` radians about the unit `axis` (right-handed).
 SWINUP_HD Affine affine_rotation(Vec3 axis, float angle) {

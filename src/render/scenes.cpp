@@ -176,8 +176,10 @@ void add_flying_ball(SceneBuilder& b, Vec3 center, float amplitude, float omega)
     });
 }
 
-void set_daylight(Scene& s) {
-    s.lighting.sun_direction = normalize(Vec3{0.45f, 0.7f, 0.55f});
+// The asphalt ground with a brick wall across it, centred on x = 0: where the street scenes start.
+void add_walled_ground(SceneBuilder& b, float wall_half_width, float wall_z, float wall_height) {
+    add_ground(b, 100, 4);
+    add_brick_wall(b, -wall_half_width, wall_half_width, wall_z, wall_height);
 }
 
 CameraPose pose(Vec3 position, Vec3 target, float fov = 50.0f) {
@@ -190,27 +192,37 @@ CameraPose pose(Vec3 position, Vec3 target, float fov = 50.0f) {
     return p;
 }
 
+// Ends a scene: its static geometry as one instance, daylight, the scale its preset camera
+// motions are sized by, and the camera's pose (where it stays unless camera_motion is set).
+void finish_daylit(SceneBuilder& b, float scale, CameraPose camera) {
+    b.finish();
+    Scene& s = b.scene();
+    s.lighting.sun_direction = normalize(Vec3{0.45f, 0.7f, 0.55f});
+    s.scale = scale;
+    s.camera_base = camera;
+}
+
+// The camera trucking sideways (along +x) at `speed` m/s, looking the same way throughout.
+CameraMotion trucking(CameraPose base, float speed) {
+    return [base, speed](float t) {
+        CameraPose p = base;
+        p.position.x += speed * t;
+        p.target.x += speed * t;
+        return p;
+    };
+}
+
 // ---- the scenes ------------------------------------------------------------------------------
 
 void build_fence(Scene& s) {
     SceneBuilder b(s);
-    add_ground(b, 100, 4);
-    add_brick_wall(b, -20, 20, -14, 7);
+    add_walled_ground(b, 20, -14, 7);
     add_fence(b, -15, 15, -4, 2.2f);
     add_power_lines(b, {-14, 0, -9}, {14, 0, -9}, 9, 4, 0.012f);
     add_glossy_spheres(b, {1.5f, 0, -7}, 1.3f);
-    b.finish();
-    set_daylight(s);
-    s.scale = 10;
-    s.camera_base = pose({-3, 1.6f, 4}, {-2.5f, 1.8f, -6});
-    const CameraPose base = s.camera_base;
+    finish_daylit(b, 10, pose({-3, 1.6f, 4}, {-2.5f, 1.8f, -6}));
     // Trucking along the fence: parallax between the links, the wires and the wall.
-    s.camera_motion = [base](float t) {
-        CameraPose p = base;
-        p.position.x += 1.5f * t;
-        p.target.x += 1.5f * t;
-        return p;
-    };
+    s.camera_motion = trucking(s.camera_base, 1.5f);
 }
 
 void build_moire(Scene& s) {
@@ -228,10 +240,7 @@ void build_moire(Scene& s) {
         add_box(b.fixed(), {x, 0, -3}, {x + 0.012f, 2.0f, -2.99f}, bar);
     }
     add_glossy_spheres(b, {3.5f, 0, -4}, 1.2f);
-    b.finish();
-    set_daylight(s);
-    s.scale = 8;
-    s.camera_base = pose({0, 1.7f, 6}, {0, 1.2f, -8});
+    finish_daylit(b, 8, pose({0, 1.7f, 6}, {0, 1.2f, -8}));
     const CameraPose base = s.camera_base;
     // Slow dolly in with a slight turn: the moire patterns crawl.
     s.camera_motion = [base](float t) {
@@ -244,8 +253,7 @@ void build_moire(Scene& s) {
 
 void build_text(Scene& s) {
     SceneBuilder b(s);
-    add_ground(b, 100, 4);
-    add_brick_wall(b, -12, 12, -6, 6);
+    add_walled_ground(b, 12, -6, 6);
     add_sign(b, {"SWINUP", "TEMPORAL UPSCALER"}, {-5, 3.3f, -5.9f}, {1, 0, 0}, 5.0f, 8, true);
     add_sign(b, {"The quick brown fox jumps over the lazy dog 0123456789.",
                  "Small text is where upscalers fail: strokes one render pixel wide",
@@ -262,10 +270,7 @@ void build_text(Scene& s) {
         add_box(cube, {-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}, m);
         b.animated(cube, [](float t) { return translate_rotate({2.5f, 2.8f, -3.5f}, {0, 1, 0}, 1.5f * t); });
     }
-    b.finish();
-    set_daylight(s);
-    s.scale = 6;
-    s.camera_base = pose({-0.5f, 2.0f, 3.5f}, {0, 2.2f, -6}, 45.0f);
+    finish_daylit(b, 6, pose({-0.5f, 2.0f, 3.5f}, {0, 2.2f, -6}, 45.0f));
     const CameraPose base = s.camera_base;
     // Slow pan with a little hand-held wobble: text crawls across pixel boundaries.
     s.camera_motion = [base](float t) {
@@ -278,23 +283,18 @@ void build_text(Scene& s) {
 
 void build_spinner(Scene& s) {
     SceneBuilder b(s);
-    add_ground(b, 100, 4);
-    add_brick_wall(b, -12, 12, -6, 6);
+    add_walled_ground(b, 12, -6, 6);
     add_fan(b, {-1.5f, 2.2f, -3}, 1.3f, 1.2f);
     add_tumbling_cube(b, {2.2f, 1.4f, -2.5f}, 0.9f, 2.5f);
     add_flying_ball(b, {0, 0.35f, -1.0f}, 3.5f, 2.4f);
     add_glossy_spheres(b, {0.5f, 0, -4.8f}, 1.1f);
-    b.finish();
-    set_daylight(s);
-    s.scale = 6;
     // A still camera: all motion is object motion.
-    s.camera_base = pose({0, 1.6f, 5.5f}, {0, 1.5f, -5});
+    finish_daylit(b, 6, pose({0, 1.6f, 5.5f}, {0, 1.5f, -5}));
 }
 
 void build_showcase(Scene& s) {
     SceneBuilder b(s);
-    add_ground(b, 100, 4);
-    add_brick_wall(b, -14, 14, -10, 7);
+    add_walled_ground(b, 14, -10, 7);
     add_fence(b, -12, 2, -5, 2.0f);
     add_power_lines(b, {-12, 0, -7.5f}, {12, 0, -7.5f}, 8.5f, 3, 0.012f);
     add_sign(b, {"SWINUP demo street", "Thin wires, fences, text,", "fast motion and highlights."},
@@ -306,10 +306,7 @@ void build_showcase(Scene& s) {
     const float w[3] = {0.8f, 0.8f, 0.78f}, k[3] = {0.03f, 0.03f, 0.035f};
     const int checks = b.material({1, 1, 1}, 0.5f, 0.0f, b.texture(texture_checker(512, 8, w, k)));
     add_quad(b.fixed(), {-1, 0.01f, 2}, {6, 0, 0}, {0, 0, -4}, checks, {6, 4});
-    b.finish();
-    set_daylight(s);
-    s.scale = 10;
-    s.camera_base = pose({-1, 1.7f, 5}, {0.5f, 1.8f, -6});
+    finish_daylit(b, 10, pose({-1, 1.7f, 5}, {0.5f, 1.8f, -6}));
     const CameraPose base = s.camera_base;
     // A slow arc: parallax through the fence, the wires crossing the sky.
     s.camera_motion = [base](float t) {
@@ -325,8 +322,7 @@ void build_showcase(Scene& s) {
 // ticker sign whose text scrolls (an animated texture). The camera trucks slowly sideways.
 void build_particles(Scene& s) {
     SceneBuilder b(s);
-    add_ground(b, 100, 4);
-    add_brick_wall(b, -14, 14, -8, 7);
+    add_walled_ground(b, 14, -8, 7);
     add_flying_ball(b, {-1.5f, 1.0f, -3.0f}, 2.2f, 2.6f);
     add_tumbling_cube(b, {-2.6f, 1.7f, -4.5f}, 0.8f, 2.2f);
     // The pane: a flat alpha of 0.5, dark (what it adds is mostly its reflection) and glossy, in a
@@ -360,21 +356,12 @@ void build_particles(Scene& s) {
         add_box(b.fixed(), {0.9f, 3.1f, -7.55f}, {1.1f + width, 3.3f + height, -7.46f}, frame);
     }
     add_glossy_spheres(b, {3.0f, 0, -5.0f}, 1.2f);
-    b.finish();
-    set_daylight(s);
-    s.scale = 6;
-    s.camera_base = pose({0.5f, 1.6f, 5.0f}, {-0.5f, 1.7f, -6.0f});
+    finish_daylit(b, 6, pose({0.5f, 1.6f, 5.0f}, {-0.5f, 1.7f, -6.0f}));
     ParticleEmitterSettings sparks;
     sparks.count = 48;
     sparks.seed = 7;  // the scene's own: the same particles whatever the ground truth's seed
     add_particle_emitter(s, s.camera_base, sparks);
-    const CameraPose base = s.camera_base;
-    s.camera_motion = [base](float t) {
-        CameraPose p = base;
-        p.position.x += 0.6f * t;
-        p.target.x += 0.6f * t;
-        return p;
-    };
+    s.camera_motion = trucking(s.camera_base, 0.6f);
 }
 
 }  // namespace

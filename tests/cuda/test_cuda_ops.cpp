@@ -45,6 +45,7 @@
 #include "cpu/layers/window_attention.h"
 #include "cpu/output_pass.h"
 #include "cpu/staging.h"
+#include "frame/frame_counts.h"
 #include "frame/frame_geometry.h"
 #include "frame/frame_sequence.h"
 #include "frame/output_pixel.h"
@@ -1072,8 +1073,9 @@ void run_input_planes(const OpCase& c) {
     call.buffers = {{"color", colour}, {"depth", bytes_of(depth)}, {"motion", motion},
                     {"exposure", bytes_of(std::vector<float>{exposure})},
                     {"color_plane", poison(size_t(w) * h * 12)}, {"z", poison(size_t(w) * h * 4)},
-                    {"motion_plane", poison(size_t(w) * h * 8)}};
-    const KernelRun run = launch(call, {"color_plane", "z", "motion_plane"});
+                    {"motion_plane", poison(size_t(w) * h * 8)},
+                    {"counts", poison(size_t(kFrameCounts) * sizeof(unsigned int))}};
+    const KernelRun run = launch(call, {"color_plane", "z", "motion_plane", "counts"});
 
     swinup_dispatch_desc d = frame_dispatch_desc(
         input_resource(colour.data(), format, w, h), input_resource(depth.data(), SWINUP_FORMAT_R32F, w, h),
@@ -1092,11 +1094,22 @@ void run_input_planes(const OpCase& c) {
     s.motion_offset_y = offset_y;
     std::vector<float> colour_cpu(size_t(w) * h * 3), z_cpu(size_t(w) * h), motion_cpu(size_t(w) * h * 2);
     std::vector<uint32_t> row_counts(cpu::kRowCounts * h);
-    cpu::read_input_planes(d, s, exposure, colour_cpu.data(), z_cpu.data(), motion_cpu.data(), nullptr, row_counts);
+    const cpu::ReplacedCounts counts =
+        cpu::read_input_planes(d, s, exposure, colour_cpu.data(), z_cpu.data(), motion_cpu.data(), nullptr, row_counts);
     expect_same_floats(values_of<float>(run.buffers.at("color_plane")), colour_cpu, "colour plane");
     expect_same_floats(values_of<float>(run.buffers.at("z")), z_cpu, "reverse-Z plane");
     expect_same_floats(values_of<float>(run.buffers.at("motion_plane")), motion_cpu, "motion plane");
     for (float v : values_of<float>(run.buffers.at("color_plane"))) ASSERT_TRUE(std::isfinite(v) && v >= 0.0f);
+    // The repaired-pixel counters (swinup_input_statistics): the inputs above hold NaN/Inf depth
+    // and motion, so the motion and depth counts are not zero; no masks, so theirs are.
+    const std::vector<uint32_t> gpu = values_of<uint32_t>(run.buffers.at("counts"));
+    ASSERT_EQ(gpu.size(), size_t(kFrameCounts));
+    EXPECT_EQ(gpu[kCountColor], counts.color_pixels);
+    EXPECT_EQ(gpu[kCountDepth], counts.depth);
+    EXPECT_EQ(gpu[kCountMotion], counts.motion_pixels);
+    EXPECT_GT(gpu[kCountDepth], 0u);
+    EXPECT_GT(gpu[kCountMotion], 0u);
+    for (int k = kCountReactiveNonfinite; k < kFrameCounts; ++k) EXPECT_EQ(gpu[k], 0u) << "counter " << k;
 }
 
 // The temporal state of a previous frame: history (display, f16 RGB + 1), reverse-Z, recurrent.

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "eval/bitmap_font.h"
@@ -53,20 +55,32 @@ ev::SequenceSource still_sequence(int frames, bool with_truth) {
     return ev::sequence_source_from_frames(info, std::move(list), "test sequence");
 }
 
-// The same sequence as HDR linear colour, every value multiplied by scale.
-ev::SequenceSource scaled_hdr_sequence(int frames, float scale) {
-    ev::SequenceSource ldr = still_sequence(frames, true);
-    SequenceInfo info = ldr.info;
-    info.hdr = true;
+// still_sequence(frames, true) changed: described by `info` (its own info with the caller's
+// changes), each frame passed through `edit`.
+ev::SequenceSource edited_still_sequence(int frames, const std::function<void(SequenceInfo&)>& edit_info,
+                                         const std::function<void(Frame&)>& edit, const std::string& description) {
+    const ev::SequenceSource still = still_sequence(frames, true);
+    SequenceInfo info = still.info;
+    edit_info(info);
     std::vector<Frame> list;
     for (int i = 0; i < frames; ++i) {
-        Frame f = ldr.read_frame(i);
-        for (float& v : f.color.data) v *= scale;
-        for (int p = 0; p < f.gt.width * f.gt.height; ++p)
-            for (int c = 0; c < 3; ++c) f.gt.data[size_t(p) * 4 + size_t(c)] *= scale;
+        Frame f = still.read_frame(i);
+        edit(f);
         list.push_back(std::move(f));
     }
-    return ev::sequence_source_from_frames(info, std::move(list), "hdr test sequence");
+    return ev::sequence_source_from_frames(info, std::move(list), description);
+}
+
+// The same sequence as HDR linear colour, every value multiplied by scale.
+ev::SequenceSource scaled_hdr_sequence(int frames, float scale) {
+    return edited_still_sequence(
+        frames, [](SequenceInfo& info) { info.hdr = true; },
+        [scale](Frame& f) {
+            for (float& v : f.color.data) v *= scale;
+            for (int p = 0; p < f.gt.width * f.gt.height; ++p)
+                for (int c = 0; c < 3; ++c) f.gt.data[size_t(p) * 4 + size_t(c)] *= scale;
+        },
+        "hdr test sequence");
 }
 
 }  // namespace
@@ -239,23 +253,19 @@ namespace {
 // the render samples are black while the truth is not, so every method errs inside the masked
 // region (display x < 16, half of the pixels) far more than outside it.
 ev::SequenceSource masked_sequence(int frames, bool with_masks) {
-    ev::SequenceSource plain = still_sequence(frames, true);
-    SequenceInfo info = plain.info;
-    info.has_masks = with_masks;
-    std::vector<Frame> list;
-    for (int i = 0; i < frames; ++i) {
-        Frame f = plain.read_frame(i);
-        for (int y = 0; y < 16; ++y)
-            for (int x = 0; x < 8; ++x)
-                for (int c = 0; c < 3; ++c) f.color.at(x, y, c) = 0.0f;
-        if (with_masks) {
-            f.masks = Image(16, 16, 2, 0.0f);
+    return edited_still_sequence(
+        frames, [with_masks](SequenceInfo& info) { info.has_masks = with_masks; },
+        [with_masks](Frame& f) {
             for (int y = 0; y < 16; ++y)
-                for (int x = 0; x < 8; ++x) f.masks.at(x, y, 0) = 1.0f;
-        }
-        list.push_back(std::move(f));
-    }
-    return ev::sequence_source_from_frames(info, std::move(list), "masked test sequence");
+                for (int x = 0; x < 8; ++x)
+                    for (int c = 0; c < 3; ++c) f.color.at(x, y, c) = 0.0f;
+            if (with_masks) {
+                f.masks = Image(16, 16, 2, 0.0f);
+                for (int y = 0; y < 16; ++y)
+                    for (int x = 0; x < 8; ++x) f.masks.at(x, y, 0) = 1.0f;
+            }
+        },
+        "masked test sequence");
 }
 
 }  // namespace

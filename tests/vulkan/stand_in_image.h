@@ -25,9 +25,11 @@ inline swinup_vulkan_image stand_in_image(uintptr_t id, VkFormat format, uint32_
 constexpr VkImageLayout kStandInRead = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 constexpr VkImageUsageFlags kStandInSampled = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
 
-// The dispatch both device-free validation tests start from: render size 64x48, colour RGBA16F
-// (id 0x100) and motion RG16F (id 0x300) made by `image` (a stand_in_image with what the test
-// adds); the depth and output images are the test's.
+// The dispatch both device-free validation tests start from, for a context of
+// sized_context_desc(64, 48, 128, 96) (RGBA16F output): render size 64x48, colour RGBA16F (id
+// 0x100), depth R32F (0x200) and motion RG16F (0x300), sampled and read-only, and the output
+// RGBA16F (0x400) for storage in the general layout, each made by `image` (a stand_in_image with
+// what the test adds).
 template <typename MakeImage>
 swinup_vulkan_dispatch_desc stand_in_dispatch(MakeImage image) {
     swinup_vulkan_dispatch_desc desc;
@@ -35,7 +37,10 @@ swinup_vulkan_dispatch_desc stand_in_dispatch(MakeImage image) {
     desc.frame.render_width = 64;
     desc.frame.render_height = 48;
     desc.color = image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, kStandInRead, kStandInSampled);
+    desc.depth = image(0x200, VK_FORMAT_R32_SFLOAT, 64, 48, kStandInRead, kStandInSampled);
     desc.motion_vectors = image(0x300, VK_FORMAT_R16G16_SFLOAT, 64, 48, kStandInRead, kStandInSampled);
+    desc.output = image(0x400, VK_FORMAT_R16G16B16A16_SFLOAT, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
+                        VK_IMAGE_USAGE_STORAGE_BIT);
     return desc;
 }
 

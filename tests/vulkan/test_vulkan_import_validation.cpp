@@ -21,8 +21,6 @@ using swinup::vulkan_api::validate_cuda_interop_device;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
 using swinup::test::fake;
-using swinup::test::kStandInRead;
-using swinup::test::kStandInSampled;
 
 // A stand-in image with exportable memory, as the CUDA import path requires.
 swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h, VkImageLayout layout,
@@ -42,10 +40,6 @@ struct Frame {
 
     Frame() {
         context.backend = SWINUP_BACKEND_CUDA;
-        context.output_format = SWINUP_FORMAT_RGBA16F;
-        desc.depth = image(0x200, VK_FORMAT_R32_SFLOAT, 64, 48, kStandInRead, kStandInSampled);
-        desc.output = image(0x400, VK_FORMAT_R16G16B16A16_SFLOAT, 128, 96, VK_IMAGE_LAYOUT_GENERAL,
-                            VK_IMAGE_USAGE_STORAGE_BIT);
         desc.wait_semaphore = fake<VkSemaphore>(0x900);
         desc.wait_value = 1;
         desc.signal_semaphore = fake<VkSemaphore>(0x900);

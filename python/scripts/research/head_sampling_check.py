@@ -9,7 +9,6 @@ has not learnt to use the interpolation, so the difference is a first look, not 
 Usage: python3 python/scripts/research/head_sampling_check.py SEQ [--variant lite] [--frames N]
 (CPU: about 5 minutes for 32 frames at 960x540.)
 """
-import argparse
 import json
 import os
 import sys
@@ -21,7 +20,7 @@ sys.path.insert(0, os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.training.recurrence as recurrence  # noqa: E402
-from oracle_output_pass import add_network_arguments, load_replay, pooled_psnr, replay_result  # noqa: E402
+from oracle_output_pass import load_replay, parse_replay_arguments, pooled_psnr, replay_result  # noqa: E402
 
 specified_output_pass = op.output_pass
 specified_gather = op.gather
@@ -59,10 +58,7 @@ def interpolated_output_pass(head, tc, motion, jitter, history, dw, dh, sx, sy, 
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_network_arguments(ap)
-    ap.add_argument("--frames", type=int, default=0, help="only the first N frames")
-    args = ap.parse_args()
+    args = parse_replay_arguments(__doc__)
     model, seq, clip = load_replay(args)
     result = replay_result(args, seq)
     for name, output_pass in (("nearest", specified_output_pass), ("bilinear", interpolated_output_pass)):

@@ -19,7 +19,6 @@ Scores are pooled PSNR of display-encoded values (as `swinup eval` pools them), 
 Usage: python3 python/scripts/research/motion_choice_check.py SEQ [--variant lite] [--frames N]
 (CPU: about 4 minutes for 32 frames at 960x540.)
 """
-import argparse
 import json
 import math
 import os
@@ -33,7 +32,7 @@ sys.path.insert(0, HERE)
 import swinup.output_pass as op  # noqa: E402
 import swinup.training.recurrence as recurrence  # noqa: E402
 from swinup.display_encode import display_encode  # noqa: E402
-from oracle_output_pass import add_network_arguments, load_replay, replay_result  # noqa: E402
+from oracle_output_pass import load_replay, parse_replay_arguments, replay_result  # noqa: E402
 
 specified_output_pass = op.output_pass
 specified_stage = recurrence.stage
@@ -113,10 +112,7 @@ def pooled(rows, name):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_network_arguments(ap)
-    ap.add_argument("--frames", type=int, default=0, help="only the first N frames")
-    args = ap.parse_args()
+    args = parse_replay_arguments(__doc__)
     model, seq, clip = load_replay(args)
     rows = replay(model, clip, seq.hdr)
     result = replay_result(args, seq, specified=round(pooled(rows, "specified"), 3))

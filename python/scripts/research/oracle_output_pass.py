@@ -74,6 +74,15 @@ def add_network_arguments(ap):
     ap.add_argument("--weights", default=None, help="default: weights/<variant>.safetensors")
 
 
+def parse_replay_arguments(doc):
+    """The command line of a diagnostic that takes add_network_arguments' arguments and --frames
+    and nothing else; `doc` its module docstring, whose first line describes it."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    add_network_arguments(ap)
+    ap.add_argument("--frames", type=int, default=0, help="only the first N frames")
+    return ap.parse_args()
+
+
 def whole_sequence(path, frames=0, device=None):
     """(SequenceFolder, a batch of one clip holding every frame at full size, or the first
     `frames` of them, its tensors on `device` when given)."""

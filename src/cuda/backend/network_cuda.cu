@@ -209,6 +209,19 @@ struct CudaNetwork::Impl {
         report(name, x, w, h, c);
     }
 
+    // What the two attention launches (window_attention, attention_fused) take alike: block b's
+    // window attention (channels, heads, relative position bias) over the w x h token grid.
+    template <class Args>
+    void window_attention_fields(Args& a, const DeviceBlock& b, int w, int h, bool shifted) const {
+        a.width = w;
+        a.height = h;
+        a.channels = b.spec.channels;
+        a.heads = b.spec.heads;
+        a.shifted = shifted;
+        a.rel_bias = b.rel_bias.get<uint16_t>();
+        a.precision = precision;
+    }
+
     // x = x + proj(attention(qkv(norm1(x)))) layer by layer: the reference the fused kernel equals.
     void attention_half_unfused(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted, bool fuse_norm) {
         const int c = b.spec.channels, tokens = w * h;
@@ -224,13 +237,7 @@ struct CudaNetwork::Impl {
         }
         WindowAttentionArgs a;
         a.qkv = qkv_p;
-        a.width = w;
-        a.height = h;
-        a.channels = c;
-        a.heads = b.spec.heads;
-        a.rel_bias = b.rel_bias.get<uint16_t>();
-        a.shifted = shifted;
-        a.precision = precision;
+        window_attention_fields(a, b, w, h, shifted);
         a.out = normed_p;  // the norm output is dead once Q, K, V exist
         const StageInfo s{name, "attention", 2.0 * 2.0 * tokens * kWindowTokens * c,
                           double(tokens) * (3 * c * 2 + c)};
@@ -246,16 +253,10 @@ struct CudaNetwork::Impl {
         const int c = b.spec.channels, tokens = w * h;
         AttentionBlockArgs a;
         a.x = x;
-        a.width = w;
-        a.height = h;
-        a.channels = c;
-        a.heads = b.spec.heads;
-        a.shifted = shifted;
+        window_attention_fields(a, b, w, h, shifted);
         a.norm_gain = b.norm1.get<float>();
         b.qkv.point(a.w_qkv, a.scale_qkv, a.bias_qkv);
-        a.rel_bias = b.rel_bias.get<uint16_t>();
         b.proj.point(a.w_proj, a.scale_proj, a.bias_proj);
-        a.precision = precision;
         // GEMM flops (qkv 3C^2, proj C^2 per token) plus attention's; moves x in and out once
         // (f16) and both weight matrices; the norm, Q K V and attention rows stay on chip.
         const StageInfo s{b.spec.name, "norm1+qkv+attention+proj",

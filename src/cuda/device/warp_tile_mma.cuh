@@ -90,6 +90,34 @@ __device__ __forceinline__ void mma_all_steps(float (&acc)[kSteps][2][4], const 
     mma_all_steps_accumulate<kK, kSteps>(acc, a_s, a_stride, w_s, w_stride, f);
 }
 
+// (scale[2i], scale[2i + 1], bias[2i], bias[2i + 1]) for column pair i < n / 2, staged by the
+// CTA once: the epilogue of a fragment's two columns reads one float4.
+__device__ __forceinline__ void stage_scale_bias_pairs(float4* dst, const float* scale, const float* bias, int n) {
+    for (int i = threadIdx.x; i < n / 2; i += blockDim.x)
+        dst[i] = make_float4(scale[2 * i], scale[2 * i + 1], bias[2 * i], bias[2 * i + 1]);
+}
+
+// The epilogue of mma_step16's columns n0 .. n0 + 15: y = scale_bias(acc) for each of the
+// fragment owner's column pairs (sb_s as stage_scale_bias_pairs leaves it), handed to
+// store(row, col, y0, y1) with row g or g + 8 of the tile and col = col0 + 8 nt + 2t, where the
+// caller keeps the step's columns (col0 = n0, or the step's place in a part of them); y0 belongs
+// at col, y1 at col + 1. The caller's store is the layer-by-layer GEMM's epilogue (an f16 pair,
+// a GELU -> e4m3 pair).
+template <class Store>
+__device__ __forceinline__ void scale_bias_step16(const float (&acc)[2][4], const float4* sb_s, int n0, int col0,
+                                                  int g, int t, Store&& store) {
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+        const float4 sb = sb_s[(n0 + nt * 8) / 2 + t];
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
+            const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
+            store(g + 8 * half, col0 + nt * 8 + 2 * t, y0, y1);
+        }
+    }
+}
+
 // The residual epilogue of mma_all_steps' accumulators, in place in the tile's f16 rows x_s (row
 // stride x_stride bytes; the x the block's norm read, the value the layer-by-layer GEMM's
 // residual_add_f16 reads from device memory): x = f16(f32(x) + y), y = scale_bias(acc), each

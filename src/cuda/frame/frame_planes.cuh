@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cuda/backend/frame_params.cuh"
+#include "frame/frame_counts.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cuda {
@@ -53,13 +54,6 @@ struct FramePlanes {      // device scratch of one frame, sized for the maximum 
 // The mask rows' stride: the GEMM reads rows of a multiple of 16 bytes.
 constexpr int kMaskTokenBytes = 16;
 
-// The frame's counters (FramePlanes::counts), in pixels (swinup_input_statistics).
-enum FrameCount {
-    kCountColor = 0, kCountDepth, kCountMotion,
-    kCountReactiveNonfinite, kCountTransparencyNonfinite,
-    kCountReactiveOutOfRange, kCountTransparencyOutOfRange,
-    kFrameCounts
-};
 
 // The per-pixel passes' launch shape: a block of kRowThreads pixels of one row.
 constexpr int kRowThreads = 128;

@@ -76,6 +76,12 @@ __device__ __forceinline__ void store_output(const FrameParams& p, const FramePl
 }
 
 // Exact mode: output_pixel(), the CPU's definition, per display pixel.
+//
+// kMasks: the frame has masks (FrameParams::has_masks; the frame graphs are kept per masks'
+// presence). Each pass is compiled twice, so that a frame without masks runs the code of a build
+// without them: no test of an absent mask per pixel, and the history store writes the displayed
+// colour's registers.
+template <bool kMasks>
 __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -87,7 +93,7 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     cur.head = planes.head;
     cur.head_stride = p.padded_width;
     cur.still_history_shift = p.still_history_shift;
-    cur.masks = p.has_masks ? planes.masks : nullptr;
+    cur.masks = kMasks ? planes.masks : nullptr;
     OutputPrevious prev;
     prev.valid = p.history_valid != 0;
     prev.history = p.history_in;
@@ -118,6 +124,7 @@ __device__ __forceinline__ OutputAxis output_axis(int o, float scale, int size, 
     return a;
 }
 
+template <bool kMasks>
 __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -142,7 +149,7 @@ __global__ void output_render_pixels_kernel(const FrameParams* pp, FramePlanes p
     const float mv_x = planes.dilated[i * 2 + 0], mv_y = planes.dilated[i * 2 + 1];
     planes.out_color[i] = make_float4(planes.tc[i * 3 + 0], planes.tc[i * 3 + 1], planes.tc[i * 3 + 2],
                                       history_weight(h.w, mv_x, mv_y, p.still_history_shift,
-                                                     mask_at(p.has_masks ? planes.masks : nullptr,
+                                                     mask_at(kMasks ? planes.masks : nullptr,
                                                              static_cast<int64_t>(i), kTransparencyMask)));
     planes.out_motion[i] = make_float2(exact::mul(mv_x, p.scale_x), exact::mul(mv_y, p.scale_y));
 }
@@ -220,6 +227,7 @@ __device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) -
 // pre-pass's OutputAxis tables, made by the same shared functions) and history position; the
 // history's Lanczos-3 taps summed by FMAs (lanczos3_fast); the tap weights from n's
 // precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
+template <bool kMasks>
 __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -284,7 +292,7 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
         // for the history (output_pixel.h reactive_share, reactive_history_share).
         const float share = current_share(centre.w, weight_sum);
         const float reactive =
-            mask_at(p.has_masks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask);
+            mask_at(kMasks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask);
         const float share_out = reactive_share(share, reactive);
         const float share_kept = reactive_history_share(share, reactive);
         for (int c = 0; c < 3; ++c) {
@@ -313,13 +321,15 @@ void launch_output(const FrameParams& host, const FrameParams* params, const Fra
                    swinup_precision precision, cudaStream_t stream) {
     const dim3 display = row_grid(host.display_width, host.display_height);
     if (precision == SWINUP_PRECISION_EXACT) {
-        output_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
+        (host.has_masks ? output_kernel<true> : output_kernel<false>)<<<display, kRowThreads, 0, stream>>>(params,
+                                                                                                       planes);
         SWINUP_CUDA_CHECK_LAUNCH();
         return;
     }
     if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
         throw std::invalid_argument("launch_output: fast mode needs the per-render-pixel planes");
-    output_fast_kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
+    (host.has_masks ? output_fast_kernel<true> : output_fast_kernel<false>)<<<display, kRowThreads, 0, stream>>>(
+        params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
 
@@ -328,7 +338,8 @@ void launch_output_prepass(const FrameParams& host, const FrameParams* params, c
     if (precision == SWINUP_PRECISION_EXACT) return;  // exact mode evaluates everything per display pixel
     if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
         throw std::invalid_argument("launch_output_prepass: fast mode needs the per-render-pixel planes");
-    output_render_pixels_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
+    (host.has_masks ? output_render_pixels_kernel<true> : output_render_pixels_kernel<false>)
+        <<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
 

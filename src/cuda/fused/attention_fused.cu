@@ -1,6 +1,5 @@
 #include "cuda/fused/attention_fused.cuh"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -8,8 +7,10 @@
 #include "model/model_spec.h"
 #include "model/window_map.h"
 #include "cuda/device/cp_async.cuh"
+#include "cuda/device/cta_warps.cuh"
+#include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/warp_token_rows.cuh"
 #include "cuda/backend/cuda_check.cuh"
-#include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
 #include "cuda/device/persistent_tile_loop.cuh"
@@ -24,7 +25,6 @@ namespace {
 // below is an odd number of 16-byte units, so the 8 rows of an ldmatrix phase hit 8 different
 // bank quads, and the fragment owners' 4-byte accesses (row g, word t) land on banks 4g + t.
 constexpr int kRowPad = 16;
-constexpr int kMaxWarps = 16;
 constexpr int kMinWarps = 2;
 
 // Shared memory of a CTA. Shared by its warps, loaded once: Wqkv [3C][C + 16], Wproj [C][C + 16],
@@ -35,15 +35,13 @@ constexpr int kMinWarps = 2;
 template <int kC>
 struct AttentionLayout {
     static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
-    static constexpr int kWStride = kC + kRowPad;
+    using Operands = BlockCtaOperands<3 * kC, kC, kC, kC, kRowPad>;  // norm1, qkv, proj
+    static constexpr int kWStride = Operands::kStride1;
+    static_assert(Operands::kStride2 == kWStride, "Wqkv and Wproj rows alike");
     static constexpr int kXStride = 2 * kC + kRowPad;
     static constexpr int kAStride = kC + kRowPad;
     static constexpr int kQkvStride = 6 * kC + kRowPad;
-    static constexpr int kWqkvBytes = 3 * kC * kWStride;
-    static constexpr int kWprojBytes = kC * kWStride;
-    static constexpr int kSbBytes = (3 * kC / 2 + kC / 2) * 16;
-    static constexpr int kGainBytes = kC * 4;
-    static constexpr int kCtaBytes = kWqkvBytes + kWprojBytes + kSbBytes + kGainBytes;
+    static constexpr int kCtaBytes = Operands::kBytes;
     static constexpr int kXBufBytes = 16 * kXStride;
     // C = 128 (the tube, ~900 windows at 720p): one row buffer, so that 8 warps fit per SM (the
     // H200's 132 x 8 warps then take every window in one round; with two buffers, 6 warps a CTA
@@ -54,8 +52,7 @@ struct AttentionLayout {
     // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block; sm_89's
     // 99 KiB allow fewer): the launch bound, so that C = 96 and 128 (9 and 6 warps) may use more
     // than 128 registers instead of spilling.
-    static constexpr int kMaxWarpsAnyDevice =
-        (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
+    static constexpr int kMaxWarpsAnyDevice = max_cta_warps_any_device(kCtaBytes, kWarpBytes);
 };
 
 // Issues the copies of window `window`'s 16 f16 token rows (window_map.h's roll for a shifted
@@ -81,25 +78,19 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
     constexpr int kD = kC / kHeads;
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
-    uint8_t* wqkv_s = smem;
-    uint8_t* wproj_s = wqkv_s + L::kWqkvBytes;
-    float4* sbq_s = reinterpret_cast<float4*>(wproj_s + L::kWprojBytes);
-    float4* sbp_s = sbq_s + 3 * kC / 2;
-    float* gain_s = reinterpret_cast<float*>(sbp_s + kC / 2);
+    const typename L::Operands cta(smem);
+    uint8_t* wqkv_s = cta.w1_s;
+    uint8_t* wproj_s = cta.w2_s;
+    const float4* sbq_s = cta.sb1_s;
+    const float4* sbp_s = cta.sb2_s;
+    const float* gain_s = cta.gain_s;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int warps = static_cast<int>(blockDim.x) / 32;
     uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // kXBuffers buffers
     uint8_t* a_s = x_base + L::kXBuffers * L::kXBufBytes;           // norm1 output, then attention output
     uint8_t* qkv_s = a_s + 16 * L::kAStride;
 
-    // The CTA's shared operands, once.
-    cp_async_matrix(wqkv_s, L::kWStride, p.w_qkv, 3 * kC, kC);
-    cp_async_matrix(wproj_s, L::kWStride, p.w_proj, kC, kC);
-    for (int i = threadIdx.x; i < 3 * kC / 2; i += blockDim.x)
-        sbq_s[i] = make_float4(p.scale_qkv[2 * i], p.scale_qkv[2 * i + 1], p.bias_qkv[2 * i], p.bias_qkv[2 * i + 1]);
-    for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
-        sbp_s[i] = make_float4(p.scale_proj[2 * i], p.scale_proj[2 * i + 1], p.bias_proj[2 * i], p.bias_proj[2 * i + 1]);
-    for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
+    cta.stage(p.norm_gain, p.w_qkv, p.scale_qkv, p.bias_qkv, p.w_proj, p.scale_proj, p.bias_proj);
 
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
@@ -117,17 +108,9 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
         for (int n0 = 0; n0 < 3 * kC; n0 += 16) {
             float acc[2][4];
             mma_step16<kC / 32>(acc, a, wqkv_s, L::kWStride, n0, f);
-#pragma unroll
-            for (int nt = 0; nt < 2; ++nt) {
-                const float4 sb = sbq_s[(n0 + nt * 8) / 2 + t];
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
-                    const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
-                    *reinterpret_cast<uint32_t*>(qkv_s + (g + 8 * half) * L::kQkvStride + (n0 + nt * 8 + 2 * t) * 2) =
-                        f16x2(y0, y1);
-                }
-            }
+            scale_bias_step16(acc, sbq_s, n0, n0, g, t, [&](int row, int col, float y0, float y1) {
+                *reinterpret_cast<uint32_t*>(qkv_s + row * L::kQkvStride + col * 2) = f16x2(y0, y1);
+            });
         }
         __syncwarp();  // Q K V complete, and norm1's rows read, before the heads overwrite a_s
 
@@ -156,15 +139,10 @@ __global__ void __launch_bounds__(AttentionLayout<kC>::kMaxWarpsAnyDevice * 32) 
         mma_all_steps<kC, kC / 16>(acc, a_s, L::kAStride, wproj_s, L::kWStride, f);
         residual_add_f16_rows<kC / 16>(acc, x_s, L::kXStride, sbp_s, g, t);
         __syncwarp();
-        // The window's rows back to their tokens, 16 bytes at a time.
-        constexpr int kChunks = 2 * kC / 16;
-#pragma unroll
-        for (int i = lane; i < 16 * kChunks; i += 32) {
-            const int r = i / kChunks, c = i - r * kChunks;
-            const int token = window_token_index(window, r, p.width, p.height, p.shifted);
-            *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(token) * kC + c * 8) =
-                *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
-        }
+        // The window's rows back to their tokens.
+        store_token_rows16<kC>(p.x, x_s, L::kXStride, lane, [&](int r) {
+            return RowToken{window_token_index(window, r, p.width, p.height, p.shifted), true};
+        });
     };
     persistent_tile_loop<L::kXBuffers, TileWalker::warp>(static_cast<int>(blockIdx.x) * warps + warp,
                                                          static_cast<int>(gridDim.x) * warps,
@@ -179,21 +157,13 @@ void require(bool ok, const char* what) {
 // C = 32 16 warps (2 CTAs per SM), C = 64 16 warps, C = 96 9 warps, C = 128 8 warps (one row buffer).
 template <int kC>
 int warps_for_device() {
-    using L = AttentionLayout<kC>;
-    const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
-    return static_cast<int>(std::min<long long>(L::kMaxWarpsAnyDevice, room > 0 ? room / L::kWarpBytes : 0));
+    return cta_warps_for_device<AttentionLayout<kC>>();
 }
 
 template <int kC, int kHeads>
 void launch(const AttentionBlockArgs& p, cudaStream_t stream) {
-    using L = AttentionLayout<kC>;
-    const int warps = warps_for_device<kC>();
-    require(warps >= kMinWarps, "the weights do not fit in shared memory");
-    const int smem = L::kCtaBytes + warps * L::kWarpBytes;
-    auto kernel = attention_fused_kernel<kC, kHeads>;
-    const int blocks = persistent_blocks(kernel, warps, smem, window_count(p.width, p.height), "attention_fused");
-    kernel<<<blocks, warps * 32, smem, stream>>>(p);
-    SWINUP_CUDA_CHECK_LAUNCH();
+    launch_cta_warps<AttentionLayout<kC>>(attention_fused_kernel<kC, kHeads>, p, kMinWarps,
+                                          window_count(p.width, p.height), "attention_fused", stream);
 }
 
 }  // namespace

@@ -93,13 +93,6 @@ __device__ __forceinline__ HeadMlpSmem head_mlp_smem(uint8_t* region) {
 }
 
 // ---- weight staging (the CTA, once) --------------------------------------------------------------
-// (scale[2i], scale[2i + 1], bias[2i], bias[2i + 1]) for column pair i < n / 2: the epilogue of
-// a fragment's two columns reads one float4.
-__device__ __forceinline__ void stage_scale_bias_pairs(float4* dst, const float* scale, const float* bias, int n) {
-    for (int i = threadIdx.x; i < n / 2; i += blockDim.x)
-        dst[i] = make_float4(scale[2 * i], scale[2 * i + 1], bias[2 * i], bias[2 * i + 1]);
-}
-
 // The CTA's copies of the head MLP's weights into its region (cp.async: the caller commits and
 // waits, then synchronises the CTA). fc1 [64, 64] (K zero-padded from 48 at upload), fc2 [64, 64],
 // fc3 [16, 64] (rows 8-15 the GEMM's zero N padding; only its 8 scale/bias are read).

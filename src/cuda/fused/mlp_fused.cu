@@ -1,13 +1,14 @@
 #include "cuda/fused/mlp_fused.cuh"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "numeric/exact_math.h"
 #include "cuda/device/cp_async.cuh"
+#include "cuda/device/cta_warps.cuh"
+#include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/warp_token_rows.cuh"
 #include "cuda/backend/cuda_check.cuh"
-#include "cuda/device/device_limits.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/persistent_grid.cuh"
 #include "cuda/device/persistent_tile_loop.cuh"
@@ -21,7 +22,6 @@ namespace {
 // of 16-byte units, so the 8 rows of an ldmatrix phase (or of a quarter-warp's 16-byte accesses)
 // hit 8 different bank quads.
 constexpr int kRowPad = 16;
-constexpr int kMaxWarps = 16;
 constexpr int kMinWarps = 4;
 
 // Shared memory of a CTA. Shared by its warps, loaded once: W1 [4C][C + 16], W2 [C][4C + 16],
@@ -39,28 +39,23 @@ template <int kC>
 struct MlpLayout {
     static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
     static constexpr int kHidden = 4 * kC;
-    static constexpr int kW1Stride = kC + kRowPad;
-    static constexpr int kW2Stride = kHidden + kRowPad;
+    using Operands = BlockCtaOperands<kHidden, kC, kC, kHidden, kRowPad>;  // norm2, fc1, fc2
+    static constexpr int kW1Stride = Operands::kStride1;
+    static constexpr int kW2Stride = Operands::kStride2;
     static constexpr int kXStride = 2 * kC + kRowPad;
     static constexpr int kAStride = kC + kRowPad;
     static constexpr int kParts = kC >= 128 ? 2 : 1;
     static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
     static constexpr int kPart = kHidden / kParts;  // hidden columns computed at a time
     static constexpr int kHStride = kPart + kRowPad;
-    static constexpr int kW1Bytes = kHidden * kW1Stride;
-    static constexpr int kW2Bytes = kC * kW2Stride;
-    static constexpr int kSb1Bytes = kHidden / 2 * 16;
-    static constexpr int kSb2Bytes = kC / 2 * 16;
-    static constexpr int kGainBytes = kC * 4;
-    static constexpr int kCtaBytes = kW1Bytes + kW2Bytes + kSb1Bytes + kSb2Bytes + kGainBytes;
+    static constexpr int kCtaBytes = Operands::kBytes;
     static constexpr int kXBufBytes = 16 * kXStride;
     static constexpr int kWarpBytes = kXBuffers * kXBufBytes + 16 * kHStride;
     static_assert(16 * kAStride <= 16 * kHStride, "the normalised rows fit in the hidden rows' space");
     static_assert(kCtaBytes % 16 == 0 && kWarpBytes % 16 == 0, "16-byte aligned regions");
     // The most warps a CTA can have on any supported device (sm_90's 227 KiB per block): the
     // launch bound, so that C = 96 and 128 (11 and 9 warps) may use more than 128 registers.
-    static constexpr int kMaxWarpsAnyDevice =
-        (227 * 1024 - kCtaBytes) / kWarpBytes < kMaxWarps ? (227 * 1024 - kCtaBytes) / kWarpBytes : kMaxWarps;
+    static constexpr int kMaxWarpsAnyDevice = max_cta_warps_any_device(kCtaBytes, kWarpBytes);
 };
 
 // Issues the copies of 16-token tile `tile`'s f16 rows into x_s, zero-filled past m (one warp).
@@ -90,27 +85,15 @@ __device__ __forceinline__ void load_x_rows(const MlpArgs& p, int tile, uint8_t*
 template <int kC>
 __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fused_kernel(const MlpArgs p) {
     using L = MlpLayout<kC>;
-    constexpr int kHidden = L::kHidden;
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
-    uint8_t* w1_s = smem;
-    uint8_t* w2_s = w1_s + L::kW1Bytes;
-    float4* sb1_s = reinterpret_cast<float4*>(w2_s + L::kW2Bytes);
-    float4* sb2_s = sb1_s + kHidden / 2;
-    float* gain_s = reinterpret_cast<float*>(sb2_s + kC / 2);
+    const typename L::Operands cta(smem);  // W1, W2, their scale/bias pairs, norm2's gains
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int warps = static_cast<int>(blockDim.x) / 32;
     uint8_t* x_base = smem + L::kCtaBytes + warp * L::kWarpBytes;  // kXBuffers buffers
     uint8_t* h_s = x_base + L::kXBuffers * L::kXBufBytes;           // hidden rows (first: fc1's A)
 
-    // The CTA's shared operands, once.
-    cp_async_matrix(w1_s, L::kW1Stride, p.w1, kHidden, kC);
-    cp_async_matrix(w2_s, L::kW2Stride, p.w2, kC, kHidden);
-    for (int i = threadIdx.x; i < kHidden / 2; i += blockDim.x)
-        sb1_s[i] = make_float4(p.scale1[2 * i], p.scale1[2 * i + 1], p.bias1[2 * i], p.bias1[2 * i + 1]);
-    for (int i = threadIdx.x; i < kC / 2; i += blockDim.x)
-        sb2_s[i] = make_float4(p.scale2[2 * i], p.scale2[2 * i + 1], p.bias2[2 * i], p.bias2[2 * i + 1]);
-    for (int i = threadIdx.x; i < kC; i += blockDim.x) gain_s[i] = p.norm_gain[i];
+    cta.stage(p.norm_gain, p.w1, p.scale1, p.bias1, p.w2, p.scale2, p.bias2);
 
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
@@ -119,7 +102,7 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
         uint8_t* x_s = x_base + buf * L::kXBufBytes;
 
         // norm2 -> fc1's A (16 x C e4m3), then into registers: the C / 32 chunks' fragments.
-        rms_normalise_tile16<kC>(x_s, L::kXStride, gain_s, h_s, L::kAStride, p.precision, lane);
+        rms_normalise_tile16<kC>(x_s, L::kXStride, cta.gain_s, h_s, L::kAStride, p.precision, lane);
         __syncwarp();
         uint32_t a1[kC / 32][4];
         load_a_fragments<kC / 32>(a1, h_s, L::kAStride, f);
@@ -140,37 +123,24 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
             for (int j0 = 0; j0 < L::kPart; j0 += 16) {  // local hidden column; global n0 + part offset
                 const int n0 = part * L::kPart + j0;
                 float acc[2][4];  // (n8 tile, fragment)
-                mma_step16<kC / 32>(acc, a1, w1_s, L::kW1Stride, n0, f);
-#pragma unroll
-                for (int nt = 0; nt < 2; ++nt) {
-                    const float4 sb = sb1_s[(n0 + nt * 8) / 2 + t];
-#pragma unroll
-                    for (int half = 0; half < 2; ++half) {
-                        const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
-                        const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
-                        *reinterpret_cast<uint16_t*>(h_s + (g + 8 * half) * L::kHStride + j0 + nt * 8 + 2 * t) =
-                            gelu_e4m3x2(y0, y1, p.precision);
-                    }
-                }
+                mma_step16<kC / 32>(acc, a1, cta.w1_s, L::kW1Stride, n0, f);
+                scale_bias_step16(acc, cta.sb1_s, n0, j0, g, t, [&](int row, int col, float y0, float y1) {
+                    *reinterpret_cast<uint16_t*>(h_s + row * L::kHStride + col) = gelu_e4m3x2(y0, y1, p.precision);
+                });
             }
             __syncwarp();  // the part's hidden rows complete before fc2 reads them
-            mma_all_steps_accumulate<L::kPart, kC / 16>(acc2, h_s, L::kHStride, w2_s + part * L::kPart,
+            mma_all_steps_accumulate<L::kPart, kC / 16>(acc2, h_s, L::kHStride, cta.w2_s + part * L::kPart,
                                                          L::kW2Stride, f);
         }
         // Residual epilogue in place in the tile's f16 rows (the x that norm2 read, the value the
         // unfused fc2 reads from device memory): f16(f32(x) + y), each element by its owner.
-        residual_add_f16_rows<kC / 16>(acc2, x_s, L::kXStride, sb2_s, g, t);
+        residual_add_f16_rows<kC / 16>(acc2, x_s, L::kXStride, cta.sb2_s, g, t);
         __syncwarp();
-        // The tile's rows back to device memory, 16-byte coalesced (rows past m are not stored).
-        constexpr int kChunks = 2 * kC / 16;
-#pragma unroll
-        for (int i = lane; i < 16 * kChunks; i += 32) {
-            const int r = i / kChunks, c = i - r * kChunks;
+        // The tile's rows back to device memory (rows past m are not stored).
+        store_token_rows16<kC>(p.x, x_s, L::kXStride, lane, [&](int r) {
             const int m = tile * 16 + r;
-            if (m < p.m)
-                *reinterpret_cast<uint4*>(p.x + static_cast<size_t>(m) * kC + c * 8) =
-                    *reinterpret_cast<const uint4*>(x_s + r * L::kXStride + c * 16);
-        }
+            return RowToken{m, m < p.m};
+        });
     };
     persistent_tile_loop<L::kXBuffers, TileWalker::warp>(static_cast<int>(blockIdx.x) * warps + warp,
                                                          static_cast<int>(gridDim.x) * warps, (p.m + 15) / 16, load,
@@ -187,21 +157,13 @@ void require(bool ok, const char* what) {
 // (one row buffer, two hidden parts: 222 KiB).
 template <int kC>
 int warps_for_device() {
-    using L = MlpLayout<kC>;
-    const long long room = static_cast<long long>(device_limits().smem_optin) - L::kCtaBytes;
-    return static_cast<int>(std::min<long long>(L::kMaxWarpsAnyDevice, room > 0 ? room / L::kWarpBytes : 0));
+    return cta_warps_for_device<MlpLayout<kC>>();
 }
 
 template <int kC>
 void launch(const MlpArgs& p, cudaStream_t stream) {
-    using L = MlpLayout<kC>;
-    const int warps = warps_for_device<kC>();
-    require(warps >= kMinWarps, "the weights do not fit in shared memory");
-    const int smem = L::kCtaBytes + warps * L::kWarpBytes;
-    auto kernel = mlp_fused_kernel<kC>;
-    const int blocks = persistent_blocks(kernel, warps, smem, (p.m + 15) / 16, "mlp_fused");  // 16-row tiles
-    kernel<<<blocks, warps * 32, smem, stream>>>(p);
-    SWINUP_CUDA_CHECK_LAUNCH();
+    launch_cta_warps<MlpLayout<kC>>(mlp_fused_kernel<kC>, p, kMinWarps, (p.m + 15) / 16, "mlp_fused",  // 16-row tiles
+                                    stream);
 }
 
 }  // namespace

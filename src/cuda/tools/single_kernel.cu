@@ -56,6 +56,15 @@ public:
     T* optional(const std::string& name) const {
         return has(name) ? get<T>(name) : nullptr;
     }
+    // A linear layer's e4m3 weights and f32 scales and biases: the buffers <prefix>w<suffix>,
+    // <prefix>scale<suffix> and <prefix>bias<suffix> (as the callers name them: "w", "w_qkv",
+    // "w1", "head_w", "fc1_w").
+    void linear(const std::string& prefix, const std::string& suffix, const uint8_t*& w, const float*& scale,
+                const float*& bias) const {
+        w = get<const uint8_t>(prefix + "w" + suffix);
+        scale = get<const float>(prefix + "scale" + suffix);
+        bias = get<const float>(prefix + "bias" + suffix);
+    }
 
     KernelRun read_back() const {
         SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
@@ -97,22 +106,27 @@ float float_or(const KernelCall& c, const std::string& name, float fallback) {
     return it == c.floats.end() ? fallback : it->second;
 }
 
+// What the two window-attention kernels (window_attention, attention_fused) take alike: the token
+// grid, the block's channels and heads, the shift, the relative position bias and the precision.
+template <class Args>
+void window_attention_fields(const KernelCall& c, const GuardedBuffers& b, Args& a) {
+    a.width = int_of(c, "width");
+    a.height = int_of(c, "height");
+    a.channels = int_of(c, "channels");
+    a.heads = int_of(c, "heads");
+    a.shifted = int_of(c, "shifted") != 0;
+    a.rel_bias = b.get<const uint16_t>("rel_bias");
+    a.precision = c.precision;
+}
+
 cuda::HeadWeights head_weights(const GuardedBuffers& b) {
     cuda::HeadWeights h;
     h.gain = b.get<float>("head_gain");
-    h.w = b.get<uint8_t>("head_w");
-    h.scale = b.get<float>("head_scale");
-    h.bias = b.get<float>("head_bias");
+    b.linear("head_", "", h.w, h.scale, h.bias);
     if (b.has("fc1_w")) {
-        h.w_fc1 = b.get<uint8_t>("fc1_w");
-        h.scale_fc1 = b.get<float>("fc1_scale");
-        h.bias_fc1 = b.get<float>("fc1_bias");
-        h.w_fc2 = b.get<uint8_t>("fc2_w");
-        h.scale_fc2 = b.get<float>("fc2_scale");
-        h.bias_fc2 = b.get<float>("fc2_bias");
-        h.w_fc3 = b.get<uint8_t>("fc3_w");
-        h.scale_fc3 = b.get<float>("fc3_scale");
-        h.bias_fc3 = b.get<float>("fc3_bias");
+        b.linear("fc1_", "", h.w_fc1, h.scale_fc1, h.bias_fc1);
+        b.linear("fc2_", "", h.w_fc2, h.scale_fc2, h.bias_fc2);
+        b.linear("fc3_", "", h.w_fc3, h.scale_fc3, h.bias_fc3);
     }
     return h;
 }
@@ -186,6 +200,9 @@ cuda::FramePlanes frame_planes(const GuardedBuffers& b) {
     f.out_motion = b.optional<float2>("out_motion");
     f.out_axes = b.optional<cuda::OutputAxis>("out_axes");
     f.linear_out = b.optional<float>("linear_out");
+    f.masks = b.optional<float>("masks");
+    f.mask_tokens = b.optional<uint8_t>("mask_tokens");
+    f.counts = b.optional<unsigned int>("counts");
     return f;
 }
 
@@ -222,11 +239,9 @@ KernelRun run_kernel(const KernelCall& c) {
         g.gather = static_cast<cuda::GemmGather>(int_or(c, "gather", 0));
         g.m = int_of(c, "m");
         g.grid_width = int_or(c, "grid_width", g.m);
-        g.w = b.get<const uint8_t>("w");
+        b.linear("", "", g.w, g.scale, g.bias);
         g.k_padded = int_of(c, "k_padded");
         g.n = int_of(c, "n");
-        g.scale = b.get<const float>("scale");
-        g.bias = b.get<const float>("bias");
         g.norm_gain = b.optional<const float>("norm_gain");
         g.epilogue = static_cast<cuda::GemmEpilogue>(int_of(c, "epilogue"));
         g.precision = c.precision;
@@ -248,13 +263,7 @@ KernelRun run_kernel(const KernelCall& c) {
     } else if (c.kernel == "window_attention") {
         cuda::WindowAttentionArgs a;
         a.qkv = b.get<const uint16_t>("qkv");
-        a.width = int_of(c, "width");
-        a.height = int_of(c, "height");
-        a.channels = int_of(c, "channels");
-        a.heads = int_of(c, "heads");
-        a.rel_bias = b.get<const uint16_t>("rel_bias");
-        a.shifted = int_of(c, "shifted") != 0;
-        a.precision = c.precision;
+        window_attention_fields(c, b, a);
         a.out = b.get<uint8_t>("out");
         cuda::window_attention(a, nullptr);
     } else if (c.kernel == "head_mlp_input") {
@@ -265,20 +274,10 @@ KernelRun run_kernel(const KernelCall& c) {
     } else if (c.kernel == "attention_fused") {
         cuda::AttentionBlockArgs a;
         a.x = b.get<uint16_t>("x");
-        a.width = int_of(c, "width");
-        a.height = int_of(c, "height");
-        a.channels = int_of(c, "channels");
-        a.heads = int_of(c, "heads");
-        a.shifted = int_of(c, "shifted") != 0;
+        window_attention_fields(c, b, a);
         a.norm_gain = b.get<const float>("norm_gain");
-        a.w_qkv = b.get<const uint8_t>("w_qkv");
-        a.scale_qkv = b.get<const float>("scale_qkv");
-        a.bias_qkv = b.get<const float>("bias_qkv");
-        a.rel_bias = b.get<const uint16_t>("rel_bias");
-        a.w_proj = b.get<const uint8_t>("w_proj");
-        a.scale_proj = b.get<const float>("scale_proj");
-        a.bias_proj = b.get<const float>("bias_proj");
-        a.precision = c.precision;
+        b.linear("", "_qkv", a.w_qkv, a.scale_qkv, a.bias_qkv);
+        b.linear("", "_proj", a.w_proj, a.scale_proj, a.bias_proj);
         cuda::attention_fused(a, nullptr);
     } else if (c.kernel == "mlp_fused") {
         cuda::MlpArgs a;
@@ -286,12 +285,8 @@ KernelRun run_kernel(const KernelCall& c) {
         a.m = int_of(c, "m");
         a.channels = int_of(c, "channels");
         a.norm_gain = b.get<const float>("norm_gain");
-        a.w1 = b.get<const uint8_t>("w1");
-        a.scale1 = b.get<const float>("scale1");
-        a.bias1 = b.get<const float>("bias1");
-        a.w2 = b.get<const uint8_t>("w2");
-        a.scale2 = b.get<const float>("scale2");
-        a.bias2 = b.get<const float>("bias2");
+        b.linear("", "1", a.w1, a.scale1, a.bias1);
+        b.linear("", "2", a.w2, a.scale2, a.bias2);
         a.precision = c.precision;
         cuda::mlp_fused(a, nullptr);
     } else if (c.kernel == "lite_tail_fused") {
@@ -301,12 +296,8 @@ KernelRun run_kernel(const KernelCall& c) {
         a.width1 = int_of(c, "width1");
         a.height1 = int_of(c, "height1");
         a.expand_gain = b.get<const float>("expand_gain");
-        a.w_expand = b.get<const uint8_t>("w_expand");
-        a.scale_expand = b.get<const float>("scale_expand");
-        a.bias_expand = b.get<const float>("bias_expand");
-        a.w_skip = b.get<const uint8_t>("w_skip");
-        a.scale_skip = b.get<const float>("scale_skip");
-        a.bias_skip = b.get<const float>("bias_skip");
+        b.linear("", "_expand", a.w_expand, a.scale_expand, a.bias_expand);
+        b.linear("", "_skip", a.w_skip, a.scale_skip, a.bias_skip);
         a.head_w = head_weights(b);
         a.precision = c.precision;
         a.head = b.get<float>("head");
