@@ -33,6 +33,7 @@ from swinup.model import SwinUp  # noqa: E402
 from swinup.quant import round_e4m3, round_f16, rounding_probe  # noqa: E402
 from swinup.spec import ModelConfig  # noqa: E402
 from swinup.weights_io import read_weights  # noqa: E402
+from swinup.training.start import has_mask_embed  # noqa: E402
 
 def frame_pass(model, staged, parity, cotangent):
     """Forward and backward of one frame; -> (head outputs, {parameter: gradient})."""
@@ -129,7 +130,8 @@ def op_checks(variant, batch, crop, device, compile_fn, tensors=None):
     difference)]."""
     if tensors is None:
         _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
-    model = SwinUp(ModelConfig.make(variant, head_mlp="head_mlp.fc1.weight" in tensors)).to(device)
+    model = SwinUp(ModelConfig.make(variant, head_mlp="head_mlp.fc1.weight" in tensors,
+                                    masks=has_mask_embed(tensors))).to(device)
     model.load_tensors(tensors, fix_scales=False)
     model.requires_grad_(False)
     staged = staged_procedural_frame(batch, crop, device)

@@ -25,13 +25,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def committed(variant, exact, head_mlp):
-    """The shipped variant's network without its head MLP (when it has one), with a zero-started
-    head MLP when asked for."""
+    """The shipped variant's network without its head MLP (when it has one) and without its mask
+    embedding (lite's is trained), with a zero-started head MLP when asked for."""
     model = SwinUp(ModelConfig.make(variant, head_mlp=head_mlp), exact=exact)
     if head_mlp:
         model.init_head_mlp(3)
     _, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
-    tensors = {k: v for k, v in tensors.items() if not k.startswith("head_mlp.")}
+    tensors = {k: v for k, v in tensors.items() if not k.startswith(("head_mlp.", "mask_embed."))}
     model.load_tensors(tensors, fix_scales=True)  # the MLP keeps its start
     return model
 

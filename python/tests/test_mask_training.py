@@ -200,11 +200,15 @@ class TrainOnlyMaskEmbed(MaskedSequences):
 
     def test_only_mask_embed_weight_moves(self):
         self.assertIn("training only mask_embed.weight", self.log)
-        self.assertFalse(self.start["masks"])  # the shipped checkpoint has no mask_embed
+        # The shipped lite checkpoint has its mask_embed trained (2026-12-05): the run continues it.
+        self.assertTrue(self.start["masks"])
         self.assertTrue(self.trained["masks"])
         params = self.trained["params"]
-        self.assertEqual(set(params), set(self.start["params"]) | {"mask_embed__weight", "mask_embed__bias"})
+        self.assertEqual(set(params), set(self.start["params"]))
+        self.assertFalse(torch.equal(params["mask_embed__weight"], self.start["params"]["mask_embed__weight"]))
         for name, t in self.start["params"].items():
+            if name == "mask_embed__weight":
+                continue
             self.assertEqual(params[name].dtype, t.dtype, name)
             self.assertTrue(torch.equal(params[name].view(torch.int16 if t.dtype == torch.float16 else torch.int32),
                                         t.view(torch.int16 if t.dtype == torch.float16 else torch.int32)),
@@ -243,7 +247,7 @@ class TrainOnlyMaskEmbed(MaskedSequences):
         self.assertEqual(plain.returncode, 0, plain.stderr)
         row = [line for line in trained.stdout.splitlines() if line.startswith("swinup")]
         self.assertEqual(len(row), 1, trained.stdout)
-        # The trained mask_embed acts in the C++ network: other scores than the shipped weights'.
+        # The further trained mask_embed acts in the C++ network: other scores than the shipped weights'.
         self.assertNotEqual(row, [line for line in plain.stdout.splitlines() if line.startswith("swinup")])
 
     def test_export_refuses_a_nonzero_mask_embed_bias(self):
@@ -272,7 +276,8 @@ class TrainOptions(MaskedSequences):
     def test_the_bias_and_unknown_names_are_refused(self):
         self.refused(["--masks", "--train-only", "mask_embed.bias"], "stays exactly zero")
         self.refused(["--masks", "--train-only", "mask_embed.weights"], "no such parameter")
-        self.refused(["--train-only", "mask_embed.weight"], "needs --masks")
+        # From a start without the layer (full's shipped checkpoint; lite's holds its trained one).
+        self.refused(["--variant", "full", "--train-only", "mask_embed.weight"], "needs --masks")
 
     def test_the_output_pass_trains_with_the_still_shift_asked_for_and_the_masks(self):
         seen = []
@@ -325,8 +330,10 @@ class TrainedParameters(unittest.TestCase):
 
     def test_a_weights_file_start_has_mask_embed_only_when_it_does_something(self):
         from swinup.training.start import has_mask_embed
-        cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))
-        self.assertFalse(has_mask_embed(tensors))  # the shipped files' zero layer
+        # lite's shipped mask_embed is trained (2026-12-05); full's is the zero layer of format 5.
+        self.assertTrue(has_mask_embed(read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))[1]))
+        cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", "full.safetensors"))
+        self.assertFalse(has_mask_embed(tensors))
         tensors = dict(tensors, **{"mask_embed.weight": tensors["mask_embed.weight"] | 0x08})
         self.assertTrue(has_mask_embed(tensors))
 

@@ -89,7 +89,7 @@ class StillHistoryShift(unittest.TestCase):
             export.main(["--variant", "lite", "--checkpoint", ckpt, "--out", out, "--still-history-shift", "0.5"])
             cfg, _, desc = read_weights(out)
             self.assertEqual(cfg.still_history_shift, 0.5)
-            self.assertIn("+ head MLP fit + still shift 0.5,", desc)  # named with the fits
+            self.assertIn("+ head MLP fit + mask_embed trained + still shift 0.5,", desc)  # named with the fits
             self.assertLessEqual(len(desc), 255)
             export.main(["--variant", "lite", "--checkpoint", ckpt, "--out", out, "--force"])
             self.assertEqual(read_weights(out)[0].still_history_shift, export.SHIPPED_STILL_HISTORY_SHIFT["lite"])
