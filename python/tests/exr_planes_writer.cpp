@@ -1,9 +1,10 @@
-// Writes OpenEXR files with the real library (scanline, ZIP, as src/sequence/exr_io.cpp does) from
-// raw float32 planes, so that python tests can make sequence folders (sequence_writer.py) that the
-// pure-Python reader and the C++ reader both read.
-// Usage: exr_planes_writer OUT.exr WIDTH HEIGHT half|float NAMES < planes
-//   NAMES: comma-separated channel names (R,G,B or Z ...); stdin: the planes in that order, each
-//   WIDTH * HEIGHT float32 values row-major.
+// Writes OpenEXR files with the real library (scanline, as src/sequence/exr_io.cpp does) from raw
+// float32 planes, so that python tests can make files and sequence folders (sequence_writer.py)
+// that the pure-Python reader and the C++ reader both read.
+// Usage: exr_planes_writer OUT.exr WIDTH HEIGHT COMPRESSION CHANNELS < planes
+//   COMPRESSION: none, zips or zip. CHANNELS: comma-separated NAME:TYPE, TYPE half or float
+//   (R:half,G:half,Z:float ...); stdin: the planes in that order, each WIDTH * HEIGHT float32
+//   values row-major.
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
@@ -19,14 +20,23 @@
 
 int main(int argc, char** argv) {
     if (argc != 6) {
-        std::fprintf(stderr, "usage: %s OUT.exr WIDTH HEIGHT half|float NAMES < planes\n", argv[0]);
+        std::fprintf(stderr, "usage: %s OUT.exr WIDTH HEIGHT none|zips|zip NAME:half|float,... < planes\n", argv[0]);
         return 2;
     }
     const int w = std::atoi(argv[2]), h = std::atoi(argv[3]);
-    const bool as_half = std::strcmp(argv[4], "half") == 0;
     std::vector<std::string> names;
+    std::vector<bool> as_half;
     std::stringstream list(argv[5]);
-    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    for (std::string channel; std::getline(list, channel, ',');) {
+        const size_t colon = channel.find(':');
+        const std::string type = colon == std::string::npos ? "" : channel.substr(colon + 1);
+        if (type != "half" && type != "float") {
+            std::fprintf(stderr, "%s: channel '%s' is not NAME:half or NAME:float\n", argv[1], channel.c_str());
+            return 2;
+        }
+        names.push_back(channel.substr(0, colon));
+        as_half.push_back(type == "half");
+    }
     const size_t n = size_t(w) * size_t(h);
     std::vector<std::vector<float>> planes(names.size(), std::vector<float>(n));
     for (auto& plane : planes) {
@@ -36,11 +46,13 @@ int main(int argc, char** argv) {
         }
     }
     Imf::Header header(w, h);
-    header.compression() = Imf::ZIP_COMPRESSION;
+    header.compression() = std::strcmp(argv[4], "none") == 0   ? Imf::NO_COMPRESSION
+                           : std::strcmp(argv[4], "zips") == 0 ? Imf::ZIPS_COMPRESSION
+                                                               : Imf::ZIP_COMPRESSION;
     std::vector<std::vector<half>> halves(names.size());
     Imf::FrameBuffer fb;
     for (size_t c = 0; c < names.size(); ++c) {
-        if (as_half) {
+        if (as_half[c]) {
             header.channels().insert(names[c], Imf::Channel(Imf::HALF));
             halves[c].assign(planes[c].begin(), planes[c].end());
             fb.insert(names[c], Imf::Slice(Imf::HALF, reinterpret_cast<char*>(halves[c].data()), sizeof(half),

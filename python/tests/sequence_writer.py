@@ -30,16 +30,17 @@ def writer_or_skip_reason():
     return _writer, None
 
 
-def write_exr(path, planes: dict, half=True):
-    """planes: {channel name: [H, W] array}, written in that order."""
+def write_exr(path, planes: dict, half=True, compression="zip", float_channels=()):
+    """planes: {channel name: [H, W] array}, written in that order, as half (or float where `half`
+    is False or the name is in float_channels); compression none, zips or zip."""
     exe, why = writer_or_skip_reason()
     if exe is None:
         raise RuntimeError(why)
     names = list(planes)
     h, w = np.asarray(planes[names[0]]).shape
     data = b"".join(np.ascontiguousarray(planes[n], dtype=np.float32).tobytes() for n in names)
-    subprocess.run([exe, path, str(w), str(h), "half" if half else "float", ",".join(names)],
-                   input=data, check=True)
+    channels = ",".join(f"{n}:{'half' if half and n not in float_channels else 'float'}" for n in names)
+    subprocess.run([exe, path, str(w), str(h), compression, channels], input=data, check=True)
 
 
 def write_sequence(path, color, depth, motion, gt, masks=None, jitter=None, hdr=True):
