@@ -424,8 +424,11 @@ typedef struct swinup_reactive_mask_desc {
 /* Defaults: scale 1, threshold 0.2, binary_value 0.9, flags SWINUP_REACTIVE_TONEMAP, no images. */
 SWINUP_API void swinup_reactive_mask_desc_init(swinup_reactive_mask_desc* desc);
 /* Writes desc->output from the two colour images (see swinup_reactive_mask_desc). Runs now, on the
- * memory the context's backend reads: the CPU backend takes host memory. The CUDA and Vulkan
- * backends do not run it yet (SWINUP_STATUS_UNSUPPORTED). It does not touch the temporal state.
+ * memory the context's backend reads: host memory on the CPU backend; host or CUDA device memory
+ * on the CUDA backend (run on the legacy default stream, returning when done); host memory on a
+ * Vulkan context with swinup's own device (on the application's images,
+ * swinup_vulkan_record_reactive_mask in swinup_vulkan.h records it into a command buffer). Every
+ * backend writes the same bytes. It does not touch the temporal state.
  * Bad input is SWINUP_STATUS_INVALID_ARGUMENT naming the field ("reactive_mask_desc.scale: ..."),
  * reported on ctx. */
 SWINUP_API swinup_status swinup_generate_reactive_mask(swinup_context* ctx, const swinup_reactive_mask_desc* desc);

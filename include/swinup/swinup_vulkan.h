@@ -250,6 +250,39 @@ typedef struct swinup_vulkan_dispatch_desc {
     swinup_vulkan_image transparency_mask;
 } swinup_vulkan_dispatch_desc;
 
+/* The automatic reactive mask (swinup.h's swinup_reactive_mask_desc and its definition) recorded
+ * into the application's command buffer on its images, like FSR 2's GenerateReactiveMask: the
+ * engine keeps the colour of its opaque pass (opaque_color), draws its transparent and animated
+ * content over it (final_color), records this, and passes `output` as the frame's reactive_mask.
+ *
+ *   image           VkFormat                                              usage      layout on entry (= on exit)
+ *   opaque_color,   R16G16B16A16_SFLOAT or R32G32B32A32_SFLOAT            SAMPLED    SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *   final_color
+ *   output          R8_UNORM, R16_SFLOAT or R32_SFLOAT (the device must   STORAGE    GENERAL
+ *                   support it as a storage image; R8_UNORM and R16_SFLOAT
+ *                   are the usual choices, and read directly as the mask)
+ *
+ * The images follow the rules of the frame's images above (2D, mip 0 and layer 0 read through the
+ * application's view, the top-left render_width x render_height texels, the output an image of its
+ * own). The values are those of swinup_generate_reactive_mask on the CPU backend, to the bit.
+ * Synchronisation, as for a frame: before, the colours' writes made visible to
+ * COMPUTE_SHADER / SHADER_READ and the output's earlier accesses finished before COMPUTE_SHADER /
+ * SHADER_WRITE; after, the output is written at COMPUTE_SHADER / SHADER_WRITE: a barrier to
+ * COMPUTE_SHADER / SHADER_READ before swinup_vulkan_record_dispatch reads it as the reactive mask
+ * (GENERAL is a layout that call accepts, so no transition is needed). It binds a compute pipeline,
+ * a descriptor set and push constants, changes no temporal state, and shares the 8 pending
+ * recordings of swinup_vulkan_record_dispatch (a recording's descriptor set is reused once it has
+ * run). The CUDA backend on Vulkan images does not record it in this version
+ * (SWINUP_STATUS_UNSUPPORTED). */
+typedef struct swinup_vulkan_reactive_mask_desc {
+    uint32_t struct_size;              /* SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 */
+    swinup_reactive_mask_desc mask;    /* render size, scale, threshold, binary_value and flags, with
+                                          swinup.h's rules; its swinup_resource fields are not read */
+    swinup_vulkan_image opaque_color;  /* the colour before the transparent/animated pass */
+    swinup_vulkan_image final_color;   /* the colour after it */
+    swinup_vulkan_image output;        /* the mask, written */
+} swinup_vulkan_reactive_mask_desc;
+
 /* The sizes each struct of this header has had (see "Struct sizes" above). frame is a member, so
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
    0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
@@ -259,11 +292,13 @@ typedef struct swinup_vulkan_dispatch_desc {
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
                 (SWINUP_DISPATCH_DESC_SIZE_V2 - SWINUP_DISPATCH_DESC_SIZE_V1)))
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+#define SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_reactive_mask_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
-   every handle VK_NULL_HANDLE, formats VK_FORMAT_UNDEFINED. */
+   mask as swinup_reactive_mask_desc_init, every handle VK_NULL_HANDLE, formats VK_FORMAT_UNDEFINED. */
 SWINUP_API void swinup_vulkan_device_desc_init(swinup_vulkan_device_desc* desc);
 SWINUP_API void swinup_vulkan_dispatch_desc_init(swinup_vulkan_dispatch_desc* desc);
+SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mask_desc* desc);
 
 /* Create a context that records into Vulkan command buffers.
  *   device non-NULL: run on the application's device (the handles above).
@@ -313,6 +348,15 @@ SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* 
  * recorded so far. */
 SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
                                                        const swinup_vulkan_dispatch_desc* desc);
+
+/* Record the automatic reactive mask into cmd (see swinup_vulkan_reactive_mask_desc). Every field is
+ * checked first; bad input is SWINUP_STATUS_INVALID_ARGUMENT naming it, e.g.
+ * "vulkan_reactive_mask.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT (swinup writes the mask with
+ * imageStore)", and nothing is recorded. An output format the device cannot store is
+ * SWINUP_STATUS_UNSUPPORTED naming it. A context not made by swinup_vulkan_context_create is
+ * SWINUP_STATUS_INVALID_ARGUMENT; a CUDA one SWINUP_STATUS_UNSUPPORTED. */
+SWINUP_API swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandBuffer cmd,
+                                                            const swinup_vulkan_reactive_mask_desc* desc);
 
 /* Release what a CUDA context imported of an image (its memory, CUDA array, texture or surface
  * object), or of a timeline semaphore, after the context's CUDA work using it has finished (this

@@ -50,13 +50,9 @@ public:
     // What this backend allocated at creation and holds (see the memory hook above).
     virtual BackendMemory memory() const = 0;
     // Writes desc.output (validated) from its two colour images: swinup_generate_reactive_mask.
-    // The CPU backend runs it on host memory; the CUDA and Vulkan backends do not yet (UNSUPPORTED).
-    virtual swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) {
-        (void)desc;
-        *error = std::string("the ") + (kind() == SWINUP_BACKEND_CUDA ? "CUDA" : "Vulkan") +
-                 " backend does not generate reactive masks in this version (the CPU backend does, from host memory)";
-        return SWINUP_STATUS_UNSUPPORTED;
-    }
+    // Every backend runs it (CPU: host memory; CUDA: host or device memory; Vulkan: host memory
+    // on swinup's own device); a backend that cannot answers UNSUPPORTED, *error saying why.
+    virtual swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) = 0;
     // The input statistics of the frames dispatched so far (a GPU backend waits for them where it
     // can). A backend that does not count them answers UNSUPPORTED, *error saying so.
     virtual swinup_status input_statistics(InputStatistics* out, std::string* error) const {

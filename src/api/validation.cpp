@@ -97,8 +97,11 @@ Validation check_resource(const swinup_resource& r, const ResourceRule& rule, sw
     }
     if (backend == SWINUP_BACKEND_VULKAN && memory_value != SWINUP_MEMORY_HOST) {
         return {SWINUP_STATUS_UNSUPPORTED,
-                field() + ".memory: " + memory + " is not read by the Vulkan backend: swinup_dispatch takes "
-                "SWINUP_MEMORY_HOST, and Vulkan images go through swinup_vulkan_record_dispatch (swinup_vulkan.h)"};
+                field() + ".memory: " + memory + " is not read by the Vulkan backend, which takes SWINUP_MEMORY_HOST "
+                "here; Vulkan images go through " +
+                    (std::string(rule.prefix) == "reactive_mask_desc" ? "swinup_vulkan_record_reactive_mask"
+                                                                      : "swinup_vulkan_record_dispatch") +
+                    " (swinup_vulkan.h)"};
     }
     const void* pointer = rule.output ? r.data_mut : r.data;
     if (pointer == nullptr) {
@@ -397,32 +400,38 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
     return {};
 }
 
-Validation validate_reactive_mask_desc(const swinup_reactive_mask_desc& d, const swinup_context_desc& c,
-                                      swinup_backend backend) {
+Validation validate_reactive_mask_params(const swinup_reactive_mask_desc& d, const swinup_context_desc& c,
+                                        const char* prefix) {
     const struct {
         const char* axis;
         uint32_t render, max;
     } axes[2] = {{"width", d.render_width, c.max_render_width}, {"height", d.render_height, c.max_render_height}};
     for (const auto& a : axes) {
         if (a.render < 1 || a.render > a.max) {
-            return invalid(std::string("reactive_mask_desc.render_") + a.axis + ": must be 1..max_render_" + a.axis +
-                           " (" + number(uint64_t{a.max}) + "), got " + number(uint64_t{a.render}));
+            return invalid(std::string(prefix) + ".render_" + a.axis + ": must be 1..max_render_" + a.axis + " (" +
+                           number(uint64_t{a.max}) + "), got " + number(uint64_t{a.render}));
         }
     }
     Validation v;
-    if (!(v = check_finite("reactive_mask_desc", "scale", d.scale, true)).ok()) return v;
+    if (!(v = check_finite(prefix, "scale", d.scale, true)).ok()) return v;
     for (const auto& [name, value] : {std::pair{"threshold", d.threshold}, std::pair{"binary_value", d.binary_value}}) {
         if (!std::isfinite(value) || value < 0.0f || value > 1.0f) {
-            return invalid(std::string("reactive_mask_desc.") + name + ": must be a finite number in [0, 1], got " +
-                           number(value));
+            return invalid(std::string(prefix) + "." + name + ": must be a finite number in [0, 1], got " + number(value));
         }
     }
     const uint32_t known = SWINUP_REACTIVE_TONEMAP | SWINUP_REACTIVE_THRESHOLD | SWINUP_REACTIVE_MAX_CHANNEL;
     if ((d.flags & ~known) != 0) {
         char bits[32];
         std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known);
-        return invalid(std::string("reactive_mask_desc.flags: unknown bits ") + bits + " (see swinup_reactive_mask_flags)");
+        return invalid(std::string(prefix) + ".flags: unknown bits " + bits + " (see swinup_reactive_mask_flags)");
     }
+    return {};
+}
+
+Validation validate_reactive_mask_desc(const swinup_reactive_mask_desc& d, const swinup_context_desc& c,
+                                      swinup_backend backend) {
+    Validation v = validate_reactive_mask_params(d, c, "reactive_mask_desc");
+    if (!v.ok()) return v;
     const FormatSet colour{SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F};
     const char* size = "render_width x render_height";
     const ResourceRule opaque{"opaque_color", colour, d.render_width, d.render_height, size, false, "reactive_mask_desc"};

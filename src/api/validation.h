@@ -36,9 +36,15 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& desc, const swi
 Validation validate_dispatch_desc(const swinup_dispatch_desc& desc, const swinup_context_desc& context,
                                   swinup_backend backend);
 
-// swinup_generate_reactive_mask's descriptor (newest layout, read with read_reactive_mask_desc):
+// The parameters of an automatic reactive mask (the descriptor's fields other than its images):
 // render size within the context's largest, scale finite >= 0, threshold and binary_value in
-// [0, 1], known flags, the two colour images and the output by the resource rules of a dispatch.
+// [0, 1], known flags. `prefix` names the descriptor in messages ("reactive_mask_desc",
+// "vulkan_reactive_mask.mask").
+Validation validate_reactive_mask_params(const swinup_reactive_mask_desc& desc, const swinup_context_desc& context,
+                                        const char* prefix);
+
+// swinup_generate_reactive_mask's descriptor (newest layout, read with read_reactive_mask_desc):
+// its parameters (above), the two colour images and the output by the resource rules of a dispatch.
 Validation validate_reactive_mask_desc(const swinup_reactive_mask_desc& desc, const swinup_context_desc& context,
                                       swinup_backend backend);
 

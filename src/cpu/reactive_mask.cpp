@@ -10,13 +10,7 @@
 namespace swinup::cpu {
 
 void write_reactive_mask(const swinup_reactive_mask_desc& desc) {
-    ReactiveMaskParams p;
-    p.scale = desc.scale;
-    p.threshold = desc.threshold;
-    p.binary_value = desc.binary_value;
-    p.tonemap = (desc.flags & SWINUP_REACTIVE_TONEMAP) != 0;
-    p.binary = (desc.flags & SWINUP_REACTIVE_THRESHOLD) != 0;
-    p.max_channel = (desc.flags & SWINUP_REACTIVE_MAX_CHANNEL) != 0;
+    const ReactiveMaskParams p = reactive_mask_params(desc);
     const InputImage opaque = input_image(desc.opaque_color);
     const InputImage final_color = input_image(desc.final_color);
     const swinup_resource& out = desc.output;

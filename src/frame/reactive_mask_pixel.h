@@ -1,7 +1,8 @@
 // The automatic reactive mask of one render pixel (swinup_generate_reactive_mask, docs/masks.md):
 // how far the colour after the engine's transparent and animated pass differs from the opaque
 // colour before it. One definition for every backend (host/device): the CPU runs it on host
-// memory; the GPU backends are to run the same function on theirs.
+// memory, the CUDA backend the same function on device memory; the Vulkan shader
+// (vulkan/shaders/frame/reactive_mask.comp) is its GLSL twin, checked against it bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,18 @@ struct ReactiveMaskParams {
     bool binary = false;        // SWINUP_REACTIVE_THRESHOLD
     bool max_channel = false;   // SWINUP_REACTIVE_MAX_CHANNEL: max |d| over R, G, B; else luma of |d|
 };
+
+// The parameters of a (validated) swinup_reactive_mask_desc.
+inline ReactiveMaskParams reactive_mask_params(const swinup_reactive_mask_desc& d) {
+    ReactiveMaskParams p;
+    p.scale = d.scale;
+    p.threshold = d.threshold;
+    p.binary_value = d.binary_value;
+    p.tonemap = (d.flags & SWINUP_REACTIVE_TONEMAP) != 0;
+    p.binary = (d.flags & SWINUP_REACTIVE_THRESHOLD) != 0;
+    p.max_channel = (d.flags & SWINUP_REACTIVE_MAX_CHANNEL) != 0;
+    return p;
+}
 
 // One channel as compared: NaN/Inf read as 0 (the inputs' rule), x / (1 + x) of max(x, 0) when
 // tonemapping (a bright highlight then differs by at most 1, and negative colour, which

@@ -181,7 +181,9 @@ TEST_F(VulkanMasks, HostMasksGiveTheCpuBackendsBytes) {
         const auto got = run(*gpu, c.reactive, c.transparency);
         for (int f = 0; f < kFrames; ++f) {
             EXPECT_TRUE(got[f] == want[f]) << "frame " << f << " differs from the CPU backend's";
-            if (f > 0) EXPECT_FALSE(want[f] == without[f]) << "frame " << f << ": the masks changed nothing";
+            if (f > 0) {
+                EXPECT_FALSE(want[f] == without[f]) << "frame " << f << ": the masks changed nothing";
+            }
         }
         const InputStatistics a = statistics(*gpu), b = statistics(cpu);
         EXPECT_EQ(a.frames, uint64_t(kFrames));

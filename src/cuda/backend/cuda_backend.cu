@@ -6,6 +6,7 @@
 
 #include "api/input_statistics_count.h"
 #include "cuda/backend/cuda_check.cuh"
+#include "cuda/frame/reactive_mask.cuh"
 #include "frame/formats.h"
 #include "frame/input_image.h"
 #include "frame/mask_pixel.h"
@@ -361,6 +362,44 @@ swinup_status CudaBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t f
         return SWINUP_STATUS_OUT_OF_MEMORY;
     } catch (const std::exception& e) {
         *error = std::string("dispatch: internal error in the CUDA backend: ") + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+    return SWINUP_STATUS_OK;
+}
+
+swinup_status CudaBackend::generate_reactive_mask(const swinup_reactive_mask_desc& d, std::string* error) {
+    try {
+        SWINUP_CUDA_CHECK(cudaSetDevice(device_));
+        if (!mask_staging_) {
+            const size_t render = size_t(desc_.max_render_width) * desc_.max_render_height;
+            auto staging = std::make_unique<MaskStaging>();
+            staging->opaque = DeviceBuffer(render * 16);
+            staging->final_color = DeviceBuffer(render * 16);
+            staging->output = DeviceBuffer(render * 4);
+            mask_staging_ = std::move(staging);
+            device_bytes_ += render * 36;
+        }
+        const cudaStream_t stream = nullptr;  // the legacy default stream
+        const InputImage opaque = input(d.opaque_color, mask_staging_->opaque, stream);
+        const InputImage final_color = input(d.final_color, mask_staging_->final_color, stream);
+        const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
+        const size_t row = size_t(d.render_width) * format_pixel_bytes(d.output.format);
+        auto* out = host_output ? mask_staging_->output.get<uint8_t>() : static_cast<uint8_t*>(d.output.data_mut);
+        launch_reactive_mask(opaque, final_color, reactive_mask_params(d), int(d.render_width), int(d.render_height),
+                             d.output.format, out, host_output ? row : resource_row_pitch(d.output), stream);
+        if (host_output) {  // written into the caller's rows only after the kernel succeeded
+            SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), out, row, row,
+                                                d.render_height, cudaMemcpyDeviceToHost, stream));
+        }
+        SWINUP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } catch (const CudaError& e) {
+        *error = std::string("the CUDA backend failed: ") + e.what();
+        return SWINUP_STATUS_DEVICE_ERROR;
+    } catch (const std::bad_alloc&) {
+        *error = "out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        *error = std::string("internal error in the CUDA backend: ") + e.what();
         return SWINUP_STATUS_INTERNAL;
     }
     return SWINUP_STATUS_OK;

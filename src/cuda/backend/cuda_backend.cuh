@@ -32,6 +32,10 @@ public:
     swinup_backend kind() const override { return SWINUP_BACKEND_CUDA; }
     std::string device_name() const override { return device_name_; }
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override;
+    // swinup_generate_reactive_mask on host or device memory (cuda/frame/reactive_mask.cuh): runs on
+    // the legacy default stream (after the work of the device's blocking streams) and returns when
+    // done. Its host-memory staging is allocated on the first call.
+    swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override;
     BackendMemory memory() const override;
     // The counts of the frames dispatched so far: waits for the frames still running (swinup
     // enqueued them; a frame on imported images also waits for the application's semaphore).
@@ -86,6 +90,11 @@ private:
     void run_frame(const swinup_dispatch_desc& desc, uint64_t frame_index, cudaStream_t stream);
     void enqueue(const FrameParams& host, uint64_t frame_index, cudaStream_t stream);
     InputImage input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream);
+    // generate_reactive_mask's copies of host-memory colours and its output (max render size).
+    struct MaskStaging {
+        DeviceBuffer opaque, final_color, output;
+    };
+    std::unique_ptr<MaskStaging> mask_staging_;
 
     swinup_context_desc desc_;
     std::shared_ptr<const Weights> weights_;

@@ -143,6 +143,10 @@ public:
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override {
         return backend_->dispatch(desc, frame_index, error);
     }
+    // swinup_generate_reactive_mask on host or CUDA device pointers, as the CUDA backend runs it.
+    swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override {
+        return backend_->generate_reactive_mask(desc, error);
+    }
 
     swinup_status run(const swinup_vulkan_dispatch_desc& d, bool exposure_image, uint64_t frame_index,
                       std::string* error) override {

@@ -31,6 +31,7 @@ public:
         std::unique_ptr<vulkan::DescriptorArena> arena;
         VkEvent event = VK_NULL_HANDLE;
         bool pending = false;  // recorded, and its event not yet seen set
+        bool frame = true;     // it records a frame (whose counts on_completed reads), not a reactive mask
     };
 
     // A slot whose earlier frame (if any) has completed, its arena reset and its event unset.

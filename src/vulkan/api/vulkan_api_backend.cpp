@@ -8,6 +8,7 @@
 
 #include "vulkan/api/recording_slots.h"
 #include "vulkan/backend/vulkan_backend.h"
+#include "vulkan/frame/reactive_mask_pass.h"
 #include "vulkan/runtime/device.h"
 #include "vulkan/runtime/recorder.h"
 #include "vulkan/runtime/vulkan_error.h"
@@ -27,6 +28,7 @@ public:
         // A recorded frame's counts are copied into its slot's place in counts_ before its event;
         // once the event is seen set they are read and added to the statistics.
         slots_.on_completed([this](RecordingSlots::Slot& slot) {
+            if (!slot.frame) return;  // a reactive mask: no counts
             vulkan::FrameScalars scalars;
             counts_.read(&scalars, sizeof scalars, slot.index * sizeof scalars);
             frame_->count_frame(scalars);
@@ -98,6 +100,7 @@ public:
         try {
             slots_.collect();  // every completed frame's counts, before their slots are reused
             slot = &slots_.acquire();
+            slot->frame = true;
         } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
             *error = std::string("swinup_vulkan_record_dispatch: ") + e.what();
             return e.status();
@@ -143,6 +146,50 @@ public:
         } catch (const std::exception& e) {
             slots_.release(*slot);
             *error = std::string("swinup_vulkan_record_dispatch: internal error in the Vulkan backend: ") + e.what();
+            return SWINUP_STATUS_INTERNAL;
+        }
+    }
+
+    // Host pointers: as dispatch, on swinup's own device only.
+    swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override {
+        if (!own_device_) {
+            *error = "this context runs on the application's VkDevice, whose queues swinup does not submit to; "
+                     "record the mask with swinup_vulkan_record_reactive_mask";
+            return SWINUP_STATUS_UNSUPPORTED;
+        }
+        return frame_->generate_reactive_mask(desc, error);
+    }
+
+    swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
+                                       const ReactiveMaskImages& images, std::string* error) override {
+        RecordingSlots::Slot* slot = nullptr;
+        try {
+            slots_.collect();
+            slot = &slots_.acquire();
+            slot->frame = false;
+        } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
+            *error = e.what();
+            return e.status();
+        }
+        try {
+            vulkan::Recorder rec(frame_->device(), cmd, *slot->arena);
+            vulkan::record_reactive_mask_image(frame_->device(), rec, vulkan::reactive_mask_push(mask),
+                                               {images.opaque_color.view, images.opaque_color.layout},
+                                               {images.final_color.view, images.final_color.layout},
+                                               images.output.view, images.output.format);
+            slots_.finish(*slot, cmd);
+            return SWINUP_STATUS_OK;
+        } catch (const vulkan::VulkanError& e) {
+            slots_.release(*slot);
+            *error = e.what();
+            return e.status();
+        } catch (const std::bad_alloc&) {
+            slots_.release(*slot);
+            *error = "out of host memory";
+            return SWINUP_STATUS_OUT_OF_MEMORY;
+        } catch (const std::exception& e) {
+            slots_.release(*slot);
+            *error = std::string("internal error in the Vulkan backend: ") + e.what();
             return SWINUP_STATUS_INTERNAL;
         }
     }

@@ -26,12 +26,21 @@ struct FrameImages {
     BoundImage reactive_mask, transparency_mask;  // image VK_NULL_HANDLE: absent (0 at every pixel)
 };
 
+// swinup_vulkan_record_reactive_mask's images (validated).
+struct ReactiveMaskImages {
+    BoundImage opaque_color, final_color, output;
+};
+
 class VulkanApiBackend : public Backend {
 public:
     // Records one frame into cmd. frame carries the scalars (validated); on failure nothing usable
     // was recorded, the temporal state is unchanged and *error says why.
     virtual swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& frame, const FrameImages& images,
                                  uint64_t frame_index, std::string* error) = 0;
+    // Records the automatic reactive mask of `mask` (its parameters, validated) into cmd. Touches no
+    // temporal state; on failure *error says why.
+    virtual swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
+                                               const ReactiveMaskImages& images, std::string* error) = 0;
     // The device the context runs on, as swinup_vulkan_context_get_device returns it.
     virtual swinup_vulkan_device_desc device() const = 0;
 };

@@ -30,9 +30,11 @@ struct Extent {
     const char* origin;
 };
 
-Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, const Extent& needed) {
+// `prefix` names the descriptor in messages ("vulkan_dispatch", "vulkan_reactive_mask").
+Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, const Extent& needed,
+                       const char* prefix = "vulkan_dispatch") {
     // Messages are built only on failure.
-    const auto field = [&](const char* member) { return std::string("vulkan_dispatch.") + rule.name + "." + member; };
+    const auto field = [&](const char* member) { return std::string(prefix) + "." + rule.name + "." + member; };
     if (image.image == VK_NULL_HANDLE) return invalid(field("image") + ": is VK_NULL_HANDLE");
     if (image.view == VK_NULL_HANDLE) {
         return invalid(field("view") + ": is VK_NULL_HANDLE (swinup reads and writes images through the "
@@ -163,6 +165,35 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                            (later == 6 ? "the output must be an image of its own"
                                        : "each input must be an image of its own") +
                            ")");
+        }
+    }
+    return {};
+}
+
+Validation validate_vulkan_reactive_mask_desc(const swinup_vulkan_reactive_mask_desc& d,
+                                              const swinup_context_desc& c) {
+    if (d.struct_size != SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1) {
+        return invalid("vulkan_reactive_mask.struct_size: swinup_vulkan_reactive_mask_desc accepts " +
+                       number(SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1) +
+                       " (SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1; call swinup_vulkan_reactive_mask_desc_init), got " +
+                       number(d.struct_size));
+    }
+    if (d.mask.struct_size != SWINUP_REACTIVE_MASK_DESC_SIZE_V1) {
+        return invalid("vulkan_reactive_mask.mask.struct_size: must be " + number(SWINUP_REACTIVE_MASK_DESC_SIZE_V1) +
+                       " (SWINUP_REACTIVE_MASK_DESC_SIZE_V1; call swinup_vulkan_reactive_mask_desc_init), got " +
+                       number(d.mask.struct_size));
+    }
+    Validation v = validate_reactive_mask_params(d.mask, c, "vulkan_reactive_mask.mask");
+    if (!v.ok()) return v;
+    const Extent render{d.mask.render_width, d.mask.render_height, "mask.render_width x mask.render_height"};
+    const char* prefix = "vulkan_reactive_mask";
+    if (!(v = check_image(d.opaque_color, reactive_colour_rule("opaque_color"), render, prefix)).ok()) return v;
+    if (!(v = check_image(d.final_color, reactive_colour_rule("final_color"), render, prefix)).ok()) return v;
+    if (!(v = check_image(d.output, reactive_output_rule(), render, prefix)).ok()) return v;
+    for (const auto& [name, image] : {std::pair{"opaque_color", &d.opaque_color}, std::pair{"final_color", &d.final_color}}) {
+        if (image->image == d.output.image) {
+            return invalid(std::string("vulkan_reactive_mask.output.image: is also vulkan_reactive_mask.") + name +
+                           ".image (the mask must be an image of its own)");
         }
     }
     return {};

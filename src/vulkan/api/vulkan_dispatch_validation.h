@@ -23,6 +23,12 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& desc,
                                          const swinup_context_desc& context);
 
+// swinup_vulkan_record_reactive_mask's descriptor: its sizes, the mask's parameters
+// (validate_reactive_mask_params) and the three images (vulkan_image_rules.h), the output an image
+// of its own.
+Validation validate_vulkan_reactive_mask_desc(const swinup_vulkan_reactive_mask_desc& desc,
+                                              const swinup_context_desc& context);
+
 Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& desc);
 
 }  // namespace swinup::vulkan_api

@@ -127,6 +127,17 @@ void swinup_vulkan_dispatch_desc_init(swinup_vulkan_dispatch_desc* desc) {
     }
 }
 
+void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mask_desc* desc) {
+    if (desc == nullptr) return;
+    std::memset(desc, 0, sizeof *desc);
+    desc->struct_size = sizeof *desc;
+    swinup_reactive_mask_desc_init(&desc->mask);
+    for (swinup_vulkan_image* i : {&desc->opaque_color, &desc->final_color, &desc->output}) {
+        i->format = VK_FORMAT_UNDEFINED;
+        i->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    }
+}
+
 swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, const swinup_vulkan_device_desc* device,
                                            swinup_context** out) {
     if (out != nullptr) *out = nullptr;
@@ -231,6 +242,48 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
                             std::string("swinup_vulkan_record_dispatch: internal error: ") + e.what());
     } catch (...) {
         return fail_context(ctx, SWINUP_STATUS_INTERNAL, "swinup_vulkan_record_dispatch: internal error");
+    }
+}
+
+swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandBuffer cmd,
+                                                 const swinup_vulkan_reactive_mask_desc* desc) {
+    constexpr const char* kCaller = "swinup_vulkan_record_reactive_mask";
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": ctx is NULL");
+    try {
+        if (cuda_backend_of(ctx) != nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED,
+                                std::string(kCaller) + ": the CUDA backend on Vulkan images does not generate "
+                                                       "reactive masks in this version (a Vulkan context does)");
+        }
+        VulkanApiBackend* backend = vulkan_backend_of(ctx);
+        if (backend == nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT,
+                                std::string(kCaller) + ": ctx was not made by swinup_vulkan_context_create");
+        }
+        if (cmd == VK_NULL_HANDLE) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": cmd is VK_NULL_HANDLE");
+        }
+        if (desc == nullptr) return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": desc is NULL");
+        // Only struct_size is read before it is known to be this layout's.
+        if (desc->struct_size != SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1) {
+            swinup_vulkan_reactive_mask_desc sized;
+            sized.struct_size = desc->struct_size;
+            sized.mask.struct_size = SWINUP_REACTIVE_MASK_DESC_SIZE_V1;
+            const swinup::Validation v = swinup::vulkan_api::validate_vulkan_reactive_mask_desc(sized, ctx->desc);
+            return fail_context(ctx, v.status, v.message);
+        }
+        const swinup::Validation v = swinup::vulkan_api::validate_vulkan_reactive_mask_desc(*desc, ctx->desc);
+        if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        std::string error;
+        const swinup_status status = backend->record_reactive_mask(
+            cmd, desc->mask, {bound(desc->opaque_color), bound(desc->final_color), bound(desc->output)}, &error);
+        if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, std::string(kCaller) + ": " + error);
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, std::string(kCaller) + ": out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, std::string(kCaller) + ": internal error");
     }
 }
 

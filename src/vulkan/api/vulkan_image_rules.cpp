@@ -149,6 +149,22 @@ const ImageRule& transparency_mask_rule() {
     return rule;
 }
 
+ImageRule reactive_colour_rule(const char* name) {
+    ImageRule rule = color_rule();
+    rule.name = name;
+    return rule;
+}
+
+const ImageRule& reactive_output_rule() {
+    static const ImageRule rule{"output",
+                                {VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT, VK_FORMAT_R32_SFLOAT},
+                                VK_IMAGE_USAGE_STORAGE_BIT,
+                                "swinup writes the mask with imageStore",
+                                {VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED,
+                                 VK_IMAGE_LAYOUT_UNDEFINED}};
+    return rule;
+}
+
 ImageRule output_rule(swinup_format output_format) {
     VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
     if (output_format == SWINUP_FORMAT_R10G10B10A2) format = VK_FORMAT_A2B10G10R10_UNORM_PACK32;

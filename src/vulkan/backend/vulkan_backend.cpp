@@ -3,11 +3,15 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <vector>
 
 #include "api/input_statistics_count.h"
 #include "frame/mask_pixel.h"
+#include "frame/formats.h"
+#include "frame/reactive_mask_pixel.h"
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
+#include "vulkan/frame/reactive_mask_pass.h"
 #include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan {
@@ -109,6 +113,47 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
     } catch (const std::exception& e) {
         io_->frame_not_run();
         *error = std::string("dispatch: internal error in the Vulkan backend: ") + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+    return SWINUP_STATUS_OK;
+}
+
+swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_desc& d, std::string* error) {
+    // Nothing of the temporal state is touched, and desc.output is written only after the device
+    // finished, so a failure leaves the caller's memory as it was.
+    try {
+        const size_t pixels = static_cast<size_t>(desc_.max_render_width) * desc_.max_render_height;
+        if (!mask_values_) {
+            mask_values_ = std::make_unique<Buffer>(device_, pixels * 4, MemoryUse::DeviceLocal);
+            mask_readback_ = std::make_unique<Buffer>(device_, pixels * 4, MemoryUse::Readback);
+        }
+        Recorder& rec = submitter_.begin();
+        rec.barrier();  // a frame the application recorded on this device may still run
+        const auto [opaque, final_color] = io_->record_upload_colours(rec, d.opaque_color, d.final_color);
+        record_reactive_mask_values(device_, rec, reactive_mask_push(d), opaque, final_color, *mask_values_);
+        const size_t bytes = static_cast<size_t>(d.render_width) * d.render_height * 4;
+        rec.copy_buffer(*mask_values_, 0, *mask_readback_, 0, bytes);
+        submitter_.submit_and_wait();
+        std::vector<float> values(static_cast<size_t>(d.render_width) * d.render_height);
+        mask_readback_->read(values.data(), bytes);
+        const swinup_resource& out = d.output;
+        for (uint32_t y = 0; y < d.render_height; ++y) {
+            auto* row = static_cast<uint8_t*>(out.data_mut) + static_cast<size_t>(y) * resource_row_pitch(out);
+            for (uint32_t x = 0; x < d.render_width; ++x) {
+                write_mask_pixel(out.format, values[static_cast<size_t>(y) * d.render_width + x], row, static_cast<int>(x));
+            }
+        }
+    } catch (const VulkanError& e) {
+        io_->frame_not_run();
+        *error = std::string("the Vulkan backend failed: ") + e.what() + " (the output was not written)";
+        return e.status();
+    } catch (const std::bad_alloc&) {
+        io_->frame_not_run();
+        *error = "out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        io_->frame_not_run();
+        *error = std::string("internal error in the Vulkan backend: ") + e.what();
         return SWINUP_STATUS_INTERNAL;
     }
     return SWINUP_STATUS_OK;

@@ -48,6 +48,10 @@ public:
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
     std::string device_name() const override { return device_.name(); }
     swinup_status dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) override;
+    // swinup_generate_reactive_mask on host pointers: both colours copied into swinup's images, the
+    // mask computed on the device (vulkan/frame/reactive_mask_pass.h), read back and written into
+    // desc.output's rows only once it completed. The first call allocates its images and buffers.
+    swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override;
     // device_bytes: every VkDeviceMemory swinup holds on its Device (Device::allocated_bytes: the
     // buffers and images of the frame, the network and the host path, device-local and
     // host-visible alike). host_bytes: 0 (the host-side objects are small and not counted).
@@ -111,6 +115,8 @@ private:
     std::unique_ptr<HostFrameIo> io_;
     Buffer scalars_readback_;
     Buffer recorded_counts_;  // kRecordedCountSlots FrameScalars
+    // generate_reactive_mask's values (max render w * h f32) and their host copy; made on first use.
+    std::unique_ptr<Buffer> mask_values_, mask_readback_;
     VulkanFrameStats stats_;
     InputStatistics statistics_;  // summed over the counted frames since creation
     std::unique_ptr<StageTimer> timer_;  // only while stage timing is on

@@ -11,6 +11,8 @@ namespace swinup::vulkan {
 namespace {
 
 enum Role { kColor = 0, kDepth = 1, kMotion = 2, kReactive = 3, kTransparency = 4, kRoles = 5 };
+// The automatic reactive mask's two colour images (record_upload_colours): images of their own.
+enum MaskRole { kOpaque = kRoles, kFinal = kRoles + 1 };
 
 // The image format a host input is copied into, and its bytes per texel.
 VkFormat input_vk_format(swinup_format f) {
@@ -127,25 +129,45 @@ FrameInputViews HostFrameIo::record_upload(Recorder& rec, const swinup_dispatch_
     views.reactive_unorm8 = resources[kReactive] && resources[kReactive]->format == SWINUP_FORMAT_R8_UNORM;
     views.transparency_unorm8 =
         resources[kTransparency] && resources[kTransparency]->format == SWINUP_FORMAT_R8_UNORM;
-    auto* base = static_cast<uint8_t*>(upload_.mapped());
     for (int role = 0; role < kRoles; ++role) {
         if (resources[role] == nullptr) continue;
-        const swinup_resource& r = *resources[role];
-        const VkFormat format = input_vk_format(r.format);
-        if (format == VK_FORMAT_UNDEFINED) {
-            throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "an input has a format the Vulkan backend does not read");
-        }
-        Image& image = input_image(role, format, widths[role], heights[role]);
-        if (image.layout != VK_IMAGE_LAYOUT_GENERAL) {
-            rec.transition(image, VK_IMAGE_LAYOUT_GENERAL);
-            transitioned_.push_back(&image);
-        }
-        pack_rows(r, base + offsets[role]);
-        rec.copy_buffer_to_image(upload_, offsets[role], image, r.width, r.height);
-        *out[role] = {image.view(), VK_IMAGE_LAYOUT_GENERAL};
+        *out[role] = upload(rec, role, *resources[role], offsets[role], widths[role], heights[role]);
     }
     upload_.flush();
     return views;
+}
+
+InputView HostFrameIo::upload(Recorder& rec, int role, const swinup_resource& r, size_t offset, uint32_t width,
+                              uint32_t height) {
+    const VkFormat format = input_vk_format(r.format);
+    if (format == VK_FORMAT_UNDEFINED) {
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "an input has a format the Vulkan backend does not read");
+    }
+    Image& image = input_image(role, format, width, height);
+    if (image.layout != VK_IMAGE_LAYOUT_GENERAL) {
+        rec.transition(image, VK_IMAGE_LAYOUT_GENERAL);
+        transitioned_.push_back(&image);
+    }
+    pack_rows(r, static_cast<uint8_t*>(upload_.mapped()) + offset);
+    rec.copy_buffer_to_image(upload_, offset, image, r.width, r.height);
+    return {image.view(), VK_IMAGE_LAYOUT_GENERAL};
+}
+
+std::pair<InputView, InputView> HostFrameIo::record_upload_colours(Recorder& rec, const swinup_resource& opaque,
+                                                                   const swinup_resource& final_color) {
+    transitioned_.clear();
+    // Both colours (at most 16 bytes a texel) fit where a frame's inputs go: the upload buffer holds
+    // a colour, a depth, a motion (at least render-sized, 8 bytes a texel) and two masks.
+    const size_t render = static_cast<size_t>(context_.max_render_width) * context_.max_render_height;
+    const size_t second = align16(render * 16);
+    if (second + render * 16 > upload_.size()) {
+        throw VulkanError(SWINUP_STATUS_INTERNAL, "the upload buffer cannot hold two colour images");
+    }
+    const uint32_t rw = context_.max_render_width, rh = context_.max_render_height;
+    const InputView a = upload(rec, kOpaque, opaque, 0, rw, rh);
+    const InputView b = upload(rec, kFinal, final_color, second, rw, rh);
+    upload_.flush();
+    return {a, b};
 }
 
 void HostFrameIo::record_readback(Recorder& rec) { rec.copy_image_to_buffer(output_, readback_, 0); }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "swinup/swinup.h"
@@ -25,6 +26,10 @@ public:
     // into the input images; returns the views the input passes read (GENERAL layout). The
     // exposure texture of a host frame is read on the host (FrameSequence), so none is bound.
     FrameInputViews record_upload(Recorder& rec, const swinup_dispatch_desc& desc);
+    // swinup_generate_reactive_mask's two colour images into images of their own (as
+    // record_upload does a frame's); returns the views (GENERAL layout) of opaque and final colour.
+    std::pair<InputView, InputView> record_upload_colours(Recorder& rec, const swinup_resource& opaque,
+                                                          const swinup_resource& final_color);
     // Moves the output image to GENERAL layout on its first use (record_upload does it too).
     void record_prepare(Recorder& rec);
     // The output image (the context's output format, display size, GENERAL layout).
@@ -33,12 +38,15 @@ public:
     void record_readback(Recorder& rec);
     // After the submission completed: the readback into desc.output's rows (its row pitch).
     void write_output(const swinup_dispatch_desc& desc) const;
-    // The frame recorded since the last record_upload was not run (its submission failed): the
+    // The frame recorded since the last record_upload (or record_upload_colours) was not run (its submission failed): the
     // layouts its transitions would have set are forgotten, so the next frame records them again.
     void frame_not_run();
 
 private:
     Image& input_image(int role, VkFormat format, uint32_t width, uint32_t height);
+    // A host resource packed into the upload buffer at `offset` and copied into the role's image
+    // (made `width` x `height` on first use); its view.
+    InputView upload(Recorder& rec, int role, const swinup_resource& r, size_t offset, uint32_t width, uint32_t height);
 
     Device& device_;
     swinup_context_desc context_;

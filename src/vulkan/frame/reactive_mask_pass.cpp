@@ -1,0 +1,64 @@
+#include "vulkan/frame/reactive_mask_pass.h"
+
+#include <string>
+
+#include "vulkan/runtime/vulkan_error.h"
+#include "vulkan_shaders.h"
+
+namespace swinup::vulkan {
+namespace {
+
+using K = BindingKind;
+
+Groups groups_of(const ReactiveMaskPush& push) {
+    return {div_up(static_cast<uint32_t>(push.width), 8), div_up(static_cast<uint32_t>(push.height), 8), 1};
+}
+
+}  // namespace
+
+ReactiveMaskPush reactive_mask_push(const swinup_reactive_mask_desc& d) {
+    return {static_cast<int32_t>(d.render_width), static_cast<int32_t>(d.render_height), d.scale, d.threshold,
+            d.binary_value, d.flags};
+}
+
+VkFormat mask_vk_format(swinup_format format) {
+    switch (format) {
+        case SWINUP_FORMAT_R8_UNORM: return VK_FORMAT_R8_UNORM;
+        case SWINUP_FORMAT_R16F: return VK_FORMAT_R16_SFLOAT;
+        case SWINUP_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
+        default: return VK_FORMAT_UNDEFINED;
+    }
+}
+
+void record_reactive_mask_values(Device& device, Recorder& rec, const ReactiveMaskPush& push, const InputView& opaque,
+                                 const InputView& final_color, const Buffer& values) {
+    rec.dispatch(device.pipeline({&shaders::frame_reactive_mask_to_buffer,
+                                  {K::SampledImage, K::SampledImage, K::StorageBuffer}, sizeof push, {}}),
+                 {Bind::sampled_image(opaque.view, opaque.layout), Bind::sampled_image(final_color.view, final_color.layout),
+                  Bind::buffer(values)},
+                 push, groups_of(push));
+}
+
+void record_reactive_mask_image(Device& device, Recorder& rec, const ReactiveMaskPush& push, const InputView& opaque,
+                                const InputView& final_color, VkImageView output, VkFormat format) {
+    const SpirvCode* code = nullptr;
+    switch (format) {
+        case VK_FORMAT_R8_UNORM: code = &shaders::frame_reactive_mask_to_r8; break;
+        case VK_FORMAT_R16_SFLOAT: code = &shaders::frame_reactive_mask_to_r16f; break;
+        case VK_FORMAT_R32_SFLOAT: code = &shaders::frame_reactive_mask_to_r32f; break;
+        default:
+            throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                              std::string("the reactive mask is written as R8_UNORM, R16_SFLOAT or R32_SFLOAT, not ") +
+                                  format_name(format));
+    }
+    if (!device.format_supports(format, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
+        throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() + "\" cannot write " +
+                                                         format_name(format) + " as a storage image (the mask output)");
+    }
+    rec.dispatch(device.pipeline({code, {K::SampledImage, K::SampledImage, K::StorageImage}, sizeof push, {}}),
+                 {Bind::sampled_image(opaque.view, opaque.layout), Bind::sampled_image(final_color.view, final_color.layout),
+                  Bind::storage_image(output)},
+                 push, groups_of(push));
+}
+
+}  // namespace swinup::vulkan
