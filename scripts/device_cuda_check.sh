@@ -5,7 +5,7 @@
 #   scripts/device_cuda_check.sh [BIN_DIR]
 #
 # BIN_DIR holds test_cuda_kernels, test_cuda_network, test_cuda_backend, test_cuda_output, test_cuda_masks,
-# test_cuda_fusion and swinup (and lib/ with their shared libraries when they were built on another
+# test_cuda_reactive_mask, test_cuda_fusion and swinup (and lib/ with their shared libraries when they were built on another
 # machine). Without BIN_DIR the script
 # builds them in build-device (needs nvcc and the Debian packages of scripts/setup.sh).
 # The 2026-11-30 run used binaries built on the development machine (build-cuda, sm_89 + sm_90)
@@ -20,7 +20,7 @@ if [ -z "$BIN" ]; then
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWINUP_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/build.log" 2>&1 &&
     cmake --build build-device -j"$(nproc)" --target swinup_cli test_cuda_kernels test_cuda_network \
-      test_cuda_backend test_cuda_output test_cuda_fusion test_cuda_masks >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+      test_cuda_backend test_cuda_output test_cuda_fusion test_cuda_masks test_cuda_reactive_mask >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
   mkdir -p build-device/bin
   cp build-device/tools/swinup/swinup build-device/tests/test_cuda_* build-device/bin/
   BIN=build-device/bin
@@ -28,7 +28,8 @@ fi
 export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
 status=0
-for t in test_cuda_kernels test_cuda_network test_cuda_backend test_cuda_output test_cuda_fusion test_cuda_masks; do
+for t in test_cuda_kernels test_cuda_network test_cuda_backend test_cuda_output test_cuda_fusion test_cuda_masks \
+         test_cuda_reactive_mask; do
   echo "== $t"
   "$BIN/$t" >"$OUT/$t.log" 2>&1 || status=1
   grep -E "^\[ +(PASSED|FAILED|SKIPPED) +\]|measured|Failure|error" "$OUT/$t.log" | head -40
@@ -63,5 +64,6 @@ for tool in memcheck racecheck; do
   fi
   sanitize "$tool" test_cuda_fusion '*/LiteFastAll:*/FullExactAll'
   sanitize "$tool" test_cuda_output '*Scale3WithHistory'
+  sanitize "$tool" test_cuda_reactive_mask '*'
 done
 exit $status

@@ -19,7 +19,7 @@
  *   motion_vectors  R16G16_SFLOAT (RG16F), R32G32_SFLOAT (RG32F)          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   exposure        R32_SFLOAT (R32F), 1x1, optional                      SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   reactive_mask,  R8_UNORM, R16_SFLOAT or R32_SFLOAT, optional          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
- *   transparency_mask  (the Vulkan backend reads them; the CUDA backend refuses them, see the struct)
+ *   transparency_mask
  *   output          the context's output_format: R16G16B16A16_SFLOAT      STORAGE            GENERAL
  *                   (RGBA16F), A2B10G10R10_UNORM_PACK32 (R10G10B10A2),
  *                   R8G8B8A8_UNORM (RGBA8)
@@ -243,9 +243,8 @@ typedef struct swinup_vulkan_dispatch_desc {
        cannot be checked before the frame runs: they are clamped to [0, 1] and counted
        (swinup_input_statistics), and the context warns once per mask through its log callback
        when it sees such values (with a later call: a recorded frame's counts are read once swinup
-       sees it completed). The Vulkan backend reads them; the CUDA backend on Vulkan images does
-       not import mask images in this version: an image here is SWINUP_STATUS_UNSUPPORTED naming
-       it there. --- */
+       sees it completed). Both backends read them (the CUDA backend imports them like the other
+       inputs: exportable memory, optimal tiling). --- */
     swinup_vulkan_image reactive_mask;
     swinup_vulkan_image transparency_mask;
 } swinup_vulkan_dispatch_desc;

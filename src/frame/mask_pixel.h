@@ -19,6 +19,12 @@ enum MaskIndex { kReactiveMask = 0, kTransparencyMask = 1, kMasks = 2 };
 // Pixel (x, y) of a mask input as the engine gave it: R8_UNORM is code / 255, R16F and R32F the
 // stored value (f16 converted exactly).
 SWINUP_HD float read_mask_input(const InputImage& im, int x, int y) {
+#if defined(__CUDA_ARCH__)
+    if (im.unorm8 && im.texture != 0) {  // an imported R8_UNORM image: its code, as an integer
+        const unsigned char code = tex2D<unsigned char>(im.texture, static_cast<float>(x) + 0.5f, static_cast<float>(y) + 0.5f);
+        return exact::div(static_cast<float>(code), 255.0f);
+    }
+#endif
     if (im.unorm8) {
         const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
         return exact::div(static_cast<float>(row[x]), 255.0f);

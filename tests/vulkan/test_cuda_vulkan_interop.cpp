@@ -36,7 +36,27 @@ struct Inputs {
     uint32_t width = 0, height = 0;
     std::vector<uint16_t> color;
     std::vector<float> depth, motion;
+    // Optional masks (empty: none): reactive as R8_UNORM codes, transparency as R16F.
+    std::vector<uint8_t> reactive;
+    std::vector<uint16_t> transparency;
 };
+
+// Frame f's masks: a reactive disc moving right (codes 0..255), a transparency pane of 0.5 over the
+// right third with a soft edge.
+void add_masks(Inputs* in, int frame) {
+    const uint32_t w = in->width, h = in->height;
+    in->reactive.assign(size_t(w) * h, 0);
+    in->transparency.assign(size_t(w) * h, 0);
+    for (uint32_t y = 0; y < h; ++y) {
+        for (uint32_t x = 0; x < w; ++x) {
+            const float dx = float(x) - float(8 + 3 * frame), dy = float(y) - float(h) / 2.0f;
+            const float r = std::max(0.0f, 1.0f - std::sqrt(dx * dx + dy * dy) / 10.0f);
+            in->reactive[size_t(y) * w + x] = uint8_t(std::lround(r * 255.0f));
+            const float t = std::min(0.5f, std::max(0.0f, (float(x) - 2.0f * float(w) / 3.0f) / 8.0f));
+            in->transparency[size_t(y) * w + x] = swinup::f32_to_f16_bits(t);
+        }
+    }
+}
 
 Inputs make_inputs(uint32_t w, uint32_t h, int frame) {
     Inputs in;
@@ -96,6 +116,10 @@ public:
             swinup::output_resource(out.data(), desc_.output_format, desc_.display_width, desc_.display_height));
         const float exposure = s.exposure;
         if (exposure > 0.0f) d.exposure = input_resource(&exposure, SWINUP_FORMAT_R32F, 1, 1);
+        if (!in.reactive.empty()) {
+            d.reactive_mask = input_resource(in.reactive.data(), SWINUP_FORMAT_R8_UNORM, in.width, in.height);
+            d.transparency_mask = input_resource(in.transparency.data(), SWINUP_FORMAT_R16F, in.width, in.height);
+        }
         d.jitter_x = s.jitter_x;
         d.jitter_y = s.jitter_y;
         d.reset = s.reset;
@@ -121,6 +145,8 @@ public:
         depth_up_ = std::make_unique<HostBuffer>(gpu, render * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         motion_up_ = std::make_unique<HostBuffer>(gpu, render * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         exposure_up_ = std::make_unique<HostBuffer>(gpu, 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        reactive_up_ = std::make_unique<HostBuffer>(gpu, render, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        transparency_up_ = std::make_unique<HostBuffer>(gpu, render * 2, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         readback_ = std::make_unique<HostBuffer>(gpu, size_t(8192) * 8192 / 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
         timeline_ = vulkan_app::create_timeline_semaphore(gpu.device, true);
         gate_ = vulkan_app::create_timeline_semaphore(gpu.device, false);
@@ -151,7 +177,11 @@ public:
         depth_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32_SFLOAT, kRenderW, kRenderH, usage, true);
         motion_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32G32_SFLOAT, kRenderW, kRenderH, usage, true);
         exposure_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32_SFLOAT, 1, 1, usage, true);
-        for (const AppImage* i : {color_.get(), depth_.get(), motion_.get(), exposure_.get()}) fresh_.push_back(i);
+        reactive_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R8_UNORM, kRenderW, kRenderH, usage, true);
+        transparency_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R16_SFLOAT, kRenderW, kRenderH, usage, true);
+        for (const AppImage* i : {color_.get(), depth_.get(), motion_.get(), exposure_.get(), reactive_.get(),
+                                  transparency_.get()})
+            fresh_.push_back(i);
     }
     // A new output image (a swapchain re-created at a new size); it may be larger than the display.
     void make_output(uint32_t width, uint32_t height) {
@@ -166,10 +196,12 @@ public:
         old.push_back(std::move(depth_));
         old.push_back(std::move(motion_));
         old.push_back(std::move(exposure_));
+        old.push_back(std::move(reactive_));
+        old.push_back(std::move(transparency_));
         return old;
     }
 
-    swinup_vulkan_dispatch_desc describe(const Scalars& s) const {
+    swinup_vulkan_dispatch_desc describe(const Scalars& s, bool masks = false) const {
         swinup_vulkan_dispatch_desc d;
         swinup_vulkan_dispatch_desc_init(&d);
         d.frame.render_width = kRenderW;
@@ -182,6 +214,10 @@ public:
         d.motion_vectors = motion_->desc();
         d.output = output_->desc();
         if (s.exposure > 0.0f) d.exposure = exposure_->desc();
+        if (masks) {
+            d.reactive_mask = reactive_->desc();
+            d.transparency_mask = transparency_->desc();
+        }
         return d;
     }
 
@@ -195,6 +231,11 @@ public:
         std::memcpy(depth_up_->mapped, in.depth.data(), in.depth.size() * 4);
         std::memcpy(motion_up_->mapped, in.motion.data(), in.motion.size() * 4);
         std::memcpy(exposure_up_->mapped, &s.exposure, 4);
+        const bool masks = !in.reactive.empty();
+        if (masks) {
+            std::memcpy(reactive_up_->mapped, in.reactive.data(), in.reactive.size());
+            std::memcpy(transparency_up_->mapped, in.transparency.data(), in.transparency.size() * 2);
+        }
 
         vulkan_app::begin_once(cmds_[0]);
         if (!fresh_.empty()) vulkan_app::to_general(cmds_[0], fresh_);
@@ -203,6 +244,10 @@ public:
         vulkan_app::copy_buffer_to_image(cmds_[0], *depth_up_, *depth_);
         vulkan_app::copy_buffer_to_image(cmds_[0], *motion_up_, *motion_);
         vulkan_app::copy_buffer_to_image(cmds_[0], *exposure_up_, *exposure_);
+        if (masks) {
+            vulkan_app::copy_buffer_to_image(cmds_[0], *reactive_up_, *reactive_);
+            vulkan_app::copy_buffer_to_image(cmds_[0], *transparency_up_, *transparency_);
+        }
         vulkan_app::check(vkEndCommandBuffer(cmds_[0]), "vkEndCommandBuffer");
         const uint64_t uploaded = ++value_;
         const uint64_t gate_value = ++gate_value_;
@@ -210,7 +255,7 @@ public:
                                                          : vulkan_app::TimelinePoint{};
         vulkan_app::submit(gpu_.queue, cmds_[0], held_back, {timeline_, uploaded});
 
-        swinup_vulkan_dispatch_desc d = describe(s);
+        swinup_vulkan_dispatch_desc d = describe(s, masks);
         d.wait_semaphore = timeline_;
         d.wait_value = uploaded;
         d.signal_semaphore = timeline_;
@@ -247,9 +292,10 @@ private:
     Gpu& gpu_;
     swinup_context_desc desc_;
     swinup_context* ctx_ = nullptr;
-    std::unique_ptr<AppImage> color_, depth_, motion_, exposure_, output_;
+    std::unique_ptr<AppImage> color_, depth_, motion_, exposure_, reactive_, transparency_, output_;
     std::vector<const vulkan_app::Image*> fresh_;  // not yet transitioned out of UNDEFINED
-    std::unique_ptr<HostBuffer> color_up_, depth_up_, motion_up_, exposure_up_, readback_;
+    std::unique_ptr<HostBuffer> color_up_, depth_up_, motion_up_, exposure_up_, reactive_up_, transparency_up_,
+        readback_;
     VkSemaphore timeline_ = VK_NULL_HANDLE, gate_ = VK_NULL_HANDLE;
     uint64_t value_ = 0, gate_value_ = 0, held_back_value_ = 0;
     VkFence fence_ = VK_NULL_HANDLE;
@@ -312,6 +358,22 @@ TEST_F(CudaVulkanInterop, ImportedImagesGiveTheHostPointerFrames) {
             s.jitter_y = 0.125f * float(f % 3) - 0.125f;
             s.exposure = f == 2 ? 0.75f : 0.0f;
             c.expect_same_frame(in, s, "format " + std::to_string(format) + " frame " + std::to_string(f));
+        }
+    }
+}
+
+// Mask images (R8_UNORM reactive, R16_SFLOAT transparency) imported like the other inputs: the
+// frames equal the CUDA backend's frames from host-pointer masks, and differ from those without.
+TEST_F(CudaVulkanInterop, MaskImagesGiveTheHostPointerFramesWithMasks) {
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
+    Reference without(context_desc(SWINUP_FORMAT_RGBA16F));
+    for (int f = 0; f < 4; ++f) {
+        Inputs in = make_inputs(kRenderW, kRenderH, f);
+        const std::vector<uint8_t> unmasked = without.frame(in, Scalars{});
+        add_masks(&in, f);
+        c.expect_same_frame(in, Scalars{}, "masked frame " + std::to_string(f));
+        if (f > 0) {
+            EXPECT_FALSE(c.got == unmasked) << "frame " << f << ": the masks changed nothing";
         }
     }
 }

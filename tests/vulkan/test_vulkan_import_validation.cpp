@@ -156,20 +156,22 @@ TEST(CudaInteropValidation, SemaphoreValuesAreChecked) {
                    "vulkan_dispatch.signal_value: is 2 but signal_semaphore is VK_NULL_HANDLE");
 }
 
-// The CUDA backend does not import mask images: a well-formed one is refused, UNSUPPORTED, naming it.
-TEST(CudaInteropValidation, MaskImagesAreRefusedNamingThem) {
+// Mask images are imported like the other inputs: a well-formed one passes, and one without
+// exportable memory is refused naming the mask.
+TEST(CudaInteropValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
     for (int m = 0; m < 2; ++m) {
-        Frame f;
-        swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
-        mask = image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     VK_IMAGE_USAGE_SAMPLED_BIT);
-        const Validation v = f.check();
-        EXPECT_EQ(v.status, SWINUP_STATUS_UNSUPPORTED);
-        EXPECT_EQ(v.message.rfind(std::string("vulkan_dispatch.") + (m == 0 ? "reactive_mask" : "transparency_mask") +
-                                      ".image: the CUDA backend does not import mask images from Vulkan",
-                                  0),
-                  0u)
-            << v.message;
+        const std::string name = m == 0 ? "reactive_mask" : "transparency_mask";
+        for (VkFormat format : {VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT, VK_FORMAT_R32_SFLOAT}) {
+            Frame f;
+            swinup_vulkan_image& mask = m == 0 ? f.desc.reactive_mask : f.desc.transparency_mask;
+            mask = image(0x600, format, 64, 48, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT);
+            const Validation ok = f.check();
+            EXPECT_TRUE(ok.ok()) << name << " format " << format << ": " << ok.message;
+            mask.memory_handle_type = static_cast<VkExternalMemoryHandleTypeFlagBits>(0);
+            const Validation v = f.check();
+            EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+            EXPECT_EQ(v.message.rfind("vulkan_dispatch." + name + ".memory_handle_type: is 0", 0), 0u) << v.message;
+        }
     }
 }
 

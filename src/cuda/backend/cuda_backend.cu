@@ -232,6 +232,11 @@ void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_
     }
 }
 
+int CudaBackend::mask_tokens_of(const FrameParams& p) const {
+    if (!p.has_masks || !weights_->config.masks) return 0;
+    return weights_->config.variant == Variant::lite ? 1 : 2;
+}
+
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
     const FrameSetup frame = frames_.begin(desc_, d);
     SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
@@ -248,7 +253,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
         host_mask = host_mask || masks[m]->memory == SWINUP_MEMORY_HOST;
         p.has_masks = 1;
     }
-    if (p.has_masks && weights_->config.masks) p.mask_tokens = weights_->config.variant == Variant::lite ? 1 : 2;
+    p.mask_tokens = mask_tokens_of(p);
     const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
     const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
     p.output_format = d.output.format;
@@ -286,6 +291,14 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     p.color = images.color;
     p.depth = images.depth;
     p.motion = images.motion;
+    const InputImage* masks[kMasks] = {&images.reactive_mask, &images.transparency_mask};
+    InputImage* mask_images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
+    for (int m = 0; m < kMasks; ++m) {
+        if (masks[m]->texture == 0) continue;
+        *mask_images[m] = *masks[m];
+        p.has_masks = 1;
+    }
+    p.mask_tokens = mask_tokens_of(p);
     if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
     p.output_format = images.output_format;
     p.output_surface = images.output;

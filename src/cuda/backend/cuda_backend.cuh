@@ -67,6 +67,7 @@ public:
     // objects (InputImage::texture), the output written through a surface object; no copies.
     struct ImportedImages {
         InputImage color, depth, motion;        // .texture set, .data null
+        InputImage reactive_mask, transparency_mask;  // .texture 0: absent (0 at every pixel)
         unsigned long long exposure = 0;        // a 1x1 R32F texture object, or 0 (the dispatch's value)
         unsigned long long output = 0;          // the output's surface object
         int output_format = 0;                  // swinup_format of the context
@@ -90,6 +91,9 @@ private:
     void run_frame(const swinup_dispatch_desc& desc, uint64_t frame_index, cudaStream_t stream);
     void enqueue(const FrameParams& host, uint64_t frame_index, cudaStream_t stream);
     InputImage input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream);
+    // FrameParams::mask_tokens of a frame: how mask_embed reads the masks (lite 1, full 2), or 0
+    // when the frame has none or the weights have no mask_embed.
+    int mask_tokens_of(const FrameParams& p) const;
     // generate_reactive_mask's copies of host-memory colours and its output (max render size).
     struct MaskStaging {
         DeviceBuffer opaque, final_color, output;

@@ -25,6 +25,10 @@ bool channel_desc_of(VkFormat format, cudaChannelFormatDesc* out) {
         case VK_FORMAT_R16G16B16A16_SFLOAT: *out = cudaCreateChannelDesc(16, 16, 16, 16, f); return true;
         case VK_FORMAT_R32G32B32A32_SFLOAT: *out = cudaCreateChannelDesc(32, 32, 32, 32, f); return true;
         case VK_FORMAT_R32_SFLOAT: *out = cudaCreateChannelDesc(32, 0, 0, 0, f); return true;
+        case VK_FORMAT_R16_SFLOAT: *out = cudaCreateChannelDesc(16, 0, 0, 0, f); return true;
+        // A mask's UNORM8 codes, read as the integers they are (read_mask_input divides by 255 as
+        // the CPU does; the texture unit's normalising read need not round the same way).
+        case VK_FORMAT_R8_UNORM: *out = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned); return true;
         case VK_FORMAT_R16G16_SFLOAT: *out = cudaCreateChannelDesc(16, 16, 0, 0, f); return true;
         case VK_FORMAT_R32G32_SFLOAT: *out = cudaCreateChannelDesc(32, 32, 0, 0, f); return true;
         case VK_FORMAT_A2B10G10R10_UNORM_PACK32:

@@ -76,6 +76,7 @@ InputImage texture_input(const swinup_vulkan_image& image, const cuda::ImportedI
     im.texture = imported.texture;
     im.channels = format_channels(swinup_format_of(image.format));
     im.half = format_is_half(swinup_format_of(image.format)) ? 1 : 0;
+    im.unorm8 = image.format == VK_FORMAT_R8_UNORM ? 1 : 0;
     im.width = static_cast<int>(image.width);
     im.height = static_cast<int>(image.height);
     return im;
@@ -162,6 +163,14 @@ public:
             frame.motion =
                 texture_input(d.motion_vectors, images_->get(d.motion_vectors, "motion_vectors", Access::kRead));
             if (exposure_image) frame.exposure = images_->get(d.exposure, "exposure", Access::kRead).texture;
+            if (d.reactive_mask.image != VK_NULL_HANDLE) {
+                frame.reactive_mask =
+                    texture_input(d.reactive_mask, images_->get(d.reactive_mask, "reactive_mask", Access::kRead));
+            }
+            if (d.transparency_mask.image != VK_NULL_HANDLE) {
+                frame.transparency_mask = texture_input(
+                    d.transparency_mask, images_->get(d.transparency_mask, "transparency_mask", Access::kRead));
+            }
             frame.output = images_->get(d.output, "output", Access::kWrite).surface;
             frame.output_format = swinup_format_of(d.output.format);
             const cudaExternalSemaphore_t wait =

@@ -89,26 +89,16 @@ bool has_extension(const swinup_vulkan_device_desc& d, const char* name) {
 }  // namespace
 
 Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, bool exposure_image) {
-    // The CUDA backend on Vulkan images does not import mask images in this version (the Vulkan
-    // backend and swinup_dispatch with CUDA device pointers read them).
-    for (const auto& [name, image] : {std::pair{"reactive_mask", &d.reactive_mask},
-                                      std::pair{"transparency_mask", &d.transparency_mask}}) {
-        if (image->image != VK_NULL_HANDLE) {
-            return {SWINUP_STATUS_UNSUPPORTED,
-                    std::string("vulkan_dispatch.") + name +
-                        ".image: the CUDA backend does not import mask images from Vulkan in this version; use "
-                        "SWINUP_BACKEND_VULKAN to record the frame, or pass the mask to swinup_dispatch as CUDA "
-                        "device memory"};
-        }
-    }
     const struct {
         const char* name;
         const swinup_vulkan_image* image;
-    } images[5] = {{"color", &d.color},
+    } images[7] = {{"color", &d.color},
                    {"depth", &d.depth},
                    {"motion_vectors", &d.motion_vectors},
                    {"output", &d.output},
-                   {"exposure", exposure_image ? &d.exposure : nullptr}};
+                   {"exposure", exposure_image ? &d.exposure : nullptr},
+                   {"reactive_mask", d.reactive_mask.image != VK_NULL_HANDLE ? &d.reactive_mask : nullptr},
+                   {"transparency_mask", d.transparency_mask.image != VK_NULL_HANDLE ? &d.transparency_mask : nullptr}};
     for (const auto& i : images) {
         if (i.image == nullptr) continue;
         Validation v = check_memory(*i.image, i.name);
