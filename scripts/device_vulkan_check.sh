@@ -24,7 +24,7 @@ status=0
 # The GoogleTest programs are run directly (their CTest lists need the CMake that configured them).
 for t in build-device/tests/test_vulkan_* build-device/tests/test_cuda_vulkan_interop \
          build-device/tests/test_cuda_memory build-device/tests/test_cuda_backend \
-         build-device/tests/test_cuda_masks; do
+         build-device/tests/test_cuda_masks build-device/tests/test_cuda_reactive_mask; do
   [ -x "$t" ] || continue
   echo "== $(basename "$t")"
   (cd build-device/tests && "../../$t") >"$OUT/$(basename "$t").log" 2>&1 || status=1

@@ -264,11 +264,12 @@ swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandB
             return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": cmd is VK_NULL_HANDLE");
         }
         if (desc == nullptr) return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": desc is NULL");
-        // Only struct_size is read before it is known to be this layout's.
+        // Only struct_size is read before it is known to be this layout's (the check names the
+        // accepted size).
         if (desc->struct_size != SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1) {
             swinup_vulkan_reactive_mask_desc sized;
+            swinup_vulkan_reactive_mask_desc_init(&sized);
             sized.struct_size = desc->struct_size;
-            sized.mask.struct_size = SWINUP_REACTIVE_MASK_DESC_SIZE_V1;
             const swinup::Validation v = swinup::vulkan_api::validate_vulkan_reactive_mask_desc(sized, ctx->desc);
             return fail_context(ctx, v.status, v.message);
         }

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "api/input_statistics_count.h"
-#include "frame/mask_pixel.h"
 #include "frame/formats.h"
+#include "frame/mask_pixel.h"
 #include "frame/reactive_mask_pixel.h"
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
