@@ -88,10 +88,16 @@ def seq_sum_last(x: torch.Tensor) -> torch.Tensor:
 
 
 class SwinUp(nn.Module):
-    def __init__(self, cfg: ModelConfig, exact: bool = False):
+    def __init__(self, cfg: ModelConfig, exact: bool = False, quantise: bool = True):
+        """quantise=False: the same network with no rounding point at all (weights as given,
+        activations in the parameters' dtype), for the peer benchmark (scripts/peer_bench.py:
+        the network in bf16 with torch.compile); never for training, export or golden data."""
         super().__init__()
+        if exact and not quantise:
+            raise ValueError("SwinUp: exact mode is the quantised network's; quantise=False has no exact form")
         self.cfg = cfg
         self.exact = exact
+        self.quantise = quantise
         self.specs = model_tensors(cfg)
         self.params = nn.ParameterDict()
         # Fixed per-channel scales (from a weights file): used instead of re-deriving them from
@@ -274,7 +280,7 @@ class SwinUp(nn.Module):
 
     def _rel_bias(self, name: str) -> torch.Tensor:
         """Block `name`'s relative-position bias tables [heads, 16, 16], rounded to f16."""
-        return self._cached(name + ".rel_bias", lambda: round_f16_ste(self.p(name + ".rel_bias")))
+        return self._cached(name + ".rel_bias", lambda: self._f16(self.p(name + ".rel_bias")))
 
     def _cached(self, key: str, make):
         if self._quantised is None:
@@ -283,8 +289,20 @@ class SwinUp(nn.Module):
             self._quantised[key] = make()
         return self._quantised[key]
 
+    def _e4m3(self, x: torch.Tensor) -> torch.Tensor:
+        """An e4m3 rounding point (straight-through gradient); nothing with quantise=False."""
+        return round_e4m3_ste(x) if self.quantise else x
+
+    def _f16(self, x: torch.Tensor) -> torch.Tensor:
+        """An f16 rounding point (straight-through gradient); nothing with quantise=False."""
+        return round_f16_ste(x) if self.quantise else x
+
     def _quantised_weight(self, name: str):
-        """(e4m3 values of w / scale with a straight-through gradient, scale [out])."""
+        """(e4m3 values of w / scale with a straight-through gradient, scale [out]); with
+        quantise=False (w, None)."""
+        if not self.quantise:
+            return self.p(name + ".weight"), None
+
         def make():
             w = self.p(name + ".weight")
             scale = self._scale(name + ".weight", w)
@@ -296,6 +314,8 @@ class SwinUp(nn.Module):
         """y = scale * sum_k(wq[o,k] x[k]) + bias, x already e4m3; f32 out (exact mode: t =
         acc*scale, then y = t + bias, two roundings, no fma, as the kernels do)."""
         wq, scale = self._quantised_weight(name)
+        if scale is None:  # quantise=False: a plain linear layer
+            return torch.nn.functional.linear(x, wq, self.p(name + ".bias"))
         if self.exact:
             return exact_matmul(x, wq.t()) * scale + self.p(name + ".bias")
         # Fast mode: one kernel for the scale and the bias (it may fuse them into an fma, which
@@ -309,7 +329,7 @@ class SwinUp(nn.Module):
             inv = 1.0 / torch.sqrt(mean + RMS_EPS)
         else:  # the same formula in fewer kernels (rsqrt may differ from 1 / sqrt in the last bit)
             inv = torch.rsqrt(x.square().mean(-1) + RMS_EPS)
-        return round_e4m3_ste((x * inv[..., None]) * self.p(name + ".gain"))
+        return self._e4m3((x * inv[..., None]) * self.p(name + ".gain"))
 
     def attention(self, name: str, heads: int, qkv: torch.Tensor, shifted: bool) -> torch.Tensor:
         """qkv: [B, H, W, 3C] f16 values -> attention output [B, H, W, C] rounded to e4m3."""
@@ -336,7 +356,7 @@ class SwinUp(nn.Module):
         z = (s - m) * xm.LOG2E
         if mask is not None:
             z = torch.where(mask, z, torch.zeros_like(z))  # keep masked lanes finite
-        p = round_f16_ste(xm.fn("exp2", z, self.exact))
+        p = self._f16(xm.fn("exp2", z, self.exact))
         if mask is not None:
             p = torch.where(mask, p, torch.zeros_like(p))  # masked pairs: p = 0 exactly
         l = seq_sum_last(p) if self.exact else p.sum(-1)
@@ -346,23 +366,23 @@ class SwinUp(nn.Module):
         o = _unwindows(o, h, w)
         if shifted:
             o = torch.roll(o, shifts=(SHIFT, SHIFT), dims=(1, 2))
-        return round_e4m3_ste(o)
+        return self._e4m3(o)
 
     def block(self, spec, x: torch.Tensor, shifted: bool) -> torch.Tensor:
         n = spec.name
-        qkv = round_f16_ste(self.linear(n + ".qkv", self.rmsnorm_e4m3(n + ".norm1", x)))
+        qkv = self._f16(self.linear(n + ".qkv", self.rmsnorm_e4m3(n + ".norm1", x)))
         a = self.attention(n, spec.heads, qkv, shifted)
-        x = round_f16_ste(x + self.linear(n + ".proj", a))
+        x = self._f16(x + self.linear(n + ".proj", a))
         hdn = self.linear(n + ".fc1", self.rmsnorm_e4m3(n + ".norm2", x))
-        hdn = round_e4m3_ste(xm.fn("gelu", hdn, self.exact))
-        return round_f16_ste(x + self.linear(n + ".fc2", hdn))
+        hdn = self._e4m3(xm.fn("gelu", hdn, self.exact))
+        return self._f16(x + self.linear(n + ".fc2", hdn))
 
     def merge(self, name: str, x: torch.Tensor) -> torch.Tensor:
-        return round_f16_ste(self.linear(name + ".linear", self.rmsnorm_e4m3(name + ".norm", space_to_depth(x))))
+        return self._f16(self.linear(name + ".linear", self.rmsnorm_e4m3(name + ".norm", space_to_depth(x))))
 
     def expand(self, name: str, x: torch.Tensor, skip: torch.Tensor) -> torch.Tensor:
         y = depth_to_space(self.linear(name + ".linear", self.rmsnorm_e4m3(name + ".norm", x)))
-        return round_f16_ste(y + skip)
+        return self._f16(y + skip)
 
     # ---- the network ------------------------------------------------------------------------
     def mask_embed(self, masks, shape):
@@ -399,13 +419,13 @@ class SwinUp(nn.Module):
             x1 = self.linear("embed", space_to_depth(staged))
             if self.cfg.masks:
                 x1 = x1 + self.mask_embed(None if masks is None else space_to_depth(masks), x1.shape)
-            x1 = named("embed", round_f16_ste(x1))
+            x1 = named("embed", self._f16(x1))
         else:
             e0 = self.linear("embed0", staged)
             if self.cfg.masks:
                 e0 = e0 + self.mask_embed(masks, e0.shape)
-            e0 = named("embed0", round_e4m3_ste(torch.relu(e0)))
-            x0 = named("embed1", round_f16_ste(self.linear("embed1", e0)))
+            e0 = named("embed0", self._e4m3(torch.relu(e0)))
+            x0 = named("embed1", self._f16(self.linear("embed1", e0)))
             x0 = blk("enc0", x0)
             x1 = named("merge0", self.merge("merge0", x0))
         x1 = blk("enc1", x1)
@@ -436,6 +456,6 @@ class SwinUp(nn.Module):
         RMSNorm output, e4m3 values) and the staged slots [..., 16] -> fc1 -> ReLU -> e4m3 -> fc2
         -> ReLU -> e4m3 -> fc3, what it adds to head outputs 0-7 [..., 8] (f32)."""
         x = torch.cat([normalised, slots], dim=-1)
-        h1 = round_e4m3_ste(torch.relu(self.linear("head_mlp.fc1", x)))
-        h2 = round_e4m3_ste(torch.relu(self.linear("head_mlp.fc2", h1)))
+        h1 = self._e4m3(torch.relu(self.linear("head_mlp.fc1", x)))
+        h2 = self._e4m3(torch.relu(self.linear("head_mlp.fc2", h1)))
         return self.linear("head_mlp.fc3", h2)

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The peers of `swinup bench` (issue "Half the time on the H200"): the same network, dimensions
+and inputs in PyTorch, timed on the GPU with CUDA events, so that the CUDA backend's figures can be
+read against what a framework reaches on the same machine:
+  - bf16: the network with no rounding point (SwinUp(quantise=False), weights as the shipped file
+    decodes them) in bfloat16, through torch.compile (mode max-autotune-no-cudagraphs unless
+    --compile-mode), the framework's best effort without the kernels' quantisation;
+  - quantised: the project's PyTorch reference in fast mode (e4m3/f16 rounding points as the
+    kernels, float32 arithmetic), through compile_forward when torch has torch.compile.
+Only the network is timed (staged slots in, the head's outputs out: the CUDA bench's "network"
+stage), at the render size's padded grid, batch 1, the frame index alternating (both window-shift
+parities, as a sequence of frames). Inputs are e4m3 values drawn uniformly from the codes of
+|x| <= 4 (the network's time does not depend on them). Prints one line per variant and peer:
+median and min ms over --iterations runs after --warmup, and with --cuda-ms V=MS (from `swinup
+bench`, same size) the ratio peer / CUDA.
+
+Usage: python3 python/scripts/peer_bench.py [--variant lite|full|both] [--render 1280x720]
+       [--iterations 200] [--warmup 20] [--peers bf16,quantised] [--device cuda]
+       [--cuda-ms lite=0.62,full=1.31] [--no-compile]
+Without a CUDA device it runs on the CPU (a smoke run: the timings mean nothing there)."""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from swinup.model import SwinUp  # noqa: E402
+from swinup.quant import e4m3_decode  # noqa: E402
+from swinup.spec import SLOTS, pad_to_grid  # noqa: E402
+from swinup.weights_io import read_weights  # noqa: E402
+
+
+def staged_input(h: int, w: int, device, seed: int = 0) -> torch.Tensor:
+    """[1, H, W, 16] e4m3 values with |x| <= 4, on the padded grid."""
+    g = torch.Generator().manual_seed(seed)
+    codes = torch.arange(256, dtype=torch.int64)
+    values = e4m3_decode(codes.to(torch.uint8))
+    usable = values[torch.isfinite(values) & (values.abs() <= 4.0)]
+    pick = torch.randint(0, usable.numel(), (1, h, w, SLOTS), generator=g)
+    return usable[pick].to(torch.float32).to(device)
+
+
+def make_network(variant: str, peer: str, device, compile_mode: str, compile_it: bool):
+    cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", f"{variant}.safetensors"))
+    model = SwinUp(cfg, quantise=(peer != "bf16"))
+    model.load_tensors(tensors, fix_scales=True)
+    model.requires_grad_(False).eval()
+    dtype = torch.bfloat16 if peer == "bf16" else torch.float32
+    model.to(device=device, dtype=dtype)
+    forward = model.forward
+    compiled = False
+    if compile_it and hasattr(torch, "compile"):
+        if peer == "bf16":
+            forward = torch.compile(model.forward, mode=compile_mode, dynamic=False)
+        else:
+            model.compile_forward()
+            forward = lambda staged, index: model.run(staged, index)  # noqa: E731
+        compiled = True
+    return forward, dtype, compiled
+
+
+def time_runs(forward, staged, device, iterations: int, warmup: int):
+    """Milliseconds of each of `iterations` forward passes (frame index alternating)."""
+    times = []
+    with torch.no_grad():
+        for i in range(warmup):
+            forward(staged, i)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+            for i in range(iterations):
+                start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                forward(staged, i)
+                stop.record()
+                stop.synchronize()
+                times.append(start.elapsed_time(stop))
+        else:
+            for i in range(iterations):
+                t0 = time.perf_counter()
+                forward(staged, i)
+                times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variant", default="both", choices=["lite", "full", "both"])
+    ap.add_argument("--render", default="1280x720")
+    ap.add_argument("--iterations", type=int, default=200)
+    ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--peers", default="bf16,quantised")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--compile-mode", default="max-autotune-no-cudagraphs")
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--cuda-ms", default="", help="V=MS,...: swinup bench's network figure for the ratio")
+    args = ap.parse_args()
+    w, h = (int(v) for v in args.render.lower().split("x"))
+    device = torch.device(args.device)
+    cuda_ms = dict((k, float(v)) for k, v in (p.split("=") for p in args.cuda_ms.split(",") if p))
+    variants = ["lite", "full"] if args.variant == "both" else [args.variant]
+    hp, wp = pad_to_grid(h), pad_to_grid(w)
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
+    print(f"peer_bench: {name}, torch {torch.__version__}, network on the {wp}x{hp} grid of {w}x{h}, batch 1")
+    print(f"{'variant':8s} {'peer':10s} {'compiled':9s} {'median ms':>10s} {'min ms':>8s} {'/ CUDA':>8s}")
+    for variant in variants:
+        for peer in [p for p in args.peers.split(",") if p]:
+            if peer not in ("bf16", "quantised"):
+                raise SystemExit(f"peer_bench: unknown peer {peer!r} (bf16, quantised)")
+            forward, dtype, compiled = make_network(variant, peer, device, args.compile_mode, not args.no_compile)
+            staged = staged_input(hp, wp, device).to(dtype)
+            times = time_runs(forward, staged, device, args.iterations, args.warmup)
+            med = statistics.median(times)
+            ratio = f"{med / cuda_ms[variant]:.2f}x" if variant in cuda_ms else "-"
+            print(f"{variant:8s} {peer:10s} {str(compiled):9s} {med:10.3f} {min(times):8.3f} {ratio:>8s}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
