@@ -29,7 +29,7 @@ from swinup.training import recurrence  # noqa: E402
 from swinup.training.batches import ClipSource  # noqa: E402
 from swinup.training.checkpoint import read_checkpoint, write_checkpoint  # noqa: E402
 from swinup.training.options import parser  # noqa: E402
-from swinup.weights_io import read_weights  # noqa: E402
+from swinup.weights_io import read_weights, write_weights, zero_mask_embed  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 W, H, N = 64, 32, 6  # render size (display 2x) and frames of the test sequences
@@ -276,8 +276,14 @@ class TrainOptions(MaskedSequences):
     def test_the_bias_and_unknown_names_are_refused(self):
         self.refused(["--masks", "--train-only", "mask_embed.bias"], "stays exactly zero")
         self.refused(["--masks", "--train-only", "mask_embed.weights"], "no such parameter")
-        # From a start without the layer (full's shipped checkpoint; lite's holds its trained one).
-        self.refused(["--variant", "full", "--train-only", "mask_embed.weight"], "needs --masks")
+        # From a start without the layer: a weights file whose mask_embed is the zero one of format 5
+        # (both shipped checkpoints hold a trained layer since 2026-12-05).
+        with tempfile.TemporaryDirectory() as d:
+            cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", "full.safetensors"))
+            start = os.path.join(d, "full_zero_mask_embed.safetensors")
+            write_weights(start, cfg, dict(tensors, **zero_mask_embed(cfg)), "full, zero mask_embed")
+            self.refused(["--variant", "full", "--init-weights", start, "--train-only", "mask_embed.weight"],
+                         "needs --masks")
 
     def test_the_output_pass_trains_with_the_still_shift_asked_for_and_the_masks(self):
         seen = []
