@@ -29,27 +29,7 @@ TEST(CudaReactiveMask, HostMemoryGivesTheCpuBackendsBytes) {
     Context cuda;
     const swinup_context_desc desc = context_desc(SWINUP_BACKEND_CUDA);
     ASSERT_EQ(swinup_context_create(&desc, &cuda.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
-    for (const Mode& m : kModes) {
-        for (swinup_format format : kMaskFormats) {
-            const std::vector<uint8_t> want = cpu_mask(c, m, format);
-            const size_t row = size_t(kW) * mask_bytes(format), pitch = row + 3 * mask_bytes(format);
-            for (bool rgb : {false, true}) {
-                std::vector<uint8_t> out(pitch * kH, 0xEE);
-                const swinup_resource final_color =
-                    rgb ? input_resource(c.final_rgb16.data(), SWINUP_FORMAT_RGB16F, kW, kH)
-                        : input_resource(c.final_f16.data(), SWINUP_FORMAT_RGBA16F, kW, kH);
-                const swinup_reactive_mask_desc d =
-                    host_desc(m, input_resource(c.opaque.data(), SWINUP_FORMAT_RGBA32F, kW, kH), final_color,
-                              output_resource(out.data(), format, kW, kH, SWINUP_MEMORY_HOST, pitch));
-                ASSERT_EQ(swinup_generate_reactive_mask(cuda.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(cuda.ctx);
-                for (uint32_t y = 0; y < kH; ++y) {
-                    EXPECT_EQ(std::memcmp(&out[y * pitch], &want[y * row], row), 0)
-                        << m.name << ", format " << format << (rgb ? ", RGB16F" : "") << ": row " << y << " differs";
-                    for (size_t b = row; b < pitch; ++b) ASSERT_EQ(out[y * pitch + b], 0xEE) << "padding written";
-                }
-            }
-        }
-    }
+    expect_host_memory_gives_cpu_bytes(cuda.ctx, c);
 }
 
 TEST(CudaReactiveMask, DeviceMemoryGivesTheCpuBackendsBytes) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -114,6 +115,32 @@ inline std::vector<uint8_t> cpu_mask(const Colours& c, const Mode& m, swinup_for
                   input_resource(c.final_f16.data(), SWINUP_FORMAT_RGBA16F, kW, kH), output_resource(out.data(), format, kW, kH));
     EXPECT_EQ(swinup_generate_reactive_mask(cpu.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(cpu.ctx);
     return out;
+}
+
+// swinup_generate_reactive_mask on ctx from host memory gives the CPU's bytes in every mode and
+// format, with the final colour in RGBA16F and RGB16F, the output rows padded (the padding left).
+inline void expect_host_memory_gives_cpu_bytes(swinup_context* ctx, const Colours& c) {
+    for (const Mode& m : kModes) {
+        for (swinup_format format : kMaskFormats) {
+            const std::vector<uint8_t> want = cpu_mask(c, m, format);
+            const size_t row = size_t(kW) * mask_bytes(format), pitch = row + 3 * mask_bytes(format);
+            for (bool rgb : {false, true}) {
+                std::vector<uint8_t> out(pitch * kH, 0xEE);
+                const swinup_resource final_color =
+                    rgb ? input_resource(c.final_rgb16.data(), SWINUP_FORMAT_RGB16F, kW, kH)
+                        : input_resource(c.final_f16.data(), SWINUP_FORMAT_RGBA16F, kW, kH);
+                const swinup_reactive_mask_desc d =
+                    host_desc(m, input_resource(c.opaque.data(), SWINUP_FORMAT_RGBA32F, kW, kH), final_color,
+                              output_resource(out.data(), format, kW, kH, SWINUP_MEMORY_HOST, pitch));
+                ASSERT_EQ(swinup_generate_reactive_mask(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+                for (uint32_t y = 0; y < kH; ++y) {
+                    EXPECT_EQ(std::memcmp(&out[y * pitch], &want[y * row], row), 0)
+                        << m.name << ", format " << format << (rgb ? ", RGB16F" : "") << ": row " << y << " differs";
+                    for (size_t b = row; b < pitch; ++b) ASSERT_EQ(out[y * pitch + b], 0xEE) << "padding written";
+                }
+            }
+        }
+    }
 }
 
 }  // namespace swinup::test::reactive

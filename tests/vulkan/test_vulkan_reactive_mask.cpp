@@ -45,28 +45,7 @@ TEST(VulkanReactiveMask, HostPointersGiveTheCpuBackendsBytes) {
     const swinup_status created = swinup_context_create(&desc, &vk.ctx);
     if (created == SWINUP_STATUS_UNSUPPORTED) GTEST_SKIP() << swinup_last_error(nullptr);
     ASSERT_EQ(created, SWINUP_STATUS_OK) << swinup_last_error(nullptr);
-    for (const Mode& m : kModes) {
-        for (swinup_format format : kMaskFormats) {
-            const std::vector<uint8_t> want = cpu_mask(c, m, format);
-            // Final colour in both its 4- and 3-channel f16 forms, the output with a padded row pitch.
-            const size_t row = size_t(kW) * mask_bytes(format), pitch = row + 3 * mask_bytes(format);
-            for (bool rgb : {false, true}) {
-                std::vector<uint8_t> out(pitch * kH, 0xEE);
-                const swinup_resource final_color =
-                    rgb ? input_resource(c.final_rgb16.data(), SWINUP_FORMAT_RGB16F, kW, kH)
-                        : input_resource(c.final_f16.data(), SWINUP_FORMAT_RGBA16F, kW, kH);
-                const swinup_reactive_mask_desc d =
-                    host_desc(m, input_resource(c.opaque.data(), SWINUP_FORMAT_RGBA32F, kW, kH), final_color,
-                              output_resource(out.data(), format, kW, kH, SWINUP_MEMORY_HOST, pitch));
-                ASSERT_EQ(swinup_generate_reactive_mask(vk.ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(vk.ctx);
-                for (uint32_t y = 0; y < kH; ++y) {
-                    EXPECT_EQ(std::memcmp(&out[y * pitch], &want[y * row], row), 0)
-                        << m.name << ", format " << format << (rgb ? ", RGB16F" : "") << ": row " << y << " differs";
-                    for (size_t b = row; b < pitch; ++b) ASSERT_EQ(out[y * pitch + b], 0xEE) << "padding written";
-                }
-            }
-        }
-    }
+    expect_host_memory_gives_cpu_bytes(vk.ctx, c);
 }
 
 // The images of a recorded mask.
@@ -118,14 +97,19 @@ std::vector<uint8_t> recorded_mask(TestDevice& dev, swinup_context* ctx, MaskIma
     return dev.read(images.output, VK_IMAGE_LAYOUT_GENERAL);
 }
 
+// A Vulkan context on the test's device (as an application makes one).
+void create_on(const TestDevice& dev, Context* ctx) {
+    const swinup_vulkan_device_desc device = dev.description();
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN);
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx->ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+}
+
 TEST(VulkanReactiveMask, RecordedIntoTheApplicationsCommandBufferGivesTheCpuBackendsValues) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);
     const Colours c;
     Context ctx;
-    const swinup_vulkan_device_desc device = dev.description();
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN);
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_NO_FATAL_FAILURE(create_on(dev, &ctx));
     for (swinup_format format : kMaskFormats) {
         MaskImages images(dev, format);
         for (const Mode& m : kModes) {
@@ -170,9 +154,7 @@ TEST(VulkanReactiveMask, RefusedDescriptorsNameTheFieldAndRecordNothing) {
     SKIP_WITHOUT_DEVICE(dev);
     const Colours c;
     Context ctx;
-    const swinup_vulkan_device_desc device = dev.description();
-    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN);
-    ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_NO_FATAL_FAILURE(create_on(dev, &ctx));
     MaskImages images(dev, SWINUP_FORMAT_R8_UNORM);
     const BadMask bad[] = {
         {"struct size", [](auto* d, const auto&) { d->struct_size = 12; },

@@ -22,6 +22,24 @@ bool device_usable(const cudaDeviceProp& prop) {
     return prop.major > kMinMajor || (prop.major == kMinMajor && prop.minor >= kMinMinor);
 }
 
+// Runs `work` and turns what it throws into a status and *error (prefixed by `prefix`).
+template <class Work>
+swinup_status guarded(const char* prefix, std::string* error, Work&& work) {
+    try {
+        work();
+    } catch (const CudaError& e) {
+        *error = std::string(prefix) + e.what();
+        return SWINUP_STATUS_DEVICE_ERROR;
+    } catch (const std::bad_alloc&) {
+        *error = std::string(prefix) + "out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        *error = std::string(prefix) + "internal error in the CUDA backend: " + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+    return SWINUP_STATUS_OK;
+}
+
 }  // namespace
 
 CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights)
@@ -364,24 +382,14 @@ InputStatistics CudaBackend::input_statistics_known() const {
 }
 
 swinup_status CudaBackend::dispatch(const swinup_dispatch_desc& desc, uint64_t frame_index, std::string* error) {
-    try {
+    return guarded("dispatch: ", error, [&] {
         SWINUP_CUDA_CHECK(cudaSetDevice(device_));
         run_frame(desc, frame_index, static_cast<cudaStream_t>(desc.cuda_stream));
-    } catch (const CudaError& e) {
-        *error = std::string("dispatch: ") + e.what();
-        return SWINUP_STATUS_DEVICE_ERROR;
-    } catch (const std::bad_alloc&) {
-        *error = "dispatch: out of host memory";
-        return SWINUP_STATUS_OUT_OF_MEMORY;
-    } catch (const std::exception& e) {
-        *error = std::string("dispatch: internal error in the CUDA backend: ") + e.what();
-        return SWINUP_STATUS_INTERNAL;
-    }
-    return SWINUP_STATUS_OK;
+    });
 }
 
 swinup_status CudaBackend::generate_reactive_mask(const swinup_reactive_mask_desc& d, std::string* error) {
-    try {
+    return guarded("", error, [&] {
         SWINUP_CUDA_CHECK(cudaSetDevice(device_));
         if (!mask_staging_) {
             const size_t render = size_t(desc_.max_render_width) * desc_.max_render_height;
@@ -405,17 +413,7 @@ swinup_status CudaBackend::generate_reactive_mask(const swinup_reactive_mask_des
                                                 d.render_height, cudaMemcpyDeviceToHost, stream));
         }
         SWINUP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    } catch (const CudaError& e) {
-        *error = std::string("the CUDA backend failed: ") + e.what();
-        return SWINUP_STATUS_DEVICE_ERROR;
-    } catch (const std::bad_alloc&) {
-        *error = "out of host memory";
-        return SWINUP_STATUS_OUT_OF_MEMORY;
-    } catch (const std::exception& e) {
-        *error = std::string("internal error in the CUDA backend: ") + e.what();
-        return SWINUP_STATUS_INTERNAL;
-    }
-    return SWINUP_STATUS_OK;
+    });
 }
 
 }  // namespace swinup::cuda

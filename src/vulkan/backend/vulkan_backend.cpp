@@ -75,10 +75,41 @@ void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const s
     if (timer_) timer_->mark(rec, "output pass, recurrent store");
 }
 
+namespace {
+
+// Runs host-path `work` (recorded, submitted and waited for) and turns what it throws into a status
+// and *error (prefixed by `prefix`; `unchanged` says what a failure left as it was). On any failure
+// whatever was recorded did not run (or is not known to have): its first-use layout transitions
+// are recorded again next time (moving an image from UNDEFINED again is always valid: every use
+// rewrites the input images and the output image whole).
+template <class Work>
+swinup_status guarded_host_work(HostFrameIo& io, const char* prefix, const char* unchanged, std::string* error,
+                                Work&& work) {
+    try {
+        work();
+        return SWINUP_STATUS_OK;
+    } catch (const VulkanError& e) {
+        io.frame_not_run();
+        *error = std::string(prefix) + "the Vulkan backend failed: " + e.what() + " (" + unchanged + ")";
+        return e.status();
+    } catch (const std::bad_alloc&) {
+        io.frame_not_run();
+        *error = std::string(prefix) + "out of host memory";
+        return SWINUP_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        io.frame_not_run();
+        *error = std::string(prefix) + "internal error in the Vulkan backend: " + e.what();
+        return SWINUP_STATUS_INTERNAL;
+    }
+}
+
+}  // namespace
+
 swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t frame_index, std::string* error) {
     // Everything recorded writes only scratch, the state slot frame.next and swinup's output image;
     // the caller's output is written and the state committed only after the frame completed.
-    try {
+    return guarded_host_work(*io_, "dispatch: ", "the temporal state is unchanged; a lost device needs a new context",
+                             error, [&] {
         const FrameSetup frame = frames_.begin(desc_, d);
         Recorder& rec = submitter_.begin();
         // A frame the application recorded on this (swinup's own) device and submitted may still
@@ -98,30 +129,13 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
         stats_ = {scalars.color_replaced, scalars.depth_replaced, scalars.motion_replaced, scalars.exposure};
         commit(frame);
         count_frame(scalars);
-    } catch (const VulkanError& e) {
-        // Whatever was recorded did not run (or is not known to have): its first-use layout
-        // transitions are recorded again next frame. (Moving an image from UNDEFINED again is
-        // always valid: every frame rewrites the input images and the output image whole.)
-        io_->frame_not_run();
-        *error = std::string("dispatch: the Vulkan backend failed: ") + e.what() +
-                 " (the temporal state is unchanged; a lost device needs a new context)";
-        return e.status();
-    } catch (const std::bad_alloc&) {
-        io_->frame_not_run();
-        *error = "dispatch: out of host memory";
-        return SWINUP_STATUS_OUT_OF_MEMORY;
-    } catch (const std::exception& e) {
-        io_->frame_not_run();
-        *error = std::string("dispatch: internal error in the Vulkan backend: ") + e.what();
-        return SWINUP_STATUS_INTERNAL;
-    }
-    return SWINUP_STATUS_OK;
+    });
 }
 
 swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_desc& d, std::string* error) {
     // Nothing of the temporal state is touched, and desc.output is written only after the device
     // finished, so a failure leaves the caller's memory as it was.
-    try {
+    return guarded_host_work(*io_, "", "the output was not written", error, [&] {
         const size_t pixels = static_cast<size_t>(desc_.max_render_width) * desc_.max_render_height;
         if (!mask_values_) {
             mask_values_ = std::make_unique<Buffer>(device_, pixels * 4, MemoryUse::DeviceLocal);
@@ -143,20 +157,7 @@ swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_d
                 write_mask_pixel(out.format, values[static_cast<size_t>(y) * d.render_width + x], row, static_cast<int>(x));
             }
         }
-    } catch (const VulkanError& e) {
-        io_->frame_not_run();
-        *error = std::string("the Vulkan backend failed: ") + e.what() + " (the output was not written)";
-        return e.status();
-    } catch (const std::bad_alloc&) {
-        io_->frame_not_run();
-        *error = "out of host memory";
-        return SWINUP_STATUS_OUT_OF_MEMORY;
-    } catch (const std::exception& e) {
-        io_->frame_not_run();
-        *error = std::string("internal error in the Vulkan backend: ") + e.what();
-        return SWINUP_STATUS_INTERNAL;
-    }
-    return SWINUP_STATUS_OK;
+    });
 }
 
 void VulkanBackend::count_frame(const FrameScalars& s) {
