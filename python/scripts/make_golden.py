@@ -118,9 +118,10 @@ def perturb_weights(cfg, tensors: dict) -> dict:
       head.linear rows 4..7 take the codes and scales of rows 0..3 (kernel and alpha now
       depend on the network).
       mask_embed.weight codes = (0x20 + (37 i + 11) mod 32) | (0x80 if i mod 3 == 0): magnitudes
-      1/8 to 15/32, a third negative; mask_embed.scale = 1/2 (v2: full's shipped mask_embed is
-      zero, which would leave the masks' path through the network untested; lite's trained one is
-      replaced too, so that the data pins the arithmetic, not one training's weights)."""
+      1/8 to 15/32, a third negative; mask_embed.scale = 1/2 (v2: full's shipped mask_embed was
+      zero then, which would have left the masks' path through the network untested; the trained
+      layers, lite's and since 2026-12-05 full's, are replaced too, so that the data pins the
+      arithmetic, not one training's weights)."""
     out = {k: np.array(v, copy=True) for k, v in tensors.items()}
     for ti, spec in enumerate(model_tensors(cfg)):
         a = out[spec.name]

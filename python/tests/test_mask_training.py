@@ -336,12 +336,11 @@ class TrainedParameters(unittest.TestCase):
 
     def test_a_weights_file_start_has_mask_embed_only_when_it_does_something(self):
         from swinup.training.start import has_mask_embed
-        # lite's shipped mask_embed is trained (2026-12-05); full's is the zero layer of format 5.
+        # Both shipped mask_embed layers are trained (2026-12-05); the zero layer of format 5 is not one.
         self.assertTrue(has_mask_embed(read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))[1]))
         cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", "full.safetensors"))
-        self.assertFalse(has_mask_embed(tensors))
-        tensors = dict(tensors, **{"mask_embed.weight": tensors["mask_embed.weight"] | 0x08})
         self.assertTrue(has_mask_embed(tensors))
+        self.assertFalse(has_mask_embed(dict(tensors, **zero_mask_embed(cfg))))
 
 
 class MaskedDataInTheHistory(unittest.TestCase):

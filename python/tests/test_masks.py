@@ -20,6 +20,7 @@ from swinup.output_pass import ALPHA_LOGIT, output_pass  # noqa: E402
 from swinup.quant import round_e4m3, round_f16  # noqa: E402
 from swinup.spec import ModelConfig, model_tensors  # noqa: E402
 from swinup.staging import FrameInput, stage  # noqa: E402
+from swinup.training.checkpoint import read_checkpoint, write_checkpoint  # noqa: E402
 from swinup.weights_io import WeightsError, read_weights, write_weights, zero_mask_embed  # noqa: E402
 from weights_file import metadata, set_format_version  # noqa: E402
 
@@ -171,11 +172,12 @@ class MaskEmbed(unittest.TestCase):
             self.assertFalse(torch.equal(absent, m(staged, 1)), variant)
 
     def test_a_zero_mask_embed_is_the_network_without_it(self):
+        # Both shipped layers are trained (2026-12-05), their biases zero: full's file with its layer
+        # zeroed is format 5's start; lite's network with the layer zeroed is the network without it.
         full_cfg, full_tensors, _ = read_weights(os.path.join(ROOT, "weights", "full.safetensors"))
-        self.assertTrue(full_cfg.masks)  # the shipped weights are format 5, full's with a zero layer
-        for name, a in zero_mask_embed(full_cfg).items():
-            self.assertTrue(np.array_equal(full_tensors[name], a), name)
-        # lite's shipped layer is trained (2026-12-05): its network with the layer zeroed.
+        self.assertTrue(full_cfg.masks)  # the shipped weights are format 5
+        self.assertFalse(np.array_equal(full_tensors["mask_embed.weight"], zero_mask_embed(full_cfg)["mask_embed.weight"]))
+        self.assertTrue(np.array_equal(full_tensors["mask_embed.bias"], zero_mask_embed(full_cfg)["mask_embed.bias"]))
         cfg, tensors, _ = read_weights(os.path.join(ROOT, "weights", "lite.safetensors"))
         tensors = dict(tensors, **zero_mask_embed(cfg))
         with_layer = SwinUp(cfg, exact=True)
@@ -198,8 +200,14 @@ class MaskEmbed(unittest.TestCase):
 
 class WeightsFormat5(unittest.TestCase):
     def test_export_writes_format_5_with_a_zero_mask_embed(self):
-        ckpt = os.path.join(ROOT, "python", "checkpoints", "full.pt")
+        # A checkpoint without the layer (as every one before 2026-12-05): the shipped full one
+        # with its trained layer taken out.
+        record = read_checkpoint(os.path.join(ROOT, "python", "checkpoints", "full.pt"), "full")
+        record["params"] = {k: v for k, v in record["params"].items() if not k.startswith("mask_embed__")}
+        record["masks"] = False
         with tempfile.TemporaryDirectory() as d:
+            ckpt = os.path.join(d, "full.pt")
+            write_checkpoint(ckpt, record)
             out = os.path.join(d, "full.safetensors")
             export.main(["--variant", "full", "--checkpoint", ckpt, "--out", out])
             cfg, tensors, _ = read_weights(out)

@@ -191,7 +191,7 @@ std::shared_ptr<swinup::Weights> perturb_weights(const swinup::Weights& in) {
     const size_t row = size_t(head_w.shape[1]);
     std::memcpy(head_w.bytes.data() + 4 * row, head_w.bytes.data(), 4 * row);
     std::memcpy(head_s.bytes.data() + 4 * 4, head_s.bytes.data(), 4 * 4);
-    // v2: a fixed non-zero mask_embed (full's shipped one is zero, lite's trained one replaced), codes
+    // v2: a fixed non-zero mask_embed (the shipped trained layers replaced, so the data pins the arithmetic), codes
     // 1/8 .. 15/32, a third negative.
     if (w->config.masks) {
         swinup::Tensor& mask_w = w->tensors.at("mask_embed.weight");
