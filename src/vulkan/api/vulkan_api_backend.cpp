@@ -96,17 +96,10 @@ public:
 
     swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
                          uint64_t frame_index, std::string* error) override {
-        RecordingSlots::Slot* slot = nullptr;
-        try {
-            slots_.collect();  // every completed frame's counts, before their slots are reused
-            slot = &slots_.acquire();
-            slot->frame = true;
-        } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
-            *error = std::string("swinup_vulkan_record_dispatch: ") + e.what();
-            return e.status();
-        }
-        try {
-            vulkan::Recorder rec(frame_->device(), cmd, *slot->arena);
+        return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
+                              " (the temporal state is unchanged; the command buffer may hold part of the frame: "
+                              "reset it rather than submit it)",
+                              error, [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             // swinup's previous frame (recorded earlier, run earlier on this queue) wrote the state
             // and scratch this one reads and overwrites.
             rec.barrier();
@@ -126,28 +119,13 @@ public:
             }
             frame_->record_frame(rec, setup, desc, inputs, images.output.view, frame_index);
             // The frame's counts into its slot's place, visible to the host once its event is set.
-            rec.copy_buffer(frame_->frame_buffers().scalars, 0, counts_, slot->index * sizeof(vulkan::FrameScalars),
+            rec.copy_buffer(frame_->frame_buffers().scalars, 0, counts_, slot.index * sizeof(vulkan::FrameScalars),
                             sizeof(vulkan::FrameScalars));
             rec.barrier(true);
-            slots_.finish(*slot, cmd);
+            slots_.finish(slot, cmd);
             // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted).
             frame_->commit(setup);
-            return SWINUP_STATUS_OK;
-        } catch (const vulkan::VulkanError& e) {
-            slots_.release(*slot);
-            *error = std::string("swinup_vulkan_record_dispatch: ") + e.what() +
-                     " (the temporal state is unchanged; the command buffer may hold part of the frame: reset it "
-                     "rather than submit it)";
-            return e.status();
-        } catch (const std::bad_alloc&) {
-            slots_.release(*slot);
-            *error = "swinup_vulkan_record_dispatch: out of host memory";
-            return SWINUP_STATUS_OUT_OF_MEMORY;
-        } catch (const std::exception& e) {
-            slots_.release(*slot);
-            *error = std::string("swinup_vulkan_record_dispatch: internal error in the Vulkan backend: ") + e.what();
-            return SWINUP_STATUS_INTERNAL;
-        }
+        });
     }
 
     // Host pointers: as dispatch, on swinup's own device only.
@@ -162,41 +140,54 @@ public:
 
     swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
                                        const ReactiveMaskImages& images, std::string* error) override {
-        RecordingSlots::Slot* slot = nullptr;
-        try {
-            slots_.collect();
-            slot = &slots_.acquire();
-            slot->frame = false;
-        } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
-            *error = e.what();
-            return e.status();
-        }
-        try {
-            vulkan::Recorder rec(frame_->device(), cmd, *slot->arena);
+        return record_in_slot(cmd, /*frame=*/false, "", "", error,
+                              [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             vulkan::record_reactive_mask_image(frame_->device(), rec, vulkan::reactive_mask_push(mask),
                                                {images.opaque_color.view, images.opaque_color.layout},
                                                {images.final_color.view, images.final_color.layout},
                                                images.output.view, images.output.format);
-            slots_.finish(*slot, cmd);
-            return SWINUP_STATUS_OK;
-        } catch (const vulkan::VulkanError& e) {
-            slots_.release(*slot);
-            *error = e.what();
-            return e.status();
-        } catch (const std::bad_alloc&) {
-            slots_.release(*slot);
-            *error = "out of host memory";
-            return SWINUP_STATUS_OUT_OF_MEMORY;
-        } catch (const std::exception& e) {
-            slots_.release(*slot);
-            *error = std::string("internal error in the Vulkan backend: ") + e.what();
-            return SWINUP_STATUS_INTERNAL;
-        }
+            slots_.finish(slot, cmd);
+        });
     }
 
     swinup_vulkan_device_desc device() const override { return handles_; }
 
 private:
+    // Records `work(rec, slot)` into cmd with a recording slot (`frame`: it records a frame, whose
+    // counts are read once it completes). A slot that cannot be had fails before anything is
+    // recorded; a failure inside `work` gives the slot back. Messages start with `prefix`; a
+    // device error's ends with `unfinished` (what the caller's command buffer and state hold then).
+    template <class Work>
+    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const char* prefix, const char* unfinished,
+                                 std::string* error, Work&& work) {
+        RecordingSlots::Slot* slot = nullptr;
+        try {
+            slots_.collect();  // every completed frame's counts, before their slots are reused
+            slot = &slots_.acquire();
+            slot->frame = frame;
+        } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
+            *error = std::string(prefix) + e.what();
+            return e.status();
+        }
+        try {
+            vulkan::Recorder rec(frame_->device(), cmd, *slot->arena);
+            work(rec, *slot);
+            return SWINUP_STATUS_OK;
+        } catch (const vulkan::VulkanError& e) {
+            slots_.release(*slot);
+            *error = std::string(prefix) + e.what() + unfinished;
+            return e.status();
+        } catch (const std::bad_alloc&) {
+            slots_.release(*slot);
+            *error = std::string(prefix) + "out of host memory";
+            return SWINUP_STATUS_OUT_OF_MEMORY;
+        } catch (const std::exception& e) {
+            slots_.release(*slot);
+            *error = std::string(prefix) + "internal error in the Vulkan backend: " + e.what();
+            return SWINUP_STATUS_INTERNAL;
+        }
+    }
+
     std::unique_ptr<vulkan::VulkanBackend> frame_;
     mutable RecordingSlots slots_;  // input_statistics (const) collects completed frames
     bool own_device_;

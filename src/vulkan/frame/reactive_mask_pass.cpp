@@ -21,15 +21,6 @@ ReactiveMaskPush reactive_mask_push(const swinup_reactive_mask_desc& d) {
             d.binary_value, d.flags};
 }
 
-VkFormat mask_vk_format(swinup_format format) {
-    switch (format) {
-        case SWINUP_FORMAT_R8_UNORM: return VK_FORMAT_R8_UNORM;
-        case SWINUP_FORMAT_R16F: return VK_FORMAT_R16_SFLOAT;
-        case SWINUP_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
-        default: return VK_FORMAT_UNDEFINED;
-    }
-}
-
 void record_reactive_mask_values(Device& device, Recorder& rec, const ReactiveMaskPush& push, const InputView& opaque,
                                  const InputView& final_color, const Buffer& values) {
     rec.dispatch(device.pipeline({&shaders::frame_reactive_mask_to_buffer,

@@ -25,10 +25,6 @@ static_assert(sizeof(ReactiveMaskPush) == 24, "ReactiveMaskPush must match shade
 // The push constants of a (validated) descriptor.
 ReactiveMaskPush reactive_mask_push(const swinup_reactive_mask_desc& desc);
 
-// The VkFormat the mask is written as for a mask format (R8_UNORM, R16F, R32F), or
-// VK_FORMAT_UNDEFINED for any other.
-VkFormat mask_vk_format(swinup_format format);
-
 // Records the mask of the two sampled colour images into `values` (width * height f32, packed).
 void record_reactive_mask_values(Device& device, Recorder& rec, const ReactiveMaskPush& push, const InputView& opaque,
                                  const InputView& final_color, const Buffer& values);
