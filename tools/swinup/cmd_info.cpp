@@ -67,6 +67,7 @@ void print_vulkan_devices() {
             std::printf("vulkan     device %u: %s (%s, Vulkan %s)%s%s\n", d.index, d.name.c_str(), d.type.c_str(),
                         vulkan::version_text(d.api_version).c_str(), d.missing.empty() ? "" : ", unusable: lacks ",
                         d.missing.c_str());
+            if (d.missing.empty()) std::printf("vulkan       fast mode's GEMM: %s\n", d.fast_gemm.c_str());
         }
     } catch (const vulkan::VulkanError& e) {
         std::printf("vulkan     compiled in; %s\n", e.what());

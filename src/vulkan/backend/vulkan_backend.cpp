@@ -46,6 +46,18 @@ VulkanBackend::~VulkanBackend() {
     if (device_.handle() && device_.owned()) vkDeviceWaitIdle(device_.handle());
 }
 
+void VulkanBackend::set_stage_timing(bool on) {
+    timer_ = on ? std::make_unique<StageTimer>(device_) : nullptr;
+    if (!network_) return;
+    if (!on) {
+        network_->set_layer_marker(nullptr);
+        return;
+    }
+    network_->set_layer_marker([this](const std::string& layer, bool begin, Recorder& rec) {
+        if (!begin && timer_) timer_->mark(rec, ("network: " + layer).c_str());
+    });
+}
+
 void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
                                  const FrameInputViews& inputs, VkImageView output, uint64_t frame_index) {
     if (!state_initialised_) buffers_.record_initialise(rec);

@@ -92,7 +92,8 @@ public:
     int current_slot() const { return frames_.current(); }
     // `swinup bench`: time the stages of each host dispatch (GPU timestamps; last_stage_times()
     // after a dispatch). Throws VulkanError when the device writes no timestamps.
-    void set_stage_timing(bool on) { timer_ = on ? std::make_unique<StageTimer>(device_) : nullptr; }
+    // The network's layers are stages of their own ("network: enc1", ...).
+    void set_stage_timing(bool on);
     std::vector<std::pair<std::string, double>> last_stage_times() const {
         return timer_ ? timer_->stages() : std::vector<std::pair<std::string, double>>{};
     }

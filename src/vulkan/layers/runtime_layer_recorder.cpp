@@ -16,12 +16,39 @@ struct KernelDesc {
     int buffers;
     uint32_t push_bytes;
     std::vector<uint32_t> specialization;
+    uint32_t required_subgroup_size = 0;
 };
 
-KernelDesc kernel_desc(LayerKernel kernel) {
+// gemm_matrix.comp on the device's fast-GEMM path: the real or the emulated variant, four
+// subgroups of the device's size, the output tile and the matrix shape as specialization constants.
+KernelDesc gemm_matrix_desc(const Device& device, uint32_t tile_n) {
+    const DeviceCapabilities& caps = device.capabilities();
+    const MatrixShape& shape = device.gemm_matrix_shape();
+    const uint32_t subgroup = caps.subgroup_size;
+    KernelDesc d{nullptr, 6, sizeof(GemmParams), {4 * subgroup, tile_n, shape.m, shape.n, shape.k, subgroup}};
+#if SWINUP_VULKAN_MATRIX_SHADERS
+    if (device.fast_gemm_path() == FastGemmPath::matrix) {
+        d.code = &shaders::layers_gemm_matrix_khr_coopmat;
+        // Subgroup-scope matrices assume the subgroup size the device reports; where it varies
+        // between pipelines (AMD: 32 or 64, Intel: 8 to 32) it is fixed to that one.
+        if (caps.subgroup_size_control) d.required_subgroup_size = subgroup;
+    } else {
+        d.code = &shaders::layers_gemm_matrix_emulated;
+    }
+#endif
+    return d;
+}
+
+KernelDesc kernel_desc(const Device& device, LayerKernel kernel) {
     switch (kernel) {
-        case LayerKernel::gemm_e4m3: return {&shaders::layers_gemm_e4m3, 6, sizeof(GemmParams), {64}};
-        case LayerKernel::gemm_e4m3_n32: return {&shaders::layers_gemm_e4m3, 6, sizeof(GemmParams), {32}};
+        case LayerKernel::gemm_e4m3: return {&shaders::layers_gemm_e4m3_exact, 6, sizeof(GemmParams), {64}};
+        case LayerKernel::gemm_e4m3_n32: return {&shaders::layers_gemm_e4m3_exact, 6, sizeof(GemmParams), {32}};
+        case LayerKernel::gemm_portable:
+            return {&shaders::layers_gemm_e4m3_portable_fast, 6, sizeof(GemmParams), {64}};
+        case LayerKernel::gemm_portable_n32:
+            return {&shaders::layers_gemm_e4m3_portable_fast, 6, sizeof(GemmParams), {32}};
+        case LayerKernel::gemm_matrix: return gemm_matrix_desc(device, 64);
+        case LayerKernel::gemm_matrix_n32: return gemm_matrix_desc(device, 32);
         case LayerKernel::rms_norm_e4m3: return {&shaders::layers_rms_norm_e4m3, 3, sizeof(RmsNormParams), {}};
         case LayerKernel::window_attention:
             return {&shaders::layers_window_attention, 3, sizeof(AttentionParams), {}};
@@ -34,12 +61,13 @@ KernelDesc kernel_desc(LayerKernel kernel) {
 
 void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
                                     uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
-    const KernelDesc k = kernel_desc(kernel);
+    const KernelDesc k = kernel_desc(device_, kernel);
     PipelineDesc desc;
     desc.code = k.code;
     desc.bindings.assign(size_t(k.buffers), BindingKind::StorageBuffer);
     desc.push_constant_size = k.push_bytes;
     desc.specialization = k.specialization;
+    desc.required_subgroup_size = k.required_subgroup_size;
     const ComputePipeline& pipeline = device_.pipeline(desc);
     std::vector<Bind> binds;
     binds.reserve(buffers.size());
@@ -48,5 +76,9 @@ void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<Bu
 }
 
 void RuntimeLayerRecorder::barrier() { recorder_.barrier(); }
+
+bool RuntimeLayerRecorder::fast_gemm_on_matrix_tiles() const {
+    return device_.fast_gemm_path() != FastGemmPath::portable;
+}
 
 }  // namespace swinup::vulkan

@@ -16,6 +16,7 @@ public:
     void dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
                   uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) override;
     void barrier() override;
+    bool fast_gemm_on_matrix_tiles() const override;
 
 private:
     Device& device_;
