@@ -20,11 +20,11 @@
 find_program(SWINUP_GLSLANG_VALIDATOR glslangValidator)
 find_program(SWINUP_GLSLANG_COOPMAT glslangValidator
   PATHS ${PROJECT_SOURCE_DIR}/.tools/glslang/cmeel.prefix/bin NO_DEFAULT_PATH)
-set(SWINUP_VULKAN_MATRIX_SHADERS 0)
+set(SWINUP_VULKAN_MATRIX_SHADERS 0 CACHE INTERNAL "the matrix shaders are built")
 if(SWINUP_GLSLANG_COOPMAT)
   get_filename_component(_swinup_coopmat_lib "${SWINUP_GLSLANG_COOPMAT}" DIRECTORY)
   set(_swinup_coopmat_lib "${_swinup_coopmat_lib}/../lib")
-  set(SWINUP_VULKAN_MATRIX_SHADERS 1)
+  set(SWINUP_VULKAN_MATRIX_SHADERS 1 CACHE INTERNAL "the matrix shaders are built")
   message(STATUS "swinup: cooperative-matrix shaders compiled by ${SWINUP_GLSLANG_COOPMAT}")
 else()
   message(WARNING "swinup: no glslang with GL_KHR_cooperative_matrix (scripts/setup.sh installs "
