@@ -29,10 +29,11 @@ enum class LayerKernel {
     gemm_matrix,        // layers/gemm_matrix.comp (fast mode's matrix path; the recorder picks
     gemm_matrix_n32,    // the real or emulated variant and the matrix shape from the device)
     rms_norm_e4m3,      // layers/rms_norm_e4m3.comp
-    window_attention,   // layers/window_attention.comp
+    window_attention,   // layers/window_attention.comp (exact mode; fast mode's wide heads)
+    window_attention_fast,  // its FAST variant (fast mode, heads of up to 32 channels)
     gather_rows,        // layers/gather_rows.comp
 };
-constexpr int kLayerKernelCount = 9;
+constexpr int kLayerKernelCount = 10;
 
 // Workgroup counts covering `items` work items in groups of `group_size`, as a 2D grid when they
 // exceed 65535 (maxComputeWorkGroupCount's guaranteed minimum per dimension); the shaders number

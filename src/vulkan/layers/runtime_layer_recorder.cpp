@@ -51,7 +51,9 @@ KernelDesc kernel_desc(const Device& device, LayerKernel kernel) {
         case LayerKernel::gemm_matrix_n32: return gemm_matrix_desc(device, 32);
         case LayerKernel::rms_norm_e4m3: return {&shaders::layers_rms_norm_e4m3, 3, sizeof(RmsNormParams), {}};
         case LayerKernel::window_attention:
-            return {&shaders::layers_window_attention, 3, sizeof(AttentionParams), {}};
+            return {&shaders::layers_window_attention_exact, 3, sizeof(AttentionParams), {}};
+        case LayerKernel::window_attention_fast:
+            return {&shaders::layers_window_attention_fast, 3, sizeof(AttentionParams), {}};
         case LayerKernel::gather_rows: return {&shaders::layers_gather_rows, 2, sizeof(GatherRowsParams), {}};
     }
     return {nullptr, 0, 0, {}};
