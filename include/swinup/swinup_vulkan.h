@@ -184,7 +184,14 @@ typedef struct swinup_vulkan_device_desc {
                                                   or NULL: no optional feature is assumed enabled.
                                                   swinup uses an optional feature (and shaderFloat64,
                                                   which SWINUP_FLAG_AUTO_EXPOSURE needs) only when it
-                                                  is enabled here */
+                                                  is enabled here. Fast mode runs its linear layers
+                                                  on the matrix units (much faster) when the chain
+                                                  holds VkPhysicalDeviceCooperativeMatrixFeaturesKHR
+                                                  with cooperativeMatrix (VK_KHR_cooperative_matrix
+                                                  enabled), on a Vulkan 1.3 device with
+                                                  shaderFloat16, vulkanMemoryModel and maintenance4
+                                                  enabled; else on portable shaders. `swinup info`
+                                                  says which a device gets (docs/vulkan.md) */
 } swinup_vulkan_device_desc;
 
 /* One of the application's images, as it is when the recorded commands execute. */

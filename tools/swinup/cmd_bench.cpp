@@ -321,6 +321,9 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 device->fast_gemm_path() == vulkan::FastGemmPath::portable
                     ? ""
                     : (" (" + vulkan::shape_text(device->gemm_matrix_shape()) + ")").c_str());
+    for (const vulkan::MatrixShape& shape : device->capabilities().matrix_shapes) {
+        std::printf("  the device reports cooperative-matrix shape %s\n", vulkan::shape_text(shape).c_str());
+    }
     const vulkan::MatrixRate rate = vulkan::measure_matrix_rate(*device);
     if (rate.tflops > 0) {
         std::printf("measured ceiling: cooperative-matrix f16 multiply-add %.0f TFLOP/s (%s)\n", rate.tflops,
