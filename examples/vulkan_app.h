@@ -275,9 +275,11 @@ struct Gpu : DeviceHandles {
         // The matrix path (swinup_vulkan.h): the extension and its feature, with the f16
         // arithmetic, memory model and LocalSizeId its shaders use.
         if (matrix && available.matrix.cooperativeMatrix && available.v12.shaderFloat16 &&
-            available.v12.vulkanMemoryModel && available.v13.maintenance4) {
+            available.v12.vulkanMemoryModel && available.v12.vulkanMemoryModelDeviceScope &&
+            available.v13.maintenance4) {
             enabled.matrix.cooperativeMatrix = VK_TRUE;
             enabled.v12.vulkanMemoryModel = VK_TRUE;
+            enabled.v12.vulkanMemoryModelDeviceScope = VK_TRUE;
             enabled.v13.maintenance4 = VK_TRUE;
             extensions.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
         }

@@ -189,7 +189,8 @@ typedef struct swinup_vulkan_device_desc {
                                                   holds VkPhysicalDeviceCooperativeMatrixFeaturesKHR
                                                   with cooperativeMatrix (VK_KHR_cooperative_matrix
                                                   enabled), on a Vulkan 1.3 device with
-                                                  shaderFloat16, vulkanMemoryModel and maintenance4
+                                                  shaderFloat16, vulkanMemoryModel (with
+                                                  vulkanMemoryModelDeviceScope) and maintenance4
                                                   enabled; else on portable shaders. `swinup info`
                                                   says which a device gets (docs/vulkan.md) */
 } swinup_vulkan_device_desc;

@@ -124,6 +124,7 @@ protected:
     }
 
     void expect_gemm_epilogues_match_cpu(bool same_sums, const std::string& path);
+    void expect_swin_blocks_match_cpu(const std::string& path);
 
     vulkan::Device* device_ = nullptr;
     std::shared_ptr<Weights> weights_, full_weights_;
@@ -371,7 +372,9 @@ TEST_P(VulkanLayers, WindowAttentionMatchesCpu) {
     }
 }
 
-TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
+// A whole Swin block on the device's fast-GEMM path as it is set (fast mode on the matrix tiles
+// fuses both norms into the GEMMs after them).
+void VulkanLayers::expect_swin_blocks_match_cpu(const std::string& path) {
     for (const char* name : {"enc1", "enc2"}) {
         for (const bool shifted : {false, true}) {
             BlockSpec spec{};
@@ -398,9 +401,28 @@ TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
                                           exact());
             });
             expect_match(vulkan_test::read_f16(xbuf, ref.size()), ref, true,
-                         std::string("swin_block ") + name + (shifted ? " shifted" : ""));
+                         "swin_block (" + path + ") " + name + (shifted ? " shifted" : ""));
         }
     }
+}
+
+TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
+    if (exact()) {
+        expect_swin_blocks_match_cpu("exact");
+        return;
+    }
+    const vulkan::FastGemmPath chosen = device_->fast_gemm_path();
+    ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::portable));
+    expect_swin_blocks_match_cpu("portable");
+    if (device_->can_run(vulkan::FastGemmPath::matrix_emulated)) {
+        ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix_emulated));
+        expect_swin_blocks_match_cpu("emulated matrix, fused norms");
+    }
+    if (device_->can_run(vulkan::FastGemmPath::matrix)) {
+        ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix));
+        expect_swin_blocks_match_cpu("matrix, fused norms");
+    }
+    device_->set_fast_gemm_path(chosen);
 }
 
 TEST_P(VulkanLayers, HeadMatchesCpu) {

@@ -1,6 +1,10 @@
 #include "vulkan/layers/gemm.h"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
+
+#include "vulkan/layers/rms_norm.h"
 
 namespace swinup::vulkan {
 
@@ -13,7 +17,27 @@ constexpr int kMatrixTileRows = 64;
 int tile_outputs(int n) { return n % 64 == 0 ? 64 : 32; }
 }  // namespace
 
-void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
+bool fused_norm(const LayerRecorder& recorder, bool exact) {
+    static const bool unfused = [] {
+        const char* env = std::getenv("SWINUP_VULKAN_UNFUSED");
+        return env != nullptr && std::string(env) == "norms";
+    }();
+    return !exact && recorder.fast_gemm_on_matrix_tiles() && !unfused;
+}
+
+void record_gemm(LayerRecorder& recorder, const GemmCall& given, bool exact) {
+    GemmCall call = given;
+    const bool with_norm = call.norm_gain.buffer != VK_NULL_HANDLE;
+    const bool fuse = with_norm && fused_norm(recorder, exact);
+    if (with_norm && !fuse) {
+        // The norm kernel into the scratch rows, then the GEMM on them.
+        const int k = call.layer->in;
+        record_rms_norm(recorder, {call.a, call.norm_gain, call.norm_scratch, call.rows, k, false, 0, k / 4}, exact);
+        recorder.barrier();
+        call.a = call.norm_scratch;
+        call.lda_words = k / 4;
+        call.norm_gain = {};
+    }
     const DeviceLinear& l = *call.layer;
     const bool expand =
         call.epilogue == GemmEpilogue::expand_f16_skip || call.epilogue == GemmEpilogue::expand_f32_skip;
@@ -28,6 +52,8 @@ void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
     p.coarse_w = call.coarse_w;
     p.expand_c = expand ? l.out / 4 : 0;
     p.exact = exact ? 1 : 0;
+    p.norm = fuse ? 1 : 0;
+    if (fuse) p.lda = l.in / 2;  // f16 rows
     if (expand && (l.out % 16 != 0)) throw std::logic_error("gemm: an expand needs 4 C' with C' % 4 == 0");
     p.m = call.rows;
     const BufferView skip = call.skip.buffer != VK_NULL_HANDLE ? call.skip : call.out;
@@ -43,8 +69,16 @@ void record_gemm(LayerRecorder& recorder, const GemmCall& call, bool exact) {
         kernel = wide ? LayerKernel::gemm_portable : LayerKernel::gemm_portable_n32;
     }
     const Groups2d rows = groups_1d(uint64_t(call.rows), rows_per_group);
-    recorder.dispatch(kernel, {call.a, l.weight, l.scale, l.bias, call.out, skip}, &p, sizeof p,
-                      uint32_t((l.out + tile_n - 1) / tile_n), rows.x, rows.y);
+    const uint32_t groups_x = uint32_t((l.out + tile_n - 1) / tile_n);
+    if (kernel == LayerKernel::gemm_matrix || kernel == LayerKernel::gemm_matrix_n32) {
+        // Binding 6: the fused norm's gain (any buffer when there is none: not read).
+        const BufferView gain = fuse ? call.norm_gain : l.scale;
+        recorder.dispatch(kernel, {call.a, l.weight, l.scale, l.bias, call.out, skip, gain}, &p, sizeof p, groups_x,
+                          rows.x, rows.y);
+    } else {
+        recorder.dispatch(kernel, {call.a, l.weight, l.scale, l.bias, call.out, skip}, &p, sizeof p, groups_x, rows.x,
+                          rows.y);
+    }
 }
 
 }  // namespace swinup::vulkan

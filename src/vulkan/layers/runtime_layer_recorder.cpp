@@ -25,7 +25,7 @@ KernelDesc gemm_matrix_desc(const Device& device, uint32_t tile_n) {
     const DeviceCapabilities& caps = device.capabilities();
     const MatrixShape& shape = device.gemm_matrix_shape();
     const uint32_t subgroup = caps.subgroup_size;
-    KernelDesc d{nullptr, 6, sizeof(GemmParams), {4 * subgroup, tile_n, shape.m, shape.n, shape.k, subgroup}};
+    KernelDesc d{nullptr, 7, sizeof(GemmParams), {4 * subgroup, tile_n, shape.m, shape.n, shape.k, subgroup}};
 #if SWINUP_VULKAN_MATRIX_SHADERS
     if (device.fast_gemm_path() == FastGemmPath::matrix) {
         d.code = &shaders::layers_gemm_matrix_khr_coopmat;

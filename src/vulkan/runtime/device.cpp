@@ -178,8 +178,9 @@ MatrixSupport query_matrix_support(VkInstance instance, VkPhysicalDevice physica
     f13.pNext = &fmatrix;
     f12.pNext = &f13;
     vkGetPhysicalDeviceFeatures2(physical, &features);
-    if (!fmatrix.cooperativeMatrix || !f12.shaderFloat16 || !f12.vulkanMemoryModel || !f13.maintenance4) {
-        m.reason = "cooperativeMatrix, shaderFloat16, vulkanMemoryModel or maintenance4 is not supported";
+    if (!fmatrix.cooperativeMatrix || !f12.shaderFloat16 || !f12.vulkanMemoryModel ||
+        !f12.vulkanMemoryModelDeviceScope || !f13.maintenance4) {
+        m.reason = "cooperativeMatrix, shaderFloat16, vulkanMemoryModel(DeviceScope) or maintenance4 is not supported";
         return m;
     }
     if (!choose_matrix_shape(query_matrix_shapes(instance, physical), &m.shape)) {
@@ -266,6 +267,7 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     }
     vkGetPhysicalDeviceFeatures2(d->physical_, &available);
 
+    const bool matrix = query_matrix_support(d->instance_, d->physical_).usable;
     VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -280,7 +282,10 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
         e12.shaderFloat16 = f12.shaderFloat16;
         e12.shaderInt8 = f12.shaderInt8;
         e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
-        e12.vulkanMemoryModel = f12.vulkanMemoryModel;
+        // The memory model only with the matrix path, whose shaders use it: with it on, the other
+        // shaders' device-scope atomics need vulkanMemoryModelDeviceScope as well.
+        e12.vulkanMemoryModel = matrix ? VK_TRUE : VK_FALSE;
+        e12.vulkanMemoryModelDeviceScope = matrix ? f12.vulkanMemoryModelDeviceScope : VK_FALSE;
         if (props.apiVersion >= VK_API_VERSION_1_3) {
             e12.pNext = &e13;
             e13.subgroupSizeControl = f13.subgroupSizeControl;
@@ -299,7 +304,6 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     // The matrix units: enabled with what their shaders also need (f16 arithmetic).
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR ematrix{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
     std::vector<const char*> device_extensions;
-    const bool matrix = query_matrix_support(d->instance_, d->physical_).usable;
     if (matrix) {
         ematrix.cooperativeMatrix = VK_TRUE;
         e13.pNext = &ematrix;
@@ -377,7 +381,7 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
                 d->caps_.shader_float16 = f->shaderFloat16;
                 d->caps_.shader_int8 = f->shaderInt8;
                 d->caps_.storage_buffer_8bit = f->storageBuffer8BitAccess;
-                d->caps_.vulkan_memory_model = f->vulkanMemoryModel;
+                d->caps_.vulkan_memory_model = f->vulkanMemoryModel && f->vulkanMemoryModelDeviceScope;
             } else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES) {
                 const auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
                 d->caps_.subgroup_size_control = f->subgroupSizeControl;

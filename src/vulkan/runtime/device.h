@@ -58,7 +58,7 @@ struct DeviceCapabilities {
     bool shader_float64 = false;           // shaderFloat64: auto exposure's f64 sums (frame passes)
     bool subgroup_size_control = false;    // subgroupSizeControl (Vulkan 1.3 feature)
     bool denorm_preserve_float32 = false;  // shaderDenormPreserveFloat32 (property, Vulkan 1.2)
-    bool vulkan_memory_model = false;      // vulkanMemoryModel (Vulkan 1.2 feature)
+    bool vulkan_memory_model = false;      // vulkanMemoryModel and vulkanMemoryModelDeviceScope (Vulkan 1.2)
     bool maintenance4 = false;             // maintenance4 (Vulkan 1.3): LocalSizeId, the matrix shaders' local size
     // VK_KHR_cooperative_matrix enabled (with shaderFloat16 and Vulkan 1.3, which the matrix
     // shaders' SPIR-V needs) and a shape the fast GEMM fits (choose_matrix_shape): matrix_shape.

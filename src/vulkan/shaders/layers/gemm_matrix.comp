@@ -51,9 +51,11 @@ layout(std430, binding = 2) readonly buffer Scale { float scale[]; };
 layout(std430, binding = 3) readonly buffer Bias { float bias[]; };
 layout(std430, binding = 4) buffer Out { uint out_words[]; };
 layout(std430, binding = 5) readonly buffer Aux { uint aux_words[]; };
+layout(std430, binding = 6) readonly buffer Gain { float gain[]; };  // the fused norm's (p.norm)
 
 layout(push_constant) uniform Params {
     int m, n, k, lda, a_offset, ldo, out_offset, epilogue, coarse_w, expand_c, exact;
+    int norm;  // 1: a holds f16 rows (lda uints apart); RMSNorm with `gain` makes them the e4m3 A
 } p;
 
 #include "gemm_epilogue.glsl"
@@ -75,6 +77,7 @@ const int kTilesN = kSubN / kMatN;
 shared float16_t a_tile[kTileM * kStride];    // [row][k]
 shared float16_t w_tile[kMaxTileN * kStride];  // [output][k]: B (k x n) column-major
 shared float c_tile[kTileM * kCStride];        // [row][output]: the accumulators for the epilogue
+shared float row_factor[kTileM];               // the fused norm's 1 / rms of each row
 
 // Where each fragment starts in its tile (elements), the same for both variants.
 int a_at(int sg_row, int tm, int kk) { return (sg_row * kSubM + tm * kMatM) * kStride + kk; }
@@ -118,6 +121,17 @@ void emulated_mul_add(int a, int b, int c) {
         tile[at + 3] = float16_t(v.w);                                                              \
     }
 
+// The fused RMSNorm (layers/rms_norm_e4m3.comp's fast mode, the same sum order and roundings):
+// the e4m3 values of channels k .. k + 3 of f16 row `r`, whose factor is row_factor[line].
+vec4 normed_e4m3x4(int r, int line, int k) {
+    const uint at = uint(p.a_offset + r * p.lda + k / 2);
+    const vec4 v = vec4(unpack_f16x2(a_words[at]), unpack_f16x2(a_words[at + 1u]));
+    const vec4 g = vec4(gain[k], gain[k + 1], gain[k + 2], gain[k + 3]);
+    precise vec4 scaled = v * row_factor[line];
+    precise vec4 y = scaled * g;
+    return unpack_e4m3x4(pack_e4m3x4(y));
+}
+
 void main() {
     const int n0 = int(gl_WorkGroupID.x) * kTileN;
     const int m0 = int(gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * kTileM;
@@ -135,8 +149,39 @@ void main() {
         for (int tn = 0; tn < kTilesN; ++tn) emulated_zero(c_at(sg_row, sg_col, tm, tn));
 #endif
 
+    if (p.norm != 0) {
+        // One invocation per row sums its squares in channel order, as the norm kernel does.
+        for (int line = int(gl_LocalInvocationIndex); line < kTileM; line += kInvocations) {
+            const int r = m0 + line;
+            float sum = 0.0;
+            if (r < p.m) {
+                const uint base = uint(p.a_offset + r * p.lda);
+                for (int i = 0; i < p.k / 2; ++i) {
+                    const vec2 v = unpack_f16x2(a_words[base + uint(i)]);
+                    sum = sum + v.x * v.x;
+                    sum = sum + v.y * v.y;
+                }
+            }
+            row_factor[line] = inversesqrt(sum / float(p.k) + 1.0 / 8192.0);
+        }
+        barrier();
+    }
+
     for (int k0 = 0; k0 < p.k; k0 += kChunk) {
-        STAGE_TILE(a_tile, a_words, p.a_offset, kTileM, p.m, m0, p.lda, k0)
+        if (p.norm != 0) {
+            for (int index = int(gl_LocalInvocationIndex); index < kTileM * (kChunk / 4); index += kInvocations) {
+                const int line = index / (kChunk / 4), word = index % (kChunk / 4);
+                const int r = m0 + line, kk = k0 + word * 4;
+                const vec4 v = r < p.m && kk < p.k ? normed_e4m3x4(r, line, kk) : vec4(0.0);
+                const int at = line * kStride + word * 4;
+                a_tile[at] = float16_t(v.x);
+                a_tile[at + 1] = float16_t(v.y);
+                a_tile[at + 2] = float16_t(v.z);
+                a_tile[at + 3] = float16_t(v.w);
+            }
+        } else {
+            STAGE_TILE(a_tile, a_words, p.a_offset, kTileM, p.m, m0, p.lda, k0)
+        }
         STAGE_TILE(w_tile, w_words, 0, kTileN, p.n, n0, k_words, k0)
         barrier();
         [[unroll]] for (int kk = 0; kk < kChunk; kk += kMatK) {
