@@ -293,10 +293,12 @@ void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, BufferVi
     begin("expand0");
     if (lite) {
         // expand0 + skip0(slots) -> f16 at level 0 (the CPU's fused tail, layer by layer).
-        // expand0's norm is recorded next, its GEMM (which reads skip0's outputs) after a barrier.
+        // expand0's GEMM reads skip0's outputs: a barrier between them (its norm, where it runs
+        // as a kernel of its own, is after the barrier too).
         // The outputs go to `qkv`: no attention runs after dec1 in lite.
         record_gemm(rec, gemm_call(skip0, staged, w * h, kSlots / 4, GemmEpilogue::store_f32, scratch.qkv, ch[0]),
                     exact);
+        rec.barrier();
         record_patch_expand(rec, expand0, whole(d1), w1, h1, scratch.qkv, true, whole(d0), scratch, exact);
     } else {
         record_patch_expand(rec, expand0, whole(d1), w1, h1, whole(e0), false, whole(d0), scratch, exact);
