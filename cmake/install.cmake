@@ -1,6 +1,7 @@
 # `cmake --install <build> [--prefix P] [--component C]` installs, by component:
 #   runtime      lib/libswinup.so.<version> (and its SONAME link), LICENSE and NOTICE
-#   development  include/swinup/swinup.h, lib/libswinup.a, the libswinup.so link,
+#   development  include/swinup/swinup.h (and swinup_vulkan.h in a build with the Vulkan backend),
+#                lib/libswinup.a, the libswinup.so link,
 #                lib/cmake/swinup/ (find_package(swinup): swinup::swinup shared,
 #                swinup::swinup_static static) and lib/pkgconfig/swinup.pc
 #   cli          bin/swinup
@@ -13,7 +14,12 @@ install(TARGETS swinup_shared EXPORT swinupTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT development)
 install(TARGETS swinup EXPORT swinupTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
-install(FILES ${PROJECT_SOURCE_DIR}/include/swinup/swinup.h
+# swinup_vulkan.h declares the swinup_vulkan_* functions, which only a Vulkan build defines.
+set(SWINUP_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/swinup/swinup.h)
+if(SWINUP_VULKAN)
+  list(APPEND SWINUP_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/swinup/swinup_vulkan.h)
+endif()
+install(FILES ${SWINUP_PUBLIC_HEADERS}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swinup COMPONENT development)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
