@@ -46,7 +46,8 @@ typedef enum swinup_status {
     SWINUP_STATUS_WEIGHTS_INVALID = -3,    /* weights truncated, corrupted, wrong version or shapes */
     SWINUP_STATUS_IO_ERROR = -4,           /* a file could not be opened or read */
     SWINUP_STATUS_OUT_OF_MEMORY = -5,      /* host or device allocation failed */
-    SWINUP_STATUS_DEVICE_ERROR = -6,       /* a CUDA call failed */
+    SWINUP_STATUS_DEVICE_ERROR = -6,       /* a CUDA or Vulkan call failed (a lost device, a driver
+                                              error); the message names the call */
     SWINUP_STATUS_INTERNAL = -7            /* a bug in swinup: please report it */
 } swinup_status;
 
@@ -174,8 +175,13 @@ typedef struct swinup_resource {
 
 typedef struct swinup_context_desc {
     uint32_t struct_size;            /* a SWINUP_CONTEXT_DESC_SIZE_*; swinup_context_desc_init sets V2 */
-    swinup_backend backend;          /* auto / cpu / cuda */
-    int32_t device_index;            /* CUDA device ordinal (cuda backend only) */
+    swinup_backend backend;          /* auto / cpu / cuda / vulkan (see swinup_backend) */
+    int32_t device_index;            /* >= 0. cuda: the CUDA device ordinal. vulkan, on a device
+                                        swinup makes: the index in the Vulkan loader's device list
+                                        (`swinup info` prints it), unless the environment variable
+                                        SWINUP_VULKAN_DEVICE (an index or part of a device name)
+                                        is set. Not read by the CPU backend, nor with an
+                                        application's VkDevice (swinup_vulkan.h) */
     swinup_variant variant;          /* lite / full */
     swinup_precision precision;      /* exact / fast */
     uint32_t max_render_width;       /* largest render width ever dispatched (1..display width) */

@@ -97,14 +97,7 @@ std::vector<double> frame_flip_scores(bool hdr, const Image& linear_truth, const
 
 }  // namespace
 
-EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options) {
-    const SequenceInfo& info = source.info;
-    if (!info.has_ground_truth) {
-        throw SequenceError(source.description +
-                            ": the sequence has no ground truth (gt.NNNN.exr); "
-                            "render it with ground truth to evaluate");
-    }
-    if (info.frame_count <= 0) throw SequenceError(source.description + ": no frames");
+void check_evaluation_options(const SequenceInfo& info, const EvaluationOptions& options) {
     if (options.skip_frames < 0 || options.skip_frames >= info.frame_count) {
         throw std::invalid_argument("skip frames must be in [0, " +
                                     std::to_string(info.frame_count - 1) + "], got " +
@@ -122,6 +115,17 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
         throw std::invalid_argument("no method to evaluate");
     }
     check_frames_folders(options.frames_folders, info, options.methods);
+}
+
+EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options) {
+    const SequenceInfo& info = source.info;
+    if (!info.has_ground_truth) {
+        throw SequenceError(source.description +
+                            ": the sequence has no ground truth (gt.NNNN.exr); "
+                            "render it with ground truth to evaluate");
+    }
+    if (info.frame_count <= 0) throw SequenceError(source.description + ": no frames");
+    check_evaluation_options(info, options);
 
     EvaluationResult result;
     result.sequence = source.description;

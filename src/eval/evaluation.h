@@ -92,8 +92,14 @@ struct EvaluationResult {
     std::vector<Image> picture_outputs;  // display-encoded outputs, in `methods` order
 };
 
-// Throws std::invalid_argument for unknown methods or a bad skip count, SequenceError for a
-// sequence without ground truth or unreadable frames, std::runtime_error when a method fails.
+// The options' own checks for this sequence, before any frame is read: the skip count, the
+// picture frame, at least one method, the --method folders (check_frames_folders). Throws
+// std::invalid_argument naming the bad value; evaluate_sequence runs it first.
+void check_evaluation_options(const SequenceInfo& info, const EvaluationOptions& options);
+
+// Throws std::invalid_argument for unknown methods or a bad skip count (check_evaluation_options),
+// SequenceError for a sequence without ground truth or unreadable frames, std::runtime_error when
+// a method fails.
 EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options);
 
 }  // namespace swinup::eval

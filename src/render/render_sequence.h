@@ -32,6 +32,12 @@ namespace swinup::render {
 struct RenderError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// The RenderError of a bad setting, found before anything is rendered: a size, count or rate out
+// of range, an unknown scene or camera preset, a scene or camera file that does not exist, a glTF
+// camera the scene lacks. A command line reports these as a bad value (`swinup render`: exit 2).
+struct RenderSettingsError : RenderError {
+    using RenderError::RenderError;
+};
 
 enum class RenderDevice { automatic, cpu, cuda };
 

@@ -15,9 +15,11 @@
 #include "commands.h"
 #include "api/backend.h"
 #include "api/resource_desc.h"
+#include "api_context.h"
 #include "model/model_spec.h"
 #include "model/weights.h"
 #include "options.h"
+#include "usage_error.h"
 #ifdef SWINUP_HAVE_VULKAN
 #include <cstdlib>
 
@@ -54,7 +56,7 @@ std::shared_ptr<const Weights> load_bench_weights(const BenchOptions& o) {
     if (!w) throw std::runtime_error("bench: cannot load --weights '" + o.weights + "': " + error);
     const std::string file_variant = variant_name(w->config.variant);
     if (o.variant != file_variant)
-        throw std::invalid_argument("bench: --weights '" + o.weights + "' holds a " + file_variant +
+        throw UsageError("bench: --weights '" + o.weights + "' holds a " + file_variant +
                                     " network but --variant is " + o.variant + " (give --variant " + file_variant +
                                     ")");
     return w;
@@ -429,8 +431,12 @@ void register_bench(CLI::App& app) {
         std::vector<SizePair> sizes;
         if (!options->render.empty() || !options->display.empty()) {
             if (options->render.empty() || options->display.empty())
-                throw std::invalid_argument("bench: --render and --display go together");
+                throw UsageError("bench: --render and --display go together");
             sizes.push_back({parse_size(options->render, "--render"), parse_size(options->display, "--display")});
+            // The library's rules for the pair (e.g. the display/render ratio), before any timing.
+            for (swinup_variant v : variants_of(options->variant))
+                check_context_values(whole_frame_context(SWINUP_BACKEND_CPU, v, *options, sizes.back()),
+                                     "--render " + options->render + " / --display " + options->display);
         } else {
             sizes = default_sizes();
         }

@@ -106,6 +106,7 @@ void run_info(const InfoOptions& opt) {
     desc.max_render_height = render_h;
     desc.display_width = display.width;
     desc.display_height = display.height;
+    check_context_values(desc, "--display " + opt.display);
     ContextHandle ctx = create_context(desc);
     const swinup_context_info info = context_info(ctx.get());
     std::printf("variant    %s\n", variant_label(info.variant));

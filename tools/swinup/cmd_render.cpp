@@ -18,6 +18,7 @@
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
 #include "stale_frames.h"
+#include "usage_error.h"
 
 namespace swinup::cli {
 namespace {
@@ -83,8 +84,8 @@ void run_render(RenderOptions& opt) {
         list_scenes();
         return;
     }
-    if (opt.settings.scene.empty()) throw std::invalid_argument("render: give a SCENE (see --list)");
-    if (opt.output.empty()) throw std::invalid_argument("render: give an output folder with -o");
+    if (opt.settings.scene.empty()) throw UsageError("render: give a SCENE (see --list)");
+    if (opt.output.empty()) throw UsageError("render: give an output folder with -o");
     render::RenderSettings& s = opt.settings;
     const Size2 r = parse_size(opt.render_size, "--render");
     const Size2 d = parse_size(opt.display_size, "--display");
@@ -110,7 +111,9 @@ void run_render(RenderOptions& opt) {
         last = now;
     };
     const std::optional<SequenceInfo> earlier = earlier_sequence(opt.output);
-    const SequenceInfo info = render::render_sequence_to_dir(s, opt.output, report);
+    // A bad setting (sizes, scene, camera) is found before the first frame is written.
+    const SequenceInfo info = as_usage_error<render::RenderSettingsError>(
+        [&] { return render::render_sequence_to_dir(s, opt.output, report); });
     progress.finish();
     const int stale_removed = earlier ? remove_earlier_frames(opt.output, *earlier, info) : 0;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -26,6 +26,7 @@
 #include "sequence/atomic_write.h"
 #include "sequence/dispatch_masks.h"
 #include "upscale_folder.h"
+#include "usage_error.h"
 #include "sequence/sequence.h"
 
 namespace swinup::cli {
@@ -56,14 +57,14 @@ double median_of(std::vector<double> values) {
 }
 
 void run_upscale(const UpscaleOptions& opt) {
+    if (opt.scale > 0.0 && opt.mv_display) throw UsageError("--scale cannot be combined with --mv-display");
     // The upscaler reads no ground truth, and display-resolution MVs only when asked for.
     const SequenceInfo info = sequence_read_info(
         opt.sequence,
         FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false, /*masks=*/!opt.no_masks});
     const int frames = opt.frames > 0 ? std::min(opt.frames, info.frame_count) : info.frame_count;
     if (opt.mv_display && !info.has_mv_display) {
-        throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
-                                 "mv_display files");
+        throw UsageError(opt.sequence + ": --mv-display given but the sequence has no mv_display files");
     }
     // Before anything is written: which files of the folder an earlier run recorded as its own.
     const UpscaleFolder folder = read_upscale_folder(opt.output);
@@ -78,7 +79,6 @@ void run_upscale(const UpscaleOptions& opt) {
     desc.display_width = static_cast<uint32_t>(info.display_width);
     desc.display_height = static_cast<uint32_t>(info.display_height);
     if (opt.scale > 0.0) {
-        if (opt.mv_display) throw std::runtime_error("--scale cannot be combined with --mv-display");
         desc.display_width = static_cast<uint32_t>(std::lround(info.render_width * opt.scale));
         desc.display_height = static_cast<uint32_t>(std::lround(info.render_height * opt.scale));
     }
@@ -88,6 +88,7 @@ void run_upscale(const UpscaleOptions& opt) {
                  flag_if(info.depth_inverted, SWINUP_FLAG_DEPTH_INVERTED) |
                  flag_if(opt.mv_display, SWINUP_FLAG_MV_DISPLAY_RES);
     desc.num_threads = static_cast<uint32_t>(opt.threads);
+    check_context_values(desc, opt.scale > 0.0 ? "--scale" : opt.sequence + " (its render and display sizes)");
     ContextHandle ctx = create_context(desc);
     const swinup_context_info ctx_info = context_info(ctx.get());
 

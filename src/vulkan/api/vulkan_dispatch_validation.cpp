@@ -8,6 +8,7 @@
 #include "api/raw_enum.h"
 #include "frame/formats.h"
 #include "vulkan/api/vulkan_image_rules.h"
+#include "vulkan/runtime/vk_format_name.h"
 
 namespace swinup::vulkan_api {
 
@@ -44,7 +45,7 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
     if (!contains(rule.formats, static_cast<VkFormat>(format)) || format == VK_FORMAT_UNDEFINED) {
         const swinup_format carried = swinup_format_of(rule.formats[0]);
         return invalid(field("format") + ": expected " + format_list(rule) + " (" + format_name(carried) +
-                       "), got " + vk_format_name(static_cast<VkFormat>(format)));
+                       "), got " + vulkan::vk_format_name(static_cast<VkFormat>(format)));
     }
     if ((image.usage & rule.usage) == 0) {
         const char* bit = rule.usage == VK_IMAGE_USAGE_STORAGE_BIT ? "VK_IMAGE_USAGE_STORAGE_BIT"

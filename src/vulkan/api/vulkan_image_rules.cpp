@@ -1,38 +1,28 @@
 #include "vulkan/api/vulkan_image_rules.h"
 
+#include "vulkan/runtime/vk_format_name.h"
+
 namespace swinup::vulkan_api {
 
 namespace {
 
+// The swinup_format each accepted VkFormat carries (names: vk_format_name).
 struct FormatEntry {
     VkFormat format;
-    const char* name;
     swinup_format carries;
 };
 
 constexpr FormatEntry kFormats[] = {
-    {VK_FORMAT_R16G16B16A16_SFLOAT, "VK_FORMAT_R16G16B16A16_SFLOAT", SWINUP_FORMAT_RGBA16F},
-    {VK_FORMAT_R32G32B32A32_SFLOAT, "VK_FORMAT_R32G32B32A32_SFLOAT", SWINUP_FORMAT_RGBA32F},
-    {VK_FORMAT_R32_SFLOAT, "VK_FORMAT_R32_SFLOAT", SWINUP_FORMAT_R32F},
-    {VK_FORMAT_D32_SFLOAT, "VK_FORMAT_D32_SFLOAT", SWINUP_FORMAT_R32F},
-    {VK_FORMAT_R16G16_SFLOAT, "VK_FORMAT_R16G16_SFLOAT", SWINUP_FORMAT_RG16F},
-    {VK_FORMAT_R32G32_SFLOAT, "VK_FORMAT_R32G32_SFLOAT", SWINUP_FORMAT_RG32F},
-    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "VK_FORMAT_A2B10G10R10_UNORM_PACK32", SWINUP_FORMAT_R10G10B10A2},
-    {VK_FORMAT_R8G8B8A8_UNORM, "VK_FORMAT_R8G8B8A8_UNORM", SWINUP_FORMAT_RGBA8},
-    {VK_FORMAT_R8_UNORM, "VK_FORMAT_R8_UNORM", SWINUP_FORMAT_R8_UNORM},
-    {VK_FORMAT_R16_SFLOAT, "VK_FORMAT_R16_SFLOAT", SWINUP_FORMAT_R16F},
-    // Formats an engine may reasonably pass by mistake: named in the message, carried by nothing.
-    {VK_FORMAT_UNDEFINED, "VK_FORMAT_UNDEFINED", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_R16G16B16_SFLOAT, "VK_FORMAT_R16G16B16_SFLOAT", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_R32G32B32_SFLOAT, "VK_FORMAT_R32G32B32_SFLOAT", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "VK_FORMAT_B10G11R11_UFLOAT_PACK32", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_B8G8R8A8_UNORM, "VK_FORMAT_B8G8R8A8_UNORM", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_R8G8B8A8_SRGB, "VK_FORMAT_R8G8B8A8_SRGB", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_B8G8R8A8_SRGB, "VK_FORMAT_B8G8R8A8_SRGB", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, "VK_FORMAT_A2R10G10B10_UNORM_PACK32", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_D24_UNORM_S8_UINT, "VK_FORMAT_D24_UNORM_S8_UINT", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_D32_SFLOAT_S8_UINT, "VK_FORMAT_D32_SFLOAT_S8_UINT", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_D16_UNORM, "VK_FORMAT_D16_UNORM", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_R16G16B16A16_SFLOAT, SWINUP_FORMAT_RGBA16F},
+    {VK_FORMAT_R32G32B32A32_SFLOAT, SWINUP_FORMAT_RGBA32F},
+    {VK_FORMAT_R32_SFLOAT, SWINUP_FORMAT_R32F},
+    {VK_FORMAT_D32_SFLOAT, SWINUP_FORMAT_R32F},
+    {VK_FORMAT_R16G16_SFLOAT, SWINUP_FORMAT_RG16F},
+    {VK_FORMAT_R32G32_SFLOAT, SWINUP_FORMAT_RG32F},
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, SWINUP_FORMAT_R10G10B10A2},
+    {VK_FORMAT_R8G8B8A8_UNORM, SWINUP_FORMAT_RGBA8},
+    {VK_FORMAT_R8_UNORM, SWINUP_FORMAT_R8_UNORM},
+    {VK_FORMAT_R16_SFLOAT, SWINUP_FORMAT_R16F},
 };
 
 struct LayoutEntry {
@@ -73,12 +63,6 @@ std::string join(const List& list, size_t count, Value end, std::string (*name)(
 }
 
 }  // namespace
-
-std::string vk_format_name(VkFormat format) {
-    for (const FormatEntry& e : kFormats)
-        if (e.format == format) return e.name;
-    return "VkFormat " + std::to_string(static_cast<int64_t>(format));
-}
 
 std::string vk_layout_name(VkImageLayout layout) {
     for (const LayoutEntry& e : kLayouts)
@@ -177,7 +161,7 @@ ImageRule output_rule(swinup_format output_format) {
 }
 
 std::string format_list(const ImageRule& rule) {
-    return join(rule.formats, 3, VK_FORMAT_UNDEFINED, &vk_format_name);
+    return join(rule.formats, 3, VK_FORMAT_UNDEFINED, &vulkan::vk_format_name);
 }
 
 std::string layout_list(const ImageRule& rule) {

@@ -14,9 +14,8 @@
 
 namespace swinup::vulkan_api {
 
-// The name of a VkFormat as the Vulkan headers spell it ("VK_FORMAT_R32_SFLOAT"), for the formats
-// this API speaks of; any other value is "VkFormat <number>".
-std::string vk_format_name(VkFormat format);
+// The name of a VkImageLayout as the Vulkan headers spell it, for the layouts this API speaks of;
+// any other value is "VkImageLayout <number>". (Formats: vulkan/runtime/vk_format_name.h.)
 std::string vk_layout_name(VkImageLayout layout);
 
 // The swinup_format a VkFormat carries (SWINUP_FORMAT_UNKNOWN for one this API does not read or

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "frame/formats.h"
 #include "model/model_spec.h"
 #include "vulkan/runtime/vulkan_error.h"
 #include "vulkan_shaders.h"
@@ -20,10 +21,13 @@ const SpirvCode& output_shader(swinup_precision precision, swinup_format format)
         case SWINUP_FORMAT_RGBA16F: return fast ? shaders::frame_output_pass_fast_rgba16f : shaders::frame_output_pass_exact_rgba16f;
         case SWINUP_FORMAT_R10G10B10A2: return fast ? shaders::frame_output_pass_fast_rgb10a2 : shaders::frame_output_pass_exact_rgb10a2;
         case SWINUP_FORMAT_RGBA8: return fast ? shaders::frame_output_pass_fast_rgba8 : shaders::frame_output_pass_exact_rgba8;
-        default:
+        default: {
+            const char* name = format_name(format);
+            const std::string got = name != nullptr ? std::string(name)
+                                                    : "swinup_format " + std::to_string(static_cast<int>(format));
             throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
-                              "the output format must be RGBA16F, R10G10B10A2 or RGBA8 (got " +
-                                  std::to_string(static_cast<int>(format)) + ")");
+                              "the output format must be RGBA16F, R10G10B10A2 or RGBA8 (got " + got + ")");
+        }
     }
 }
 

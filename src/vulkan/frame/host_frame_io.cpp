@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frame/formats.h"
+#include "vulkan/runtime/vk_format_name.h"
 #include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan {
@@ -72,7 +73,7 @@ HostFrameIo::HostFrameIo(Device& device, const swinup_context_desc& context)
     }
     if (!device.format_supports(format, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() +
-                                                         "\" cannot write " + format_name(format) +
+                                                         "\" cannot write " + vk_format_name(format) +
                                                          " as a storage image (the output format)");
     }
     output_ = Image(device, context.display_width, context.display_height, format,
@@ -85,7 +86,7 @@ Image& HostFrameIo::input_image(int role, VkFormat format, uint32_t width, uint3
     if (it == inputs_.end()) {
         if (!device_.format_supports(format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
             throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device_.name() +
-                                                             "\" cannot sample " + format_name(format));
+                                                             "\" cannot sample " + vk_format_name(format));
         }
         it = inputs_.emplace(key, Image(device_, width, height, format,
                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT)).first;
