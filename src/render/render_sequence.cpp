@@ -59,7 +59,7 @@ std::unique_ptr<Scene> load_scene(const RenderSettings& s) {
         }
         return scene;
     }
-    auto scene = builtin_scene_create(s.scene);
+    auto scene = builtin_scene_create(s.scene, s.seed);
     if (!scene) {
         std::string names;
         for (const auto& n : builtin_scene_names()) names += (names.empty() ? "" : ", ") + n;

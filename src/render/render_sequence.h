@@ -77,7 +77,8 @@ struct RenderedSequence {
 // Called after each frame with (frames done, frames in all).
 using RenderProgress = std::function<void(int, int)>;
 
-// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner", "particles".
+// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner", "particles",
+// "movers" (laid out by RenderSettings::seed).
 std::vector<std::string> builtin_scene_names();
 // One line saying what a built-in scene shows ("" for unknown names).
 std::string builtin_scene_description(const std::string& name);
