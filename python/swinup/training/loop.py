@@ -49,7 +49,8 @@ def train_chunk(args, model, opt, source, ranks, step, chunk, save):
                                           display_weight=args.display_weight,
                                           display_norm=args.display_norm,
                                           temporal_space=args.temporal_space,
-                                          first_frame_weight=args.first_frame_weight)
+                                          first_frame_weight=args.first_frame_weight,
+                                          disocclusion_weight=args.disocclusion_weight)
             loss = spatial + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:

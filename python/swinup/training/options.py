@@ -69,6 +69,11 @@ def parser() -> argparse.ArgumentParser:
                     help="add this times the L1 distance of display-encoded colour (sRGB after the "
                          "evaluation's LDR clamp or HDR Reinhard: the space `swinup eval` scores) to "
                          "the t-space L1")
+    ap.add_argument("--disocclusion-weight", type=float, default=0.0,
+                    help="add this times the t-space L1 over the display pixels uncovered within the "
+                         "last four frames (a mean over those pixels; sequences rendered with motion "
+                         "masks, motion_masks.NNNN.exr; none elsewhere): where moving objects leave "
+                         "trails")
     ap.add_argument("--display-norm", default="l1", choices=["l1", "rms"],
                     help="the display term as a mean absolute error or, per clip, a root mean square "
                          "(the statistic of `swinup eval`'s PSNR)")
@@ -143,6 +148,8 @@ def parse(ap: argparse.ArgumentParser, argv=None) -> argparse.Namespace:
         ap.error(f"--reset-share must be in [0, 1], got {args.reset_share}")
     if not args.display_weight >= 0.0:
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
+    if not args.disocclusion_weight >= 0.0:
+        ap.error(f"--disocclusion-weight must be >= 0, got {args.disocclusion_weight}")
     if not args.first_frame_weight > 0.0:
         ap.error(f"--first-frame-weight must be > 0, got {args.first_frame_weight}")
     if not args.experiment_lr_scale >= 0.0:
