@@ -124,6 +124,8 @@ def chunk_record(args, step, device_label, world, procedural_share, model):
         chunk["temporal_space"] = args.temporal_space
     if args.disocclusion_weight > 0.0:
         chunk["disocclusion_weight"] = args.disocclusion_weight
+    if args.schedule_steps:
+        chunk["schedule_steps"] = args.schedule_steps
     if args.burn_in:
         chunk["burn_in"] = args.burn_in
     if args.reset_share:

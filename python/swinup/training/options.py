@@ -55,7 +55,14 @@ def parser() -> argparse.ArgumentParser:
                          "data.mirror_clip), so that the network sees every orientation of the scenes")
     ap.add_argument("--lr", type=float, default=4e-4)
     ap.add_argument("--decay", action="store_true",
-                    help="cosine decay of the learning rate to lr/20 over this chunk's --minutes")
+                    help="cosine decay of the learning rate to lr/20 over this chunk's --minutes "
+                         "(over --schedule-steps when given)")
+    ap.add_argument("--schedule-steps", type=int, default=0,
+                    help="lay the schedule over the run's steps: warm-up over its first --warmup steps "
+                         "and, with --decay, the cosine over this many steps from the run's start, "
+                         "whichever chunk takes them; with --optimizer-state, a run cut into chunks "
+                         "(--max-steps, --resume) then trains exactly as one long run (0: the "
+                         "schedule of each chunk, by --minutes)")
     ap.add_argument("--warmup", type=int, default=50)
     ap.add_argument("--temporal-weight", type=float, default=0.5)
     ap.add_argument("--temporal-norm", default="l1", choices=["l1", "rms"],
@@ -148,6 +155,8 @@ def parse(ap: argparse.ArgumentParser, argv=None) -> argparse.Namespace:
         ap.error(f"--reset-share must be in [0, 1], got {args.reset_share}")
     if not args.display_weight >= 0.0:
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
+    if args.schedule_steps < 0:
+        ap.error(f"--schedule-steps must be >= 0, got {args.schedule_steps}")
     if not args.disocclusion_weight >= 0.0:
         ap.error(f"--disocclusion-weight must be >= 0, got {args.disocclusion_weight}")
     if not args.first_frame_weight > 0.0:
