@@ -31,6 +31,10 @@ if [ -d /opt/deps/usr ]; then
   export PATH=/opt/deps/usr/bin:$PATH
   prefix_args=(-DCMAKE_PREFIX_PATH=/opt/deps/usr -DCMAKE_INCLUDE_PATH=/opt/deps/usr/include
     -DCMAKE_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu)
+  # libvulkan-dev's libvulkan.so points at libvulkan.so.1, which the loader package put into /.
+  for lib in /usr/lib/x86_64-linux-gnu/libvulkan.so.1 /lib/x86_64-linux-gnu/libvulkan.so.1; do
+    [ -e "$lib" ] && { prefix_args+=(-DVulkan_LIBRARY="$lib"); break; }
+  done
 fi
 source scripts/packages.sh
 source scripts/shader_tools.sh
