@@ -89,8 +89,11 @@ struct VulkanNetwork::Impl {
     void block(LayerRecorder& rec, const std::string& name, const Buffer& x, int w, int h, uint64_t frame);
     void snap(LayerRecorder& rec, const char* name, BufferView data, int w, int h, int c, Stored stored);
     void begin(const char* name) {
+        current_layer = name;
         if (marker) marker(name, true, *recorder);
     }
+    KernelMarker kernel_marker;
+    std::string current_layer;
 };
 
 VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision precision, int mw, int mh)
@@ -327,7 +330,11 @@ void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int
                                     " within the network's " + std::to_string(impl_->max_width) + "x" +
                                     std::to_string(impl_->max_height));
     }
-    RuntimeLayerRecorder rec(impl_->device, recorder);
+    RuntimeLayerRecorder::DispatchHook hook;
+    if (impl_->kernel_marker) {
+        hook = [this](const char* kernel, Recorder& r) { impl_->kernel_marker(impl_->current_layer, kernel, r); };
+    }
+    RuntimeLayerRecorder rec(impl_->device, recorder, hook);
     impl_->recorder = &recorder;
     impl_->record(rec, staged, masks, width, height, frame_index, head);
     impl_->recorder = nullptr;
@@ -336,6 +343,8 @@ void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int
 void VulkanNetwork::set_layer_snapshots(bool on) { impl_->snapshots_on = on; }
 
 void VulkanNetwork::set_layer_marker(LayerMarker marker) { impl_->marker = std::move(marker); }
+
+void VulkanNetwork::set_kernel_marker(KernelMarker marker) { impl_->kernel_marker = std::move(marker); }
 
 std::vector<VulkanNetwork::LayerOutput> VulkanNetwork::layer_outputs() const {
     std::vector<LayerOutput> out;

@@ -59,6 +59,9 @@ public:
     // layer is recorded into (for timestamp queries). Empty: no calls.
     using LayerMarker = std::function<void(const std::string& layer, bool begin, Recorder& recorder)>;
     void set_layer_marker(LayerMarker marker);
+    // Called after each kernel's dispatch (`swinup bench --detail`), with the layer it belongs to.
+    using KernelMarker = std::function<void(const std::string& layer, const char* kernel, Recorder& recorder)>;
+    void set_kernel_marker(KernelMarker marker);
 
 private:
     struct Impl;

@@ -92,8 +92,9 @@ public:
     int current_slot() const { return frames_.current(); }
     // `swinup bench`: time the stages of each host dispatch (GPU timestamps; last_stage_times()
     // after a dispatch). Throws VulkanError when the device writes no timestamps.
-    // The network's layers are stages of their own ("network: enc1", ...).
-    void set_stage_timing(bool on);
+    // The network's layers are stages of their own ("network: enc1", ...); with `per_kernel`
+    // each of their kernels ("network: enc1: gemm_matrix", ...).
+    void set_stage_timing(bool on, bool per_kernel = false);
     std::vector<std::pair<std::string, double>> last_stage_times() const {
         return timer_ ? timer_->stages() : std::vector<std::pair<std::string, double>>{};
     }
