@@ -3,6 +3,9 @@
  * a dispatch that records the whole frame into the application's command buffer, reading its
  * images and writing its output image in place. No copies through the host, no submits, no waits:
  * the application submits the command buffer when it wants, on a queue of the family it named.
+ * The one exception is context creation on the application's device, which submits one copy (the
+ * weights into device-local memory) and waits for it: swinup_vulkan_context_create says what lock
+ * the queue needs then.
  *
  * Everything else is swinup.h's: the context descriptor (variant, precision, sizes, flags, output
  * format, weights), the per-frame scalars of swinup_dispatch_desc (jitter, motion-vector scale,
@@ -65,16 +68,24 @@
  * recording order, and must complete before the context is destroyed. A successful call advances
  * the temporal state at once (it counts as the context's dispatch of that frame). A command buffer
  * that is recorded but then never submitted breaks that rule, with two lasting effects: the history
- * is one frame ahead (the next frame should set frame.reset), and the frame keeps one of the 8
- * slots below until the context is destroyed (its end-of-frame event is never set). A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
- * nothing and changes nothing. A failure after validation (a device error, out of memory) also
- * leaves the temporal state unchanged, but the command buffer may then hold part of the frame:
- * reset or free it rather than submit it.
+ * is one frame ahead, and the frame keeps one of the 8 slots below (its end-of-frame event is never
+ * set) until the context is destroyed. A refused call (bad input:
+ * SWINUP_STATUS_INVALID_ARGUMENT) records nothing and changes nothing. A failure after validation
+ * (a device error, out of memory) also leaves the temporal state unchanged, but the command buffer
+ * then holds part of the frame and refers to descriptor sets swinup has given back for reuse: it is
+ * invalid. Record nothing more into it and do not submit it: reset it (vkResetCommandBuffer, or its
+ * pool) or free it, and record the frame again into a command buffer in the recording state.
  *
  * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
  * frame has run: keep the images alive until then. swinup reuses a frame's descriptor sets once an
  * event it sets at the end of the frame's commands is seen set; at most 8 recorded frames may be
  * pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has run).
+ * Destroying the context frees those descriptor sets and swinup's buffers and images:
+ * a recorded frame still to run, or running, then corrupts memory in the driver (neither swinup nor
+ * the validation layer sees it happen), and so does submitting a recorded frame after the destroy.
+ * swinup_context_destroy warns through the log callback (SWINUP_LOG_WARNING, saying how many) when
+ * the context holds recordings whose end-of-frame event it never saw set; wait for the frames (a
+ * fence, vkQueueWaitIdle) before destroying it.
  *
  * This header's functions exist in builds with the Vulkan backend (SWINUP_VULKAN, the default
  * when libvulkan-dev and glslang-tools are installed; docs/vulkan.md).
@@ -310,7 +321,14 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * without the two external-fd extensions or one that is not a CUDA device is
  * SWINUP_STATUS_UNSUPPORTED saying which); SWINUP_BACKEND_CPU is refused.
  * A device without what docs/vulkan.md lists as required is SWINUP_STATUS_UNSUPPORTED naming the
- * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
+ * missing extension, feature or format.
+ * The queue during creation: on the application's device, creation submits one command buffer (the
+ * copy of the weights into device-local memory) to queue 0 of device->queue_family_index and waits
+ * for its fence before it returns; no later call submits to the application's queues. Vulkan
+ * requires submissions to a queue to be externally synchronised, so the application must hold, for
+ * the whole call, the lock it takes around its own vkQueueSubmit / vkQueuePresentKHR on that queue
+ * (an engine that creates the context on a loading thread while its render thread submits to the
+ * queue does; without it the two submissions race in the driver). On failure *out is NULL and swinup_last_error(NULL) says
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
  * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
  * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's. Both kinds of dispatch

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ using swinup::Validation;
 using swinup::vulkan_api::read_vulkan_dispatch_desc;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
+using swinup::vulkan_api::validate_vulkan_reactive_mask_desc;
 
 using swinup::test::fake;
 using swinup::test::stand_in_image;
@@ -290,6 +292,88 @@ TEST(VulkanDispatchValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
                                          0),
               0u)
         << both.check().message;
+}
+
+// Stores `value` in an enum field as a C caller may: the int's bytes, whatever the enum's range.
+template <typename Enum>
+void store_raw(Enum* field, int32_t value) {
+    static_assert(sizeof(Enum) == sizeof value);
+    std::memcpy(field, &value, sizeof value);
+}
+
+// Formats and layouts that no enumerator has, negative ones included (outside the range of
+// VkFormat and VkImageLayout as C++ sees them, whose enumerators are all >= 0): refused naming the
+// field and the number the caller stored, compared as integers, never converted to the enum
+// (the sanitizer build's -fsanitize=enum reports any load of such a value as the enum type).
+TEST(VulkanDispatchValidation, FormatsAndLayoutsOutsideTheEnumsAreNamedByTheirNumber) {
+    for (const int32_t raw : {-7, -2147483647 - 1, 1000999999}) {
+        SCOPED_TRACE(raw);
+        const std::string n = std::to_string(raw);
+        expect_refused_after([raw](Frame& f) { store_raw(&f.desc.color.format, raw); },
+                             "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
+                             "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VkFormat " + n);
+        expect_refused_after([raw](Frame& f) { store_raw(&f.desc.motion_vectors.layout, raw); },
+                             "vulkan_dispatch.motion_vectors.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL "
+                             "or VK_IMAGE_LAYOUT_GENERAL, got VkImageLayout " + n +
+                                 " (swinup records no layout transition: the application's barrier puts the image "
+                                 "in one of these)");
+        Frame masked;
+        masked.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                                   VK_IMAGE_USAGE_SAMPLED_BIT);
+        store_raw(&masked.desc.reactive_mask.format, raw);
+        EXPECT_EQ(masked.check().message.rfind("vulkan_dispatch.reactive_mask.format: expected VK_FORMAT_R8_UNORM, "
+                                               "VK_FORMAT_R16_SFLOAT or VK_FORMAT_R32_SFLOAT (SWINUP_FORMAT_R8_UNORM), "
+                                               "got VkFormat " + n, 0),
+                  0u)
+            << masked.check().message;
+
+        // The reactive-mask descriptor's images go through the same checks.
+        swinup_vulkan_reactive_mask_desc mask;
+        swinup_vulkan_reactive_mask_desc_init(&mask);
+        mask.mask.render_width = 64;
+        mask.mask.render_height = 48;
+        mask.opaque_color = stand_in_image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, swinup::test::kStandInRead,
+                                           swinup::test::kStandInSampled);
+        mask.final_color = stand_in_image(0x200, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, swinup::test::kStandInRead,
+                                          swinup::test::kStandInSampled);
+        mask.output = stand_in_image(0x300, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_USAGE_STORAGE_BIT);
+        const swinup_context_desc context = swinup::sized_context_desc(64, 48, 128, 96);
+        ASSERT_TRUE(validate_vulkan_reactive_mask_desc(mask, context).ok())
+            << validate_vulkan_reactive_mask_desc(mask, context).message;
+        swinup_vulkan_reactive_mask_desc bad_format = mask;
+        store_raw(&bad_format.output.format, raw);
+        EXPECT_EQ(validate_vulkan_reactive_mask_desc(bad_format, context).message.rfind(
+                      "vulkan_reactive_mask.output.format: expected VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT or "
+                      "VK_FORMAT_R32_SFLOAT", 0),
+                  0u)
+            << validate_vulkan_reactive_mask_desc(bad_format, context).message;
+        EXPECT_NE(validate_vulkan_reactive_mask_desc(bad_format, context).message.find("got VkFormat " + n),
+                  std::string::npos);
+        swinup_vulkan_reactive_mask_desc bad_layout = mask;
+        store_raw(&bad_layout.final_color.layout, raw);
+        EXPECT_EQ(validate_vulkan_reactive_mask_desc(bad_layout, context).message.rfind(
+                      "vulkan_reactive_mask.final_color.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or "
+                      "VK_IMAGE_LAYOUT_GENERAL, got VkImageLayout " + n, 0),
+                  0u)
+            << validate_vulkan_reactive_mask_desc(bad_layout, context).message;
+    }
+}
+
+// A caller whose struct is only struct_size bytes long (here 4, allocated exactly: the sanitizer
+// build reports any read past them) is refused on struct_size alone: the member frame's
+// struct_size, which lies past those bytes, is not read.
+TEST(VulkanDispatchValidation, AStructOfFourBytesIsRefusedWithoutReadingPastThem) {
+    auto* bytes = static_cast<unsigned char*>(std::malloc(sizeof(uint32_t)));
+    ASSERT_NE(bytes, nullptr);
+    const uint32_t size = sizeof(uint32_t);
+    std::memcpy(bytes, &size, sizeof size);
+    swinup_vulkan_dispatch_desc out;
+    const Validation v = read_vulkan_dispatch_desc(reinterpret_cast<const swinup_vulkan_dispatch_desc*>(bytes), &out);
+    std::free(bytes);
+    EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(v.message.rfind("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts ", 0), 0u) << v.message;
+    EXPECT_NE(v.message.find("got 4"), std::string::npos) << v.message;
 }
 
 TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {

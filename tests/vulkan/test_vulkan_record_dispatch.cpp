@@ -395,6 +395,71 @@ TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
     expect_no_validation_messages(dev);
 }
 
+// A context's warnings, collected through its log callback.
+struct Warnings {
+    std::vector<std::string> messages;
+    void attach(swinup_context_desc* desc) {
+        desc->log_callback = [](swinup_log_level level, const char* message, void* user) {
+            if (level == SWINUP_LOG_WARNING) static_cast<Warnings*>(user)->messages.push_back(message);
+        };
+        desc->log_user_data = this;
+    }
+    size_t starting_with(const std::string& prefix) const {
+        size_t n = 0;
+        for (const std::string& m : messages) n += m.rfind(prefix, 0) == 0 ? 1 : 0;
+        return n;
+    }
+};
+
+// Destroying a context while a frame it recorded may still run frees what that frame uses: swinup
+// cannot wait for the application's queue, but it says so when it never saw a recording complete.
+// A context whose frames all ran (seen through their events) is destroyed silently.
+TEST(RecordDispatchContext, DestroyingWithRecordingsNeverSeenCompletedWarns) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc frame = images.describe(0);
+    const std::string kWarning = "swinup_context_destroy: ";
+
+    Warnings ran;
+    {
+        swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+        ran.attach(&desc);
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        recorded_frame(dev, ctx.ctx, images, frame);  // submitted and waited for
+    }
+    EXPECT_EQ(ran.starting_with(kWarning), 0u);
+
+    Warnings unfinished;
+    {
+        std::vector<VkCommandBuffer> never_submitted;
+        swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+        unfinished.attach(&desc);
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        recorded_frame(dev, ctx.ctx, images, frame);  // ran: not counted
+        for (int f = 0; f < 2; ++f) {
+            never_submitted.push_back(dev.begin());
+            ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, never_submitted.back(), &frame), SWINUP_STATUS_OK)
+                << swinup_last_error(ctx.ctx);
+        }
+        EXPECT_EQ(unfinished.starting_with(kWarning), 0u);
+        // Freed while the context still exists (ending them after the destroy would be invalid:
+        // they refer to its pipelines); swinup still never saw them complete.
+        for (VkCommandBuffer cmd : never_submitted) dev.discard(cmd);
+    }
+    ASSERT_EQ(unfinished.starting_with(kWarning), 1u);
+    for (const std::string& m : unfinished.messages) {
+        if (m.rfind(kWarning, 0) != 0) continue;
+        EXPECT_EQ(m.rfind(kWarning + "2 recording(s) made with swinup_vulkan_record_dispatch", 0), 0u) << m;
+        EXPECT_NE(m.find("destroy a context only after the frames it recorded have completed"), std::string::npos) << m;
+    }
+    expect_no_validation_messages(dev);
+}
+
 TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     TestDevice dev;
     SKIP_WITHOUT_DEVICE(dev);

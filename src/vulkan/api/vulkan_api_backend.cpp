@@ -20,9 +20,10 @@ namespace {
 class ApiBackend final : public VulkanApiBackend {
 public:
     // `app`: the application's device description (validated), or null for swinup's own device.
-    ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app)
+    // `log`: the context's messages (the destructor's warning).
+    ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app, const Log& log)
         : frame_(std::move(frame)), slots_(frame_->device().handle()), own_device_(app == nullptr),
-          counts_(frame_->recorded_counts()) {
+          counts_(frame_->recorded_counts()), log_(log) {
         static_assert(RecordingSlots::kMaxSlots == vulkan::VulkanBackend::kRecordedCountSlots,
                       "one place in recorded_counts per recording slot");
         // A recorded frame's counts are copied into its slot's place in counts_ before its event;
@@ -54,9 +55,11 @@ public:
     // slots_ (its events and descriptor pools) goes before frame_, whose destructor waits for
     // swinup's own device: the wait is done here first, while the slots still exist. On the
     // application's device nothing is waited for: swinup_vulkan.h requires every recorded frame
-    // to have completed before the context is destroyed.
+    // to have completed before the context is destroyed. swinup cannot enforce that (it does not
+    // know whether a pending frame was submitted), so it says so when it cannot see it held.
     ~ApiBackend() override {
         if (own_device_) vkDeviceWaitIdle(frame_->device().handle());
+        warn_about_unfinished_recordings();
     }
     ApiBackend(const ApiBackend&) = delete;
     ApiBackend& operator=(const ApiBackend&) = delete;
@@ -97,8 +100,8 @@ public:
     swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
                          uint64_t frame_index, std::string* error) override {
         return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
-                              " (the temporal state is unchanged; the command buffer may hold part of the frame: "
-                              "reset it rather than submit it)",
+                              " (the temporal state is unchanged; the command buffer holds part of the frame and "
+                              "is invalid: record nothing more into it and do not submit it, reset or free it)",
                               error, [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             // swinup's previous frame (recorded earlier, run earlier on this queue) wrote the state
             // and scratch this one reads and overwrites.
@@ -188,11 +191,32 @@ private:
         }
     }
 
+    // The destructor's warning: recordings (frames, reactive masks) whose end-of-frame event was
+    // never seen set. If one of them is still to run, or running, on the GPU it reads descriptor
+    // sets, buffers and images that destroying the context frees: memory corruption in the driver,
+    // which neither swinup nor the validation layer sees at that moment. A recording that will
+    // never be submitted is harmless, but swinup cannot tell the two apart, so both are named.
+    void warn_about_unfinished_recordings() noexcept {
+        try {
+            slots_.collect();
+            const size_t pending = slots_.pending_count();
+            if (pending == 0) return;
+            log_.warning("swinup_context_destroy: " + std::to_string(pending) +
+                         " recording(s) made with swinup_vulkan_record_dispatch or swinup_vulkan_record_reactive_mask "
+                         "were never seen completed (their end-of-frame event is not set). One still to run or "
+                         "running on the GPU uses the buffers, images and descriptor sets this call frees: destroy a "
+                         "context only after the frames it recorded have completed (a fence, vkQueueWaitIdle), and "
+                         "never submit them afterwards");
+        } catch (...) {  // a destructor: the device may be lost; nothing more to say
+        }
+    }
+
     std::unique_ptr<vulkan::VulkanBackend> frame_;
     mutable RecordingSlots slots_;  // input_statistics (const) collects completed frames
     bool own_device_;
     vulkan::Buffer& counts_;  // per slot: the FrameScalars of the frame recorded with it (frame_'s)
     swinup_vulkan_device_desc handles_{};
+    Log log_;
 };
 
 // The physical device of swinup's own device: SWINUP_VULKAN_DEVICE when set, else device_index.
@@ -206,7 +230,7 @@ std::string own_device_selector(const swinup_context_desc& desc) {
 
 std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_desc& desc,
                                                           std::shared_ptr<const Weights> weights,
-                                                          const swinup_vulkan_device_desc* app,
+                                                          const swinup_vulkan_device_desc* app, const Log& log,
                                                           swinup_status* status, std::string* message) {
     try {
         std::unique_ptr<vulkan::Device> device;
@@ -225,7 +249,7 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
         }
         vulkan::Device& ref = *device;
         auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
-        return std::make_unique<ApiBackend>(std::move(frame), app);
+        return std::make_unique<ApiBackend>(std::move(frame), app, log);
     } catch (const vulkan::VulkanError& e) {
         *status = e.status();
         *message = std::string("swinup_vulkan_context_create: ") + e.what();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/backend.h"
+#include "api/log.h"
 #include "swinup/swinup_vulkan.h"
 
 namespace swinup::vulkan_api {
@@ -46,10 +47,11 @@ public:
 };
 
 // Makes the backend: on the application's device when `device` is non-null (validated), else on a
-// device swinup creates. Returns nullptr with *status and *message set on failure.
+// device swinup creates; `log` is the context's (the backend warns there when it is destroyed with
+// recordings it never saw completed). Returns nullptr with *status and *message set on failure.
 std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_desc& desc,
                                                           std::shared_ptr<const Weights> weights,
-                                                          const swinup_vulkan_device_desc* device,
+                                                          const swinup_vulkan_device_desc* device, const Log& log,
                                                           swinup_status* status, std::string* message);
 
 }  // namespace swinup::vulkan_api

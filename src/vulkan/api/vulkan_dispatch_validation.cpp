@@ -17,10 +17,13 @@ Validation invalid(std::string message) { return {SWINUP_STATUS_INVALID_ARGUMENT
 
 std::string number(uint64_t v) { return std::to_string(v); }
 
-template <typename List, typename Value>
-bool contains(const List& list, Value v) {
-    for (Value x : list)
-        if (x == v) return true;
+// Whether the caller's raw enum value (api/raw_enum.h) is one of `list`'s enumerators. The value is
+// compared as an integer and never converted to the enum type: a number outside the enum's range
+// would be undefined behaviour there.
+template <typename List>
+bool contains_raw(const List& list, int64_t raw) {
+    for (const auto x : list)
+        if (static_cast<int64_t>(x) == raw) return true;
     return false;
 }
 
@@ -41,10 +44,10 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
                                        "application's views: a 2D view of mip 0, layer 0)");
     }
     const int64_t format = raw_enum(image.format);
-    if (!contains(rule.formats, static_cast<VkFormat>(format)) || format == VK_FORMAT_UNDEFINED) {
+    if (!contains_raw(rule.formats, format) || format == VK_FORMAT_UNDEFINED) {
         const swinup_format carried = swinup_format_of(rule.formats[0]);
         return invalid(field("format") + ": expected " + format_list(rule) + " (" + format_name(carried) +
-                       "), got " + vk_format_name(static_cast<VkFormat>(format)));
+                       "), got " + vk_format_name(format));
     }
     if ((image.usage & rule.usage) == 0) {
         const char* bit = rule.usage == VK_IMAGE_USAGE_STORAGE_BIT ? "VK_IMAGE_USAGE_STORAGE_BIT"
@@ -52,9 +55,9 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
         return invalid(field("usage") + ": lacks " + bit + " (" + rule.usage_reason + ")");
     }
     const int64_t layout = raw_enum(image.layout);
-    if (!contains(rule.layouts, static_cast<VkImageLayout>(layout)) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
+    if (!contains_raw(rule.layouts, layout) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
         return invalid(field("layout") + ": expected " + layout_list(rule) + ", got " +
-                       vk_layout_name(static_cast<VkImageLayout>(layout)) +
+                       vk_layout_name(layout) +
                        " (swinup records no layout transition: the application's barrier puts the image in "
                        "one of these)");
     }
@@ -68,9 +71,8 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
     return {};
 }
 
-// The struct sizes of a descriptor whose struct_size is `size` (either layout): the outer size is
-// one of the two, and the member frame has the size of that layout's swinup_dispatch_desc.
-Validation check_sizes(uint32_t size, uint32_t frame_size) {
+// The outer struct_size: one of the layouts'.
+Validation check_outer_size(uint32_t size) {
     if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
         return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
                        number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
@@ -78,6 +80,12 @@ Validation check_sizes(uint32_t size, uint32_t frame_size) {
                        " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
                        number(size));
     }
+    return {};
+}
+
+// The member frame's struct_size in a descriptor of the (accepted) outer `size`: the size of that
+// layout's swinup_dispatch_desc.
+Validation check_frame_size(uint32_t size, uint32_t frame_size) {
     // The frame is a member: its size is the one the caller's header was compiled with.
     const bool v1 = size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
     const uint32_t expected = v1 ? SWINUP_DISPATCH_DESC_SIZE_V1 : SWINUP_DISPATCH_DESC_SIZE_V2;
@@ -92,11 +100,20 @@ Validation check_sizes(uint32_t size, uint32_t frame_size) {
     return {};
 }
 
+// Both sizes, the outer one first: the frame's struct_size is read only once the caller's struct
+// is known to be large enough to hold it.
+Validation check_sizes(const swinup_vulkan_dispatch_desc* d) {
+    Validation v = check_outer_size(d->struct_size);
+    if (!v.ok()) return v;
+    return check_frame_size(d->struct_size, d->frame.struct_size);
+}
+
 }  // namespace
 
 Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out) {
-    // frame.struct_size lies at the same offset in both layouts, within the V1 size.
-    Validation v = check_sizes(in->struct_size, in->frame.struct_size);
+    // frame.struct_size lies at the same offset in both layouts, within the V1 size; it is read
+    // only after in->struct_size says the caller's struct holds it.
+    Validation v = check_sizes(in);
     if (!v.ok()) return v;
     if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
         *out = *in;
@@ -119,7 +136,7 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
 
 
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
-    Validation v = check_sizes(d.struct_size, d.frame.struct_size);
+    Validation v = check_sizes(&d);
     if (!v.ok()) return v;
     if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "api/context_state.h"
 #include "api/raw_enum.h"
@@ -92,15 +93,15 @@ swinup_status release_imports(swinup_context* ctx, const char* caller, const Rel
     }
 }
 
-// swinup_vulkan_context_create's context with the backend `make(desc, weights, device, status,
-// message)` makes (these backends log nothing of their own).
+// swinup_vulkan_context_create's context with the backend `make(desc, weights, device, log, status,
+// message)` makes (`log`: the context's messages).
 template <typename Device, typename Make>
 swinup_status create_vulkan_context(const swinup_context_desc* desc, Device device, Make make, swinup_context** out) {
     const swinup::BackendMaker maker = [device, make](const swinup_context_desc& d,
                                                       const std::shared_ptr<const swinup::Weights>& weights,
-                                                      const swinup::Log&, swinup_status* status,
+                                                      const swinup::Log& log, swinup_status* status,
                                                       std::string* message) -> std::unique_ptr<swinup::Backend> {
-        return make(d, weights, device, status, message);
+        return make(d, weights, device, log, status, message);
     };
     return swinup::create_context("swinup_vulkan_context_create", desc, maker, out);
 }
@@ -157,7 +158,13 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
                 }
                 const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_device(*device);
                 if (!v.ok()) return fail_thread(v.status, v.message);
-                return create_vulkan_context(desc, *device, swinup::vulkan_api::make_cuda_interop_backend, out);
+                // The CUDA backend logs nothing of its own.
+                const auto make_cuda = [](const swinup_context_desc& d, std::shared_ptr<const swinup::Weights> weights,
+                                          const swinup_vulkan_device_desc& app, const swinup::Log&,
+                                          swinup_status* status, std::string* message) {
+                    return swinup::vulkan_api::make_cuda_interop_backend(d, std::move(weights), app, status, message);
+                };
+                return create_vulkan_context(desc, *device, make_cuda, out);
             }
             if (backend == SWINUP_BACKEND_CPU) {
                 return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
