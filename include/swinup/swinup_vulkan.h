@@ -69,7 +69,7 @@
  * the temporal state at once (it counts as the context's dispatch of that frame). A command buffer
  * that is recorded but then never submitted breaks that rule, with two lasting effects: the history
  * is one frame ahead, and the frame keeps one of the 8 slots below (its end-of-frame event is never
- * set) until the context is destroyed. A refused call (bad input:
+ * set). swinup_vulkan_abandon_frame undoes both. A refused call (bad input:
  * SWINUP_STATUS_INVALID_ARGUMENT) records nothing and changes nothing. A failure after validation
  * (a device error, out of memory) also leaves the temporal state unchanged, but the command buffer
  * then holds part of the frame and refers to descriptor sets swinup has given back for reuse: it is
@@ -79,8 +79,8 @@
  * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
  * frame has run: keep the images alive until then. swinup reuses a frame's descriptor sets once an
  * event it sets at the end of the frame's commands is seen set; at most 8 recorded frames may be
- * pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has run).
- * Destroying the context frees those descriptor sets and swinup's buffers and images:
+ * pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has run or been
+ * abandoned). Destroying the context frees those descriptor sets and swinup's buffers and images:
  * a recorded frame still to run, or running, then corrupts memory in the driver (neither swinup nor
  * the validation layer sees it happen), and so does submitting a recorded frame after the destroy.
  * swinup_context_destroy warns through the log callback (SWINUP_LOG_WARNING, saying how many) when
@@ -374,6 +374,24 @@ SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCo
  * SWINUP_STATUS_INVALID_ARGUMENT; a CUDA one SWINUP_STATUS_UNSUPPORTED. */
 SWINUP_API swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandBuffer cmd,
                                                             const swinup_vulkan_reactive_mask_desc* desc);
+
+/* Abandon what was recorded into cmd and will never be submitted (a swapchain out of date, a
+ * command buffer dropped): every frame of swinup_vulkan_record_dispatch and every reactive mask of
+ * swinup_vulkan_record_reactive_mask recorded into cmd and not yet seen run. Their recording slots
+ * are free again, and the temporal state (history, recurrent features, the frame count that picks
+ * the window shift, the previous jitter and size) is what it was before the first of those frames,
+ * as if they had never been recorded: the next frame continues from the last frame before them
+ * (it gives the bytes a context that never saw them gives) without re-creating the context.
+ * cmd must never be submitted afterwards. End, reset or free it before swinup records anything more
+ * (its descriptor sets are reused by the next recording, after which ending it is invalid); this
+ * call may come before or after that. Frames must be abandoned newest first: when a frame recorded
+ * later into another command buffer (or a swinup_dispatch on swinup's own device) read the history
+ * that cmd's frames wrote, the call is SWINUP_STATUS_INVALID_ARGUMENT and abandons nothing; so is a
+ * cmd with nothing pending in it (nothing recorded, or it has run: its end-of-frame event was seen
+ * set). Never call it for a command buffer that was submitted: swinup cannot tell it from one that
+ * was not until it has run. A CUDA context records nothing into command buffers:
+ * SWINUP_STATUS_UNSUPPORTED. */
+SWINUP_API swinup_status swinup_vulkan_abandon_frame(swinup_context* ctx, VkCommandBuffer cmd);
 
 /* Release what a CUDA context imported of an image (its memory, CUDA array, texture or surface
  * object), or of a timeline semaphore, after the context's CUDA work using it has finished (this

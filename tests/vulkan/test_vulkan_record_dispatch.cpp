@@ -395,6 +395,118 @@ TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
     expect_no_validation_messages(dev);
 }
 
+// Frames recorded and then abandoned (never submitted) leave nothing behind: after 20 of them (more
+// than the 8 recording slots, some command buffers holding two frames) the next frames succeed and
+// give the bytes of a context that never saw them, the window-shift parity included (two frames
+// after the abandoned ones are compared).
+TEST(RecordDispatchAbandon, AbandonedFramesFreeTheirSlotsAndLeaveTheHistoryAsItWas) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    ASSERT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+
+    images.upload(dev, 1);
+    int abandoned = 0;
+    for (int i = 0; abandoned < 20; ++i) {
+        VkCommandBuffer cmd = dev.begin();
+        const int frames = i % 3 == 2 ? 2 : 1;  // a command buffer may hold several frames
+        for (int f = 0; f < frames; ++f) {
+            const swinup_vulkan_dispatch_desc d = images.describe(1 + f);
+            ASSERT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &d), SWINUP_STATUS_OK)
+                << "abandoned so far " << abandoned << ": " << swinup_last_error(tested.ctx);
+        }
+        ASSERT_EQ(swinup_vulkan_abandon_frame(tested.ctx, cmd), SWINUP_STATUS_OK) << swinup_last_error(tested.ctx);
+        EXPECT_STREQ(swinup_last_error(tested.ctx), "");
+        dev.discard(cmd);  // never submitted
+        abandoned += frames;
+    }
+
+    for (int f = 1; f <= 2; ++f) {
+        images.upload(dev, f);
+        const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, images.describe(f));
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, images.describe(f)))
+            << "frame " << f << " after 20 abandoned frames differs from a context that never saw them";
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    }
+    expect_no_validation_messages(dev);
+}
+
+// The first frame of a context, abandoned: the state zeroing it carried is recorded again with the
+// next frame, which equals a fresh context's first frame.
+TEST(RecordDispatchAbandon, AnAbandonedFirstFrameLeavesAFreshContext) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+    images.upload(dev, 0);
+    VkCommandBuffer cmd = dev.begin();
+    const swinup_vulkan_dispatch_desc first = images.describe(0);
+    ASSERT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &first), SWINUP_STATUS_OK);
+    dev.discard(cmd);  // freed first, abandoned after: either order is allowed
+    ASSERT_EQ(swinup_vulkan_abandon_frame(tested.ctx, cmd), SWINUP_STATUS_OK) << swinup_last_error(tested.ctx);
+    const std::vector<uint8_t> mine = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(mine == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    expect_no_validation_messages(dev);
+}
+
+// What cannot be abandoned is refused naming why, and changes nothing: a command buffer with
+// nothing pending (never recorded into, or run), an older command buffer whose frames a later one
+// builds on (abandoned newest first, both then go), a null handle.
+TEST(RecordDispatchAbandon, WhatCannotBeAbandonedIsRefusedAndChangesNothing) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context ctx;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc frame = images.describe(0);
+
+    EXPECT_EQ(swinup_vulkan_abandon_frame(nullptr, VK_NULL_HANDLE), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(nullptr), "swinup_vulkan_abandon_frame: ctx is NULL");
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, VK_NULL_HANDLE), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(ctx.ctx), "swinup_vulkan_abandon_frame: cmd is VK_NULL_HANDLE");
+
+    const std::string kNothing = "swinup_vulkan_abandon_frame: cmd: nothing recorded into this command buffer";
+    VkCommandBuffer empty = dev.begin();
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, empty), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind(kNothing, 0), 0u) << swinup_last_error(ctx.ctx);
+    dev.discard(empty);
+
+    // A frame that ran is not pending any more.
+    VkCommandBuffer ran = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ran, &frame), SWINUP_STATUS_OK);
+    dev.submit_and_wait(ran);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, ran), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind(kNothing, 0), 0u) << swinup_last_error(ctx.ctx);
+
+    VkCommandBuffer older = dev.begin(), newer = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, older, &frame), SWINUP_STATUS_OK);
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, newer, &frame), SWINUP_STATUS_OK);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, older), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx))
+                  .rfind("swinup_vulkan_abandon_frame: cmd: 1 frame(s) recorded later into another command buffer", 0),
+              0u)
+        << swinup_last_error(ctx.ctx);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, newer), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, older), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    dev.discard(older);
+    dev.discard(newer);
+    expect_no_validation_messages(dev);
+}
+
 // A context's warnings, collected through its log callback.
 struct Warnings {
     std::vector<std::string> messages;

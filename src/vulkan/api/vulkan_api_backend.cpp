@@ -1,10 +1,12 @@
 #include "vulkan/api/vulkan_api_backend.h"
 
+#include <array>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "vulkan/api/recording_slots.h"
 #include "vulkan/backend/vulkan_backend.h"
@@ -94,11 +96,14 @@ public:
                      "context with swinup's own device: swinup_vulkan_context_create with device NULL)";
             return SWINUP_STATUS_UNSUPPORTED;
         }
-        return frame_->dispatch(desc, frame_index, error);
+        const swinup_status status = frame_->dispatch(desc, frame_index, error);
+        if (status == SWINUP_STATUS_OK) ++history_serial_;  // a frame no recorded one may be abandoned under
+        return status;
     }
 
     swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
-                         uint64_t frame_index, std::string* error) override {
+                         uint64_t frame_index, const ContextSequencePoint& before, std::string* error) override {
+        const vulkan::VulkanBackend::SequencePoint backend_before = frame_->sequence_point();
         return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
                               " (the temporal state is unchanged; the command buffer holds part of the frame and "
                               "is invalid: record nothing more into it and do not submit it, reset or free it)",
@@ -126,9 +131,52 @@ public:
                             sizeof(vulkan::FrameScalars));
             rec.barrier(true);
             slots_.finish(slot, cmd);
-            // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted).
+            // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted, or abandoned).
             frame_->commit(setup);
+            records_[slot.index] = {++history_serial_, backend_before, before};
         });
+    }
+
+    swinup_status abandon(VkCommandBuffer cmd, ContextSequencePoint* restored, size_t* frames,
+                          std::string* error) override {
+        try {
+            slots_.collect();  // what has run is not abandoned: its event is set
+        } catch (const vulkan::VulkanError& e) {
+            *error = e.what();
+            return e.status();
+        }
+        const std::vector<RecordingSlots::Slot*> found = slots_.pending_in(cmd);
+        if (found.empty()) {
+            *error = "cmd: nothing recorded into this command buffer by swinup_vulkan_record_dispatch or "
+                     "swinup_vulkan_record_reactive_mask is pending (none was, or it has run: its end-of-frame event "
+                     "was seen set)";
+            return SWINUP_STATUS_INVALID_ARGUMENT;
+        }
+        // The frames among them must be the latest frames of the context: a later frame (recorded
+        // into another command buffer, or a swinup_dispatch) read the history they wrote.
+        size_t count = 0;
+        const FrameRecord* first = nullptr;
+        for (const RecordingSlots::Slot* slot : found) {
+            if (!slot->frame) continue;
+            ++count;
+            const FrameRecord& r = records_[slot->index];
+            if (first == nullptr || r.serial < first->serial) first = &r;
+        }
+        if (first != nullptr && history_serial_ - first->serial + 1 != count) {
+            *error = "cmd: " + std::to_string(history_serial_ - first->serial + 1 - count) +
+                     " frame(s) recorded later into another command buffer (or run by swinup_dispatch) build on the "
+                     "history of the frames in this command buffer; abandon the most recent command buffer first "
+                     "(nothing was abandoned)";
+            return SWINUP_STATUS_INVALID_ARGUMENT;
+        }
+        if (first != nullptr) {
+            frame_->restore(first->backend);
+            *restored = first->context;
+            history_serial_ = first->serial - 1;
+        }
+        for (RecordingSlots::Slot* slot : found) slots_.give_up(*slot);
+        *frames = count;
+        return SWINUP_STATUS_OK;
     }
 
     // Host pointers: as dispatch, on swinup's own device only.
@@ -168,6 +216,7 @@ private:
             slots_.collect();  // every completed frame's counts, before their slots are reused
             slot = &slots_.acquire();
             slot->frame = frame;
+            slot->commands = cmd;
         } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
             *error = std::string(prefix) + e.what();
             return e.status();
@@ -192,7 +241,7 @@ private:
     }
 
     // The destructor's warning: recordings (frames, reactive masks) whose end-of-frame event was
-    // never seen set. If one of them is still to run, or running, on the GPU it reads descriptor
+    // never seen set and that were not abandoned. If one of them is still to run, or running, on the GPU it reads descriptor
     // sets, buffers and images that destroying the context frees: memory corruption in the driver,
     // which neither swinup nor the validation layer sees at that moment. A recording that will
     // never be submitted is harmless, but swinup cannot tell the two apart, so both are named.
@@ -206,13 +255,24 @@ private:
                          "were never seen completed (their end-of-frame event is not set). One still to run or "
                          "running on the GPU uses the buffers, images and descriptor sets this call frees: destroy a "
                          "context only after the frames it recorded have completed (a fence, vkQueueWaitIdle), and "
-                         "never submit them afterwards");
+                         "never submit them afterwards; swinup_vulkan_abandon_frame gives back a recording that will "
+                         "never be submitted");
         } catch (...) {  // a destructor: the device may be lost; nothing more to say
         }
     }
 
+    // What abandoning a recorded frame needs: its place in the sequence of the context's frames
+    // (serial, counted from 1 over recorded and host-pointer frames alike) and the state before it.
+    struct FrameRecord {
+        uint64_t serial = 0;
+        vulkan::VulkanBackend::SequencePoint backend;
+        ContextSequencePoint context;
+    };
+
     std::unique_ptr<vulkan::VulkanBackend> frame_;
-    mutable RecordingSlots slots_;  // input_statistics (const) collects completed frames
+    mutable RecordingSlots slots_;
+    std::array<FrameRecord, RecordingSlots::kMaxSlots> records_{};  // per slot: its frame's record
+    uint64_t history_serial_ = 0;  // the serial of the last frame the temporal state holds  // input_statistics (const) collects completed frames
     bool own_device_;
     vulkan::Buffer& counts_;  // per slot: the FrameScalars of the frame recorded with it (frame_'s)
     swinup_vulkan_device_desc handles_{};

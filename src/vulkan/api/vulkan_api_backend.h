@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/backend.h"
+#include "api/context_state.h"
 #include "api/log.h"
 #include "swinup/swinup_vulkan.h"
 
@@ -34,10 +35,19 @@ struct ReactiveMaskImages {
 
 class VulkanApiBackend : public Backend {
 public:
-    // Records one frame into cmd. frame carries the scalars (validated); on failure nothing usable
-    // was recorded, the temporal state is unchanged and *error says why.
+    // Records one frame into cmd. frame carries the scalars (validated); `before` is the context's
+    // part of the sequence before this frame (kept until the frame is seen run, for abandon()). On
+    // failure nothing usable was recorded, the temporal state is unchanged and *error says why.
     virtual swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& frame, const FrameImages& images,
-                                 uint64_t frame_index, std::string* error) = 0;
+                                 uint64_t frame_index, const ContextSequencePoint& before, std::string* error) = 0;
+    // swinup_vulkan_abandon_frame: everything recorded into cmd and not seen run (frames, reactive
+    // masks) will never be submitted. Their slots are free again, and when frames were among them
+    // the temporal state is put back to what it was before the first of them; *restored is then the
+    // context's part of it as record() got it, and *frames how many frames were abandoned (0: only
+    // reactive masks, *restored untouched). Refused (INVALID_ARGUMENT, nothing changed) when
+    // nothing recorded into cmd is pending, or when a frame recorded later elsewhere builds on them.
+    virtual swinup_status abandon(VkCommandBuffer cmd, ContextSequencePoint* restored, size_t* frames,
+                                  std::string* error) = 0;
     // Records the automatic reactive mask of `mask` (its parameters, validated) into cmd. Touches no
     // temporal state; on failure *error says why.
     virtual swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,

@@ -238,7 +238,8 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         if (desc->transparency_mask.image != VK_NULL_HANDLE) images.transparency_mask = bound(desc->transparency_mask);
         std::string error;
         const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
-        const swinup_status status = backend->record(cmd, desc->frame, images, frame_index, &error);
+        const swinup_status status =
+            backend->record(cmd, desc->frame, images, frame_index, swinup::sequence_point(*ctx), &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
         swinup::frame_succeeded(ctx, desc->frame, frame_index);
         return SWINUP_STATUS_OK;
@@ -286,6 +287,39 @@ swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandB
         const swinup_status status = backend->record_reactive_mask(
             cmd, desc->mask, {bound(desc->opaque_color), bound(desc->final_color), bound(desc->output)}, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, std::string(kCaller) + ": " + error);
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, std::string(kCaller) + ": out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, std::string(kCaller) + ": internal error");
+    }
+}
+
+swinup_status swinup_vulkan_abandon_frame(swinup_context* ctx, VkCommandBuffer cmd) {
+    constexpr const char* kCaller = "swinup_vulkan_abandon_frame";
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": ctx is NULL");
+    try {
+        if (cuda_backend_of(ctx) != nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED,
+                                std::string(kCaller) + ": the CUDA backend on Vulkan images records nothing into "
+                                                       "command buffers (its frames are enqueued on its stream, where "
+                                                       "they wait for the application's semaphore)");
+        }
+        VulkanApiBackend* backend = vulkan_backend_of(ctx);
+        if (backend == nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT,
+                                std::string(kCaller) + ": ctx was not made by swinup_vulkan_context_create");
+        }
+        if (cmd == VK_NULL_HANDLE) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": cmd is VK_NULL_HANDLE");
+        }
+        std::string error;
+        swinup::ContextSequencePoint restored;
+        size_t frames = 0;
+        const swinup_status status = backend->abandon(cmd, &restored, &frames, &error);
+        if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, std::string(kCaller) + ": " + error);
+        if (frames > 0) swinup::restore_sequence_point(ctx, restored);
         ctx->last_error.clear();
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {

@@ -84,6 +84,18 @@ public:
         frames_.commit(frame);
         state_initialised_ = true;
     }
+    // The host-side bookkeeping a commit changes (which state slot holds the last frame, its size
+    // and jitter, whether the state was zeroed), taken before a recorded frame and put back when
+    // that frame is abandoned: it never ran, so the GPU state is what the earlier frames left.
+    struct SequencePoint {
+        FrameSequence frames;
+        bool state_initialised = false;
+    };
+    SequencePoint sequence_point() const { return {frames_, state_initialised_}; }
+    void restore(const SequencePoint& point) {
+        frames_ = point.frames;
+        state_initialised_ = point.state_initialised;
+    }
 
     Device& device() { return device_; }
     const VulkanFrameStats& last_frame_stats() const { return stats_; }
