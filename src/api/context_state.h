@@ -11,6 +11,7 @@
 
 #include "api/backend.h"
 #include "api/dispatch_warnings.h"
+#include "api/jitter_sign_check.h"
 #include "api/log.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
@@ -26,6 +27,7 @@ struct swinup_context {
     std::string last_error;
     swinup::Log log;  // desc.log_callback: every failure and warning on this context goes there
     swinup::DispatchWarnings warnings;
+    swinup::JitterSignCheck jitter_sign;  // swinup_dispatch's frames (host memory) over the first frames
 };
 
 namespace swinup {

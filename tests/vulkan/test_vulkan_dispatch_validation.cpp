@@ -58,6 +58,13 @@ void expect_refused_after(const Change& change, const std::string& message) {
     expect_refused(f, message);
 }
 
+// Stores `value` in an enum field as a C caller may: the int's bytes, whatever the enum's range.
+template <typename Enum>
+void store_raw(Enum* field, int32_t value) {
+    static_assert(sizeof(Enum) == sizeof value);
+    std::memcpy(field, &value, sizeof value);
+}
+
 TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
     Frame f;
     EXPECT_TRUE(f.check().ok()) << f.check().message;
@@ -176,14 +183,16 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
     expect_refused_after([](Frame& f) { f.desc.struct_size = 8; },
                          "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
                              std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got 8");
     expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
                          "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 must be " +
                              std::to_string(sizeof(swinup_dispatch_desc)) +
-                             " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                             " (SWINUP_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
                              std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
     expect_refused_after([](Frame& f) { f.desc.frame.jitter_x = 0.75f; },
                          "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
@@ -217,9 +226,10 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
-    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V2);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
     EXPECT_EQ(read.frame.jitter_x, 0.25f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
     EXPECT_EQ(read.frame.render_width, 64u);
     EXPECT_EQ(read.frame.reactive_mask.data, nullptr);
     EXPECT_EQ(read.color.image, f.desc.color.image);
@@ -242,6 +252,48 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
                                  std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1)),
               std::string::npos)
         << mixed.message;
+}
+
+// A program built against the header of the masks passes the V2 layout: frame of
+// SWINUP_DISPATCH_DESC_SIZE_V2 bytes (no jitter_convention), the fields after it that much earlier,
+// masks included. It is read with swinup's jitter convention, whatever lies past its size.
+TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitterConvention) {
+    Frame f;
+    f.desc.frame.jitter_x = -0.125f;
+    f.desc.signal_value = 42;
+    f.desc.transparency_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                              VK_IMAGE_USAGE_SAMPLED_BIT);
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V2;
+    const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2});
+    auto* v2 = static_cast<unsigned char*>(std::malloc(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2));  // exactly its size
+    ASSERT_NE(v2, nullptr);
+    std::memcpy(v2, &f.desc, frame_end);
+    std::memcpy(v2 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v2);
+    const uint32_t sizes[2] = {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2};
+    std::memcpy(v2, &sizes[0], sizeof sizes[0]);
+    std::memcpy(v2 + offsetof(swinup_vulkan_dispatch_desc, frame), &sizes[1], sizeof sizes[1]);
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    std::free(v2);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.frame.jitter_x, -0.125f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
+    EXPECT_EQ(read.signal_value, 42u);
+    EXPECT_EQ(read.transparency_mask.image, f.desc.transparency_mask.image);
+    EXPECT_EQ(read.transparency_mask.format, VK_FORMAT_R8_UNORM);
+    f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// An unknown jitter convention is refused with the frame's field path.
+TEST(VulkanDispatchValidation, AnUnknownJitterConventionIsRefused) {
+    expect_refused_after([](Frame& f) { store_raw(&f.desc.frame.jitter_convention, 7); },
+                         "vulkan_dispatch.frame.jitter_convention: must be SWINUP_JITTER_SAMPLE_OFFSET (0) or "
+                         "SWINUP_JITTER_FSR_DLSS (1), got 7");
 }
 
 // The masks' images: R8_UNORM, R16_SFLOAT or R32_SFLOAT, sampled, in a read layout, at least the
@@ -292,13 +344,6 @@ TEST(VulkanDispatchValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
                                          0),
               0u)
         << both.check().message;
-}
-
-// Stores `value` in an enum field as a C caller may: the int's bytes, whatever the enum's range.
-template <typename Enum>
-void store_raw(Enum* field, int32_t value) {
-    static_assert(sizeof(Enum) == sizeof value);
-    std::memcpy(field, &value, sizeof value);
 }
 
 // Formats and layouts that no enumerator has, negative ones included (outside the range of

@@ -71,74 +71,81 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
     return {};
 }
 
-// The outer struct_size: one of the layouts'.
-Validation check_outer_size(uint32_t size) {
-    if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
-        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
-                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
-                       number(size));
-    }
-    return {};
+// The layouts swinup_vulkan_dispatch_desc has had: its size and the size of its member frame (a
+// swinup_dispatch_desc of the same header); the fields after frame follow it without padding.
+struct Layout {
+    uint32_t size, frame_size;
+    const char *name, *frame_name;
+};
+constexpr int kLayouts = 3;
+const Layout* layouts() {
+    static const Layout list[kLayouts] = {
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
+         "SWINUP_DISPATCH_DESC_SIZE_V1"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2",
+         "SWINUP_DISPATCH_DESC_SIZE_V2"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3",
+         "SWINUP_DISPATCH_DESC_SIZE_V3"},
+    };
+    return list;
 }
 
-// The member frame's struct_size in a descriptor of the (accepted) outer `size`: the size of that
-// layout's swinup_dispatch_desc.
-Validation check_frame_size(uint32_t size, uint32_t frame_size) {
-    // The frame is a member: its size is the one the caller's header was compiled with.
-    const bool v1 = size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
-    const uint32_t expected = v1 ? SWINUP_DISPATCH_DESC_SIZE_V1 : SWINUP_DISPATCH_DESC_SIZE_V2;
-    if (frame_size != expected) {
-        return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                                   "swinup_vulkan_dispatch_desc of ") +
-                       (v1 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1" : "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2") +
-                       " must be " + number(expected) +
-                       (v1 ? " (SWINUP_DISPATCH_DESC_SIZE_V1" : " (SWINUP_DISPATCH_DESC_SIZE_V2") +
-                       "; call swinup_vulkan_dispatch_desc_init), got " + number(frame_size));
-    }
-    return {};
+// The layout of an outer struct_size; null when it is none of them.
+const Layout* layout_of(uint32_t size) {
+    for (int i = 0; i < kLayouts; ++i)
+        if (layouts()[i].size == size) return &layouts()[i];
+    return nullptr;
 }
 
 // Both sizes, the outer one first: the frame's struct_size is read only once the caller's struct
-// is known to be large enough to hold it.
+// is known to be large enough to hold it (frame.struct_size lies within every layout).
 Validation check_sizes(const swinup_vulkan_dispatch_desc* d) {
-    Validation v = check_outer_size(d->struct_size);
-    if (!v.ok()) return v;
-    return check_frame_size(d->struct_size, d->frame.struct_size);
+    const Layout* layout = layout_of(d->struct_size);
+    if (layout == nullptr) {
+        std::string accepted;
+        for (int i = 0; i < kLayouts; ++i) {
+            accepted += (i == 0 ? "" : i + 1 == kLayouts ? " or " : ", ") + number(layouts()[i].size) + " (" +
+                        layouts()[i].name + (i + 1 == kLayouts ? "; call swinup_vulkan_dispatch_desc_init)" : ")");
+        }
+        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " + accepted + ", got " +
+                       number(d->struct_size));
+    }
+    // The frame is a member: its size is the one the caller's header was compiled with.
+    if (d->frame.struct_size != layout->frame_size) {
+        return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
+                                   "swinup_vulkan_dispatch_desc of ") +
+                       layout->name + " must be " + number(layout->frame_size) + " (" + layout->frame_name +
+                       "; call swinup_vulkan_dispatch_desc_init), got " + number(d->frame.struct_size));
+    }
+    return {};
 }
 
 }  // namespace
 
 Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out) {
-    // frame.struct_size lies at the same offset in both layouts, within the V1 size; it is read
-    // only after in->struct_size says the caller's struct holds it.
     Validation v = check_sizes(in);
     if (!v.ok()) return v;
-    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
-        *out = *in;
-        return {};
-    }
-    // The 0.1.0 layout: struct_size and the V1 frame, then the fields from color to signal_value.
+    const Layout& layout = *layout_of(in->struct_size);
+    // Any layout: struct_size and its frame, then the fields from color on, as far as it has them;
+    // the fields it lacks (the frame's newer ones, the mask images) keep their defaults.
     static_assert(offsetof(swinup_vulkan_dispatch_desc, color) ==
                       offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
-                  "color follows frame without padding, as it did in the V1 layout");
-    constexpr size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
-    swinup_vulkan_dispatch_desc_init(out);  // the masks (the frame's and the images) absent
+                  "color follows frame without padding, as it did in every layout");
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + layout.frame_size;
+    swinup_vulkan_dispatch_desc_init(out);
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
-                bytes + frame_end, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
-    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+                bytes + frame_end, layout.size - frame_end);
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
+    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
     return {};
 }
-
 
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
     Validation v = check_sizes(&d);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
     }
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "api/context_state.h"
+#include "api/jitter_convention.h"
 #include "api/raw_enum.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/api/cuda_interop_backend.h"
@@ -33,8 +34,8 @@ CudaInteropBackend* cuda_backend_of(const swinup_context* ctx) {
     return dynamic_cast<CudaInteropBackend*>(ctx->backend.get());
 }
 
-// swinup_vulkan_record_dispatch's descriptor read (in the caller's struct size) into *read and
-// validated against the context; on failure the context's error is set and its status returned.
+// swinup_vulkan_record_dispatch's descriptor read (in the caller's struct size) into *read,
+// validated against the context, its jitter in swinup's convention (api/jitter_convention.h); on failure the context's error is set and its status returned.
 swinup_status read_dispatch_desc(swinup_context* ctx, const swinup_vulkan_dispatch_desc* caller_desc,
                                  swinup_vulkan_dispatch_desc* read) {
     if (caller_desc == nullptr) {
@@ -44,6 +45,7 @@ swinup_status read_dispatch_desc(swinup_context* ctx, const swinup_vulkan_dispat
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
     v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*read, ctx->desc);
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    swinup::to_sample_offset_jitter(&read->frame);
     return SWINUP_STATUS_OK;
 }
 
