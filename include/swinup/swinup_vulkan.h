@@ -3,9 +3,8 @@
  * a dispatch that records the whole frame into the application's command buffer, reading its
  * images and writing its output image in place. No copies through the host, no submits, no waits:
  * the application submits the command buffer when it wants, on a queue of the family it named.
- * The one exception is context creation on the application's device, which submits one copy (the
- * weights into device-local memory) and waits for it: swinup_vulkan_context_create says what lock
- * the queue needs then.
+ * Context creation on the application's device submits nothing either (the weights' copy into
+ * device-local memory is recorded into the frames: see swinup_vulkan_context_create).
  *
  * Everything else is swinup.h's: the context descriptor (variant, precision, sizes, flags, output
  * format, weights), the per-frame scalars of swinup_dispatch_desc (jitter, motion-vector scale,
@@ -151,8 +150,9 @@
  * and a call accepts exactly the sizes it has had, listed after the structs below
  * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
  * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_Vn its struct_size
- * must be SWINUP_DISPATCH_DESC_SIZE_Vn (n = 1, 2, 3). The _init functions set the newest sizes; any other value is
- * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
+ * must be SWINUP_DISPATCH_DESC_SIZE_Vn (n = 1, 2, 3). The _init functions set the newest sizes;
+ * any other value is SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted
+ * sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
 #define SWINUP_SWINUP_VULKAN_H
@@ -225,8 +225,8 @@ typedef struct swinup_vulkan_image {
 typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter
-                                      (and jitter_convention), mv_scale, exposure_value, pre_exposure, render size, reset,
-                                      frame_time_delta_ms. Its swinup_resource fields (images and
+                                      (and jitter_convention), mv_scale, exposure_value,
+                                      pre_exposure, render size, reset, frame_time_delta_ms. Its swinup_resource fields (images and
                                       masks) are not read (the images are below); cuda_stream only by the CUDA
                                       backend (the stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
@@ -322,15 +322,14 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * external memory (device must be non-NULL; "The CUDA backend" above; a build without CUDA, a device
  * without the two external-fd extensions or one that is not a CUDA device is
  * SWINUP_STATUS_UNSUPPORTED saying which); SWINUP_BACKEND_CPU is refused.
+ * The queue during creation: on the application's device, creation neither submits to nor waits on
+ * any queue (no lock of the application's is needed, and a loading thread may create a context
+ * while the render thread submits). The weights are written to a host-visible buffer at creation
+ * and copied into device-local memory by commands recorded at the start of the network in each
+ * recorded frame, until swinup sees one such frame completed (about 1.4 MB of copy per frame for
+ * the first frames in flight; the host-visible copy is kept and counted in device_bytes).
  * A device without what docs/vulkan.md lists as required is SWINUP_STATUS_UNSUPPORTED naming the
- * missing extension, feature or format.
- * The queue during creation: on the application's device, creation submits one command buffer (the
- * copy of the weights into device-local memory) to queue 0 of device->queue_family_index and waits
- * for its fence before it returns; no later call submits to the application's queues. Vulkan
- * requires submissions to a queue to be externally synchronised, so the application must hold, for
- * the whole call, the lock it takes around its own vkQueueSubmit / vkQueuePresentKHR on that queue
- * (an engine that creates the context on a loading thread while its render thread submits to the
- * queue does; without it the two submissions race in the driver). On failure *out is NULL and swinup_last_error(NULL) says
+ * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
  * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
  * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's. Both kinds of dispatch

@@ -63,7 +63,8 @@ public:
         return SWINUP_STATUS_OK;
     }
     InputStatistics input_statistics_known() const override { return statistics_; }
-    // Adds one completed frame's counts (its FrameScalars) to the statistics.
+    // Adds one completed frame's counts (its FrameScalars) to the statistics; a completed frame also
+    // tells the network its weights are in place (VulkanNetwork::weights_arrived).
     void count_frame(const FrameScalars& scalars);
     // The Vulkan-facing API's per-recording-slot copies of recorded frames' FrameScalars (host
     // readable; vulkan_api/recording_slots.h has as many slots). Allocated here, with the rest, so
