@@ -344,7 +344,10 @@ SWINUP_API swinup_status swinup_get_version(swinup_version_info* version);
  * until swinup_context_destroy: swinup_context_get_memory's device_bytes counts them once made;
  * swinup_query_memory's figure, measured on a backend that has run no frame, does not. Not counted:
  * the CPU backend's worker threads keep a scratch buffer each (about 2.3 MB a thread for lite),
- * grown at their first frame and reused by every context for the life of the process. On the Vulkan
+ * grown at their first frame and reused by every context for the life of the process; and the
+ * jitter sign check (swinup_dispatch_desc.jitter_convention) holds two float planes of the render
+ * size (16 MB at 1920x1080) from a context's first swinup_dispatch with host-memory colour until it
+ * has decided, after 9 to 64 frames, when they are freed. On the Vulkan
  * backend device_bytes is every VkDeviceMemory the context allocated (device-local and host-visible
  * staging alike). A context of swinup_vulkan_context_create with SWINUP_BACKEND_CUDA
  * (swinup_vulkan.h) reports the CUDA backend's own memory only: the application's images and
