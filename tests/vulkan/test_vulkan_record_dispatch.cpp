@@ -540,6 +540,38 @@ TEST(RecordDispatchAbandon, WhatCannotBeAbandonedIsRefusedAndChangesNothing) {
     expect_no_validation_messages(dev);
 }
 
+// The frame's jitter_convention is read on this path too: FSR's / DLSS's jitter J with
+// SWINUP_JITTER_FSR_DLSS records the bytes of swinup's convention given -J (over two frames, so the
+// previous jitter's use is covered), and differs from J read in swinup's convention.
+TEST(RecordDispatchInput, TheJitterConventionIsReadAsSwinupDispatchReadsIt) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context fsr, native, misread;
+    for (Context* c : {&fsr, &native, &misread}) {
+        ASSERT_EQ(create_on(dev, format, c), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    }
+    AppImages images(dev, format);
+    std::vector<uint8_t> last[3];
+    for (int f = 0; f < 2; ++f) {
+        images.upload(dev, f);
+        swinup_vulkan_dispatch_desc d = images.describe(f);
+        d.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+        last[0] = recorded_frame(dev, fsr.ctx, images, d);
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        swinup_vulkan_dispatch_desc n = images.describe(f);
+        n.frame.jitter_x = 0.0f - n.frame.jitter_x;
+        n.frame.jitter_y = 0.0f - n.frame.jitter_y;
+        last[1] = recorded_frame(dev, native.ctx, images, n);
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        last[2] = recorded_frame(dev, misread.ctx, images, images.describe(f));
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(last[0] == last[1]) << "frame " << f;
+    }
+    EXPECT_FALSE(last[0] == last[2]);
+    expect_no_validation_messages(dev);
+}
+
 // A context's warnings, collected through its log callback.
 struct Warnings {
     std::vector<std::string> messages;
