@@ -266,7 +266,7 @@ typedef struct swinup_dispatch_desc {
                                         wrong sign gives a softer, unstable image without any error:
                                         the context warns once through its log callback when the
                                         first frames fit the opposite sign clearly better
-                                        (docs/integration.md, "Jitter") */
+                                        (docs/integration.md, "The jitter convention") */
 } swinup_dispatch_desc;
 
 typedef struct swinup_context swinup_context;

@@ -137,7 +137,7 @@ void JitterSignCheck::after_dispatch(const swinup_dispatch_desc& d, const swinup
                            "jitter_convention = SWINUP_JITTER_SAMPLE_OFFSET"
                          : "An engine with FSR 2/3 or DLSS jitter code (projection translated by +2 jx / w in NDC x) "
                            "sets jitter_convention = SWINUP_JITTER_FSR_DLSS") +
-                    " (docs/integration.md, \"Jitter and the projection matrix\") (said once per context)");
+                    " (docs/integration.md, \"The jitter convention\") (said once per context)");
     }
 }
 
