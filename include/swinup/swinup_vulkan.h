@@ -72,8 +72,9 @@
  * SWINUP_STATUS_INVALID_ARGUMENT) records nothing and changes nothing. A failure after validation
  * (a device error, out of memory) also leaves the temporal state unchanged, but the command buffer
  * then holds part of the frame and refers to descriptor sets swinup has given back for reuse: it is
- * invalid. Record nothing more into it and do not submit it: reset it (vkResetCommandBuffer, or its
- * pool) or free it, and record the frame again into a command buffer in the recording state.
+ * invalid. Record nothing more into it, do not end or submit it (ending it is already an error the
+ * validation layer reports): reset it (vkResetCommandBuffer, or its pool) or free it, and record
+ * the frame again into a command buffer in the recording state.
  *
  * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
  * frame has run: keep the images alive until then. swinup reuses a frame's descriptor sets once an

@@ -15,11 +15,13 @@
 #include <thread>
 #include <vector>
 
+#include "api/context_state.h"
 #include "api/resource_desc.h"
 #include "gpu_test_support.h"
 #include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "swinup/swinup_vulkan.h"
+#include "vulkan/api/vulkan_api_backend.h"
 #include "vulkan_test_device.h"
 
 namespace swinup {
@@ -569,6 +571,47 @@ TEST(RecordDispatchInput, TheJitterConventionIsReadAsSwinupDispatchReadsIt) {
         EXPECT_TRUE(last[0] == last[1]) << "frame " << f;
     }
     EXPECT_FALSE(last[0] == last[2]);
+    expect_no_validation_messages(dev);
+}
+
+// A failure past validation (a device error while recording): the status and a message that says
+// the command buffer is invalid, the temporal state unchanged (the next frame gives the bytes of a
+// context that never saw the failed one) and the recording slot given back.
+TEST(RecordDispatchRefusal, AFailurePastValidationSaysTheCommandBufferIsInvalidAndChangesNothing) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    auto* backend = dynamic_cast<vulkan_api::VulkanApiBackend*>(tested.ctx->backend.get());
+    ASSERT_NE(backend, nullptr);
+    AppImages images(dev, format);
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    ASSERT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+
+    images.upload(dev, 1);
+    const swinup_vulkan_dispatch_desc second = images.describe(1);
+    for (int i = 0; i < 9; ++i) {  // more than the 8 slots: each failure gives its slot back
+        backend->inject_record_failure(VK_ERROR_OUT_OF_DEVICE_MEMORY);
+        VkCommandBuffer cmd = dev.begin();
+        EXPECT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &second), SWINUP_STATUS_OUT_OF_MEMORY);
+        const std::string message = swinup_last_error(tested.ctx);
+        EXPECT_EQ(message.rfind("swinup_vulkan_record_dispatch: ", 0), 0u) << message;
+        EXPECT_NE(message.find("(the temporal state is unchanged; the command buffer holds part of the frame and is "
+                               "invalid: record nothing more into it, do not end or submit it; reset or free it)"),
+                  std::string::npos)
+            << message;
+        // As the header says: freed as it is, neither ended nor submitted (ending it is an error the
+        // validation layer reports: it refers to descriptor sets swinup gave back).
+        vkFreeCommandBuffers(dev.device, dev.pool, 1, &cmd);
+    }
+    const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, second);
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, second));
     expect_no_validation_messages(dev);
 }
 

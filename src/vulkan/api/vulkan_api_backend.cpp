@@ -106,7 +106,7 @@ public:
         const vulkan::VulkanBackend::SequencePoint backend_before = frame_->sequence_point();
         return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
                               " (the temporal state is unchanged; the command buffer holds part of the frame and "
-                              "is invalid: record nothing more into it and do not submit it, reset or free it)",
+                              "is invalid: record nothing more into it, do not end or submit it; reset or free it)",
                               error, [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             // swinup's previous frame (recorded earlier, run earlier on this queue) wrote the state
             // and scratch this one reads and overwrites.
@@ -126,6 +126,7 @@ public:
                 inputs.transparency_unorm8 = images.transparency_mask.format == VK_FORMAT_R8_UNORM;
             }
             frame_->record_frame(rec, setup, desc, inputs, images.output.view, frame_index);
+            if (injected_ != VK_SUCCESS) vulkan::check(std::exchange(injected_, VK_SUCCESS), "(injected by a test)");
             // The frame's counts into its slot's place, visible to the host once its event is set.
             rec.copy_buffer(frame_->frame_buffers().scalars, 0, counts_, slot.index * sizeof(vulkan::FrameScalars),
                             sizeof(vulkan::FrameScalars));
@@ -202,6 +203,7 @@ public:
     }
 
     swinup_vulkan_device_desc device() const override { return handles_; }
+    void inject_record_failure(VkResult result) override { injected_ = result; }
 
 private:
     // Records `work(rec, slot)` into cmd with a recording slot (`frame`: it records a frame, whose
@@ -272,7 +274,8 @@ private:
     std::unique_ptr<vulkan::VulkanBackend> frame_;
     mutable RecordingSlots slots_;
     std::array<FrameRecord, RecordingSlots::kMaxSlots> records_{};  // per slot: its frame's record
-    uint64_t history_serial_ = 0;  // the serial of the last frame the temporal state holds  // input_statistics (const) collects completed frames
+    uint64_t history_serial_ = 0;  // the serial of the last frame the temporal state holds
+    VkResult injected_ = VK_SUCCESS;  // inject_record_failure  // input_statistics (const) collects completed frames
     bool own_device_;
     vulkan::Buffer& counts_;  // per slot: the FrameScalars of the frame recorded with it (frame_'s)
     swinup_vulkan_device_desc handles_{};

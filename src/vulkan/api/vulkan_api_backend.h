@@ -52,6 +52,9 @@ public:
     // temporal state; on failure *error says why.
     virtual swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
                                                const ReactiveMaskImages& images, std::string* error) = 0;
+    // Tests of the failure past validation: the next record() fails with `result` after the frame's
+    // commands are in cmd and before anything is committed, as a device error would.
+    virtual void inject_record_failure(VkResult result) = 0;
     // The device the context runs on, as swinup_vulkan_context_get_device returns it.
     virtual swinup_vulkan_device_desc device() const = 0;
 };
