@@ -227,9 +227,10 @@ typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter
                                       (and jitter_convention), mv_scale, exposure_value,
-                                      pre_exposure, render size, reset, frame_time_delta_ms. Its swinup_resource fields (images and
-                                      masks) are not read (the images are below); cuda_stream only by the CUDA
-                                      backend (the stream to run on; NULL: one swinup made) */
+                                      pre_exposure, render size, reset, frame_time_delta_ms. Its
+                                      swinup_resource fields (images and masks) are not read (the
+                                      images are below); cuda_stream only by the CUDA backend (the
+                                      stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
     swinup_vulkan_image depth;     /* render-resolution device depth */
     swinup_vulkan_image motion_vectors; /* render or display resolution (SWINUP_FLAG_MV_DISPLAY_RES) */

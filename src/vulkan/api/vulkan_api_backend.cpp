@@ -243,10 +243,11 @@ private:
     }
 
     // The destructor's warning: recordings (frames, reactive masks) whose end-of-frame event was
-    // never seen set and that were not abandoned. If one of them is still to run, or running, on the GPU it reads descriptor
-    // sets, buffers and images that destroying the context frees: memory corruption in the driver,
-    // which neither swinup nor the validation layer sees at that moment. A recording that will
-    // never be submitted is harmless, but swinup cannot tell the two apart, so both are named.
+    // never seen set and that were not abandoned. If one of them is still to run, or running, on
+    // the GPU it reads descriptor sets, buffers and images that destroying the context frees:
+    // memory corruption in the driver, which neither swinup nor the validation layer sees at that
+    // moment. A recording that will never be submitted is harmless, but swinup cannot tell the two
+    // apart, so both are counted.
     void warn_about_unfinished_recordings() noexcept {
         try {
             slots_.collect();

@@ -35,7 +35,8 @@ CudaInteropBackend* cuda_backend_of(const swinup_context* ctx) {
 }
 
 // swinup_vulkan_record_dispatch's descriptor read (in the caller's struct size) into *read,
-// validated against the context, its jitter in swinup's convention (api/jitter_convention.h); on failure the context's error is set and its status returned.
+// validated against the context, its jitter in swinup's convention (api/jitter_convention.h); on
+// failure the context's error is set and its status returned.
 swinup_status read_dispatch_desc(swinup_context* ctx, const swinup_vulkan_dispatch_desc* caller_desc,
                                  swinup_vulkan_dispatch_desc* read) {
     if (caller_desc == nullptr) {

@@ -25,8 +25,9 @@ class VulkanNetwork {
 public:
     // Writes the weights into a host-visible upload buffer and allocates their device buffer and
     // the activations for padded grids up to max_width x max_height (multiples of 32). Submits
-    // nothing: record() copies the weights into the device buffer until weights_arrived(). Throws std::invalid_argument naming a
-    // missing or misshapen tensor, VulkanError when the device refuses an allocation.
+    // nothing: record() copies the weights into the device buffer until weights_arrived(). Throws
+    // std::invalid_argument naming a missing or misshapen tensor, VulkanError when the device
+    // refuses an allocation.
     VulkanNetwork(Device& device, std::shared_ptr<const Weights> weights, swinup_precision precision,
                   int max_width, int max_height);
     ~VulkanNetwork();
