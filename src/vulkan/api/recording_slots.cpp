@@ -68,6 +68,13 @@ void RecordingSlots::release(Slot& slot) {
     slot.pending = false;
 }
 
+std::vector<RecordingSlots::Slot*> RecordingSlots::pending_in(VkCommandBuffer commands) {
+    std::vector<Slot*> found;
+    for (auto& s : slots_)
+        if (s->pending && s->commands == commands) found.push_back(s.get());
+    return found;
+}
+
 size_t RecordingSlots::pending_count() const {
     size_t n = 0;
     for (const auto& s : slots_) n += s->pending ? 1 : 0;

@@ -4,7 +4,8 @@
 // arena) is reused only once the host sees that event set, i.e. once every command recorded before
 // it in submission order, this frame's dispatches included, has completed. A slot whose frame is
 // still pending is left alone and another is taken; at most kMaxSlots frames can be pending at
-// once. A frame that is never submitted keeps its slot until the context is destroyed.
+// once. A frame that is never submitted keeps its slot until the application abandons it
+// (give_up) or the context is destroyed.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -32,6 +33,7 @@ public:
         VkEvent event = VK_NULL_HANDLE;
         bool pending = false;  // recorded, and its event not yet seen set
         bool frame = true;     // it records a frame (whose counts on_completed reads), not a reactive mask
+        VkCommandBuffer commands = VK_NULL_HANDLE;  // the application's command buffer it recorded into
     };
 
     // A slot whose earlier frame (if any) has completed, its arena reset and its event unset.
@@ -49,6 +51,14 @@ public:
     // The slot's recording failed: nothing of it will run (the caller's command buffer must not be
     // submitted with a half-recorded frame in it: the header says so), so it is free again.
     void release(Slot& slot);
+
+    // The application will never submit the slot's recording (swinup_vulkan_abandon_frame): the
+    // slot is free again. Its arena is reset only when the slot is next acquired, so the
+    // application's command buffer, which still refers to its descriptor sets, stays valid to end,
+    // reset or free until swinup records anything more.
+    void give_up(Slot& slot) { slot.pending = false; }
+    // The pending slots that recorded into `commands`.
+    std::vector<Slot*> pending_in(VkCommandBuffer commands);
 
     size_t pending_count() const;
 

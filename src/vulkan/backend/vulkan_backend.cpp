@@ -180,6 +180,9 @@ swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_d
 
 void VulkanBackend::count_frame(const FrameScalars& s) {
     add_frame_counts(statistics_, s.color_pixels, s.depth_replaced, s.motion_pixels, s.mask_nonfinite, s.mask_out_of_range);
+    // A frame completed: it, or one before it on the queue, carried the weights' copy (each frame
+    // does until now), so they are in place.
+    if (network_) network_->weights_arrived();
 }
 
 BackendMemory VulkanBackend::memory() const {

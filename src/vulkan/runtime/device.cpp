@@ -390,7 +390,8 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
     d->device_ = h.device;
     d->queue_family_ = h.queue_family;
     // The backend's host-path objects are made for queue 0 of the family; swinup never submits to
-    // it on the application's device (the host path is refused there).
+    // it on the application's device (the host path is refused there, and the weights' upload is
+    // recorded into the frames: network_vulkan.h).
     vkGetDeviceQueue(h.device, h.queue_family, 0, &d->queue_);
     const std::string missing = missing_requirements(d->physical_);
     if (!missing.empty()) {
