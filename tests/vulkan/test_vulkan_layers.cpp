@@ -414,14 +414,21 @@ TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
     const vulkan::FastGemmPath chosen = device_->fast_gemm_path();
     ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::portable));
     expect_swin_blocks_match_cpu("portable");
-    if (device_->can_run(vulkan::FastGemmPath::matrix_emulated)) {
-        ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix_emulated));
-        expect_swin_blocks_match_cpu("emulated matrix, fused norms");
+    // The matrix tiles with the norm kernels (the default) and with the norms fused into the GEMMs.
+    const bool fused = vulkan::fused_norms_enabled();
+    for (const bool fuse : {false, true}) {
+        vulkan::set_fused_norms(fuse);
+        const std::string norms = fuse ? ", fused norms" : "";
+        if (device_->can_run(vulkan::FastGemmPath::matrix_emulated)) {
+            ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix_emulated));
+            expect_swin_blocks_match_cpu("emulated matrix" + norms);
+        }
+        if (device_->can_run(vulkan::FastGemmPath::matrix)) {
+            ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix));
+            expect_swin_blocks_match_cpu("matrix" + norms);
+        }
     }
-    if (device_->can_run(vulkan::FastGemmPath::matrix)) {
-        ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix));
-        expect_swin_blocks_match_cpu("matrix, fused norms");
-    }
+    vulkan::set_fused_norms(fused);
     device_->set_fast_gemm_path(chosen);
 }
 

@@ -1,5 +1,6 @@
 #include "vulkan/layers/gemm.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -18,12 +19,28 @@ int tile_outputs(int n) { return n % 64 == 0 ? 64 : 32; }
 }  // namespace
 
 bool fused_norm(const LayerRecorder& recorder, bool exact) {
-    static const bool unfused = [] {
-        const char* env = std::getenv("SWINUP_VULKAN_UNFUSED");
-        return env != nullptr && std::string(env) == "norms";
-    }();
-    return !exact && recorder.fast_gemm_on_matrix_tiles() && !unfused;
+    // Off by default: measured on the H200 (2026-12-07, lite 720p -> 4K), the fused form made the
+    // network slower, 34.6 ms against 27.4 (the GEMMs recompute each row's sum of squares once per
+    // output tile, one invocation per row: docs/performance.md, "Vulkan backend").
+    // SWINUP_VULKAN_FUSED=norms turns it on for measurements.
+    return fused_norms_enabled() && !exact && recorder.fast_gemm_on_matrix_tiles();
 }
+
+namespace {
+std::atomic<int> g_fused_norms{-1};  // -1: not read from the environment yet
+}  // namespace
+
+bool fused_norms_enabled() {
+    int on = g_fused_norms.load();
+    if (on < 0) {
+        const char* env = std::getenv("SWINUP_VULKAN_FUSED");
+        on = env != nullptr && std::string(env) == "norms" ? 1 : 0;
+        g_fused_norms.store(on);
+    }
+    return on != 0;
+}
+
+void set_fused_norms(bool on) { g_fused_norms.store(on ? 1 : 0); }
 
 void record_gemm(LayerRecorder& recorder, const GemmCall& given, bool exact) {
     GemmCall call = given;

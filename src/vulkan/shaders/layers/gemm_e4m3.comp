@@ -53,6 +53,9 @@ const int kChunk = 16;
 shared vec4 a_tile[kChunk][kTileM / 4];
 shared vec4 w_tile[kChunk][kTileN / 4];
 
+#ifdef PORTABLE_FAST
+#define GEMM_FAST_ONLY
+#endif
 #include "gemm_epilogue.glsl"
 
 void main() {

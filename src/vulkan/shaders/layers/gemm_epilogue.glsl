@@ -13,7 +13,13 @@ float fast_gelu(float x) {
     return 0.5 * x * (1.0 + t);
 }
 
+// A shader that only runs in fast mode defines GEMM_FAST_ONLY: the exact GELU (long integer code,
+// exact_math.glsl) is then not compiled into it, and does not cost it registers.
+#ifdef GEMM_FAST_ONLY
+float gelu(float x) { return fast_gelu(x); }
+#else
 float gelu(float x) { return p.exact != 0 ? exact_gelu(x) : fast_gelu(x); }
+#endif
 
 float relu(float x) { return x > 0.0 ? x : 0.0; }  // NaN -> 0, as the CPU's `x > 0 ? x : 0`
 

@@ -58,6 +58,7 @@ layout(push_constant) uniform Params {
     int norm;  // 1: a holds f16 rows (lda uints apart); RMSNorm with `gain` makes them the e4m3 A
 } p;
 
+#define GEMM_FAST_ONLY
 #include "gemm_epilogue.glsl"
 
 const int kTileM = 64;
