@@ -72,9 +72,16 @@
  * reset or free it rather than submit it.
  *
  * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
- * frame has run: keep the images alive until then. swinup reuses a frame's descriptor sets once an
- * event it sets at the end of the frame's commands is seen set; at most 8 recorded frames may be
- * pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has run).
+ * frame has run: keep the images alive until then. Tell swinup when the command buffer has
+ * completed: signal_semaphore / signal_value name a timeline semaphore value that the application's
+ * submission of cmd signals (VkTimelineSemaphoreSubmitInfo), and swinup reuses the frame's
+ * descriptor pool only once that semaphore's counter has reached the value (it reads it with
+ * vkGetSemaphoreCounterValue, never waits). Without them swinup reuses it once an event it sets at
+ * the end of the frame's commands is seen set: its dispatches have run, but commands recorded after
+ * them may not have, so the command buffer may still be pending, and the validation layer then
+ * reports VUID-vkResetDescriptorPool-descriptorPool-00313 unless the application has waited for it
+ * (a fence, vkQueueWaitIdle, the semaphore) before the next recording. At most 8 recorded frames may
+ * be pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has completed).
  *
  * This header's functions exist in builds with the Vulkan backend (SWINUP_VULKAN, the default
  * when libvulkan-dev and glslang-tools are installed; docs/vulkan.md).
@@ -121,12 +128,17 @@
  *     buffer), and submits what reads the output with a wait for signal_semaphore at signal_value.
  *     The call does not wait on the host, except when a re-created image's old import is released
  *     and when the application calls it more than 4 frames ahead of the semaphore values its queue
- *     has signalled (the frame parameters' staging slots are reused then).
+ *     has signalled (the frame parameters' staging slots are reused then). A frame that needs a new
+ *     CUDA graph (the first of each render size, window-shift parity and masks' presence) captures
+ *     it before anything is enqueued behind wait_semaphore, so the capture never waits for the
+ *     application's work either.
  *     The queue family ownership is the application's: swinup's CUDA work acts as another queue of
  *     no family (VK_QUEUE_FAMILY_EXTERNAL); NVIDIA's driver needs no ownership transfer for
  *     images in GENERAL or SHADER_READ_ONLY_OPTIMAL layout.
  *   - The stream: frame.cuda_stream when non-NULL, else a stream swinup made. swinup_dispatch (host
- *     or CUDA device pointers) also works on a CUDA context, on the same temporal state.
+ *     or CUDA device pointers) also works on a CUDA context, on the same temporal state; the
+ *     buffers host pointers are copied through (about 190 MB at 1920x1080 -> 3840x2160) are
+ *     allocated at the first host-pointer frame, not at creation.
  *   - Refusals: an image without memory or not exportable, a wrong handle type, LINEAR tiling, a
  *     format the import cannot read (D32_SFLOAT), a handle vkGetMemoryFdKHR / CUDA will not import,
  *     a semaphore CUDA will not import are SWINUP_STATUS_INVALID_ARGUMENT (or UNSUPPORTED for the
@@ -233,13 +245,16 @@ typedef struct swinup_vulkan_dispatch_desc {
     swinup_vulkan_image output;    /* display-resolution output, written */
     swinup_vulkan_image exposure;  /* optional 1x1 exposure; image VK_NULL_HANDLE = frame.exposure_value
                                       (ignored under SWINUP_FLAG_AUTO_EXPOSURE) */
-    /* CUDA backend only: timeline semaphores of the application's device (VK_SEMAPHORE_TYPE_TIMELINE,
-       created exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT). swinup's CUDA work
-       waits until wait_semaphore reaches wait_value before it reads any input, and signals
+    /* Timeline semaphores of the application's device (VK_SEMAPHORE_TYPE_TIMELINE).
+       CUDA backend (created exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT): swinup's
+       CUDA work waits until wait_semaphore reaches wait_value before it reads any input, and signals
        signal_semaphore to signal_value once the output is written and no input is read any more.
        VK_NULL_HANDLE: no wait (the inputs are ready when the call is made) / no signal (the
-       application finds the frame done otherwise). The Vulkan backend does not read them: the
-       application puts its semaphores on the submit of the command buffer. */
+       application finds the frame done otherwise).
+       Vulkan backend: wait_semaphore is not read (the application puts its waits on the submit of
+       the command buffer); signal_semaphore / signal_value, when set, are the value the submit of
+       cmd signals once it has completed, which swinup reads to know when it may reuse the frame's
+       descriptor sets ("The command buffer" above; the device needs timeline semaphores). */
     VkSemaphore wait_semaphore;
     uint64_t wait_value;
     VkSemaphore signal_semaphore;
@@ -321,7 +336,8 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
  * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
- * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's. Both kinds of dispatch
+ * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's (and such a context
+ * allocates none of the host path's copies). Both kinds of dispatch
  * advance the one temporal state of the context. */
 SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc,
                                                       const swinup_vulkan_device_desc* device,

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -106,7 +107,11 @@ public:
     }
     ~Reference() { swinup_context_destroy(ctx_); }
 
-    std::vector<uint8_t> frame(const Inputs& in, const Scalars& s) {
+    std::vector<uint8_t> frame(const Inputs& in, const Scalars& s) { return frame_on(ctx_, desc_, in, s); }
+
+    // The frame through swinup_dispatch on host pointers on `ctx` (a context of `desc`).
+    static std::vector<uint8_t> frame_on(swinup_context* ctx, const swinup_context_desc& desc_, const Inputs& in,
+                                         const Scalars& s) {
         std::vector<uint8_t> out(size_t(desc_.display_width) * desc_.display_height * output_bytes(desc_.output_format));
         using swinup::input_resource;
         swinup_dispatch_desc d = swinup::frame_dispatch_desc(
@@ -123,9 +128,11 @@ public:
         d.jitter_x = s.jitter_x;
         d.jitter_y = s.jitter_y;
         d.reset = s.reset;
-        EXPECT_EQ(swinup_dispatch(ctx_, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx_);
+        EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
         return out;
     }
+
+    swinup_context* ctx() const { return ctx_; }
 
 private:
     swinup_context_desc desc_;
@@ -169,6 +176,8 @@ public:
     // The timeline's value 100 ms after the last held-back frame's swinup call, before the upload ran.
     uint64_t held_back_value() const { return held_back_value_; }
     uint64_t timeline_value() const { return value_; }
+    // Whether the last held-back frame's swinup call returned before its upload was let run.
+    bool returned_while_held_back() const { return returned_while_held_back_; }
 
     // New input images of the same size (new memory), as an engine re-creating its targets does.
     void make_inputs_images() {
@@ -261,9 +270,15 @@ public:
         d.signal_semaphore = timeline_;
         d.signal_value = uploaded + 1;
         if (tamper) tamper(&d);
-        const swinup_status status = swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
-        if (status == SWINUP_STATUS_OK) ++value_;
+        // With a gate the call runs on a thread of its own: a call that waited on the host for its
+        // inputs would wait for the gate, which this thread opens only after the call returned. It
+        // is opened after 20 s anyway (the frame then runs, and returned_while_held_back() says so).
+        std::future<swinup_status> call = std::async(std::launch::async, [this, &d] {
+            return swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
+        });
+        returned_while_held_back_ = true;
         if (gate) {  // swinup's call has returned; only now may the upload run
+            returned_while_held_back_ = call.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             vulkan_app::check(vkGetSemaphoreCounterValue(gpu_.device, timeline_, &held_back_value_),
                               "vkGetSemaphoreCounterValue");
@@ -273,6 +288,8 @@ public:
         signal.semaphore = gate_;
         signal.value = gate_value;
         vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
+        const swinup_status status = call.get();
+        if (status == SWINUP_STATUS_OK) ++value_;
 
         vulkan_app::begin_once(cmds_[1]);
         vulkan_app::copy_image_to_buffer(cmds_[1], *output_, *readback_, VK_IMAGE_LAYOUT_GENERAL, desc_.display_width,
@@ -298,6 +315,7 @@ private:
         readback_;
     VkSemaphore timeline_ = VK_NULL_HANDLE, gate_ = VK_NULL_HANDLE;
     uint64_t value_ = 0, gate_value_ = 0, held_back_value_ = 0;
+    bool returned_while_held_back_ = true;
     VkFence fence_ = VK_NULL_HANDLE;
     VkCommandBuffer cmds_[2]{};
 };
@@ -392,6 +410,47 @@ TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
             EXPECT_EQ(c.app.held_back_value(), c.app.timeline_value() - 2) << "frame " << f;
         }
     }
+}
+
+// A frame whose CUDA graph is captured in the call (the first of each window-shift parity, the
+// first with masks) must not wait on the host either: its upload is held back until the call has
+// returned, as above. A capture (and the loading of a kernel's module during it) that ran after
+// the wait for the application's semaphore had been enqueued could synchronise with the stream and
+// so wait for the upload, which waits for the call: a deadlock, broken here after 20 s.
+TEST_F(CudaVulkanInterop, AFrameThatCapturesItsGraphDoesNotWaitOnTheHost) {
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
+    for (int f = 0; f < 3; ++f) {
+        Inputs in = make_inputs(kRenderW, kRenderH, 5 * f);
+        if (f == 2) add_masks(&in, f);
+        c.expect_same_frame(in, Scalars{}, "frame " + std::to_string(f), /*gate=*/true);
+        EXPECT_TRUE(c.app.returned_while_held_back()) << "frame " << f << ": the call waited for its inputs";
+        EXPECT_EQ(c.app.held_back_value(), c.app.timeline_value() - 2) << "frame " << f;
+    }
+}
+
+// A context on the application's images holds no buffers for host-pointer resources until a
+// host-pointer frame needs them: it reports exactly their bytes less than a context of
+// swinup_context_create with the same description, and the same once swinup_dispatch with host
+// pointers has run on it (whose frame is the reference's).
+TEST_F(CudaVulkanInterop, HostCopiesAreAllocatedOnlyForAHostPointerFrame) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    App app(*gpu_, desc);
+    Reference reference(desc);
+    auto device_bytes = [](swinup_context* ctx) {
+        swinup_memory_requirements m{};
+        m.struct_size = SWINUP_MEMORY_REQUIREMENTS_SIZE_V1;
+        EXPECT_EQ(swinup_context_get_memory(ctx, &m), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+        return m.device_bytes;
+    };
+    // FrameBuffers::allocate_host_staging: colour 16, depth 4, two masks 4 bytes a render pixel,
+    // motion 8 a pixel at display size at most, the output 8 a display pixel.
+    const uint64_t render = uint64_t(kRenderW) * kRenderH, display = uint64_t(kDisplayW) * kDisplayH;
+    const uint64_t host_copies = render * (16 + 4 + 2 * 4) + std::max(render, display) * 8 + display * 8;
+    EXPECT_EQ(device_bytes(reference.ctx()) - device_bytes(app.ctx()), host_copies);
+    const Inputs in = make_inputs(kRenderW, kRenderH, 0);
+    EXPECT_SAME_BYTES(Reference::frame_on(app.ctx(), desc, in, Scalars{}), reference.frame(in, Scalars{}),
+                      "a host-pointer frame on the context on Vulkan images");
+    EXPECT_EQ(device_bytes(app.ctx()), device_bytes(reference.ctx()));
 }
 
 // Re-created images of the same size: released and destroyed first (handle values may come back),

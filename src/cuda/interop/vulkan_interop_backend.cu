@@ -111,7 +111,9 @@ public:
             device_function<PFN_vkGetSemaphoreFdKHR>(app, "vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd");
         swinup_context_desc on_device = desc;
         on_device.device_index = cuda_device_of(app.physical_device);
-        backend_ = std::make_unique<CudaBackend>(on_device, std::move(weights));
+        // Its frames are the application's images; a host-pointer swinup_dispatch on it (allowed,
+        // rare) makes the host copies' buffers when it first needs them.
+        backend_ = std::make_unique<CudaBackend>(on_device, std::move(weights), CudaBackend::HostStaging::kOnFirstUse);
         SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
         SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_.handle, cudaStreamNonBlocking));
         SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&done_.handle, cudaEventDisableTiming));
@@ -179,17 +181,8 @@ public:
                 d.signal_semaphore != VK_NULL_HANDLE ? semaphores_->get(d.signal_semaphore, "signal_semaphore")
                                                      : nullptr;
 
-            if (wait != nullptr) {
-                cudaExternalSemaphoreWaitParams params{};
-                params.params.fence.value = d.wait_value;
-                SWINUP_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&wait, &params, 1, stream));
-            }
-            backend_->run_imported_frame(d.frame, frame, frame_index, stream);
-            if (signal != nullptr) {
-                cudaExternalSemaphoreSignalParams params{};
-                params.params.fence.value = d.signal_value;
-                SWINUP_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&signal, &params, 1, stream));
-            }
+            const CudaBackend::ExternalOrder order{wait, d.wait_value, signal, d.signal_value};
+            backend_->run_imported_frame(d.frame, frame, order, frame_index, stream);
             SWINUP_CUDA_CHECK(cudaEventRecord(done_.handle, stream));
         } catch (const InteropError& e) {
             *error = e.what();

@@ -96,7 +96,8 @@ public:
 
     swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
                          uint64_t frame_index, std::string* error) override {
-        return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
+        const RecordingSlots::Completion completion{images.completion_semaphore, images.completion_value};
+        return record_in_slot(cmd, /*frame=*/true, completion, "swinup_vulkan_record_dispatch: ",
                               " (the temporal state is unchanged; the command buffer may hold part of the frame: "
                               "reset it rather than submit it)",
                               error, [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
@@ -140,7 +141,7 @@ public:
 
     swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
                                        const ReactiveMaskImages& images, std::string* error) override {
-        return record_in_slot(cmd, /*frame=*/false, "", "", error,
+        return record_in_slot(cmd, /*frame=*/false, RecordingSlots::Completion{}, "", "", error,
                               [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             vulkan::record_reactive_mask_image(frame_->device(), rec, vulkan::reactive_mask_push(mask),
                                                {images.opaque_color.view, images.opaque_color.layout},
@@ -158,12 +159,12 @@ private:
     // recorded; a failure inside `work` gives the slot back. Messages start with `prefix`; a
     // device error's ends with `unfinished` (what the caller's command buffer and state hold then).
     template <class Work>
-    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const char* prefix, const char* unfinished,
-                                 std::string* error, Work&& work) {
+    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const RecordingSlots::Completion& completion,
+                                 const char* prefix, const char* unfinished, std::string* error, Work&& work) {
         RecordingSlots::Slot* slot = nullptr;
         try {
             slots_.collect();  // every completed frame's counts, before their slots are reused
-            slot = &slots_.acquire();
+            slot = &slots_.acquire(completion);
             slot->frame = frame;
         } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
             *error = std::string(prefix) + e.what();
@@ -224,7 +225,12 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             device = vulkan::Device::create(options);
         }
         vulkan::Device& ref = *device;
-        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
+        // On the application's device swinup_dispatch is refused (its queues are the application's),
+        // so the host path's copies are not made.
+        const auto host_path = app != nullptr ? vulkan::VulkanBackend::HostPath::kNone
+                                              : vulkan::VulkanBackend::HostPath::kEnabled;
+        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device),
+                                                             vulkan::VulkanBackend::NetworkFn{}, host_path);
         return std::make_unique<ApiBackend>(std::move(frame), app);
     } catch (const vulkan::VulkanError& e) {
         *status = e.status();

@@ -229,6 +229,8 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         if (reads_exposure_image(ctx, *desc)) images.exposure = bound(desc->exposure);
         if (desc->reactive_mask.image != VK_NULL_HANDLE) images.reactive_mask = bound(desc->reactive_mask);
         if (desc->transparency_mask.image != VK_NULL_HANDLE) images.transparency_mask = bound(desc->transparency_mask);
+        images.completion_semaphore = desc->signal_semaphore;
+        images.completion_value = desc->signal_value;
         std::string error;
         const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
         const swinup_status status = backend->record(cmd, desc->frame, images, frame_index, &error);
