@@ -139,6 +139,10 @@
  *     or CUDA device pointers) also works on a CUDA context, on the same temporal state; the
  *     buffers host pointers are copied through (about 190 MB at 1920x1080 -> 3840x2160) are
  *     allocated at the first host-pointer frame, not at creation.
+ *   - Buffers: any role but the exposure may be a VkBuffer instead (swinup_vulkan_buffer, the
+ *     descriptor's *_buffer fields), imported as a CUDA device pointer and read or written in place
+ *     by swinup_dispatch's rules for SWINUP_MEMORY_CUDA resources; created with
+ *     VkExternalMemoryBufferCreateInfo on memory of VkExportMemoryAllocateInfo, both opaque fd.
  *   - Refusals: an image without memory or not exportable, a wrong handle type, LINEAR tiling, a
  *     format the import cannot read (D32_SFLOAT), a handle vkGetMemoryFdKHR / CUDA will not import,
  *     a semaphore CUDA will not import are SWINUP_STATUS_INVALID_ARGUMENT (or UNSUPPORTED for the
@@ -152,7 +156,7 @@
  * and a call accepts exactly the sizes it has had, listed after the structs below
  * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
  * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 its struct_size
- * must be SWINUP_DISPATCH_DESC_SIZE_V1, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 it must be
+ * must be SWINUP_DISPATCH_DESC_SIZE_V1, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 or _V3 it must be
  * SWINUP_DISPATCH_DESC_SIZE_V2. The _init functions set the newest sizes; any other value is
  * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
  */
@@ -231,6 +235,36 @@ typedef struct swinup_vulkan_image {
     uint32_t mip_levels;           /* VkImageCreateInfo.mipLevels; 0 is read as 1 */
 } swinup_vulkan_image;
 
+/* One of the application's VkBuffers holding a frame resource as rows of pixels, for the CUDA backend
+ * (desc->backend = SWINUP_BACKEND_CUDA), which imports the buffer's memory as a CUDA device pointer
+ * (cudaExternalMemoryGetMappedBuffer) and reads or writes the rows in place, as it does CUDA device
+ * pointers (swinup_resource with SWINUP_MEMORY_CUDA): the same formats, sizes and pitch rules. The
+ * Vulkan backend reads images only (a buffer there is SWINUP_STATUS_UNSUPPORTED). A role is given as
+ * an image or as a buffer, never both. Imports are cached per buffer, keyed on (buffer, memory,
+ * memory_offset, memory_size, size, dedicated), and released by swinup_vulkan_release_buffer and
+ * swinup_context_destroy (see "The CUDA backend" above for when to release). */
+typedef struct swinup_vulkan_buffer {
+    VkBuffer buffer;               /* VK_NULL_HANDLE (the default): the role is its swinup_vulkan_image */
+    VkDeviceSize size;             /* VkBufferCreateInfo.size */
+    VkDeviceSize offset;           /* bytes from the buffer's start to the first pixel; a multiple of the
+                                      format's element size (2 or 4; 4 for the packed outputs) */
+    swinup_format format;          /* the pixel format: a format swinup_dispatch_desc takes for the role
+                                      (colour RGBA16F, RGBA32F, RGB16F or RGB32F; depth R32F; motion
+                                      RG16F or RG32F; masks R8_UNORM, R16F or R32F; output the
+                                      context's output_format) */
+    uint32_t width;                /* pixels per row: exactly what swinup reads or writes (the render */
+    uint32_t height;               /* size, the display size for the output and display-resolution motion) */
+    uint32_t row_pitch;            /* bytes from one row to the next; 0 = width x the pixel's bytes */
+    VkDeviceMemory memory;         /* the memory the buffer is bound to (vkBindBufferMemory) */
+    VkDeviceSize memory_offset;    /* vkBindBufferMemory's memoryOffset */
+    VkDeviceSize memory_size;      /* that memory's VkMemoryAllocateInfo.allocationSize */
+    VkExternalMemoryHandleTypeFlagBits memory_handle_type; /* as for an image: the memory allocated
+                                      exportable (VkExportMemoryAllocateInfo) and the buffer created with
+                                      VkExternalMemoryBufferCreateInfo, both
+                                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT; 0 = not exportable */
+    VkBool32 dedicated;            /* VK_TRUE: a dedicated allocation for this buffer */
+} swinup_vulkan_buffer;
+
 /* One frame recorded into the application's command buffer. */
 typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
@@ -270,6 +304,15 @@ typedef struct swinup_vulkan_dispatch_desc {
        inputs: exportable memory, optimal tiling). --- */
     swinup_vulkan_image reactive_mask;
     swinup_vulkan_image transparency_mask;
+    /* --- SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3: the roles as VkBuffers (CUDA backend only; see
+       swinup_vulkan_buffer). A role whose buffer is set takes it instead of the image of the same
+       name, whose image handle must then be VK_NULL_HANDLE (for a mask: the mask is present). --- */
+    swinup_vulkan_buffer color_buffer;
+    swinup_vulkan_buffer depth_buffer;
+    swinup_vulkan_buffer motion_vectors_buffer;
+    swinup_vulkan_buffer output_buffer;
+    swinup_vulkan_buffer reactive_mask_buffer;
+    swinup_vulkan_buffer transparency_mask_buffer;
 } swinup_vulkan_dispatch_desc;
 
 /* The automatic reactive mask (swinup.h's swinup_reactive_mask_desc and its definition) recorded
@@ -308,12 +351,14 @@ typedef struct swinup_vulkan_reactive_mask_desc {
 /* The sizes each struct of this header has had (see "Struct sizes" above). frame is a member, so
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
    0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
-   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end. */
+   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end; V3 adds the
+   buffers. */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_device_desc))
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
                 (SWINUP_DISPATCH_DESC_SIZE_V2 - SWINUP_DISPATCH_DESC_SIZE_V1)))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ((uint32_t)offsetof(swinup_vulkan_dispatch_desc, color_buffer))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 #define SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_reactive_mask_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
@@ -388,6 +433,8 @@ SWINUP_API swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx,
  * context, which imports nothing. Call it before destroying an image, its memory or a semaphore
  * that a later one could share handle values with. */
 SWINUP_API swinup_status swinup_vulkan_release_image(swinup_context* ctx, VkImage image);
+/* The same for a buffer (swinup_vulkan_buffer): its memory import and device pointer. */
+SWINUP_API swinup_status swinup_vulkan_release_buffer(swinup_context* ctx, VkBuffer buffer);
 SWINUP_API swinup_status swinup_vulkan_release_semaphore(swinup_context* ctx, VkSemaphore semaphore);
 
 #ifdef __cplusplus

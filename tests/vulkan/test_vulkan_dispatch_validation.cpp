@@ -174,12 +174,14 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
     expect_refused_after([](Frame& f) { f.desc.struct_size = 8; },
                          "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
                              std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got 8");
     expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
                          "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 must be " +
                              std::to_string(sizeof(swinup_dispatch_desc)) +
                              " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
                              std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
@@ -215,7 +217,7 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
     EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V2);
     EXPECT_EQ(read.frame.jitter_x, 0.25f);
     EXPECT_EQ(read.frame.render_width, 64u);
@@ -240,6 +242,49 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
                                  std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1)),
               std::string::npos)
         << mixed.message;
+}
+
+// A program built against the masks' header (V2) passes the layout without the buffers: it is
+// read whole, with every buffer absent, and nothing past its size is read.
+TEST(VulkanDispatchValidation, TheSecondLayoutIsReadIntoTheNewOneWithoutBuffers) {
+    Frame f;
+    f.desc.frame.jitter_x = -0.25f;
+    f.desc.signal_value = 7;
+    f.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                          VK_IMAGE_USAGE_SAMPLED_BIT);
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v2[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v2, 0xA5, sizeof v2);  // past the V2 size: not the caller's, never read
+    std::memcpy(v2, &f.desc, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v2);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.frame.jitter_x, -0.25f);
+    EXPECT_EQ(read.signal_value, 7u);
+    EXPECT_EQ(read.reactive_mask.image, f.desc.reactive_mask.image);
+    for (const swinup_vulkan_buffer* b : {&read.color_buffer, &read.depth_buffer, &read.motion_vectors_buffer,
+                                          &read.output_buffer, &read.reactive_mask_buffer,
+                                          &read.transparency_mask_buffer}) {
+        EXPECT_EQ(b->buffer, VK_NULL_HANDLE);
+    }
+    f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A role given as a buffer has no image: both set is refused, naming both fields; a buffer role's
+// image checks are skipped (the CUDA backend's checks of the buffer are test_vulkan_import_validation's).
+TEST(VulkanDispatchValidation, ARoleIsAnImageOrABufferNotBoth) {
+    Frame f;
+    f.desc.depth_buffer.buffer = fake<VkBuffer>(0x700);
+    expect_refused(f, "vulkan_dispatch.depth_buffer.buffer: is set, and so is vulkan_dispatch.depth.image (give the "
+                      "depth as an image or as a buffer, not both)");
+    f.desc.depth = swinup_vulkan_image{};
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    f.desc.output_buffer.buffer = fake<VkBuffer>(0x701);
+    f.desc.output = swinup_vulkan_image{};
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
 }
 
 // The masks' images: R8_UNORM, R16_SFLOAT or R32_SFLOAT, sampled, in a read layout, at least the

@@ -428,6 +428,30 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     expect_no_validation_messages(dev);
 }
 
+// Roles as VkBuffers (swinup_vulkan_buffer) are the CUDA backend's: the Vulkan backend refuses them
+// as unsupported, naming the field, and records nothing (the next frame equals a fresh context's).
+TEST(RecordDispatchContext, BufferRolesAreRefusedByTheVulkanBackend) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context ctx, fresh;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &fresh), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    swinup_vulkan_dispatch_desc d = images.describe(0);
+    d.motion_vectors = swinup_vulkan_image{};
+    d.motion_vectors_buffer.buffer = reinterpret_cast<VkBuffer>(uintptr_t{0x700});
+    VkCommandBuffer cmd = dev.begin();
+    EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, cmd, &d), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind("vulkan_dispatch.motion_vectors_buffer.buffer: the Vulkan "
+                                                            "backend reads and writes images only", 0), 0u)
+        << swinup_last_error(ctx.ctx);
+    dev.discard(cmd);
+    const std::vector<uint8_t> after = recorded_frame(dev, ctx.ctx, images, images.describe(0));
+    EXPECT_TRUE(after == recorded_frame(dev, fresh.ctx, images, images.describe(0)));
+    expect_no_validation_messages(dev);
+}
+
 // A frame's slot (its descriptor pool) must not be reset while the application's command buffer
 // holding the frame is still pending, even once swinup's own commands in it have run. The frame's
 // command buffer here goes on after swinup's commands with a wait for an event the host sets later,

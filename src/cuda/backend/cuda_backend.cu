@@ -324,7 +324,7 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     const InputImage* masks[kMasks] = {&images.reactive_mask, &images.transparency_mask};
     InputImage* mask_images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
     for (int m = 0; m < kMasks; ++m) {
-        if (masks[m]->texture == 0) continue;
+        if (masks[m]->texture == 0 && masks[m]->data == nullptr) continue;
         *mask_images[m] = *masks[m];
         p.has_masks = 1;
     }
@@ -332,6 +332,10 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
     p.output_format = images.output_format;
     p.output_surface = images.output;
+    if (images.output == 0) {
+        p.output = images.output_data;
+        p.output_pitch = images.output_pitch;
+    }
     // Host-side work first, while nothing on any stream waits for the application (the header's
     // comment on run_imported_frame says why).
     const cudaGraphExec_t graph = frame_graph(p, frame_index);

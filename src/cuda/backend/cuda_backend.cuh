@@ -70,13 +70,16 @@ public:
         network_->set_stage_marker(std::move(marker));
     }
 
-    // A frame on images imported from another API (cuda/interop/): inputs read through texture
-    // objects (InputImage::texture), the output written through a surface object; no copies.
+    // A frame on images and buffers imported from another API (cuda/interop/): image inputs read
+    // through texture objects (InputImage::texture), buffer inputs as device pointers (.data and
+    // .pitch); the output written through a surface object, or into a buffer's rows; no copies.
     struct ImportedImages {
-        InputImage color, depth, motion;        // .texture set, .data null
-        InputImage reactive_mask, transparency_mask;  // .texture 0: absent (0 at every pixel)
+        InputImage color, depth, motion;        // .texture or .data set
+        InputImage reactive_mask, transparency_mask;  // neither set: absent (0 at every pixel)
         unsigned long long exposure = 0;        // a 1x1 R32F texture object, or 0 (the dispatch's value)
-        unsigned long long output = 0;          // the output's surface object
+        unsigned long long output = 0;          // the output's surface object, or 0: output_data
+        void* output_data = nullptr;            // an output buffer's first pixel
+        size_t output_pitch = 0;                // and its row pitch in bytes
         int output_format = 0;                  // swinup_format of the context
     };
     // The application's timeline semaphores around an imported frame (null: none).

@@ -72,20 +72,25 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
 // The struct sizes of a descriptor whose struct_size is `size` (either layout): the outer size is
 // one of the two, and the member frame has the size of that layout's swinup_dispatch_desc.
 Validation check_sizes(uint32_t size, uint32_t frame_size) {
-    if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 &&
+        size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
         return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
-                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
+                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
                        number(size));
     }
     // The frame is a member: its size is the one the caller's header was compiled with.
     const bool v1 = size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
     const uint32_t expected = v1 ? SWINUP_DISPATCH_DESC_SIZE_V1 : SWINUP_DISPATCH_DESC_SIZE_V2;
     if (frame_size != expected) {
+        const char* layout = v1 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1"
+                                : size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2"
+                                                                              : "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3";
         return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
                                    "swinup_vulkan_dispatch_desc of ") +
-                       (v1 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1" : "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2") +
+                       layout +
                        " must be " + number(expected) +
                        (v1 ? " (SWINUP_DISPATCH_DESC_SIZE_V1" : " (SWINUP_DISPATCH_DESC_SIZE_V2") +
                        "; call swinup_vulkan_dispatch_desc_init), got " + number(frame_size));
@@ -99,8 +104,14 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
     // frame.struct_size lies at the same offset in both layouts, within the V1 size.
     Validation v = check_sizes(in->struct_size, in->frame.struct_size);
     if (!v.ok()) return v;
-    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
         *out = *in;
+        return {};
+    }
+    swinup_vulkan_dispatch_desc_init(out);  // what the caller's layout lacks: absent
+    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {  // the V3 layout up to the buffers
+        std::memcpy(static_cast<void*>(out), in, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
+        out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
         return {};
     }
     // The 0.1.0 layout: struct_size and the V1 frame, then the fields from color to signal_value.
@@ -108,12 +119,11 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
                       offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
                   "color follows frame without padding, as it did in the V1 layout");
     constexpr size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
-    swinup_vulkan_dispatch_desc_init(out);  // the masks (the frame's and the images) absent
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
                 bytes + frame_end, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
     out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
     return {};
 }
@@ -122,9 +132,29 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
     Validation v = check_sizes(d.struct_size, d.frame.struct_size);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
     }
+    // A role given as a buffer (the CUDA backend's; its fields are checked by
+    // validate_cuda_interop_desc) has no image: the image's checks are skipped for it.
+    const struct {
+        const char* name;
+        const swinup_vulkan_image& image;
+        const swinup_vulkan_buffer& buffer;
+    } buffered[6] = {{"color", d.color, d.color_buffer},
+                     {"depth", d.depth, d.depth_buffer},
+                     {"motion_vectors", d.motion_vectors, d.motion_vectors_buffer},
+                     {"output", d.output, d.output_buffer},
+                     {"reactive_mask", d.reactive_mask, d.reactive_mask_buffer},
+                     {"transparency_mask", d.transparency_mask, d.transparency_mask_buffer}};
+    for (const auto& role : buffered) {
+        if (role.buffer.buffer != VK_NULL_HANDLE && role.image.image != VK_NULL_HANDLE) {
+            return invalid(std::string("vulkan_dispatch.") + role.name + "_buffer.buffer: is set, and so is "
+                           "vulkan_dispatch." + role.name + ".image (give the " + role.name +
+                           " as an image or as a buffer, not both)");
+        }
+    }
+    const auto is_buffer = [](const swinup_vulkan_buffer& b) { return b.buffer != VK_NULL_HANDLE; };
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;
 
     const Extent render{d.frame.render_width, d.frame.render_height, "frame.render_width x frame.render_height"};
@@ -133,12 +163,13 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                                               "the display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"}
                                      : render;
     const Extent display{c.display_width, c.display_height, "the context's display size"};
-    if (!(v = check_image(d.color, color_rule(), render)).ok()) return v;
-    if (!(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
-    if (!(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok()) return v;
+    if (!is_buffer(d.color_buffer) && !(v = check_image(d.color, color_rule(), render)).ok()) return v;
+    if (!is_buffer(d.depth_buffer) && !(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
+    if (!is_buffer(d.motion_vectors_buffer) && !(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok())
+        return v;
     const bool exposure_image = d.exposure.image != VK_NULL_HANDLE && (c.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
     if (exposure_image && !(v = check_image(d.exposure, exposure_rule(), Extent{1, 1, "one texel"})).ok()) return v;
-    if (!(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
+    if (!is_buffer(d.output_buffer) && !(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
         if (v.message.rfind("vulkan_dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
         return v;
     }
@@ -158,7 +189,8 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                   {"reactive_mask", reactive ? &d.reactive_mask : nullptr},
                   {"transparency_mask", transparency ? &d.transparency_mask : nullptr}, {"output", &d.output}};
     for (size_t later = 1; later < 7; ++later) {
-        if (roles[later].image == nullptr) continue;
+        // (A role given as a buffer has no image.)
+        if (roles[later].image == nullptr || roles[later].image->image == VK_NULL_HANDLE) continue;
         for (size_t earlier = 0; earlier < later; ++earlier) {
             if (roles[earlier].image == nullptr || roles[earlier].image->image != roles[later].image->image) continue;
             return invalid(std::string("vulkan_dispatch.") + roles[later].name + ".image: is also vulkan_dispatch." +

@@ -11,10 +11,11 @@
 
 namespace swinup::vulkan_api {
 
-// Reads the caller's descriptor by the struct_size rule of swinup_vulkan.h: *in is either
-// SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 (copied) or the 0.1.0 layout SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1,
-// whose fields after `frame` sit SWINUP_DISPATCH_DESC_SIZE_V2 - V1 bytes earlier; it is copied into
-// the newest layout with the masks absent. Only in->struct_size bytes of *in are read. Refuses
+// Reads the caller's descriptor by the struct_size rule of swinup_vulkan.h: *in is
+// SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 (copied), V2 (the same layout up to the buffers, copied with
+// the buffers absent) or the 0.1.0 layout SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, whose fields after
+// `frame` sit SWINUP_DISPATCH_DESC_SIZE_V2 - V1 bytes earlier; it is copied into the newest layout
+// with the masks and buffers absent. Only in->struct_size bytes of *in are read. Refuses
 // (naming the field and the accepted sizes) a struct_size, or a frame.struct_size, that does not
 // belong to that layout.
 Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out);
