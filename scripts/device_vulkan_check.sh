@@ -87,4 +87,16 @@ done
 echo "== CUDA device pointers, CUDA on Vulkan images, the Vulkan backend (one run)"
 build-device/bench/bench_vulkan_interop >"$OUT/bench_interop.txt" 2>&1 || status=1
 tail -20 "$OUT/bench_interop.txt"
+# ---- The hand-over between Vulkan and CUDA: its floor without swinup (an empty kernel
+# between two Vulkan submits on the same timeline semaphores: host time of each call, Vulkan
+# timestamps, CUDA events, %globaltimer), and the real frame's host time per API call.
+if [ -x build-device/bench/bench_handover_floor ]; then
+  echo "== the hand-over's floor (bench_handover_floor)"
+  build-device/bench/bench_handover_floor --iterations 2000 >"$OUT/bench_handover_floor.txt" 2>&1 || status=1
+  cat "$OUT/bench_handover_floor.txt"
+  echo "== the real frame's API calls on the host (bench_vulkan_interop --host-timing, lite)"
+  build-device/bench/bench_vulkan_interop --variant lite --rows cuda-pointers,cuda-vulkan,cuda-vulkan-2 \
+    --host-timing >"$OUT/bench_interop_host_timing.txt" 2>&1 || status=1
+  cat "$OUT/bench_interop_host_timing.txt"
+fi
 exit $status
