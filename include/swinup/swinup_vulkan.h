@@ -410,9 +410,9 @@ SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* 
  * Input statistics (swinup_context_get_input_statistics) on a Vulkan context: swinup does not
  * submit the command buffers it records into, so it cannot wait for them (a frame recorded and not
  * yet submitted would never complete). A recorded frame is counted once swinup sees it completed
- * (the event it records at the frame's end is set); the call does not wait, and `frames` says how
- * many frames the counts cover. Frames of swinup_dispatch (host pointers) are counted when they
- * return. Call it after the application's own wait (fence, vkQueueWaitIdle) to count every frame
+ * (its signal_value reached, or without one the event it records at the frame's end set); the
+ * call does not wait, and `frames` says how many frames the counts cover. Frames of
+ * swinup_dispatch (host pointers) are counted when they return. Call it after the application's own wait (fence, vkQueueWaitIdle) to count every frame
  * recorded so far. */
 SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
                                                        const swinup_vulkan_dispatch_desc* desc);

@@ -57,16 +57,15 @@ struct FrameBuffers {
 
     bool has_host_staging() const { return host_output.bytes() != 0; }
     // Host resources are copied through these (the largest formats: RGBA32F, RG32F at display res):
-    // about 190 MB at 1920x1080 -> 3840x2160. Returns the bytes allocated.
-    size_t allocate_host_staging(const swinup_context_desc& desc) {
+    // about 190 MB at 1920x1080 -> 3840x2160.
+    void allocate_host_staging(const swinup_context_desc& desc) {
         const size_t render = size_t(desc.max_render_width) * desc.max_render_height;
         const size_t display = size_t(desc.display_width) * desc.display_height;
+        for (DeviceBuffer& b : host_masks) b = DeviceBuffer(render * 4);
         host_color = DeviceBuffer(render * 16);
         host_depth = DeviceBuffer(render * 4);
         host_motion = DeviceBuffer(std::max(render, display) * 8);
-        host_output = DeviceBuffer(display * 8);
-        for (DeviceBuffer& b : host_masks) b = DeviceBuffer(render * 4);
-        return render * (16 + 4 + 2 * 4) + std::max(render, display) * 8 + display * 8;
+        host_output = DeviceBuffer(display * 8);  // last: has_host_staging() says all of them are made
     }
 };
 
