@@ -130,8 +130,9 @@
  *     and when the application calls it more than 4 frames ahead of the semaphore values its queue
  *     has signalled (the frame parameters' staging slots are reused then). A frame that needs a new
  *     CUDA graph (the first of each render size, window-shift parity and masks' presence) captures
- *     it before anything is enqueued behind wait_semaphore, so the capture never waits for the
- *     application's work either.
+ *     it before anything of the frame is enqueued behind wait_semaphore, so the call never waits for
+ *     the frame's own inputs (CUDA's first load of a kernel, once per process, may still wait for
+ *     the earlier frames' work to finish).
  *     The queue family ownership is the application's: swinup's CUDA work acts as another queue of
  *     no family (VK_QUEUE_FAMILY_EXTERNAL); NVIDIA's driver needs no ownership transfer for
  *     images in GENERAL or SHADER_READ_ONLY_OPTIMAL layout.

@@ -90,13 +90,14 @@ public:
         unsigned long long signal_value = 0;
     };
     // Enqueues the frame on `stream` between the wait and the signal of `order`, and returns without
-    // waiting on the host. Whatever may block the host is done before anything waits on the
-    // application's semaphore: the frame graph's capture and instantiation (a new render size,
-    // parity or masks' presence; loading a kernel's module may synchronise the device) and the
-    // parameters' copy (enqueued before the wait, so its slot's reuse waits on swinup's earlier
-    // frames, never on a semaphore the application signals later). The scalars are
-    // swinup_dispatch_desc's; its resources are not read. Throws CudaError; the temporal state
-    // commits only on success.
+    // waiting on the host for this frame's inputs. Whatever may block the host is done before
+    // anything of the frame waits on the application's semaphore: the frame graph's capture and
+    // instantiation (a new render size, parity or masks' presence; with CUDA's lazy loading, the
+    // default since 12.2, the first use of a kernel loads it, which may synchronise the context,
+    // i.e. wait for the earlier frames) and the parameters' copy (enqueued before the wait: its
+    // pinned slot is reused once the copy kParamSlots frames back ran, which waits only for the
+    // frames before that one). The scalars are swinup_dispatch_desc's; its resources are not read.
+    // Throws CudaError; the temporal state commits only on success.
     void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images,
                             const ExternalOrder& order, uint64_t frame_index, cudaStream_t stream);
     int device_ordinal() const { return device_; }
