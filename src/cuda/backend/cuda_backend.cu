@@ -44,7 +44,7 @@ swinup_status guarded(const char* prefix, std::string* error, Work&& work) {
 
 CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
                          HostStaging host_staging)
-    : desc_(desc), weights_(std::move(weights)), device_(desc.device_index), host_staging_(host_staging) {
+    : desc_(desc), weights_(std::move(weights)), device_(desc.device_index) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         cudaGetLastError();

@@ -155,7 +155,6 @@ private:
     // their copy never waits on the host for the stream: a pageable copy may synchronise with the
     // stream. The copy is enqueued before the wait for the application's semaphore, so a slot's
     // reuse (once its copy ran) waits at most for swinup's frame kParamSlots frames back.
-    HostStaging host_staging_;
     static constexpr int kParamSlots = 4;
     FrameParams* pinned_params_ = nullptr;
     cudaEvent_t param_copied_[kParamSlots] = {};
