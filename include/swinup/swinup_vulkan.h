@@ -289,7 +289,8 @@ typedef struct swinup_vulkan_dispatch_desc {
        Vulkan backend: wait_semaphore is not read (the application puts its waits on the submit of
        the command buffer); signal_semaphore / signal_value, when set, are the value the submit of
        cmd signals once it has completed, which swinup reads to know when it may reuse the frame's
-       descriptor sets ("The command buffer" above; the device needs timeline semaphores). */
+       descriptor sets ("The command buffer" above; the device needs timeline semaphores).
+       With a signal_semaphore, signal_value must be above 0 (a timeline semaphore starts at 0). */
     VkSemaphore wait_semaphore;
     uint64_t wait_value;
     VkSemaphore signal_semaphore;

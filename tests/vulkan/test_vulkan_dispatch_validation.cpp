@@ -273,6 +273,17 @@ TEST(VulkanDispatchValidation, TheSecondLayoutIsReadIntoTheNewOneWithoutBuffers)
     EXPECT_TRUE(f.check().ok()) << f.check().message;
 }
 
+// The signal point is read by both backends: a semaphore with the value 0 (reached before anything
+// ran) is refused; no semaphore with 0 is the default.
+TEST(VulkanDispatchValidation, ASignalSemaphoreNeedsAValueAboveZero) {
+    Frame f;
+    f.desc.signal_semaphore = fake<VkSemaphore>(0x900);
+    expect_refused(f, "vulkan_dispatch.signal_value: is 0, but signal_semaphore is set (a timeline semaphore starts at "
+                      "0 and is signalled to values above it)");
+    f.desc.signal_value = 1;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
 // A role given as a buffer has no image: both set is refused, naming both fields; a buffer role's
 // image checks are skipped (the CUDA backend's checks of the buffer are test_vulkan_import_validation's).
 TEST(VulkanDispatchValidation, ARoleIsAnImageOrABufferNotBoth) {

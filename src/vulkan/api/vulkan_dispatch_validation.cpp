@@ -155,6 +155,13 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
         }
     }
     const auto is_buffer = [](const swinup_vulkan_buffer& b) { return b.buffer != VK_NULL_HANDLE; };
+    // Both backends read the signal point (the CUDA backend signals it; the Vulkan backend reuses the
+    // frame's descriptor sets once the application's submit has signalled it): 0 would be reached
+    // before anything ran.
+    if (d.signal_semaphore != VK_NULL_HANDLE && d.signal_value == 0) {
+        return invalid("vulkan_dispatch.signal_value: is 0, but signal_semaphore is set (a timeline semaphore starts "
+                       "at 0 and is signalled to values above it)");
+    }
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;
 
     const Extent render{d.frame.render_width, d.frame.render_height, "frame.render_width x frame.render_height"};
