@@ -108,6 +108,11 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
         *out = *in;
         return {};
     }
+    // V2 ended with transparency_mask: its size (sizeof in the headers with the masks) is where
+    // the buffers begin.
+    static_assert(offsetof(swinup_vulkan_dispatch_desc, color_buffer) ==
+                      offsetof(swinup_vulkan_dispatch_desc, transparency_mask) + sizeof(swinup_vulkan_image),
+                  "the buffers follow the masks without padding, so V2's size is unchanged");
     swinup_vulkan_dispatch_desc_init(out);  // what the caller's layout lacks: absent
     if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {  // the V3 layout up to the buffers
         std::memcpy(static_cast<void*>(out), in, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
