@@ -277,7 +277,7 @@ public:
             return swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
         });
         returned_while_held_back_ = true;
-        if (gate) {  // swinup's call has returned; only now may the upload run
+        if (gate) {  // once the call has returned (or 20 s passed) the upload may run
             returned_while_held_back_ = call.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             vulkan_app::check(vkGetSemaphoreCounterValue(gpu_.device, timeline_, &held_back_value_),
