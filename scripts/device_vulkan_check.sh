@@ -31,6 +31,10 @@ if [ -d /opt/deps/usr ]; then
   export PATH=/opt/deps/usr/bin:$PATH
   prefix_args=(-DCMAKE_PREFIX_PATH=/opt/deps/usr -DCMAKE_INCLUDE_PATH=/opt/deps/usr/include
     -DCMAKE_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu)
+  # libvulkan-dev's libvulkan.so points at libvulkan.so.1, which the loader package put into /.
+  for lib in /usr/lib/x86_64-linux-gnu/libvulkan.so.1 /lib/x86_64-linux-gnu/libvulkan.so.1; do
+    [ -e "$lib" ] && { prefix_args+=(-DVulkan_LIBRARY="$lib"); break; }
+  done
 fi
 source scripts/packages.sh
 source scripts/shader_tools.sh
@@ -78,7 +82,10 @@ done
 echo "== swinup bench --backend vulkan (per stage, GPU timestamps)"
 for v in "lite 1280x720" "full 1280x720" "lite 1920x1080" "full 1920x1080"; do
   set -- $v
-  for p in fast exact; do
+  # Exact mode (the integer-arithmetic shaders, tens of ms a frame) at 720p only.
+  precisions="fast exact"
+  [ "$2" = 1920x1080 ] && precisions=fast
+  for p in $precisions; do
     build-device/tools/swinup/swinup bench --backend vulkan --variant "$1" --render "$2" \
       --display 3840x2160 --precision "$p" --iterations 50 >"$OUT/bench_vulkan_$1_$2_$p.txt" 2>&1 || status=1
     grep -m1 -iE "whole frame|median" "$OUT/bench_vulkan_$1_$2_$p.txt" | sed "s/^/$1 $2 $p: /"
@@ -87,6 +94,23 @@ done
 echo "== CUDA device pointers, CUDA on Vulkan images, the Vulkan backend (one run)"
 build-device/bench/bench_vulkan_interop >"$OUT/bench_interop.txt" 2>&1 || status=1
 tail -20 "$OUT/bench_interop.txt"
+# Quality: the held-out breakfast_room at 2x (LDR, 32 frames, the quality table's protocol),
+# swinup fast on the Vulkan backend against the CUDA backend. Needs the scene in the working tree
+# (SCENES, default .dev/scenes: a copy of ../shared/scenes with its licence files).
+SCENES=${SCENES:-.dev/scenes}
+if [ -f "$SCENES/breakfast_room/BreakfastRoom.gltf" ] && [ "$CUDA" = ON ]; then
+  echo "== breakfast_room 2x, swinup fast: Vulkan against CUDA"
+  cli=build-device/tools/swinup/swinup
+  "$cli" render "$SCENES/breakfast_room/BreakfastRoom.gltf" -o out/seq/room_2x_ldr --render 960x540 \
+    --display 1920x1080 --frames 32 --seed 9001 --device cuda >"$OUT/room_render.log" 2>&1 || status=1
+  for v in lite full; do
+    for b in cuda vulkan; do
+      "$cli" eval out/seq/room_2x_ldr --methods swinup --variant $v --backend $b --precision fast --no-flip \
+        --json "$OUT/room_2x_${v}_fast_$b.json" >"$OUT/room_2x_${v}_fast_$b.txt" 2>&1 || status=1
+      grep -E "swinup" "$OUT/room_2x_${v}_fast_$b.txt" | tail -1 | sed "s/^/$v $b: /"
+    done
+  done
+fi
 # ---- The hand-over between Vulkan and CUDA: its floor without swinup (an empty kernel
 # between two Vulkan submits on the same timeline semaphores: host time of each call, Vulkan
 # timestamps, CUDA events, %globaltimer), and the real frame's host time per API call.

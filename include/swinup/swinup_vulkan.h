@@ -3,6 +3,8 @@
  * a dispatch that records the whole frame into the application's command buffer, reading its
  * images and writing its output image in place. No copies through the host, no submits, no waits:
  * the application submits the command buffer when it wants, on a queue of the family it named.
+ * Context creation on the application's device submits nothing either (the weights' copy into
+ * device-local memory is recorded into the frames: see swinup_vulkan_context_create).
  *
  * Everything else is swinup.h's: the context descriptor (variant, precision, sizes, flags, output
  * format, weights), the per-frame scalars of swinup_dispatch_desc (jitter, motion-vector scale,
@@ -65,11 +67,14 @@
  * recording order, and must complete before the context is destroyed. A successful call advances
  * the temporal state at once (it counts as the context's dispatch of that frame). A command buffer
  * that is recorded but then never submitted breaks that rule, with two lasting effects: the history
- * is one frame ahead (the next frame should set frame.reset), and the frame keeps one of the 8
- * slots below until the context is destroyed (its end-of-frame event is never set). A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
- * nothing and changes nothing. A failure after validation (a device error, out of memory) also
- * leaves the temporal state unchanged, but the command buffer may then hold part of the frame:
- * reset or free it rather than submit it.
+ * is one frame ahead, and the frame keeps one of the 8 slots below (it is never seen completed).
+ * swinup_vulkan_abandon_frame undoes both. A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT)
+ * records nothing and changes nothing. A failure after validation
+ * (a device error, out of memory) also leaves the temporal state unchanged, but the command buffer
+ * then holds part of the frame and refers to descriptor sets swinup has given back for reuse: it is
+ * invalid. Record nothing more into it, do not end or submit it (ending it is already an error the
+ * validation layer reports): reset it (vkResetCommandBuffer, or its pool) or free it, and record
+ * the frame again into a command buffer in the recording state.
  *
  * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
  * frame has run: keep the images alive until then. Tell swinup when the command buffer has
@@ -81,7 +86,15 @@
  * them may not have, so the command buffer may still be pending, and the validation layer then
  * reports VUID-vkResetDescriptorPool-descriptorPool-00313 unless the application has waited for it
  * (a fence, vkQueueWaitIdle, the semaphore) before the next recording. At most 8 recorded frames may
- * be pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has completed).
+ * be pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has completed or
+ * been abandoned). Destroying the context frees those descriptor sets and swinup's buffers and
+ * images: a recorded frame still to run, or running, then corrupts memory in the driver (neither
+ * swinup nor the validation layer sees it happen), and so does submitting a recorded frame after
+ * the destroy. swinup_context_destroy warns through the log callback (SWINUP_LOG_WARNING, saying how
+ * many) when the context holds recordings whose end-of-frame event it does not see set; wait for
+ * the frames (a fence, vkQueueWaitIdle, the semaphore) before destroying it. swinup reads a
+ * signal_semaphore whenever it looks for completed frames (each recording, the input statistics),
+ * so keep it valid until the context is destroyed (the destroy itself does not read it).
  *
  * This header's functions exist in builds with the Vulkan backend (SWINUP_VULKAN, the default
  * when libvulkan-dev and glslang-tools are installed; docs/vulkan.md).
@@ -156,10 +169,11 @@
  * swinup.h's rule ("Descriptor sizes"): each struct starts with struct_size, grows only at its end,
  * and a call accepts exactly the sizes it has had, listed after the structs below
  * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
- * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 its struct_size
- * must be SWINUP_DISPATCH_DESC_SIZE_V1, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 or _V3 it must be
- * SWINUP_DISPATCH_DESC_SIZE_V2. The _init functions set the newest sizes; any other value is
- * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
+ * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_Vn its struct_size
+ * must be SWINUP_DISPATCH_DESC_SIZE_Vn (n = 1, 2, 3), and with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4
+ * (which only appended the buffers) SWINUP_DISPATCH_DESC_SIZE_V3. The _init functions set the
+ * newest sizes; any other value is SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and
+ * the accepted sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
 #define SWINUP_SWINUP_VULKAN_H
@@ -269,11 +283,12 @@ typedef struct swinup_vulkan_buffer {
 /* One frame recorded into the application's command buffer. */
 typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
-    swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
-                                      mv_scale, exposure_value, pre_exposure, render size, reset,
-                                      frame_time_delta_ms. Its swinup_resource fields (images and
-                                      masks) are not read (the images are below); cuda_stream only by the CUDA
-                                      backend (the stream to run on; NULL: one swinup made) */
+    swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter
+                                      (and jitter_convention), mv_scale, exposure_value,
+                                      pre_exposure, render size, reset, frame_time_delta_ms. Its
+                                      swinup_resource fields (images and masks) are not read (the
+                                      images are below); cuda_stream only by the CUDA backend (the
+                                      stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
     swinup_vulkan_image depth;     /* render-resolution device depth */
     swinup_vulkan_image motion_vectors; /* render or display resolution (SWINUP_FLAG_MV_DISPLAY_RES) */
@@ -306,7 +321,7 @@ typedef struct swinup_vulkan_dispatch_desc {
        inputs: exportable memory, optimal tiling). --- */
     swinup_vulkan_image reactive_mask;
     swinup_vulkan_image transparency_mask;
-    /* --- SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3: the roles as VkBuffers (CUDA backend only; see
+    /* --- SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4: the roles as VkBuffers (CUDA backend only; see
        swinup_vulkan_buffer). A role whose buffer is set takes it instead of the image of the same
        name, whose image handle must then be VK_NULL_HANDLE (for a mask: the mask is present). --- */
     swinup_vulkan_buffer color_buffer;
@@ -352,15 +367,19 @@ typedef struct swinup_vulkan_reactive_mask_desc {
 
 /* The sizes each struct of this header has had (see "Struct sizes" above). frame is a member, so
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
-   0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
-   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end; V3 adds the
-   buffers. */
+   0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), V2 has frame at
+   SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end, V3 frame at SWINUP_DISPATCH_DESC_SIZE_V3
+   (with jitter_convention), V4 (the newest) V3's layout with the buffers appended; the library
+   reads all four. */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_device_desc))
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
-                (SWINUP_DISPATCH_DESC_SIZE_V2 - SWINUP_DISPATCH_DESC_SIZE_V1)))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ((uint32_t)offsetof(swinup_vulkan_dispatch_desc, color_buffer))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+                (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V1)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2                                                         \
+    ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, color_buffer) -                               \
+                (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V2)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 ((uint32_t)offsetof(swinup_vulkan_dispatch_desc, color_buffer))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 #define SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_reactive_mask_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
@@ -379,6 +398,12 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * external memory (device must be non-NULL; "The CUDA backend" above; a build without CUDA, a device
  * without the two external-fd extensions or one that is not a CUDA device is
  * SWINUP_STATUS_UNSUPPORTED saying which); SWINUP_BACKEND_CPU is refused.
+ * The queue during creation: on the application's device, creation neither submits to nor waits on
+ * any queue (no lock of the application's is needed, and a loading thread may create a context
+ * while the render thread submits). The weights are written to a host-visible buffer at creation
+ * and copied into device-local memory by commands recorded at the start of the network in each
+ * recorded frame, until swinup sees one such frame completed (about 1.4 MB of copy per frame for
+ * the first frames in flight; the host-visible copy is kept and counted in device_bytes).
  * A device without what docs/vulkan.md lists as required is SWINUP_STATUS_UNSUPPORTED naming the
  * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
@@ -427,6 +452,24 @@ SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCo
  * SWINUP_STATUS_INVALID_ARGUMENT; a CUDA one SWINUP_STATUS_UNSUPPORTED. */
 SWINUP_API swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandBuffer cmd,
                                                             const swinup_vulkan_reactive_mask_desc* desc);
+
+/* Abandon what was recorded into cmd and will never be submitted (a swapchain out of date, a
+ * command buffer dropped): every frame of swinup_vulkan_record_dispatch and every reactive mask of
+ * swinup_vulkan_record_reactive_mask recorded into cmd and not yet seen completed. Their recording slots
+ * are free again, and the temporal state (history, recurrent features, the frame count that picks
+ * the window shift, the previous jitter and size) is what it was before the first of those frames,
+ * as if they had never been recorded: the next frame continues from the last frame before them
+ * (it gives the bytes a context that never saw them gives) without re-creating the context.
+ * cmd must never be submitted afterwards. End, reset or free it before swinup records anything more
+ * (its descriptor sets are reused by the next recording, after which ending it is invalid); this
+ * call may come before or after that. Frames must be abandoned newest first: when a frame recorded
+ * later into another command buffer (or a swinup_dispatch on swinup's own device) read the history
+ * that cmd's frames wrote, the call is SWINUP_STATUS_INVALID_ARGUMENT and abandons nothing; so is a
+ * cmd with nothing pending in it (nothing recorded, or it has completed: its signal_value was seen
+ * reached, or without one its end-of-frame event seen set). Never call it for a command buffer that was submitted: swinup cannot tell it from one that
+ * was not until it has run. A CUDA context records nothing into command buffers:
+ * SWINUP_STATUS_UNSUPPORTED. */
+SWINUP_API swinup_status swinup_vulkan_abandon_frame(swinup_context* ctx, VkCommandBuffer cmd);
 
 /* Release what a CUDA context imported of an image (its memory, CUDA array, texture or surface
  * object), or of a timeline semaphore, after the context's CUDA work using it has finished (this

@@ -330,6 +330,11 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup
     Validation v;
     if (!(v = check_jitter(prefix, "jitter_x", d.jitter_x)).ok()) return v;
     if (!(v = check_jitter(prefix, "jitter_y", d.jitter_y)).ok()) return v;
+    const int64_t convention = raw_enum(d.jitter_convention);
+    if (convention != SWINUP_JITTER_SAMPLE_OFFSET && convention != SWINUP_JITTER_FSR_DLSS) {
+        return invalid(field("jitter_convention") + ": must be SWINUP_JITTER_SAMPLE_OFFSET (0) or "
+                       "SWINUP_JITTER_FSR_DLSS (1), got " + std::to_string(static_cast<int32_t>(convention)));
+    }
     if (!(v = check_finite(prefix, "mv_scale_x", d.mv_scale_x, false)).ok()) return v;
     if (!(v = check_finite(prefix, "mv_scale_y", d.mv_scale_y, false)).ok()) return v;
     if (!(v = check_finite(prefix, "exposure_value", d.exposure_value, true)).ok()) return v;

@@ -7,6 +7,7 @@
 #include "render/frame_renderer.h"
 #include "render/gltf_loader.h"
 #include "render/jitter.h"
+#include "render/motion_masks.h"
 #include "render/particle_emitter.h"
 #include "render/scenes.h"
 #include "sequence/atomic_write.h"
@@ -58,7 +59,7 @@ std::unique_ptr<Scene> load_scene(const RenderSettings& s) {
         }
         return scene;
     }
-    auto scene = builtin_scene_create(s.scene);
+    auto scene = builtin_scene_create(s.scene, s.seed);
     if (!scene) {
         std::string names;
         for (const auto& n : builtin_scene_names()) names += (names.empty() ? "" : ", ") + n;
@@ -124,6 +125,7 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
     info.has_mv_display = s.mv_display;
     info.has_ground_truth = s.ground_truth;
     info.has_masks = s.masks;
+    info.has_motion_masks = s.motion_masks;
     info.scene = s.scene + (s.camera.empty() ? "" : " camera " + s.camera) +
                  (s.particles > 0 ? " with " + std::to_string(s.particles) + " particles" : "");
     info.generator = "swinup render (seed " + std::to_string(s.seed) + ")";
@@ -141,6 +143,7 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
     std::unique_ptr<CudaFrameRenderer> gpu;
     if (use_cuda) gpu = std::make_unique<CudaFrameRenderer>(*scene);
 
+    MotionMaskRenderer motion_masks;
     const uint32_t seed32 = hash_combine(static_cast<uint32_t>(s.seed), static_cast<uint32_t>(s.seed >> 32));
     for (int i = 0; i < s.frames; ++i) {
         const float t = static_cast<float>(i) * s.frame_time_s;
@@ -173,6 +176,10 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
         request.ground_truth = s.ground_truth;
         Frame frame = gpu ? gpu->render(*scene, request) : render_frame_cpu(scene->view(), request);
         if (!s.masks) frame.masks = Image();
+        if (s.motion_masks) {
+            frame.motion_masks = motion_masks.render(*scene, p.camera, t, s.display_width, s.display_height,
+                                                     info.reset[static_cast<size_t>(i)] != 0);
+        }
         sink(i, std::move(frame), info);
         if (progress) progress(i + 1, s.frames);
     }

@@ -52,12 +52,20 @@ function(swinup_embed_shaders target)
     endif()
     set(compiler ${SWINUP_GLSLANG_VALIDATOR})
     set(target_env vulkan1.1)
+    set(check_command "")
     if(first_lines MATCHES "// compiler: cooperative-matrix")
       if(NOT SWINUP_GLSLANG_COOPMAT)
         continue()
       endif()
       set(compiler ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${_swinup_coopmat_lib} ${SWINUP_GLSLANG_COOPMAT})
       set(target_env vulkan1.3)
+      # spirv-val of the same wheels checks what Debian 12's validation layer (older than the
+      # extension) cannot parse (runtime/device.cpp).
+      get_filename_component(_swinup_coopmat_bin "${SWINUP_GLSLANG_COOPMAT}" DIRECTORY)
+      if(EXISTS "${_swinup_coopmat_bin}/spirv-val")
+        set(check_command COMMAND ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${_swinup_coopmat_lib}
+            ${_swinup_coopmat_bin}/spirv-val --target-env vulkan1.3)
+      endif()
     endif()
     foreach(variant ${variants})
       set(name ${base})
@@ -68,10 +76,15 @@ function(swinup_embed_shaders target)
         set(define_flags -D${variant})
       endif()
       set(spv ${out_dir}/${name}.spv)
+      set(check "")
+      if(check_command)
+        set(check ${check_command} ${spv})
+      endif()
       set(cpp ${out_dir}/${name}.spv.cpp)
       add_custom_command(OUTPUT ${spv}
         COMMAND ${compiler} --quiet --target-env ${target_env} -g0 ${include_flags}
                 ${define_flags} --depfile ${spv}.d -o ${spv} ${shader}
+        ${check}
         DEPENDS ${shader}
         DEPFILE ${spv}.d
         COMMENT "glslangValidator ${rel} ${define_flags}"

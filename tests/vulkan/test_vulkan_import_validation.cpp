@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "api/resource_desc.h"
@@ -294,6 +295,19 @@ TEST(CudaInteropValidation, ABuffersRowsFollowTheDevicePointerRules) {
     expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
                    "vulkan_dispatch.output_buffer.format: expected SWINUP_FORMAT_RGBA16F, got SWINUP_FORMAT_RGBA8 (the "
                    "context's output_format)");
+}
+
+// A C caller may store any int in a buffer's format: it is judged as that raw value (api/raw_enum.h),
+// named in the message, and never loaded as a swinup_format before its range is checked.
+TEST(CudaInteropValidation, ABuffersFormatOutsideTheEnumIsNamedAsItsValue) {
+    BufferFrame f;
+    const int32_t raw = 99;
+    std::memcpy(&f.desc.depth_buffer.format, &raw, sizeof raw);
+    const Validation v = f.check();
+    EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(v.message.rfind("vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, got ", 0), 0u)
+        << v.message;
+    EXPECT_NE(v.message.find("99"), std::string::npos) << v.message;
 }
 
 TEST(CudaInteropValidation, ABuffersRowsMustLieInsideIt) {

@@ -9,17 +9,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "api/context_state.h"
 #include "api/resource_desc.h"
 #include "gpu_test_support.h"
 #include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "swinup/swinup_vulkan.h"
+#include "vulkan/api/vulkan_api_backend.h"
 #include "vulkan_test_device.h"
 
 namespace swinup {
@@ -393,7 +396,288 @@ TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
     swinup_vulkan_dispatch_desc second = images.describe(1);
     second.frame.reset = 1;  // the history is one frame ahead of what ran
     const std::vector<uint8_t> out = recorded_frame(dev, ctx.ctx, images, second);
-    EXPECT_FALSE(out.empty());
+    // A reset frame is a fresh context's first frame: the weights, whose copy into device memory
+    // the discarded frame carried, are copied again by this one.
+    Context fresh;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &fresh), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(out == recorded_frame(dev, fresh.ctx, images, second));
+    expect_no_validation_messages(dev);
+}
+
+// Creation on the application's device touches none of its queues (the weights' copy is recorded
+// into the frames): a render thread submitting to queue 0 of the family, without any lock, while
+// contexts are created on another thread, draws no threading error from the validation layer
+// (whose thread-safety checks report two threads in vkQueueSubmit on one queue at once).
+TEST(RecordDispatchContext, CreationOnTheApplicationsDeviceSubmitsToNoQueue) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    if (!dev.validation) GTEST_SKIP() << "needs the validation layer's thread-safety checks";
+    std::atomic<bool> done{false};
+    std::atomic<uint64_t> submits{0};
+    std::thread render([&] {
+        while (!done.load()) {
+            EXPECT_EQ(vkQueueSubmit(dev.queue, 0, nullptr, VK_NULL_HANDLE), VK_SUCCESS);
+            submits.fetch_add(1);
+        }
+    });
+    for (int i = 0; i < 3; ++i) {
+        Context ctx;
+        EXPECT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    }
+    done.store(true);
+    render.join();
+    EXPECT_GT(submits.load(), 0u);
+    expect_no_validation_messages(dev);
+}
+
+// Frames recorded and then abandoned (never submitted) leave nothing behind: after 20 of them (more
+// than the 8 recording slots, some command buffers holding two frames) the next frames succeed and
+// give the bytes of a context that never saw them, the window-shift parity included (two frames
+// after the abandoned ones are compared).
+TEST(RecordDispatchAbandon, AbandonedFramesFreeTheirSlotsAndLeaveTheHistoryAsItWas) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    ASSERT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+
+    images.upload(dev, 1);
+    int abandoned = 0;
+    for (int i = 0; abandoned < 20; ++i) {
+        VkCommandBuffer cmd = dev.begin();
+        const int frames = i % 3 == 2 ? 2 : 1;  // a command buffer may hold several frames
+        for (int f = 0; f < frames; ++f) {
+            const swinup_vulkan_dispatch_desc d = images.describe(1 + f);
+            ASSERT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &d), SWINUP_STATUS_OK)
+                << "abandoned so far " << abandoned << ": " << swinup_last_error(tested.ctx);
+        }
+        ASSERT_EQ(swinup_vulkan_abandon_frame(tested.ctx, cmd), SWINUP_STATUS_OK) << swinup_last_error(tested.ctx);
+        EXPECT_STREQ(swinup_last_error(tested.ctx), "");
+        dev.discard(cmd);  // never submitted
+        abandoned += frames;
+    }
+
+    for (int f = 1; f <= 2; ++f) {
+        images.upload(dev, f);
+        const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, images.describe(f));
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, images.describe(f)))
+            << "frame " << f << " after 20 abandoned frames differs from a context that never saw them";
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    }
+    expect_no_validation_messages(dev);
+}
+
+// The first frame of a context, abandoned: the state zeroing it carried is recorded again with the
+// next frame, which equals a fresh context's first frame.
+TEST(RecordDispatchAbandon, AnAbandonedFirstFrameLeavesAFreshContext) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+    images.upload(dev, 0);
+    VkCommandBuffer cmd = dev.begin();
+    const swinup_vulkan_dispatch_desc first = images.describe(0);
+    ASSERT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &first), SWINUP_STATUS_OK);
+    dev.discard(cmd);  // freed first, abandoned after: either order is allowed
+    ASSERT_EQ(swinup_vulkan_abandon_frame(tested.ctx, cmd), SWINUP_STATUS_OK) << swinup_last_error(tested.ctx);
+    const std::vector<uint8_t> mine = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(mine == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    expect_no_validation_messages(dev);
+}
+
+// What cannot be abandoned is refused naming why, and changes nothing: a command buffer with
+// nothing pending (never recorded into, or run), an older command buffer whose frames a later one
+// builds on (abandoned newest first, both then go), a null handle.
+TEST(RecordDispatchAbandon, WhatCannotBeAbandonedIsRefusedAndChangesNothing) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context ctx;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc frame = images.describe(0);
+
+    EXPECT_EQ(swinup_vulkan_abandon_frame(nullptr, VK_NULL_HANDLE), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(nullptr), "swinup_vulkan_abandon_frame: ctx is NULL");
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, VK_NULL_HANDLE), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(ctx.ctx), "swinup_vulkan_abandon_frame: cmd is VK_NULL_HANDLE");
+
+    const std::string kNothing = "swinup_vulkan_abandon_frame: cmd: nothing recorded into this command buffer";
+    VkCommandBuffer empty = dev.begin();
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, empty), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind(kNothing, 0), 0u) << swinup_last_error(ctx.ctx);
+    dev.discard(empty);
+
+    // A frame that ran is not pending any more.
+    VkCommandBuffer ran = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ran, &frame), SWINUP_STATUS_OK);
+    dev.submit_and_wait(ran);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, ran), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind(kNothing, 0), 0u) << swinup_last_error(ctx.ctx);
+
+    VkCommandBuffer older = dev.begin(), newer = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, older, &frame), SWINUP_STATUS_OK);
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, newer, &frame), SWINUP_STATUS_OK);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, older), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx))
+                  .rfind("swinup_vulkan_abandon_frame: cmd: 1 frame(s) recorded later into another command buffer", 0),
+              0u)
+        << swinup_last_error(ctx.ctx);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, newer), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, older), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    dev.discard(older);
+    dev.discard(newer);
+    expect_no_validation_messages(dev);
+}
+
+// The frame's jitter_convention is read on this path too: FSR's / DLSS's jitter J with
+// SWINUP_JITTER_FSR_DLSS records the bytes of swinup's convention given -J (over two frames, so the
+// previous jitter's use is covered), and differs from J read in swinup's convention.
+TEST(RecordDispatchInput, TheJitterConventionIsReadAsSwinupDispatchReadsIt) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context fsr, native, misread;
+    for (Context* c : {&fsr, &native, &misread}) {
+        ASSERT_EQ(create_on(dev, format, c), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    }
+    AppImages images(dev, format);
+    std::vector<uint8_t> last[3];
+    for (int f = 0; f < 2; ++f) {
+        images.upload(dev, f);
+        swinup_vulkan_dispatch_desc d = images.describe(f);
+        d.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+        last[0] = recorded_frame(dev, fsr.ctx, images, d);
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        swinup_vulkan_dispatch_desc n = images.describe(f);
+        n.frame.jitter_x = 0.0f - n.frame.jitter_x;
+        n.frame.jitter_y = 0.0f - n.frame.jitter_y;
+        last[1] = recorded_frame(dev, native.ctx, images, n);
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        last[2] = recorded_frame(dev, misread.ctx, images, images.describe(f));
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(last[0] == last[1]) << "frame " << f;
+    }
+    EXPECT_FALSE(last[0] == last[2]);
+    expect_no_validation_messages(dev);
+}
+
+// A failure past validation (a device error while recording): the status and a message that says
+// the command buffer is invalid, the temporal state unchanged (the next frame gives the bytes of a
+// context that never saw the failed one) and the recording slot given back.
+TEST(RecordDispatchRefusal, AFailurePastValidationSaysTheCommandBufferIsInvalidAndChangesNothing) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    auto* backend = dynamic_cast<vulkan_api::VulkanApiBackend*>(tested.ctx->backend.get());
+    ASSERT_NE(backend, nullptr);
+    AppImages images(dev, format);
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    ASSERT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+
+    images.upload(dev, 1);
+    const swinup_vulkan_dispatch_desc second = images.describe(1);
+    for (int i = 0; i < 9; ++i) {  // more than the 8 slots: each failure gives its slot back
+        backend->inject_record_failure(VK_ERROR_OUT_OF_DEVICE_MEMORY);
+        VkCommandBuffer cmd = dev.begin();
+        EXPECT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &second), SWINUP_STATUS_OUT_OF_MEMORY);
+        const std::string message = swinup_last_error(tested.ctx);
+        EXPECT_EQ(message.rfind("swinup_vulkan_record_dispatch: ", 0), 0u) << message;
+        EXPECT_NE(message.find("(the temporal state is unchanged; the command buffer holds part of the frame and is "
+                               "invalid: record nothing more into it, do not end or submit it; reset or free it)"),
+                  std::string::npos)
+            << message;
+        // As the header says: freed as it is, neither ended nor submitted (ending it is an error the
+        // validation layer reports: it refers to descriptor sets swinup gave back).
+        vkFreeCommandBuffers(dev.device, dev.pool, 1, &cmd);
+    }
+    const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, second);
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, second));
+    expect_no_validation_messages(dev);
+}
+
+// A context's warnings, collected through its log callback.
+struct Warnings {
+    std::vector<std::string> messages;
+    void attach(swinup_context_desc* desc) {
+        desc->log_callback = [](swinup_log_level level, const char* message, void* user) {
+            if (level == SWINUP_LOG_WARNING) static_cast<Warnings*>(user)->messages.push_back(message);
+        };
+        desc->log_user_data = this;
+    }
+    size_t starting_with(const std::string& prefix) const {
+        size_t n = 0;
+        for (const std::string& m : messages) n += m.rfind(prefix, 0) == 0 ? 1 : 0;
+        return n;
+    }
+};
+
+// Destroying a context while a frame it recorded may still run frees what that frame uses: swinup
+// cannot wait for the application's queue, but it says so when it never saw a recording complete.
+// A context whose frames all ran (seen through their events) is destroyed silently.
+TEST(RecordDispatchContext, DestroyingWithRecordingsNeverSeenCompletedWarns) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc frame = images.describe(0);
+    const std::string kWarning = "swinup_context_destroy: ";
+
+    Warnings ran;
+    {
+        swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+        ran.attach(&desc);
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        recorded_frame(dev, ctx.ctx, images, frame);  // submitted and waited for
+    }
+    EXPECT_EQ(ran.starting_with(kWarning), 0u);
+
+    Warnings unfinished;
+    {
+        std::vector<VkCommandBuffer> never_submitted;
+        swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+        unfinished.attach(&desc);
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        recorded_frame(dev, ctx.ctx, images, frame);  // ran: not counted
+        for (int f = 0; f < 2; ++f) {
+            never_submitted.push_back(dev.begin());
+            ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, never_submitted.back(), &frame), SWINUP_STATUS_OK)
+                << swinup_last_error(ctx.ctx);
+        }
+        EXPECT_EQ(unfinished.starting_with(kWarning), 0u);
+        // Freed while the context still exists (ending them after the destroy would be invalid:
+        // they refer to its pipelines); swinup still never saw them complete.
+        for (VkCommandBuffer cmd : never_submitted) dev.discard(cmd);
+    }
+    ASSERT_EQ(unfinished.starting_with(kWarning), 1u);
+    for (const std::string& m : unfinished.messages) {
+        if (m.rfind(kWarning, 0) != 0) continue;
+        EXPECT_EQ(m.rfind(kWarning + "2 recording(s) made with swinup_vulkan_record_dispatch", 0), 0u) << m;
+        EXPECT_NE(m.find("destroy a context only after the frames it recorded have completed"), std::string::npos) << m;
+    }
     expect_no_validation_messages(dev);
 }
 
@@ -525,6 +809,8 @@ TEST(RecordDispatchContext, ASlotIsReusedOnlyOnceItsCommandBufferCompleted) {
         vkFreeCommandBuffers(dev.device, dev.pool, uint32_t(cmds.size()), cmds.data());
         vkDestroyEvent(dev.device, reached, nullptr);
         vkDestroyEvent(dev.device, gate, nullptr);
+        // Destroyed before the context, as an application may once its frames completed: the
+        // context's destruction (its warning's count) must not read it.
         vkDestroySemaphore(dev.device, timeline, nullptr);
     }
     EXPECT_TRUE(got == expected) << "the frames recorded ahead gave other bytes than frames run one by one";

@@ -341,7 +341,7 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             }
             const swinup_context_desc desc = whole_frame_context(SWINUP_BACKEND_VULKAN, v, o, sp);
             vulkan::VulkanBackend backend(desc, weights, *device);
-            backend.set_stage_timing(true);
+            backend.set_stage_timing(true, o.detail);
             const HostFrame frame(sp);
             const swinup_dispatch_desc& d = frame.desc;
             std::vector<double> wall;
@@ -355,10 +355,13 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 const auto t1 = std::chrono::steady_clock::now();
                 if (i == 0) continue;  // warm-up: pipelines made, memory touched
                 wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+                // Per kernel, a layer's kernels of one name are summed into one row.
+                std::map<std::string, double> frame_stages;
                 for (const auto& [stage, ms] : backend.last_stage_times()) {
-                    if (!stages.count(stage)) order.push_back(stage);
-                    stages[stage].push_back(ms);
+                    if (!frame_stages.count(stage) && !stages.count(stage)) order.push_back(stage);
+                    frame_stages[stage] += ms;
                 }
+                for (const auto& [stage, ms] : frame_stages) stages[stage].push_back(ms);
             }
             auto median = [](std::vector<double> values) {
                 std::sort(values.begin(), values.end());
@@ -374,7 +377,7 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             double network_ms = 0, network_flops = 0;
             for (const std::string& stage : order) {
                 const double ms = median(stages[stage]);
-                const double flops = vulkan_layer_flops(weights->config, stage, pixels);
+                const double flops = o.detail ? 0 : vulkan_layer_flops(weights->config, stage, pixels);
                 if (stage.rfind("network", 0) == 0) {
                     network_ms += ms;
                     network_flops += flops;

@@ -32,6 +32,7 @@ struct RenderOptions {
     double fps = 30.0;
     bool no_ground_truth = false;
     bool no_masks = false;
+    bool no_motion_masks = false;
     bool png = false;
     bool list = false;
 };
@@ -70,7 +71,8 @@ int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, c
                  {"mv", true, true},
                  {"mv_display", earlier.has_mv_display, now.has_mv_display},
                  {"gt", earlier.has_ground_truth, now.has_ground_truth},
-                 {"masks", earlier.has_masks, now.has_masks}};
+                 {"masks", earlier.has_masks, now.has_masks},
+                 {"motion_masks", earlier.has_motion_masks, now.has_motion_masks}};
     int removed = 0;
     for (const auto& k : kinds) {
         if (!k.earlier_has) continue;
@@ -95,6 +97,7 @@ void run_render(RenderOptions& opt) {
     s.display_height = static_cast<int>(d.height);
     s.ground_truth = !opt.no_ground_truth;
     s.masks = !opt.no_masks;
+    s.motion_masks = !opt.no_motion_masks;
     s.frame_time_s = static_cast<float>(1.0 / opt.fps);
     s.device = opt.device == "cuda" ? render::RenderDevice::cuda
                : opt.device == "auto" ? render::RenderDevice::automatic
@@ -171,6 +174,9 @@ void register_render(CLI::App& app) {
     cmd->add_flag("--no-gt", opt->no_ground_truth, "skip the ground truth");
     cmd->add_flag("--no-masks", opt->no_masks,
                   "write no reactive / transparency masks (masks.NNNN.exr; written by default)");
+    cmd->add_flag("--no-motion-masks", opt->no_motion_masks,
+                  "write no disocclusion / moving-object masks (motion_masks.NNNN.exr, for `swinup "
+                  "eval`'s columns; written by default)");
     cmd->add_option("--particles", opt->settings.particles,
                     "add N glowing alpha-blended particles drifting through the camera's first view "
                     "(placed by --seed; no motion vectors of their own, in the masks)")

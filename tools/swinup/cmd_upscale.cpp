@@ -61,7 +61,8 @@ void run_upscale(const UpscaleOptions& opt) {
     // The upscaler reads no ground truth, and display-resolution MVs only when asked for.
     const SequenceInfo info = sequence_read_info(
         opt.sequence,
-        FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false, /*masks=*/!opt.no_masks});
+        FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false, /*masks=*/!opt.no_masks,
+                    /*motion_masks=*/false});
     const int frames = opt.frames > 0 ? std::min(opt.frames, info.frame_count) : info.frame_count;
     if (opt.mv_display && !info.has_mv_display) {
         throw UsageError(opt.sequence + ": --mv-display given but the sequence has no mv_display files");
@@ -111,6 +112,7 @@ void run_upscale(const UpscaleOptions& opt) {
     inputs_only.has_ground_truth = false;
     inputs_only.has_mv_display = opt.mv_display;
     inputs_only.has_masks = info.has_masks && !opt.no_masks;
+    inputs_only.has_motion_masks = false;  // for scoring only
 
     Progress progress("upscale", frames);
     for (int i = 0; i < frames; ++i) {

@@ -128,7 +128,9 @@ Validation check_buffer(const swinup_vulkan_buffer& b, FrameRole role, const cha
     // format, size and pitch are judged here, and the offset below.
     swinup_resource rows{};
     rows.memory = SWINUP_MEMORY_CUDA;
-    rows.format = b.format;
+    // The caller's format copied as bytes: validate_frame_resource checks its range as a raw value
+    // (api/raw_enum.h), before anything loads it as a swinup_format.
+    std::memcpy(&rows.format, &b.format, sizeof rows.format);
     rows.width = b.width;
     rows.height = b.height;
     rows.row_pitch = b.row_pitch;

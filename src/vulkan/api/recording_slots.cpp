@@ -95,9 +95,22 @@ void RecordingSlots::release(Slot& slot) {
     slot.completion = {};
 }
 
+std::vector<RecordingSlots::Slot*> RecordingSlots::pending_in(VkCommandBuffer commands) {
+    std::vector<Slot*> found;
+    for (auto& s : slots_)
+        if (s->pending && s->commands == commands) found.push_back(s.get());
+    return found;
+}
+
 size_t RecordingSlots::pending_count() const {
     size_t n = 0;
     for (const auto& s : slots_) n += s->pending ? 1 : 0;
+    return n;
+}
+
+size_t RecordingSlots::unfinished_count() const {
+    size_t n = 0;
+    for (const auto& s : slots_) n += s->pending && vkGetEventStatus(device_, s->event) != VK_EVENT_SET ? 1 : 0;
     return n;
 }
 

@@ -11,8 +11,8 @@
 //   submission order, this frame's dispatches included, has completed, but commands the
 //   application recorded after swinup's may still run, so the command buffer may still be pending.
 // A slot whose frame is still pending is left alone and another is taken; at most kMaxSlots frames
-// can be pending at once. A frame that is never submitted keeps its slot until the context is
-// destroyed.
+// can be pending at once. A frame that is never submitted keeps its slot until the application
+// abandons it (give_up) or the context is destroyed.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -48,6 +48,7 @@ public:
         Completion completion;  // of the frame recorded with it
         bool pending = false;  // recorded, and not yet seen completed
         bool frame = true;     // it records a frame (whose counts on_completed reads), not a reactive mask
+        VkCommandBuffer commands = VK_NULL_HANDLE;  // the application's command buffer it recorded into
     };
 
     // A slot whose earlier frame (if any) has completed, its arena reset and its event unset, taken
@@ -55,7 +56,7 @@ public:
     // frames are still pending, or when a completion semaphore is given on a device without
     // vkGetSemaphoreCounterValue (no timeline semaphores).
     Slot& acquire(const Completion& completion);
-    // Frees every pending slot whose frame has completed (its event set), reporting each such
+    // Frees every pending slot whose frame has completed (as completed() tells), reporting each such
     // frame once to the on_completed function; acquire() does the same as it looks for a slot.
     void collect();
     // Called with each slot whose frame is seen completed, before the slot is reused (its frame's
@@ -68,7 +69,19 @@ public:
     // submitted with a half-recorded frame in it: the header says so), so it is free again.
     void release(Slot& slot);
 
+    // The application will never submit the slot's recording (swinup_vulkan_abandon_frame): the
+    // slot is free again. Its arena is reset only when the slot is next acquired, so the
+    // application's command buffer, which still refers to its descriptor sets, stays valid to end,
+    // reset or free until swinup records anything more.
+    void give_up(Slot& slot) { slot.pending = false; }
+    // The pending slots that recorded into `commands`.
+    std::vector<Slot*> pending_in(VkCommandBuffer commands);
+
     size_t pending_count() const;
+    // The pending slots whose end-of-frame event is not set: their commands may still be to run.
+    // Reads the events only, never the application's semaphores, which it may already have
+    // destroyed (the context's destruction asks this after the application's last wait).
+    size_t unfinished_count() const;
 
 private:
     // Its frame is known to have completed (its completion point reached, or with none its event

@@ -18,10 +18,13 @@ Validation invalid(std::string message) { return {SWINUP_STATUS_INVALID_ARGUMENT
 
 std::string number(uint64_t v) { return std::to_string(v); }
 
-template <typename List, typename Value>
-bool contains(const List& list, Value v) {
-    for (Value x : list)
-        if (x == v) return true;
+// Whether the caller's raw enum value (api/raw_enum.h) is one of `list`'s enumerators. The value is
+// compared as an integer and never converted to the enum type: a number outside the enum's range
+// would be undefined behaviour there.
+template <typename List>
+bool contains_raw(const List& list, int64_t raw) {
+    for (const auto x : list)
+        if (static_cast<int64_t>(x) == raw) return true;
     return false;
 }
 
@@ -42,10 +45,10 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
                                        "application's views: a 2D view of mip 0, layer 0)");
     }
     const int64_t format = raw_enum(image.format);
-    if (!contains(rule.formats, static_cast<VkFormat>(format)) || format == VK_FORMAT_UNDEFINED) {
+    if (!contains_raw(rule.formats, format) || format == VK_FORMAT_UNDEFINED) {
         const swinup_format carried = swinup_format_of(rule.formats[0]);
         return invalid(field("format") + ": expected " + format_list(rule) + " (" + format_name(carried) +
-                       "), got " + vulkan::vk_format_name(static_cast<VkFormat>(format)));
+                       "), got " + vk_format_name(format));
     }
     if ((image.usage & rule.usage) == 0) {
         const char* bit = rule.usage == VK_IMAGE_USAGE_STORAGE_BIT ? "VK_IMAGE_USAGE_STORAGE_BIT"
@@ -53,9 +56,9 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
         return invalid(field("usage") + ": lacks " + bit + " (" + rule.usage_reason + ")");
     }
     const int64_t layout = raw_enum(image.layout);
-    if (!contains(rule.layouts, static_cast<VkImageLayout>(layout)) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
+    if (!contains_raw(rule.layouts, layout) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
         return invalid(field("layout") + ": expected " + layout_list(rule) + ", got " +
-                       vk_layout_name(static_cast<VkImageLayout>(layout)) +
+                       vk_layout_name(layout) +
                        " (swinup records no layout transition: the application's barrier puts the image in "
                        "one of these)");
     }
@@ -69,31 +72,54 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
     return {};
 }
 
-// The struct sizes of a descriptor whose struct_size is `size` (either layout): the outer size is
-// one of the two, and the member frame has the size of that layout's swinup_dispatch_desc.
-Validation check_sizes(uint32_t size, uint32_t frame_size) {
-    if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 &&
-        size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
-        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
-                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
-                       number(size));
+// The layouts swinup_vulkan_dispatch_desc has had: its size and the size of its member frame (a
+// swinup_dispatch_desc of the same header); the fields after frame follow it without padding. V4
+// (the buffers) kept V3's frame: it only appended fields.
+struct Layout {
+    uint32_t size, frame_size;
+    const char *name, *frame_name;
+};
+constexpr int kLayouts = 4;
+const Layout* layouts() {
+    static const Layout list[kLayouts] = {
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
+         "SWINUP_DISPATCH_DESC_SIZE_V1"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2",
+         "SWINUP_DISPATCH_DESC_SIZE_V2"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3",
+         "SWINUP_DISPATCH_DESC_SIZE_V3"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4",
+         "SWINUP_DISPATCH_DESC_SIZE_V3"},
+    };
+    return list;
+}
+
+// The layout of an outer struct_size; null when it is none of them.
+const Layout* layout_of(uint32_t size) {
+    for (int i = 0; i < kLayouts; ++i)
+        if (layouts()[i].size == size) return &layouts()[i];
+    return nullptr;
+}
+
+// Both sizes, the outer one first: the frame's struct_size is read only once the caller's struct
+// is known to be large enough to hold it (frame.struct_size lies within every layout).
+Validation check_sizes(const swinup_vulkan_dispatch_desc* d) {
+    const Layout* layout = layout_of(d->struct_size);
+    if (layout == nullptr) {
+        std::string accepted;
+        for (int i = 0; i < kLayouts; ++i) {
+            accepted += (i == 0 ? "" : i + 1 == kLayouts ? " or " : ", ") + number(layouts()[i].size) + " (" +
+                        layouts()[i].name + (i + 1 == kLayouts ? "; call swinup_vulkan_dispatch_desc_init)" : ")");
+        }
+        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " + accepted + ", got " +
+                       number(d->struct_size));
     }
     // The frame is a member: its size is the one the caller's header was compiled with.
-    const bool v1 = size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
-    const uint32_t expected = v1 ? SWINUP_DISPATCH_DESC_SIZE_V1 : SWINUP_DISPATCH_DESC_SIZE_V2;
-    if (frame_size != expected) {
-        const char* layout = v1 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1"
-                                : size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2"
-                                                                              : "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3";
+    if (d->frame.struct_size != layout->frame_size) {
         return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
                                    "swinup_vulkan_dispatch_desc of ") +
-                       layout +
-                       " must be " + number(expected) +
-                       (v1 ? " (SWINUP_DISPATCH_DESC_SIZE_V1" : " (SWINUP_DISPATCH_DESC_SIZE_V2") +
-                       "; call swinup_vulkan_dispatch_desc_init), got " + number(frame_size));
+                       layout->name + " must be " + number(layout->frame_size) + " (" + layout->frame_name +
+                       "; call swinup_vulkan_dispatch_desc_init), got " + number(d->frame.struct_size));
     }
     return {};
 }
@@ -101,43 +127,32 @@ Validation check_sizes(uint32_t size, uint32_t frame_size) {
 }  // namespace
 
 Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out) {
-    // frame.struct_size lies at the same offset in both layouts, within the V1 size.
-    Validation v = check_sizes(in->struct_size, in->frame.struct_size);
+    Validation v = check_sizes(in);
     if (!v.ok()) return v;
-    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
-        *out = *in;
-        return {};
-    }
-    // V2 ended with transparency_mask: its size (sizeof in the headers with the masks) is where
-    // the buffers begin.
-    static_assert(offsetof(swinup_vulkan_dispatch_desc, color_buffer) ==
-                      offsetof(swinup_vulkan_dispatch_desc, transparency_mask) + sizeof(swinup_vulkan_image),
-                  "the buffers follow the masks without padding, so V2's size is unchanged");
-    swinup_vulkan_dispatch_desc_init(out);  // what the caller's layout lacks: absent
-    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {  // the V3 layout up to the buffers
-        std::memcpy(static_cast<void*>(out), in, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
-        out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
-        return {};
-    }
-    // The 0.1.0 layout: struct_size and the V1 frame, then the fields from color to signal_value.
+    const Layout& layout = *layout_of(in->struct_size);
+    // Any layout: struct_size and its frame, then the fields from color on, as far as it has them;
+    // the fields it lacks (the frame's newer ones, the mask images, the buffers) keep their defaults.
     static_assert(offsetof(swinup_vulkan_dispatch_desc, color) ==
                       offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
-                  "color follows frame without padding, as it did in the V1 layout");
-    constexpr size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
+                  "color follows frame without padding, as it did in every layout");
+    static_assert(offsetof(swinup_vulkan_dispatch_desc, color_buffer) ==
+                      offsetof(swinup_vulkan_dispatch_desc, transparency_mask) + sizeof(swinup_vulkan_image),
+                  "the buffers follow the masks without padding, so V3's size is where they begin");
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + layout.frame_size;
+    swinup_vulkan_dispatch_desc_init(out);
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
-                bytes + frame_end, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
-    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+                bytes + frame_end, layout.size - frame_end);
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4;
+    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
     return {};
 }
 
-
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
-    Validation v = check_sizes(d.struct_size, d.frame.struct_size);
+    Validation v = check_sizes(&d);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
     }
     // A role given as a buffer (the CUDA backend's; its fields are checked by

@@ -50,8 +50,8 @@ constexpr LayoutEntry kLayouts[] = {
 constexpr VkImageLayout kSampledLayouts = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 constexpr const char* kSampledReason = "swinup reads the inputs as sampled images with texelFetch";
 
-template <typename List, typename Value>
-std::string join(const List& list, size_t count, Value end, std::string (*name)(Value)) {
+template <typename List, typename Value, typename Name>
+std::string join(const List& list, size_t count, Value end, const Name& name) {
     size_t n = 0;
     while (n < count && list[n] != end) ++n;
     std::string s;
@@ -64,10 +64,19 @@ std::string join(const List& list, size_t count, Value end, std::string (*name)(
 
 }  // namespace
 
-std::string vk_layout_name(VkImageLayout layout) {
+// An unnamed value is shown as the 32-bit signed number a C caller stores in the field (raw_enum
+// reads it as the enum's unsigned underlying type: -7 arrives as 4294967289); a stored value is
+// converted to VkFormat only when it is one of the enum's (non-negative) values.
+std::string vk_format_name(int64_t format) {
+    const int32_t stored = static_cast<int32_t>(format);
+    if (stored < 0) return "VkFormat " + std::to_string(stored);
+    return vulkan::vk_format_name(static_cast<VkFormat>(stored));
+}
+
+std::string vk_layout_name(int64_t layout) {
     for (const LayoutEntry& e : kLayouts)
-        if (e.layout == layout) return e.name;
-    return "VkImageLayout " + std::to_string(static_cast<int64_t>(layout));
+        if (static_cast<int64_t>(e.layout) == layout) return e.name;
+    return "VkImageLayout " + std::to_string(static_cast<int32_t>(layout));
 }
 
 swinup_format swinup_format_of(VkFormat format) {
@@ -161,11 +170,11 @@ ImageRule output_rule(swinup_format output_format) {
 }
 
 std::string format_list(const ImageRule& rule) {
-    return join(rule.formats, 3, VK_FORMAT_UNDEFINED, &vulkan::vk_format_name);
+    return join(rule.formats, 3, VK_FORMAT_UNDEFINED, [](VkFormat f) { return vk_format_name(f); });
 }
 
 std::string layout_list(const ImageRule& rule) {
-    return join(rule.layouts, 4, VK_IMAGE_LAYOUT_UNDEFINED, &vk_layout_name);
+    return join(rule.layouts, 4, VK_IMAGE_LAYOUT_UNDEFINED, [](VkImageLayout l) { return vk_layout_name(l); });
 }
 
 }  // namespace swinup::vulkan_api

@@ -47,11 +47,17 @@ VulkanBackend::~VulkanBackend() {
     if (device_.handle() && device_.owned()) vkDeviceWaitIdle(device_.handle());
 }
 
-void VulkanBackend::set_stage_timing(bool on) {
-    timer_ = on ? std::make_unique<StageTimer>(device_) : nullptr;
+void VulkanBackend::set_stage_timing(bool on, bool per_kernel) {
+    // Per kernel: about 100 marks a frame (full has the most layers).
+    timer_ = on ? std::make_unique<StageTimer>(device_, per_kernel ? 256u : 64u) : nullptr;
     if (!network_) return;
-    if (!on) {
-        network_->set_layer_marker(nullptr);
+    network_->set_layer_marker(nullptr);
+    network_->set_kernel_marker(nullptr);
+    if (!on) return;
+    if (per_kernel) {
+        network_->set_kernel_marker([this](const std::string& layer, const char* kernel, Recorder& rec) {
+            if (timer_) timer_->mark(rec, ("network: " + layer + ": " + kernel).c_str());
+        });
         return;
     }
     network_->set_layer_marker([this](const std::string& layer, bool begin, Recorder& rec) {
@@ -180,6 +186,9 @@ swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_d
 
 void VulkanBackend::count_frame(const FrameScalars& s) {
     add_frame_counts(statistics_, s.color_pixels, s.depth_replaced, s.motion_pixels, s.mask_nonfinite, s.mask_out_of_range);
+    // A frame completed: it, or one before it on the queue, carried the weights' copy (each frame
+    // does until now), so they are in place.
+    if (network_) network_->weights_arrived();
 }
 
 BackendMemory VulkanBackend::memory() const {

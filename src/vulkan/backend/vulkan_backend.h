@@ -70,7 +70,8 @@ public:
         return SWINUP_STATUS_OK;
     }
     InputStatistics input_statistics_known() const override { return statistics_; }
-    // Adds one completed frame's counts (its FrameScalars) to the statistics.
+    // Adds one completed frame's counts (its FrameScalars) to the statistics; a completed frame also
+    // tells the network its weights are in place (VulkanNetwork::weights_arrived).
     void count_frame(const FrameScalars& scalars);
     // The Vulkan-facing API's per-recording-slot copies of recorded frames' FrameScalars (host
     // readable; vulkan_api/recording_slots.h has as many slots). Allocated here, with the rest, so
@@ -91,6 +92,18 @@ public:
         frames_.commit(frame);
         state_initialised_ = true;
     }
+    // The host-side bookkeeping a commit changes (which state slot holds the last frame, its size
+    // and jitter, whether the state was zeroed), taken before a recorded frame and put back when
+    // that frame is abandoned: it never ran, so the GPU state is what the earlier frames left.
+    struct SequencePoint {
+        FrameSequence frames;
+        bool state_initialised = false;
+    };
+    SequencePoint sequence_point() const { return {frames_, state_initialised_}; }
+    void restore(const SequencePoint& point) {
+        frames_ = point.frames;
+        state_initialised_ = point.state_initialised;
+    }
 
     Device& device() { return device_; }
     const VulkanFrameStats& last_frame_stats() const { return stats_; }
@@ -99,8 +112,9 @@ public:
     int current_slot() const { return frames_.current(); }
     // `swinup bench`: time the stages of each host dispatch (GPU timestamps; last_stage_times()
     // after a dispatch). Throws VulkanError when the device writes no timestamps.
-    // The network's layers are stages of their own ("network: enc1", ...).
-    void set_stage_timing(bool on);
+    // The network's layers are stages of their own ("network: enc1", ...); with `per_kernel`
+    // each of their kernels ("network: enc1: gemm_matrix", ...).
+    void set_stage_timing(bool on, bool per_kernel = false);
     std::vector<std::pair<std::string, double>> last_stage_times() const {
         return timer_ ? timer_->stages() : std::vector<std::pair<std::string, double>>{};
     }

@@ -75,6 +75,23 @@ void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<Bu
     binds.reserve(buffers.size());
     for (const BufferView& b : buffers) binds.push_back(Bind::buffer(b.buffer, b.offset, b.size));
     recorder_.dispatch_raw(pipeline, binds.data(), binds.size(), push, push_bytes, Groups{groups_x, groups_y, groups_z});
+    if (hook_) hook_(layer_kernel_name(kernel), recorder_);
+}
+
+const char* layer_kernel_name(LayerKernel kernel) {
+    switch (kernel) {
+        case LayerKernel::gemm_e4m3: return "gemm_exact";
+        case LayerKernel::gemm_e4m3_n32: return "gemm_exact_n32";
+        case LayerKernel::gemm_portable: return "gemm_portable";
+        case LayerKernel::gemm_portable_n32: return "gemm_portable_n32";
+        case LayerKernel::gemm_matrix: return "gemm_matrix";
+        case LayerKernel::gemm_matrix_n32: return "gemm_matrix_n32";
+        case LayerKernel::rms_norm_e4m3: return "rms_norm";
+        case LayerKernel::window_attention: return "window_attention";
+        case LayerKernel::window_attention_fast: return "window_attention_fast";
+        case LayerKernel::gather_rows: return "gather_rows";
+    }
+    return "kernel";
 }
 
 void RuntimeLayerRecorder::barrier() { recorder_.barrier(); }

@@ -3,6 +3,9 @@
 // and the barriers between them.
 #pragma once
 
+#include <functional>
+#include <utility>
+
 #include "vulkan/layers/layer_recorder.h"
 
 namespace swinup::vulkan {
@@ -12,7 +15,12 @@ class Recorder;
 
 class RuntimeLayerRecorder final : public LayerRecorder {
 public:
-    RuntimeLayerRecorder(Device& device, Recorder& recorder) : device_(device), recorder_(recorder) {}
+    // Called after each recorded dispatch with its kernel's name (`swinup bench --detail`: a
+    // timestamp per kernel).
+    using DispatchHook = std::function<void(const char* kernel, Recorder& recorder)>;
+
+    RuntimeLayerRecorder(Device& device, Recorder& recorder, DispatchHook hook = nullptr)
+        : device_(device), recorder_(recorder), hook_(std::move(hook)) {}
     void dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
                   uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) override;
     void barrier() override;
@@ -21,6 +29,10 @@ public:
 private:
     Device& device_;
     Recorder& recorder_;
+    DispatchHook hook_;
 };
+
+// "gemm_matrix", "window_attention_fast", ...
+const char* layer_kernel_name(LayerKernel kernel);
 
 }  // namespace swinup::vulkan

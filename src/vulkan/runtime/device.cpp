@@ -25,6 +25,32 @@ bool layer_present(const char* name) {
     return false;
 }
 
+// The validation layer's version (0 when absent).
+uint32_t layer_spec_version(const char* name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (const auto& l : layers) {
+        if (std::strcmp(l.layerName, name) == 0) return l.specVersion;
+    }
+    return 0;
+}
+
+// A validation layer older than VK_KHR_cooperative_matrix (Vulkan 1.3.255; Debian 12 ships 1.3.239)
+// cannot parse the matrix shaders' SPIR-V and reports every such module as invalid: an unknown
+// capability (6022, CooperativeMatrixKHR) and extension, and the failures that follow from it.
+// Those reports say nothing about the shader; the build checks the SPIR-V with spirv-val 2025.5
+// (src/vulkan/shaders.cmake) instead, and they are not recorded. Every other message is.
+bool unparsed_matrix_module_report(const char* text) {
+    const std::string t = text ? text : "";
+    return t.find("SPV_KHR_cooperative_matrix") != std::string::npos ||
+           t.find("capability operand: 6022") != std::string::npos ||
+           t.find("Unhandled OpCapability") != std::string::npos ||
+           t.find("attempted to apply specialization constants with spirv-opt but failed") != std::string::npos ||
+           (t.find("does not contain valid spirv") != std::string::npos && t.find("6022") != std::string::npos);
+}
+
 VkInstance make_instance(bool validation) {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "swinup";
@@ -219,6 +245,10 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::on_message(VkDebugUtilsMessageSeverityFla
     auto* self = static_cast<Device*>(user);
     const char* level = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
     std::lock_guard<std::mutex> lock(self->messages_mutex_);
+    if (self->layer_predates_matrix_ && unparsed_matrix_module_report(data ? data->pMessage : nullptr)) {
+        ++self->unparsed_matrix_reports_;
+        return VK_FALSE;
+    }
     self->messages_.push_back(std::string(level) + ": " + (data && data->pMessage ? data->pMessage : "(no text)"));
     return VK_FALSE;
 }
@@ -228,6 +258,7 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     d->owned_ = true;
     d->instance_ = make_instance(options.validation);
     if (options.validation) {
+        d->layer_predates_matrix_ = layer_spec_version(kValidationLayer) < VK_MAKE_API_VERSION(0, 1, 3, 255);
         auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(d->instance_, "vkCreateDebugUtilsMessengerEXT"));
         VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
@@ -359,7 +390,8 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
     d->device_ = h.device;
     d->queue_family_ = h.queue_family;
     // The backend's host-path objects are made for queue 0 of the family; swinup never submits to
-    // it on the application's device (the host path is refused there).
+    // it on the application's device (the host path is refused there, and the weights' upload is
+    // recorded into the frames: network_vulkan.h).
     vkGetDeviceQueue(h.device, h.queue_family, 0, &d->queue_);
     const std::string missing = missing_requirements(d->physical_);
     if (!missing.empty()) {

@@ -184,6 +184,8 @@ private:
     // among them, which runs under pipelines_mutex_.
     mutable std::mutex mutex_;  // pipelines_
     mutable std::mutex messages_mutex_;
+    bool layer_predates_matrix_ = false;   // the validation layer cannot parse the matrix shaders
+    uint64_t unparsed_matrix_reports_ = 0;  // its reports about them, not recorded (device.cpp)
     std::vector<std::string> messages_;
     std::map<std::pair<const uint32_t*, std::vector<uint32_t>>, std::unique_ptr<ComputePipeline>> pipelines_;
 };

@@ -28,7 +28,7 @@ int main(void) {
     swinup_vulkan_dispatch_desc_init(&dispatch);
     swinup_dispatch_desc frame;
     swinup_dispatch_desc_init(&frame);
-    if (dispatch.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3)
+    if (dispatch.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4)
         return fail("dispatch desc: struct_size not the current size");
     if (dispatch.frame.struct_size != frame.struct_size || dispatch.frame.exposure_value != frame.exposure_value)
         return fail("dispatch desc: frame not as swinup_dispatch_desc_init sets it");
