@@ -453,6 +453,63 @@ struct HostBuffer {
     }
 };
 
+// A device-local buffer of the application's that the CUDA backend reads or writes (swinup_vulkan_buffer):
+// created with VkExternalMemoryBufferCreateInfo and bound to a dedicated allocation made with
+// VkExportMemoryAllocateInfo, both of the opaque fd handle type; a transfer source and destination
+// (the application's uploads and read-backs are buffer copies).
+struct ExportableBuffer {
+    VkDevice device = VK_NULL_HANDLE;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0, memory_size = 0;
+
+    ExportableBuffer(const Gpu& g, VkDeviceSize bytes) : device(g.device), size(bytes) {
+        VkExternalMemoryBufferCreateInfo external_info{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+        external_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        info.pNext = &external_info;
+        info.size = bytes;
+        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        VULKAN_APP_CHECK(vkCreateBuffer(device, &info, nullptr, &buffer));
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device, buffer, &req);
+        VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+        dedicated.buffer = buffer;
+        VkExportMemoryAllocateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+        export_info.pNext = &dedicated;
+        export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.pNext = &export_info;
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = memory_type(g.physical, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        VULKAN_APP_CHECK(vkAllocateMemory(device, &alloc, nullptr, &memory));
+        memory_size = req.size;
+        VULKAN_APP_CHECK(vkBindBufferMemory(device, buffer, memory, 0));
+    }
+    ExportableBuffer(const ExportableBuffer&) = delete;
+    ExportableBuffer& operator=(const ExportableBuffer&) = delete;
+    ~ExportableBuffer() {
+        vkDestroyBuffer(device, buffer, nullptr);
+        vkFreeMemory(device, memory, nullptr);
+    }
+
+    // Rows of `format`, width x height, packed from `offset`, as swinup_vulkan.h describes them.
+    swinup_vulkan_buffer desc(swinup_format format, uint32_t width, uint32_t height, VkDeviceSize offset = 0) const {
+        swinup_vulkan_buffer d{};
+        d.buffer = buffer;
+        d.size = size;
+        d.offset = offset;
+        d.format = format;
+        d.width = width;
+        d.height = height;
+        d.memory = memory;
+        d.memory_size = memory_size;
+        d.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        d.dedicated = VK_TRUE;
+        return d;
+    }
+};
+
 // The top-left width x height texels of an image, tightly packed in the buffer.
 inline VkBufferImageCopy copy_region(VkFormat format, uint32_t width, uint32_t height) {
     VkBufferImageCopy region{};

@@ -111,4 +111,16 @@ if [ -f "$SCENES/breakfast_room/BreakfastRoom.gltf" ] && [ "$CUDA" = ON ]; then
     done
   done
 fi
+# ---- The hand-over between Vulkan and CUDA: its floor without swinup (an empty kernel
+# between two Vulkan submits on the same timeline semaphores: host time of each call, Vulkan
+# timestamps, CUDA events, %globaltimer), and the real frame's host time per API call.
+if [ -x build-device/bench/bench_handover_floor ]; then
+  echo "== the hand-over's floor (bench_handover_floor)"
+  build-device/bench/bench_handover_floor --iterations 2000 >"$OUT/bench_handover_floor.txt" 2>&1 || status=1
+  cat "$OUT/bench_handover_floor.txt"
+  echo "== the real frame's API calls on the host (bench_vulkan_interop --host-timing, lite)"
+  build-device/bench/bench_vulkan_interop --variant lite --rows cuda-pointers,cuda-vulkan,cuda-vulkan-2 \
+    --host-timing >"$OUT/bench_interop_host_timing.txt" 2>&1 || status=1
+  cat "$OUT/bench_interop_host_timing.txt"
+fi
 exit $status

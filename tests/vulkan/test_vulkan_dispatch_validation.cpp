@@ -23,6 +23,18 @@ using swinup::Validation;
 using swinup::vulkan_api::read_vulkan_dispatch_desc;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
+
+// The released layouts keep their sizes: V4 only appended the buffers after V3's last field, so
+// every older size is still a layout of its own. The values are those of the headers that
+// released them, on LP64 (the platforms the tests run on).
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 &&
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 &&
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
+#if UINTPTR_MAX == UINT64_MAX
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 == 696, "the 0.1.0 layout");
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 == 936, "the masks' layout");
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 == 944, "the jitter convention's layout");
+#endif
 using swinup::vulkan_api::validate_vulkan_reactive_mask_desc;
 
 using swinup::test::fake;
@@ -185,12 +197,14 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
                              " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) or " +
                              std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got 8");
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4; call swinup_vulkan_dispatch_desc_init), got 8");
     expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
                          "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 must be " +
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 must be " +
                              std::to_string(sizeof(swinup_dispatch_desc)) +
                              " (SWINUP_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
                              std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
@@ -226,7 +240,7 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
     EXPECT_EQ(read.frame.jitter_x, 0.25f);
     EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
@@ -264,7 +278,8 @@ TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitter
     f.desc.transparency_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
                                               VK_IMAGE_USAGE_SAMPLED_BIT);
     const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V2;
-    const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
+    // color .. transparency_mask: the V2 fields after frame (the buffers came later).
+    const size_t tail = offsetof(swinup_vulkan_dispatch_desc, color_buffer) - offsetof(swinup_vulkan_dispatch_desc, color);
     ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2});
     auto* v2 = static_cast<unsigned char*>(std::malloc(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2));  // exactly its size
     ASSERT_NE(v2, nullptr);
@@ -279,13 +294,73 @@ TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitter
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     std::free(v2);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(read.frame.jitter_x, -0.125f);
     EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
     EXPECT_EQ(read.signal_value, 42u);
     EXPECT_EQ(read.transparency_mask.image, f.desc.transparency_mask.image);
     EXPECT_EQ(read.transparency_mask.format, VK_FORMAT_R8_UNORM);
+    EXPECT_EQ(read.color_buffer.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(read.transparency_mask_buffer.buffer, VK_NULL_HANDLE);
     f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A program built against the header of the jitter convention (V3) passes the layout without the
+// buffers: it is read whole (frame, jitter_convention included, and masks in place), with every
+// buffer absent, and nothing past its size is read.
+TEST(VulkanDispatchValidation, TheJitterConventionLayoutIsReadIntoTheNewOneWithoutBuffers) {
+    Frame f;
+    f.desc.frame.jitter_x = -0.25f;
+    f.desc.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+    f.desc.signal_value = 7;
+    f.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                          VK_IMAGE_USAGE_SAMPLED_BIT);
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v3[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v3, 0xA5, sizeof v3);  // past the V3 size: not the caller's, never read
+    std::memcpy(v3, &f.desc, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v3);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.frame.jitter_x, -0.25f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_FSR_DLSS);
+    EXPECT_EQ(read.signal_value, 7u);
+    EXPECT_EQ(read.reactive_mask.image, f.desc.reactive_mask.image);
+    for (const swinup_vulkan_buffer* b : {&read.color_buffer, &read.depth_buffer, &read.motion_vectors_buffer,
+                                          &read.output_buffer, &read.reactive_mask_buffer,
+                                          &read.transparency_mask_buffer}) {
+        EXPECT_EQ(b->buffer, VK_NULL_HANDLE);
+    }
+    f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// The signal point is read by both backends: a semaphore with the value 0 (reached before anything
+// ran) is refused; no semaphore with 0 is the default.
+TEST(VulkanDispatchValidation, ASignalSemaphoreNeedsAValueAboveZero) {
+    Frame f;
+    f.desc.signal_semaphore = fake<VkSemaphore>(0x900);
+    expect_refused(f, "vulkan_dispatch.signal_value: is 0, but signal_semaphore is set (a timeline semaphore starts at "
+                      "0 and is signalled to values above it)");
+    f.desc.signal_value = 1;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A role given as a buffer has no image: both set is refused, naming both fields; a buffer role's
+// image checks are skipped (the CUDA backend's checks of the buffer are test_vulkan_import_validation's).
+TEST(VulkanDispatchValidation, ARoleIsAnImageOrABufferNotBoth) {
+    Frame f;
+    f.desc.depth_buffer.buffer = fake<VkBuffer>(0x700);
+    expect_refused(f, "vulkan_dispatch.depth_buffer.buffer: is set, and so is vulkan_dispatch.depth.image (give the "
+                      "depth as an image or as a buffer, not both)");
+    f.desc.depth = swinup_vulkan_image{};
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    f.desc.output_buffer.buffer = fake<VkBuffer>(0x701);
+    f.desc.output = swinup_vulkan_image{};
     EXPECT_TRUE(f.check().ok()) << f.check().message;
 }
 

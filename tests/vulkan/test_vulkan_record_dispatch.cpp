@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -708,6 +709,136 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     EXPECT_EQ(back.device, dev.device);
     EXPECT_EQ(back.queue_family_index, dev.family);
+    expect_no_validation_messages(dev);
+}
+
+// Roles as VkBuffers (swinup_vulkan_buffer) are the CUDA backend's: the Vulkan backend refuses them
+// as unsupported, naming the field, and records nothing (the next frame equals a fresh context's).
+TEST(RecordDispatchContext, BufferRolesAreRefusedByTheVulkanBackend) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context ctx, fresh;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &fresh), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    swinup_vulkan_dispatch_desc d = images.describe(0);
+    d.motion_vectors = swinup_vulkan_image{};
+    d.motion_vectors_buffer.buffer = reinterpret_cast<VkBuffer>(uintptr_t{0x700});
+    VkCommandBuffer cmd = dev.begin();
+    EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, cmd, &d), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind("vulkan_dispatch.motion_vectors_buffer.buffer: the Vulkan "
+                                                            "backend reads and writes images only", 0), 0u)
+        << swinup_last_error(ctx.ctx);
+    dev.discard(cmd);
+    const std::vector<uint8_t> after = recorded_frame(dev, ctx.ctx, images, images.describe(0));
+    EXPECT_TRUE(after == recorded_frame(dev, fresh.ctx, images, images.describe(0)));
+    expect_no_validation_messages(dev);
+}
+
+// A frame's slot (its descriptor pool) must not be reset while the application's command buffer
+// holding the frame is still pending, even once swinup's own commands in it have run. The frame's
+// command buffer here goes on after swinup's commands with a wait for an event the host sets later,
+// so it stays pending; with the frame's completion point given (signal_semaphore / signal_value,
+// which the submit signals), the ninth recording finds no free slot instead of resetting that
+// frame's pool. Then every frame is submitted in recording order, more are recorded while earlier
+// ones run (nothing waited for but the semaphore the test polls), and the last output must equal
+// that of a context whose frames each ran before the next was recorded; the validation layer
+// (which sees the counter reads) stays silent.
+TEST(RecordDispatchContext, ASlotIsReusedOnlyOnceItsCommandBufferCompleted) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    constexpr int kRecorded = 12;  // 8 slots, reused
+    std::vector<uint8_t> expected, got;
+    {
+        Context ctx, reference;
+        ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &reference), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+        images.upload(dev, 0);
+        for (int f = 0; f < kRecorded; ++f) expected = recorded_frame(dev, reference.ctx, images, images.describe(f));
+
+        const VkSemaphore timeline = vulkan_app::create_timeline_semaphore(dev.device, false);
+        VkEventCreateInfo event_info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        VkEvent reached = VK_NULL_HANDLE, gate = VK_NULL_HANDLE;
+        ASSERT_EQ(vkCreateEvent(dev.device, &event_info, nullptr, &reached), VK_SUCCESS);
+        ASSERT_EQ(vkCreateEvent(dev.device, &event_info, nullptr, &gate), VK_SUCCESS);
+        auto record = [&](int f, VkCommandBuffer cmd) {
+            swinup_vulkan_dispatch_desc d = images.describe(f);
+            d.signal_semaphore = timeline;
+            d.signal_value = uint64_t(f) + 1;
+            return swinup_vulkan_record_dispatch(ctx.ctx, cmd, &d);
+        };
+        auto submit = [&](int f, VkCommandBuffer cmd) {
+            ASSERT_EQ(vkEndCommandBuffer(cmd), VK_SUCCESS);
+            vulkan_app::submit(dev.queue, cmd, {}, {timeline, uint64_t(f) + 1});
+        };
+        std::vector<VkCommandBuffer> cmds;
+        for (int f = 0; f < kRecorded; ++f) cmds.push_back(dev.begin());
+
+        // Frame 0, then the application's own commands: a mark, and a wait for the host's gate.
+        ASSERT_EQ(record(0, cmds[0]), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+        vkCmdSetEvent(cmds[0], reached, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        vkCmdWaitEvents(cmds[0], 1, &gate, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr,
+                        0, nullptr, 0, nullptr);
+        submit(0, cmds[0]);
+        for (int tries = 0; vkGetEventStatus(dev.device, reached) != VK_EVENT_SET; ++tries) {
+            ASSERT_LT(tries, 600000) << "frame 0's commands did not run in 60 s";
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+        // Frame 0's commands have run and its end-of-frame event is set, but its command buffer is
+        // pending: 7 more frames take the other slots, and the ninth finds none.
+        for (int f = 1; f < 8; ++f) ASSERT_EQ(record(f, cmds[f]), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+        EXPECT_EQ(record(8, cmds[8]), SWINUP_STATUS_UNSUPPORTED)
+            << "a slot was reused while its frame's command buffer was pending";
+
+        ASSERT_EQ(vkSetEvent(dev.device, gate), VK_SUCCESS);
+        for (int f = 1; f < 8; ++f) submit(f, cmds[f]);
+        // The later frames as an application that records ahead would: retried until a slot is free.
+        for (int f = 8; f < kRecorded; ++f) {
+            swinup_status status = SWINUP_STATUS_UNSUPPORTED;
+            for (int tries = 0; (status = record(f, cmds[f])) == SWINUP_STATUS_UNSUPPORTED; ++tries) {
+                ASSERT_LT(tries, 600000) << "no slot came free in 60 s: " << swinup_last_error(ctx.ctx);
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+            }
+            ASSERT_EQ(status, SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+            submit(f, cmds[f]);
+        }
+        ASSERT_EQ(vkQueueWaitIdle(dev.queue), VK_SUCCESS);
+        got = dev.read(images.output, VK_IMAGE_LAYOUT_GENERAL);
+        vkFreeCommandBuffers(dev.device, dev.pool, uint32_t(cmds.size()), cmds.data());
+        vkDestroyEvent(dev.device, reached, nullptr);
+        vkDestroyEvent(dev.device, gate, nullptr);
+        // Destroyed before the context, as an application may once its frames completed: the
+        // context's destruction (its warning's count) must not read it.
+        vkDestroySemaphore(dev.device, timeline, nullptr);
+    }
+    EXPECT_TRUE(got == expected) << "the frames recorded ahead gave other bytes than frames run one by one";
+    expect_no_validation_messages(dev);
+}
+
+// A context on the application's device runs no host-pointer frame (swinup_dispatch is refused
+// there), so it must not hold the host path's upload and readback buffers and output image: what
+// it reports is smaller than a context of the same description on swinup's own device by at least
+// their sizes (at 1920x1080 -> 3840x2160 they were about 240 MB).
+TEST(RecordDispatchContext, TheApplicationsDeviceHoldsNoHostPathCopies) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context app, own;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &app), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, nullptr, &own.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_memory_requirements on_app{}, on_own{};
+    on_app.struct_size = on_own.struct_size = SWINUP_MEMORY_REQUIREMENTS_SIZE_V1;
+    ASSERT_EQ(swinup_context_get_memory(app.ctx, &on_app), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_context_get_memory(own.ctx, &on_own), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    // The host path's fewest bytes (HostFrameIo): the upload buffer (colour 16, depth 4, motion 8 at
+    // display size, two masks 4 bytes a pixel), the readback (8 a display pixel), the RGBA16F output.
+    const uint64_t render = uint64_t(kRenderW) * kRenderH, display = uint64_t(kDisplayW) * kDisplayH;
+    const uint64_t host_path = render * (16 + 4 + 2 * 4) + display * 8 + display * 8 + display * 8;
+    ASSERT_GT(on_own.device_bytes, on_app.device_bytes);
+    EXPECT_GE(on_own.device_bytes - on_app.device_bytes, host_path)
+        << "application's device: " << on_app.device_bytes << " bytes, swinup's own: " << on_own.device_bytes;
     expect_no_validation_messages(dev);
 }
 

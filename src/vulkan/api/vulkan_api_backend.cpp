@@ -72,7 +72,7 @@ public:
     BackendMemory memory() const override { return frame_->memory(); }
 
     // Host-pointer frames are counted when they complete (dispatch waits for them); a recorded
-    // frame once swinup sees it completed (its slot's event). swinup does not submit the
+    // frame once swinup sees it completed (its signal_value, or its slot's event). swinup does not submit the
     // application's command buffers, so it cannot wait for them (a frame recorded but not yet
     // submitted would never complete): the counts cover the frames seen completed, and `frames`
     // says how many. Never waits.
@@ -104,7 +104,8 @@ public:
     swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
                          uint64_t frame_index, const ContextSequencePoint& before, std::string* error) override {
         const vulkan::VulkanBackend::SequencePoint backend_before = frame_->sequence_point();
-        return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
+        const RecordingSlots::Completion completion{images.completion_semaphore, images.completion_value};
+        return record_in_slot(cmd, /*frame=*/true, completion, "swinup_vulkan_record_dispatch: ",
                               " (the temporal state is unchanged; the command buffer holds part of the frame and "
                               "is invalid: record nothing more into it, do not end or submit it; reset or free it)",
                               error, [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
@@ -141,7 +142,7 @@ public:
     swinup_status abandon(VkCommandBuffer cmd, ContextSequencePoint* restored, size_t* frames,
                           std::string* error) override {
         try {
-            slots_.collect();  // what has run is not abandoned: its event is set
+            slots_.collect();  // what has completed is not abandoned
         } catch (const vulkan::VulkanError& e) {
             *error = e.what();
             return e.status();
@@ -149,8 +150,8 @@ public:
         const std::vector<RecordingSlots::Slot*> found = slots_.pending_in(cmd);
         if (found.empty()) {
             *error = "cmd: nothing recorded into this command buffer by swinup_vulkan_record_dispatch or "
-                     "swinup_vulkan_record_reactive_mask is pending (none was, or it has run: its end-of-frame event "
-                     "was seen set)";
+                     "swinup_vulkan_record_reactive_mask is pending (none was, or it has completed: its signal_value was "
+                     "seen reached, or without one its end-of-frame event seen set)";
             return SWINUP_STATUS_INVALID_ARGUMENT;
         }
         // The frames among them must be the latest frames of the context: a later frame (recorded
@@ -192,7 +193,7 @@ public:
 
     swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
                                        const ReactiveMaskImages& images, std::string* error) override {
-        return record_in_slot(cmd, /*frame=*/false, "", "", error,
+        return record_in_slot(cmd, /*frame=*/false, RecordingSlots::Completion{}, "", "", error,
                               [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             vulkan::record_reactive_mask_image(frame_->device(), rec, vulkan::reactive_mask_push(mask),
                                                {images.opaque_color.view, images.opaque_color.layout},
@@ -211,12 +212,12 @@ private:
     // recorded; a failure inside `work` gives the slot back. Messages start with `prefix`; a
     // device error's ends with `unfinished` (what the caller's command buffer and state hold then).
     template <class Work>
-    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const char* prefix, const char* unfinished,
-                                 std::string* error, Work&& work) {
+    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const RecordingSlots::Completion& completion,
+                                 const char* prefix, const char* unfinished, std::string* error, Work&& work) {
         RecordingSlots::Slot* slot = nullptr;
         try {
             slots_.collect();  // every completed frame's counts, before their slots are reused
-            slot = &slots_.acquire();
+            slot = &slots_.acquire(completion);
             slot->frame = frame;
             slot->commands = cmd;
         } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
@@ -242,16 +243,17 @@ private:
         }
     }
 
-    // The destructor's warning: recordings (frames, reactive masks) whose end-of-frame event was
-    // never seen set and that were not abandoned. If one of them is still to run, or running, on
-    // the GPU it reads descriptor sets, buffers and images that destroying the context frees:
-    // memory corruption in the driver, which neither swinup nor the validation layer sees at that
-    // moment. A recording that will never be submitted is harmless, but swinup cannot tell the two
-    // apart, so both are counted.
+    // The destructor's warning: recordings (frames, reactive masks) not abandoned whose end-of-frame
+    // event is not set (their commands may still be to run). If one of them is still to run, or
+    // running, on the GPU it reads descriptor sets, buffers and images that destroying the context
+    // frees: memory corruption in the driver, which neither swinup nor the validation layer sees at
+    // that moment. A recording that will never be submitted is harmless, but swinup cannot tell the
+    // two apart, so both are counted.
     void warn_about_unfinished_recordings() noexcept {
         try {
-            slots_.collect();
-            const size_t pending = slots_.pending_count();
+            // Not collect(): that reads the completion semaphores, which the application may have
+            // destroyed once its frames completed.
+            const size_t pending = slots_.unfinished_count();
             if (pending == 0) return;
             log_.warning("swinup_context_destroy: " + std::to_string(pending) +
                          " recording(s) made with swinup_vulkan_record_dispatch or swinup_vulkan_record_reactive_mask "
@@ -312,7 +314,12 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             device = vulkan::Device::create(options);
         }
         vulkan::Device& ref = *device;
-        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
+        // On the application's device swinup_dispatch is refused (its queues are the application's),
+        // so the host path's copies are not made.
+        const auto host_path = app != nullptr ? vulkan::VulkanBackend::HostPath::kNone
+                                              : vulkan::VulkanBackend::HostPath::kEnabled;
+        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device),
+                                                             vulkan::VulkanBackend::NetworkFn{}, host_path);
         return std::make_unique<ApiBackend>(std::move(frame), app, log);
     } catch (const vulkan::VulkanError& e) {
         *status = e.status();

@@ -26,6 +26,11 @@ struct FrameImages {
     BoundImage color, depth, motion_vectors, output;
     BoundImage exposure;  // image VK_NULL_HANDLE: none (frame.exposure_value, or auto exposure)
     BoundImage reactive_mask, transparency_mask;  // image VK_NULL_HANDLE: absent (0 at every pixel)
+    // The timeline value the application's submission of the command buffer signals when it has
+    // completed (swinup_vulkan_dispatch_desc.signal_semaphore / signal_value); VK_NULL_HANDLE: none,
+    // the frame's slot is reused once its end-of-frame event is seen set (recording_slots.h).
+    VkSemaphore completion_semaphore = VK_NULL_HANDLE;
+    uint64_t completion_value = 0;
 };
 
 // swinup_vulkan_record_reactive_mask's images (validated).

@@ -73,12 +73,13 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
 }
 
 // The layouts swinup_vulkan_dispatch_desc has had: its size and the size of its member frame (a
-// swinup_dispatch_desc of the same header); the fields after frame follow it without padding.
+// swinup_dispatch_desc of the same header); the fields after frame follow it without padding. V4
+// (the buffers) kept V3's frame: it only appended fields.
 struct Layout {
     uint32_t size, frame_size;
     const char *name, *frame_name;
 };
-constexpr int kLayouts = 3;
+constexpr int kLayouts = 4;
 const Layout* layouts() {
     static const Layout list[kLayouts] = {
         {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
@@ -86,6 +87,8 @@ const Layout* layouts() {
         {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2",
          "SWINUP_DISPATCH_DESC_SIZE_V2"},
         {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3",
+         "SWINUP_DISPATCH_DESC_SIZE_V3"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4",
          "SWINUP_DISPATCH_DESC_SIZE_V3"},
     };
     return list;
@@ -128,17 +131,20 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
     if (!v.ok()) return v;
     const Layout& layout = *layout_of(in->struct_size);
     // Any layout: struct_size and its frame, then the fields from color on, as far as it has them;
-    // the fields it lacks (the frame's newer ones, the mask images) keep their defaults.
+    // the fields it lacks (the frame's newer ones, the mask images, the buffers) keep their defaults.
     static_assert(offsetof(swinup_vulkan_dispatch_desc, color) ==
                       offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
                   "color follows frame without padding, as it did in every layout");
+    static_assert(offsetof(swinup_vulkan_dispatch_desc, color_buffer) ==
+                      offsetof(swinup_vulkan_dispatch_desc, transparency_mask) + sizeof(swinup_vulkan_image),
+                  "the buffers follow the masks without padding, so V3's size is where they begin");
     const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + layout.frame_size;
     swinup_vulkan_dispatch_desc_init(out);
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
                 bytes + frame_end, layout.size - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4;
     out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
     return {};
 }
@@ -146,8 +152,35 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
     Validation v = check_sizes(&d);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
+    }
+    // A role given as a buffer (the CUDA backend's; its fields are checked by
+    // validate_cuda_interop_desc) has no image: the image's checks are skipped for it.
+    const struct {
+        const char* name;
+        const swinup_vulkan_image& image;
+        const swinup_vulkan_buffer& buffer;
+    } buffered[6] = {{"color", d.color, d.color_buffer},
+                     {"depth", d.depth, d.depth_buffer},
+                     {"motion_vectors", d.motion_vectors, d.motion_vectors_buffer},
+                     {"output", d.output, d.output_buffer},
+                     {"reactive_mask", d.reactive_mask, d.reactive_mask_buffer},
+                     {"transparency_mask", d.transparency_mask, d.transparency_mask_buffer}};
+    for (const auto& role : buffered) {
+        if (role.buffer.buffer != VK_NULL_HANDLE && role.image.image != VK_NULL_HANDLE) {
+            return invalid(std::string("vulkan_dispatch.") + role.name + "_buffer.buffer: is set, and so is "
+                           "vulkan_dispatch." + role.name + ".image (give the " + role.name +
+                           " as an image or as a buffer, not both)");
+        }
+    }
+    const auto is_buffer = [](const swinup_vulkan_buffer& b) { return b.buffer != VK_NULL_HANDLE; };
+    // Both backends read the signal point (the CUDA backend signals it; the Vulkan backend reuses the
+    // frame's descriptor sets once the application's submit has signalled it): 0 would be reached
+    // before anything ran.
+    if (d.signal_semaphore != VK_NULL_HANDLE && d.signal_value == 0) {
+        return invalid("vulkan_dispatch.signal_value: is 0, but signal_semaphore is set (a timeline semaphore starts "
+                       "at 0 and is signalled to values above it)");
     }
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;
 
@@ -157,12 +190,13 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                                               "the display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"}
                                      : render;
     const Extent display{c.display_width, c.display_height, "the context's display size"};
-    if (!(v = check_image(d.color, color_rule(), render)).ok()) return v;
-    if (!(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
-    if (!(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok()) return v;
+    if (!is_buffer(d.color_buffer) && !(v = check_image(d.color, color_rule(), render)).ok()) return v;
+    if (!is_buffer(d.depth_buffer) && !(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
+    if (!is_buffer(d.motion_vectors_buffer) && !(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok())
+        return v;
     const bool exposure_image = d.exposure.image != VK_NULL_HANDLE && (c.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
     if (exposure_image && !(v = check_image(d.exposure, exposure_rule(), Extent{1, 1, "one texel"})).ok()) return v;
-    if (!(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
+    if (!is_buffer(d.output_buffer) && !(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
         if (v.message.rfind("vulkan_dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
         return v;
     }
@@ -182,7 +216,8 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                   {"reactive_mask", reactive ? &d.reactive_mask : nullptr},
                   {"transparency_mask", transparency ? &d.transparency_mask : nullptr}, {"output", &d.output}};
     for (size_t later = 1; later < 7; ++later) {
-        if (roles[later].image == nullptr) continue;
+        // (A role given as a buffer has no image.)
+        if (roles[later].image == nullptr || roles[later].image->image == VK_NULL_HANDLE) continue;
         for (size_t earlier = 0; earlier < later; ++earlier) {
             if (roles[earlier].image == nullptr || roles[earlier].image->image != roles[later].image->image) continue;
             return invalid(std::string("vulkan_dispatch.") + roles[later].name + ".image: is also vulkan_dispatch." +

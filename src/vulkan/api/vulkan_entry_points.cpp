@@ -63,7 +63,7 @@ swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend,
     if (read_status != SWINUP_STATUS_OK) return read_status;
     const swinup_vulkan_dispatch_desc* desc = &read;
     const bool exposure_image = reads_exposure_image(ctx, *desc);
-    const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, exposure_image);
+    const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, ctx->desc, exposure_image);
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
     std::string error;
     const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
@@ -230,6 +230,18 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         const swinup_status read_status = read_dispatch_desc(ctx, caller_desc, &read);
         if (read_status != SWINUP_STATUS_OK) return read_status;
         const swinup_vulkan_dispatch_desc* desc = &read;
+        for (const auto& [name, buffer] : {std::pair<const char*, const swinup_vulkan_buffer*>{"color", &desc->color_buffer},
+                                           {"depth", &desc->depth_buffer},
+                                           {"motion_vectors", &desc->motion_vectors_buffer},
+                                           {"output", &desc->output_buffer},
+                                           {"reactive_mask", &desc->reactive_mask_buffer},
+                                           {"transparency_mask", &desc->transparency_mask_buffer}}) {
+            if (buffer->buffer == VK_NULL_HANDLE) continue;
+            return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED,
+                                std::string("vulkan_dispatch.") + name + "_buffer.buffer: the Vulkan backend reads and "
+                                "writes images only in this version (buffers are the CUDA backend's: "
+                                "SWINUP_BACKEND_CUDA); pass vulkan_dispatch." + name + " as an image");
+        }
 
         swinup::vulkan_api::FrameImages images;
         images.color = bound(desc->color);
@@ -239,6 +251,8 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         if (reads_exposure_image(ctx, *desc)) images.exposure = bound(desc->exposure);
         if (desc->reactive_mask.image != VK_NULL_HANDLE) images.reactive_mask = bound(desc->reactive_mask);
         if (desc->transparency_mask.image != VK_NULL_HANDLE) images.transparency_mask = bound(desc->transparency_mask);
+        images.completion_semaphore = desc->signal_semaphore;
+        images.completion_value = desc->signal_value;
         std::string error;
         const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
         const swinup_status status =
@@ -335,6 +349,12 @@ swinup_status swinup_vulkan_abandon_frame(swinup_context* ctx, VkCommandBuffer c
 swinup_status swinup_vulkan_release_image(swinup_context* ctx, VkImage image) {
     return release_imports(ctx, "swinup_vulkan_release_image", [image](CudaInteropBackend& b, std::string* error) {
         return b.release_image(image, error);
+    });
+}
+
+swinup_status swinup_vulkan_release_buffer(swinup_context* ctx, VkBuffer buffer) {
+    return release_imports(ctx, "swinup_vulkan_release_buffer", [buffer](CudaInteropBackend& b, std::string* error) {
+        return b.release_buffer(buffer, error);
     });
 }
 

@@ -17,7 +17,7 @@
 namespace swinup::vulkan {
 
 VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
-                             Device& device, std::unique_ptr<Device> owned, NetworkFn network)
+                             Device& device, std::unique_ptr<Device> owned, NetworkFn network, HostPath host_path)
     : desc_(desc), weights_(std::move(weights)), owned_(std::move(owned)), device_(device),
       buffers_(device, static_cast<int>(desc.max_render_width), static_cast<int>(desc.max_render_height),
                static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
@@ -35,7 +35,8 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
                                                    pad_to_grid(static_cast<int>(desc.max_render_width)),
                                                    pad_to_grid(static_cast<int>(desc.max_render_height)));
     }
-    io_ = std::make_unique<HostFrameIo>(device, desc);
+    check_output_format_storable(device, desc.output_format);
+    if (host_path == HostPath::kEnabled) io_ = std::make_unique<HostFrameIo>(device, desc);
 }
 
 VulkanBackend::~VulkanBackend() {
@@ -101,8 +102,13 @@ namespace {
 // are recorded again next time (moving an image from UNDEFINED again is always valid: every use
 // rewrites the input images and the output image whole).
 template <class Work>
-swinup_status guarded_host_work(HostFrameIo& io, const char* prefix, const char* unchanged, std::string* error,
+swinup_status guarded_host_work(HostFrameIo* io_or_null, const char* prefix, const char* unchanged, std::string* error,
                                 Work&& work) {
+    if (io_or_null == nullptr) {
+        *error = std::string(prefix) + "this context has no host-pointer path (it runs on the application's device)";
+        return SWINUP_STATUS_UNSUPPORTED;
+    }
+    HostFrameIo& io = *io_or_null;
     try {
         work();
         return SWINUP_STATUS_OK;
@@ -126,7 +132,7 @@ swinup_status guarded_host_work(HostFrameIo& io, const char* prefix, const char*
 swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t frame_index, std::string* error) {
     // Everything recorded writes only scratch, the state slot frame.next and swinup's output image;
     // the caller's output is written and the state committed only after the frame completed.
-    return guarded_host_work(*io_, "dispatch: ", "the temporal state is unchanged; a lost device needs a new context",
+    return guarded_host_work(io_.get(), "dispatch: ", "the temporal state is unchanged; a lost device needs a new context",
                              error, [&] {
         const FrameSetup frame = frames_.begin(desc_, d);
         Recorder& rec = submitter_.begin();
@@ -153,7 +159,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
 swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_desc& d, std::string* error) {
     // Nothing of the temporal state is touched, and desc.output is written only after the device
     // finished, so a failure leaves the caller's memory as it was.
-    return guarded_host_work(*io_, "", "the output was not written", error, [&] {
+    return guarded_host_work(io_.get(), "", "the output was not written", error, [&] {
         const size_t pixels = static_cast<size_t>(desc_.max_render_width) * desc_.max_render_height;
         if (!mask_values_) {
             mask_values_ = std::make_unique<Buffer>(device_, pixels * 4, MemoryUse::DeviceLocal);

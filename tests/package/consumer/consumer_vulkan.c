@@ -28,12 +28,14 @@ int main(void) {
     swinup_vulkan_dispatch_desc_init(&dispatch);
     swinup_dispatch_desc frame;
     swinup_dispatch_desc_init(&frame);
-    if (dispatch.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2)
+    if (dispatch.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4)
         return fail("dispatch desc: struct_size not the current size");
     if (dispatch.frame.struct_size != frame.struct_size || dispatch.frame.exposure_value != frame.exposure_value)
         return fail("dispatch desc: frame not as swinup_dispatch_desc_init sets it");
     if (dispatch.color.format != VK_FORMAT_UNDEFINED || dispatch.output.image != VK_NULL_HANDLE)
         return fail("dispatch desc: images not empty");
+    if (dispatch.output_buffer.buffer != VK_NULL_HANDLE || dispatch.color_buffer.size != 0)
+        return fail("dispatch desc: buffers not empty");
 
     swinup_vulkan_reactive_mask_desc mask;
     swinup_vulkan_reactive_mask_desc_init(&mask);
