@@ -3,6 +3,8 @@
 // portable fallback on a device with no usable shape (lavapipe has no VK_KHR_cooperative_matrix).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "vulkan/runtime/cooperative_matrix.h"
@@ -75,13 +77,17 @@ TEST_F(VulkanMatrixPath, DeviceWithoutAUsableShapeRunsThePortablePath) {
     if (!d.capabilities().cooperative_matrix) {
         EXPECT_FALSE(support.usable);
         EXPECT_FALSE(support.reason.empty());
-        if (std::getenv("SWINUP_VULKAN_FAST_GEMM") == nullptr) EXPECT_EQ(before, FastGemmPath::portable);
+        if (std::getenv("SWINUP_VULKAN_FAST_GEMM") == nullptr) {
+            EXPECT_EQ(before, FastGemmPath::portable);
+        }
         EXPECT_FALSE(d.can_run(FastGemmPath::matrix));
         EXPECT_FALSE(d.set_fast_gemm_path(FastGemmPath::matrix));
         EXPECT_EQ(d.fast_gemm_path(), before);
     } else {
         EXPECT_TRUE(support.usable);
-        if (std::getenv("SWINUP_VULKAN_FAST_GEMM") == nullptr) EXPECT_EQ(before, FastGemmPath::matrix);
+        if (std::getenv("SWINUP_VULKAN_FAST_GEMM") == nullptr) {
+            EXPECT_EQ(before, FastGemmPath::matrix);
+        }
     }
     // A shape the tiles cannot take is refused for the emulated path too.
     const MatrixShape too_wide{16, 64, 16};
