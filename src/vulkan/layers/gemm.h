@@ -1,6 +1,7 @@
-// Records the linear layer y = scale * (a w^T) + bias with one of its epilogues
-// (shaders/layers/gemm_e4m3.comp). Exact and fast mode share the accumulation order (k in order,
-// the CPU's), so the accumulators are the CPU's bits in both; only GELU differs.
+// Records the linear layer y = scale * (a w^T) + bias with one of its epilogues. Exact mode runs
+// shaders/layers/gemm_e4m3.comp (k in order, the CPU's: the accumulators are the CPU's bits); fast
+// mode the device's fast-GEMM path (runtime/fast_gemm_path.h): gemm_matrix.comp on the matrix
+// units or its emulated twin, or gemm_e4m3.comp's PORTABLE_FAST variant.
 #pragma once
 
 #include "vulkan/layers/device_weights.h"
@@ -37,22 +38,6 @@ bool fused_norm(const LayerRecorder& recorder, bool exact);
 bool fused_norms_enabled();
 void set_fused_norms(bool on);
 
-// The common case with the norm: RMSNorm(x rows of `layer->in` f16, gain) -> linear -> epilogue.
-inline GemmCall normed_gemm_call(const DeviceLinear& layer, BufferView x, int rows, BufferView gain,
-                                 BufferView scratch, GemmEpilogue epilogue, BufferView out, int ldo) {
-    GemmCall g;
-    g.layer = &layer;
-    g.a = x;
-    g.rows = rows;
-    g.lda_words = layer.in / 4;
-    g.epilogue = epilogue;
-    g.out = out;
-    g.ldo = ldo;
-    g.norm_gain = gain;
-    g.norm_scratch = scratch;
-    return g;
-}
-
 // The common case: rows of a (lda_words uints apart) -> epilogue -> out (ldo values apart).
 inline GemmCall gemm_call(const DeviceLinear& layer, BufferView a, int rows, int lda_words, GemmEpilogue epilogue,
                           BufferView out, int ldo) {
@@ -64,6 +49,15 @@ inline GemmCall gemm_call(const DeviceLinear& layer, BufferView a, int rows, int
     g.epilogue = epilogue;
     g.out = out;
     g.ldo = ldo;
+    return g;
+}
+
+// The common case with the norm: RMSNorm(x rows of `layer->in` f16, gain) -> linear -> epilogue.
+inline GemmCall normed_gemm_call(const DeviceLinear& layer, BufferView x, int rows, BufferView gain,
+                                 BufferView scratch, GemmEpilogue epilogue, BufferView out, int ldo) {
+    GemmCall g = gemm_call(layer, x, rows, layer.in / 4, epilogue, out, ldo);
+    g.norm_gain = gain;
+    g.norm_scratch = scratch;
     return g;
 }
 

@@ -14,18 +14,7 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-bool layer_present(const char* name) {
-    uint32_t count = 0;
-    vkEnumerateInstanceLayerProperties(&count, nullptr);
-    std::vector<VkLayerProperties> layers(count);
-    vkEnumerateInstanceLayerProperties(&count, layers.data());
-    for (const auto& l : layers) {
-        if (std::strcmp(l.layerName, name) == 0) return true;
-    }
-    return false;
-}
-
-// The validation layer's version (0 when absent).
+// The layer's spec version (0 when it is not installed).
 uint32_t layer_spec_version(const char* name) {
     uint32_t count = 0;
     vkEnumerateInstanceLayerProperties(&count, nullptr);
@@ -36,6 +25,8 @@ uint32_t layer_spec_version(const char* name) {
     }
     return 0;
 }
+
+bool layer_present(const char* name) { return layer_spec_version(name) != 0; }
 
 // A validation layer older than VK_KHR_cooperative_matrix (Vulkan 1.3.255; Debian 12 ships 1.3.239)
 // cannot parse the matrix shaders' SPIR-V and reports every such module as invalid: an unknown
