@@ -20,10 +20,8 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSe
     const InputImage mv_image = input_image(desc.motion_vectors);
     const swinup_resource* mask_resources[kMasks] = {&desc.reactive_mask, &desc.transparency_mask};
     InputImage mask_images[kMasks];
-    bool mask_given[kMasks];
-    for (int m = 0; m < kMasks; ++m) {
-        mask_given[m] = masks != nullptr && mask_resources[m]->data != nullptr;
-        if (mask_given[m]) mask_images[m] = input_image(*mask_resources[m]);
+    for (int m = 0; m < kMasks; ++m) {  // not given: a default image (input_given false), read as 0
+        if (masks != nullptr && mask_resources[m]->data != nullptr) mask_images[m] = input_image(*mask_resources[m]);
     }
     tbb::parallel_for(tbb::blocked_range<int>(0, g.height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
@@ -46,9 +44,7 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSe
                 if (masks == nullptr) continue;
                 for (int m = 0; m < kMasks; ++m) {
                     bool nonfinite = false, out_of_range = false;
-                    masks[i * kMasks + m] = mask_given[m] ? stage_mask(read_mask_input(mask_images[m], x, y),
-                                                                       &nonfinite, &out_of_range)
-                                                          : 0.0f;
+                    masks[i * kMasks + m] = staged_mask_pixel(mask_images[m], x, y, &nonfinite, &out_of_range);
                     mask_nonfinite[m] += nonfinite;
                     mask_out_of_range[m] += out_of_range;
                 }

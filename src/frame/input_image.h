@@ -27,6 +27,11 @@ struct InputImage {       // a validated input resource (api/validation.cpp chec
     unsigned long long texture = 0;
 };
 
+// Whether the input is given: memory to read (`data`) or, on CUDA, an imported image's texture
+// object (which has no `data`). An optional input (a mask) that is not given reads 0 everywhere;
+// every backend's presence test is this one, so an imported mask is never taken for an absent one.
+SWINUP_HD bool input_given(const InputImage& im) { return im.data != nullptr || im.texture != 0; }
+
 // The image of a resource read where it lies, rows `resource_row_pitch` apart.
 inline InputImage input_image(const swinup_resource& r) {
     InputImage im;

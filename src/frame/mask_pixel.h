@@ -43,6 +43,14 @@ SWINUP_HD float stage_mask(float raw, bool* nonfinite, bool* out_of_range) {
     return px::clampf(raw, 0.0f, 1.0f);
 }
 
+// Pixel (x, y) of a mask plane as staging writes it: stage_mask() of the input when it is given
+// (input_given: memory or an imported image's texture), 0 when it is absent.
+SWINUP_HD float staged_mask_pixel(const InputImage& im, int x, int y, bool* nonfinite, bool* out_of_range) {
+    *nonfinite = false;
+    *out_of_range = false;
+    return input_given(im) ? stage_mask(read_mask_input(im, x, y), nonfinite, out_of_range) : 0.0f;
+}
+
 // A staged mask value as the network reads it: rounded to e4m3 like the slots. Values in [0, 1]
 // keep 3 significant bits (1/16 steps from 0.5 to 1, finer below), enough for a blend fraction
 // the network only reads as a cue; the output pass uses the unrounded value.

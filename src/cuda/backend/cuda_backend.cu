@@ -272,14 +272,14 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     p.depth = input(d.depth, buffers_.host_depth, stream);
     p.motion = input(d.motion_vectors, buffers_.host_motion, stream);
     const swinup_resource* masks[kMasks] = {&d.reactive_mask, &d.transparency_mask};
-    InputImage* mask_images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
+    InputImage mask_images[kMasks];  // a mask not given stays a default image: absent
     bool host_mask = false;
     for (int m = 0; m < kMasks; ++m) {
         if (masks[m]->data == nullptr) continue;
-        *mask_images[m] = input(*masks[m], buffers_.host_masks[m], stream);
+        mask_images[m] = input(*masks[m], buffers_.host_masks[m], stream);
         host_mask = host_mask || masks[m]->memory == SWINUP_MEMORY_HOST;
-        p.has_masks = 1;
     }
+    set_masks(&p, mask_images[kReactiveMask], mask_images[kTransparencyMask]);
     p.mask_tokens = mask_tokens_of(p);
     const bool host_output = d.output.memory == SWINUP_MEMORY_HOST;
     const size_t out_row = size_t(d.output.width) * format_pixel_bytes(d.output.format);
@@ -321,13 +321,8 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     p.color = images.color;
     p.depth = images.depth;
     p.motion = images.motion;
-    const InputImage* masks[kMasks] = {&images.reactive_mask, &images.transparency_mask};
-    InputImage* mask_images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
-    for (int m = 0; m < kMasks; ++m) {
-        if (masks[m]->texture == 0 && masks[m]->data == nullptr) continue;
-        *mask_images[m] = *masks[m];
-        p.has_masks = 1;
-    }
+    // An imported image has a texture and no data: staging reads it (input_given) as has_masks says.
+    set_masks(&p, images.reactive_mask, images.transparency_mask);
     p.mask_tokens = mask_tokens_of(p);
     if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
     p.output_format = images.output_format;

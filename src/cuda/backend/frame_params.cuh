@@ -23,7 +23,8 @@ struct FrameParams : FrameGeometry {
     float motion_offset_x = 0.0f, motion_offset_y = 0.0f;  // jitter cancellation (MV_JITTERED)
     int ldr = 1, depth_inverted = 0, mv_display_res = 0;
     // The masks (frame/mask_pixel.h; docs/masks.md): device memory read in place, host memory from
-    // a packed copy; data null: absent, 0 at every pixel. has_masks: either is present (staging
+    // a packed copy, an imported image through its texture; neither data nor texture (input_given
+    // false): absent, 0 at every pixel. Set both with set_masks. has_masks: either is given (staging
     // writes FramePlanes::masks and the output pass reads it). mask_tokens: the rows the network's
     // mask_embed reads (FramePlanes::mask_tokens): 0 none, 1 lite (a level-1 token's 2x2 pixels),
     // 2 full (a pixel).
@@ -48,5 +49,14 @@ struct FrameParams : FrameGeometry {
     unsigned long long output_surface = 0;   // an imported image (cuda/interop) written instead, or 0
     int output_format = 0;                    // swinup_format
 };
+
+// The frame's masks and has_masks, for both of the CUDA backend's paths (swinup_dispatch's
+// resources, the imported Vulkan images): has_masks is set when either mask is given, by data or
+// by texture (input_given), so the frame graph with mask staging runs exactly when a mask is read.
+inline void set_masks(FrameParams* p, const InputImage& reactive, const InputImage& transparency) {
+    p->reactive_mask = reactive;
+    p->transparency_mask = transparency;
+    p->has_masks = input_given(reactive) || input_given(transparency) ? 1 : 0;
+}
 
 }  // namespace swinup::cuda

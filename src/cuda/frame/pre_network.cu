@@ -71,10 +71,7 @@ __global__ void input_planes_kernel(const FrameParams* pp, FramePlanes planes) {
         const InputImage* images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
         for (int m = 0; m < kMasks; ++m) {
             bool nonfinite = false, out_of_range = false;
-            const float v = images[m]->data != nullptr
-                                ? stage_mask(read_mask_input(*images[m], x, y), &nonfinite, &out_of_range)
-                                : 0.0f;
-            planes.masks[i * kMasks + m] = v;
+            planes.masks[i * kMasks + m] = staged_mask_pixel(*images[m], x, y, &nonfinite, &out_of_range);
             count(planes.counts, kCountReactiveNonfinite + m, nonfinite);
             count(planes.counts, kCountReactiveOutOfRange + m, out_of_range);
         }
