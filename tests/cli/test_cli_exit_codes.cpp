@@ -88,7 +88,10 @@ TEST_F(CliExitCodes, Upscale) {
     expect_usage_error(common + " --scale 2 --mv-display", "--scale cannot be combined with --mv-display");
     expect_usage_error(common + " --mv-display", "--mv-display given but the sequence has no mv_display files");
     EXPECT_FALSE(fs::exists(root_ / "up"));
-    expect_failure("upscale " + out("nothing") + " -o " + out("up"), "nothing");
+    expect_usage_error("upscale " + out("nothing") + " -o " + out("up"), "nothing");  // no such folder
+    fs::create_directories(root_ / "broken");
+    std::ofstream(root_ / "broken" / "sequence.json") << "{ not json";
+    expect_failure("upscale " + out("broken") + " -o " + out("up"), "broken");  // a folder that does not read
     expect_failure(common + " --weights " + garbage(), "garbage.safetensors");
 }
 
@@ -115,7 +118,7 @@ TEST_F(CliExitCodes, Eval) {
     expect_usage_error(common + " --method nofolder", "--method nofolder");
     expect_usage_error(common + " --skip 2", "skip frames");            // the sequence has 2 frames
     expect_usage_error(common + " --picture-frame 5", "picture frame");
-    expect_failure("eval " + out("nothing"), "nothing");
+    expect_usage_error("eval " + out("nothing"), "nothing");  // no such folder
     expect_failure(common + " --methods bilinear", "no ground truth");
 }
 

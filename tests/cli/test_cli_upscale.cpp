@@ -422,9 +422,16 @@ TEST_F(CliUpscale, UsageErrorsExitWithTwoOtherErrorsWithOne) {
         EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
         EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
     }
+    // A sequence folder that is not there is a bad value (2); one whose sequence.json cannot be
+    // read is a failure of the command (1).
     const CliRun missing = swinup("upscale " + (root_ / "nothing").string() + out);
-    EXPECT_EQ(missing.exit_code, 1) << missing.err;
+    EXPECT_EQ(missing.exit_code, 2) << missing.err;
     EXPECT_NE(missing.err.find("nothing"), std::string::npos) << missing.err;
+    std::filesystem::create_directories(root_ / "broken");
+    { std::ofstream(root_ / "broken" / "sequence.json") << "{ not json"; }
+    const CliRun broken = swinup("upscale " + (root_ / "broken").string() + out);
+    EXPECT_EQ(broken.exit_code, 1) << broken.err;
+    EXPECT_NE(broken.err.find("broken"), std::string::npos) << broken.err;
     const CliRun help = swinup("--help");
     EXPECT_EQ(help.exit_code, 0);
     EXPECT_NE(help.out.find("Exit status: 0 on success, 2 on a usage error"), std::string::npos)

@@ -141,7 +141,8 @@ void register_eval(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "eval", "Score methods against a sequence's ground truth: PSNR, SSIM, FLIP, temporal error");
     cmd->add_option("SEQ", opt->sequence, "sequence folder with ground truth (gt.NNNN.exr)")
-        ->required();
+        ->required()
+        ->check(CLI::ExistingDirectory);  // a folder that is not there is a bad value: exit 2
     cmd->add_option("--methods", opt->methods,
                     "comma-separated: nearest,bilinear,bicubic,lanczos3,taau,swinup (or all); "
                     "NAME-nomasks runs NAME without the sequence's masks (e.g. taau,taau-nomasks)")

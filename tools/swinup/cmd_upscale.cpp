@@ -187,7 +187,8 @@ void register_upscale(CLI::App& app) {
     auto opt = std::make_shared<UpscaleOptions>();
     CLI::App* cmd = app.add_subcommand("upscale", "Upscale a sequence folder through the C API");
     cmd->add_option("SEQ", opt->sequence, "sequence folder (sequence.json + EXR frames)")
-        ->required();
+        ->required()
+        ->check(CLI::ExistingDirectory);  // a folder that is not there is a bad value: exit 2
     cmd->add_option("-o,--output", opt->output,
                     "output folder (out.NNNN.exr, upscale.json; what it may replace: below)")
         ->required();
