@@ -185,6 +185,28 @@ typedef struct swinup_vulkan_device_desc {
                                                   swinup uses an optional feature (and shaderFloat64,
                                                   which SWINUP_FLAG_AUTO_EXPOSURE needs) only when it
                                                   is enabled here */
+    /* --- SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 (both optional; the Vulkan backend reads them, the CUDA
+       backend makes no Vulkan object and ignores them) --- */
+    VkPipelineCache pipeline_cache;            /* the application's pipeline cache, or VK_NULL_HANDLE:
+                                                  swinup makes every compute pipeline with it while
+                                                  swinup_vulkan_context_create runs (so a cache the
+                                                  application saved from an earlier run,
+                                                  vkGetPipelineCacheData, makes creation cheaper) and
+                                                  never uses it after that call returns; the
+                                                  application may destroy it then. The driver
+                                                  synchronises it unless the application made it with
+                                                  VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT,
+                                                  in which case no other thread may use it during the
+                                                  call */
+    const VkAllocationCallbacks* allocation_callbacks; /* or NULL: the host allocation callbacks every
+                                                  Vulkan object swinup makes on the device (buffers,
+                                                  images, memory, views, pipelines, descriptor pools,
+                                                  events, the sampler) is created and destroyed with.
+                                                  The struct is copied; its functions and pUserData
+                                                  must stay valid until swinup_context_destroy
+                                                  returns. Checked: pfnAllocation, pfnReallocation and
+                                                  pfnFree non-NULL, the two internal ones both or
+                                                  neither */
 } swinup_vulkan_device_desc;
 
 /* One of the application's images, as it is when the recorded commands execute. */
@@ -286,7 +308,8 @@ typedef struct swinup_vulkan_reactive_mask_desc {
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
    0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
    reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end. */
-#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_device_desc))
+#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_vulkan_device_desc, pipeline_cache)) /* 0.1.0 */
+#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_device_desc)) /* adds pipeline_cache, allocation_callbacks */
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
                 (SWINUP_DISPATCH_DESC_SIZE_V2 - SWINUP_DISPATCH_DESC_SIZE_V1)))
@@ -314,7 +337,17 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
  * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
  * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's. Both kinds of dispatch
- * advance the one temporal state of the context. */
+ * advance the one temporal state of the context.
+ * What creation costs: besides the weights upload and the buffers (swinup_query_memory), it makes
+ * every compute pipeline the context's frames and reactive masks use (15 for a lite context: 6
+ * frame passes, 5 network kernels, 4 reactive-mask variants), with device->pipeline_cache when one
+ * is given, so that no recorded frame makes a pipeline. On Mesa's lavapipe (llvmpipe, LLVM 15, two
+ * shared x86-64 cores) that is nearly all of it: 3.5 to 5 s to make the pipelines, 0.01 s for the
+ * rest, and the first recorded frame then takes what the next ones do (test_vulkan_context_creation
+ * prints these figures). A re-created context makes them again; a driver that keeps pipelines in
+ * a VkPipelineCache (NVIDIA's, RADV; lavapipe keeps nothing in one) makes them from the cache when
+ * the application passes one it kept (or saved with vkGetPipelineCacheData). Create the context
+ * where a stall is acceptable (a loading screen), or on a loading thread. */
 SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc,
                                                       const swinup_vulkan_device_desc* device,
                                                       swinup_context** out);
@@ -325,8 +358,10 @@ SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc*
  * images, views and command buffers on it and submit to queue 0 of queue_family_index;
  * swinup_dispatch (host pointers) on such a context submits to that same queue, so the application
  * must not use the queue from another thread during it. out->struct_size must be set first
- * (swinup_vulkan_device_desc_init does); another size is SWINUP_STATUS_INVALID_ARGUMENT naming
- * swinup_vulkan_device_desc, with *out unchanged. */
+ * (swinup_vulkan_device_desc_init does; a SWINUP_VULKAN_DEVICE_DESC_SIZE_* , of which that many bytes
+ * are written); another size is SWINUP_STATUS_INVALID_ARGUMENT naming swinup_vulkan_device_desc,
+ * with *out unchanged. pipeline_cache and allocation_callbacks come back VK_NULL_HANDLE and NULL
+ * (swinup keeps neither the cache nor the application's pointer). */
 SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx,
                                                           swinup_vulkan_device_desc* out);
 

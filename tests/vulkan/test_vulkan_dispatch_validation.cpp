@@ -20,6 +20,7 @@ namespace {
 
 using swinup::Validation;
 using swinup::vulkan_api::read_vulkan_dispatch_desc;
+using swinup::vulkan_api::read_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
@@ -314,11 +315,40 @@ TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {
     const char* names[2] = {"VK_KHR_16bit_storage", nullptr};
     d.enabled_extensions = names;
     EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.enabled_extensions[1]: is NULL");
+    d.enabled_extensions = nullptr;
+    d.enabled_extension_count = 0;
+    d.struct_size = SWINUP_VULKAN_DEVICE_DESC_SIZE_V1;  // 0.1.0's size: still accepted
+    EXPECT_TRUE(validate_vulkan_device_desc(d).ok()) << validate_vulkan_device_desc(d).message;
     d.struct_size = 3;
+    const std::string refused = "vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
+                                std::to_string(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
+                                " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) or " + std::to_string(sizeof(swinup_vulkan_device_desc)) +
+                                " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V2; call swinup_vulkan_device_desc_init), got 3";
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, refused);
+    // The read takes only struct_size from a descriptor of a size it never had.
+    swinup_vulkan_device_desc read;
+    EXPECT_EQ(read_vulkan_device_desc(&d, &read).message, refused);
+}
+
+TEST(VulkanDispatchValidation, AllocationCallbacksFollowVulkansRules) {
+    swinup_vulkan_device_desc d;
+    swinup_vulkan_device_desc_init(&d);
+    d.instance = fake<VkInstance>(0x10);
+    d.physical_device = fake<VkPhysicalDevice>(0x20);
+    d.device = fake<VkDevice>(0x30);
+    VkAllocationCallbacks a{};
+    d.allocation_callbacks = &a;
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.allocation_callbacks->pfnAllocation: is NULL");
+    a.pfnAllocation = [](void*, size_t, size_t, VkSystemAllocationScope) -> void* { return nullptr; };
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.allocation_callbacks->pfnReallocation: is NULL");
+    a.pfnReallocation = [](void*, void*, size_t, size_t, VkSystemAllocationScope) -> void* { return nullptr; };
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.allocation_callbacks->pfnFree: is NULL");
+    a.pfnFree = [](void*, void*) {};
+    EXPECT_TRUE(validate_vulkan_device_desc(d).ok()) << validate_vulkan_device_desc(d).message;
+    a.pfnInternalFree = [](void*, size_t, VkInternalAllocationType, VkSystemAllocationScope) {};
     EXPECT_EQ(validate_vulkan_device_desc(d).message,
-              "vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
-                  std::to_string(sizeof(swinup_vulkan_device_desc)) +
-                  " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got 3");
+              "vulkan_device.allocation_callbacks->pfnInternalAllocation: must be given together with "
+              "pfnInternalFree (both or neither)");
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ class RecordingSlots {
 public:
     static constexpr size_t kMaxSlots = 8;
 
-    explicit RecordingSlots(VkDevice device) : device_(device) {}
+    // allocator: the device's (vulkan::Device::allocator), used for the events and descriptor pools.
+    RecordingSlots(VkDevice device, const VkAllocationCallbacks* allocator) : device_(device), allocator_(allocator) {}
     ~RecordingSlots();
     RecordingSlots(const RecordingSlots&) = delete;
     RecordingSlots& operator=(const RecordingSlots&) = delete;
@@ -56,6 +57,7 @@ private:
     // Its event is set (the event is reset again).
     bool completed(Slot& slot);
     VkDevice device_;
+    const VkAllocationCallbacks* allocator_;
     std::function<void(Slot&)> on_completed_;
     std::vector<std::unique_ptr<Slot>> slots_;
 };

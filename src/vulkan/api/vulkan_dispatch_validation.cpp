@@ -199,13 +199,37 @@ Validation validate_vulkan_reactive_mask_desc(const swinup_vulkan_reactive_mask_
     return {};
 }
 
+namespace {
+
+bool device_desc_size_accepted(uint32_t size) {
+    return size == SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 || size == SWINUP_VULKAN_DEVICE_DESC_SIZE_V2;
+}
+
+Validation device_desc_size_refused(const char* field, uint32_t size) {
+    return invalid(std::string(field) + ": swinup_vulkan_device_desc accepts " +
+                   number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) + " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) or " +
+                   number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V2) +
+                   " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V2; call swinup_vulkan_device_desc_init), got " + number(size));
+}
+
+}  // namespace
+
+Validation read_vulkan_device_desc(const swinup_vulkan_device_desc* in, swinup_vulkan_device_desc* out) {
+    uint32_t size = 0;
+    std::memcpy(&size, in, sizeof size);  // only struct_size until the size is known
+    if (!device_desc_size_accepted(size)) return device_desc_size_refused("vulkan_device.struct_size", size);
+    swinup_vulkan_device_desc_init(out);
+    std::memcpy(out, in, size);  // a V1 caller's fields; the V2 ones keep their defaults
+    return {};
+}
+
+Validation device_desc_size_check_for_output(uint32_t size) {
+    if (device_desc_size_accepted(size)) return {};
+    return device_desc_size_refused("swinup_vulkan_context_get_device: out->struct_size", size);
+}
+
 Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
-    if (d.struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) {
-        return invalid("vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
-                       number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
-                       " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got " +
-                       number(d.struct_size));
-    }
+    if (!device_desc_size_accepted(d.struct_size)) return device_desc_size_refused("vulkan_device.struct_size", d.struct_size);
     if (d.instance == VK_NULL_HANDLE) return invalid("vulkan_device.instance: is VK_NULL_HANDLE");
     if (d.physical_device == VK_NULL_HANDLE) return invalid("vulkan_device.physical_device: is VK_NULL_HANDLE");
     if (d.device == VK_NULL_HANDLE) return invalid("vulkan_device.device: is VK_NULL_HANDLE");
@@ -222,6 +246,16 @@ Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
         return {SWINUP_STATUS_UNSUPPORTED,
                 "vulkan_device.api_version: " + number(VK_API_VERSION_MAJOR(d.api_version)) + "." +
                     number(VK_API_VERSION_MINOR(d.api_version)) + ": swinup needs Vulkan 1.1 or newer"};
+    }
+    if (const VkAllocationCallbacks* a = d.allocation_callbacks) {
+        // Vulkan's rules for VkAllocationCallbacks (a driver would call a NULL function).
+        if (a->pfnAllocation == nullptr) return invalid("vulkan_device.allocation_callbacks->pfnAllocation: is NULL");
+        if (a->pfnReallocation == nullptr) return invalid("vulkan_device.allocation_callbacks->pfnReallocation: is NULL");
+        if (a->pfnFree == nullptr) return invalid("vulkan_device.allocation_callbacks->pfnFree: is NULL");
+        if ((a->pfnInternalAllocation == nullptr) != (a->pfnInternalFree == nullptr)) {
+            return invalid("vulkan_device.allocation_callbacks->pfnInternalAllocation: must be given together with "
+                           "pfnInternalFree (both or neither)");
+        }
     }
     return {};
 }

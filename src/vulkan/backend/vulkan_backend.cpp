@@ -12,6 +12,7 @@
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
 #include "vulkan/frame/reactive_mask_pass.h"
+#include "vulkan/layers/runtime_layer_recorder.h"
 #include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan {
@@ -36,6 +37,11 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
                                                    pad_to_grid(static_cast<int>(desc.max_render_height)));
     }
     io_ = std::make_unique<HostFrameIo>(device, desc);
+    // Every pipeline this context's frames and reactive masks record is made now, once, rather
+    // than at the first frame (its cost is creation's: swinup_vulkan.h says how much).
+    passes_.build_pipelines((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) != 0, weights_->config.masks, desc.output_format);
+    if (!network_fn_) build_layer_pipelines(device);
+    build_reactive_mask_pipelines(device);
 }
 
 VulkanBackend::~VulkanBackend() {

@@ -27,6 +27,41 @@ const SpirvCode& output_shader(swinup_precision precision, swinup_format format)
     }
 }
 
+// The pipeline of each pass: one definition for its recording and build_pipelines.
+PipelineDesc exposure_rows_pipeline() {
+    return {&shaders::frame_exposure_rows, {K::SampledImage, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc exposure_auto_pipeline() {
+    return {&shaders::frame_exposure_auto, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc exposure_fixed_pipeline() {
+    return {&shaders::frame_exposure_fixed, {K::SampledImage, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc input_planes_pipeline() {
+    return {&shaders::frame_input_planes,
+            {K::SampledImage, K::SampledImage, K::SampledImage, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+             K::StorageBuffer, K::SampledImage, K::SampledImage, K::StorageBuffer},
+            kPush, {}};
+}
+PipelineDesc staging_pipeline() {
+    return {&shaders::frame_staging,
+            {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+             K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
+            kPush, {}};
+}
+PipelineDesc mask_tokens_pipeline() {
+    return {&shaders::frame_mask_tokens, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc output_pipeline(swinup_precision precision, swinup_format format) {
+    return {&output_shader(precision, format),
+            {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+             K::StorageImage, K::StorageBuffer, K::StorageBuffer},
+            kPush, {}};
+}
+PipelineDesc recurrent_pipeline() {
+    return {&shaders::frame_recurrent_store, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
+}
+
 Groups groups_2d(int width, int height) {
     return {div_up(static_cast<uint32_t>(width), 8), div_up(static_cast<uint32_t>(height), 8), 1};
 }
@@ -103,6 +138,20 @@ VkFormat output_vk_format(swinup_format format) {
 
 FramePasses::FramePasses(Device& device, swinup_precision precision) : device_(device), precision_(precision) {}
 
+void FramePasses::build_pipelines(bool auto_exposure, bool mask_tokens, swinup_format output_format) {
+    if (auto_exposure) {
+        device_.pipeline(exposure_rows_pipeline());
+        device_.pipeline(exposure_auto_pipeline());
+    } else {
+        device_.pipeline(exposure_fixed_pipeline());
+    }
+    device_.pipeline(input_planes_pipeline());
+    device_.pipeline(staging_pipeline());
+    if (mask_tokens) device_.pipeline(mask_tokens_pipeline());
+    device_.pipeline(output_pipeline(precision_, output_format));
+    device_.pipeline(recurrent_pipeline());
+}
+
 void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                   const FrameInputViews& inputs, FrameBuffers& buffers) {
     if (frame.exposure.automatic) {
@@ -111,10 +160,10 @@ void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const Fr
                               "auto exposure needs shaderFloat64, which Vulkan device \"" + device_.name() +
                                   "\" lacks (pass an exposure value or texture instead)");
         }
-        rec.dispatch(device_.pipeline({&shaders::frame_exposure_rows, {K::SampledImage, K::StorageBuffer}, kPush, {}}),
+        rec.dispatch(device_.pipeline(exposure_rows_pipeline()),
                      {Bind::sampled_image(inputs.color.view, inputs.color.layout), Bind::buffer(buffers.row_sums)},
                      push, Groups{div_up(static_cast<uint32_t>(push.height), 64)});
-        rec.dispatch(device_.pipeline({&shaders::frame_exposure_auto, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+        rec.dispatch(device_.pipeline(exposure_auto_pipeline()),
                      {Bind::buffer(buffers.row_sums), Bind::buffer(buffers.scalars)}, push, Groups{1});
         return;
     }
@@ -129,7 +178,7 @@ void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const Fr
     }
     const Bind texture = inputs.exposure.view ? Bind::sampled_image(inputs.exposure.view, inputs.exposure.layout)
                                               : Bind::sampled_image(buffers.no_exposure);
-    rec.dispatch(device_.pipeline({&shaders::frame_exposure_fixed, {K::SampledImage, K::StorageBuffer}, kPush, {}}),
+    rec.dispatch(device_.pipeline(exposure_fixed_pipeline()),
                  {texture, Bind::buffer(buffers.scalars)}, p, Groups{1});
 }
 
@@ -147,11 +196,7 @@ void FramePasses::record_input_planes(Recorder& rec, const FramePush& push, cons
     const auto mask = [&](const InputView& view) {
         return view.view ? Bind::sampled_image(view.view, view.layout) : Bind::sampled_image(buffers.no_mask);
     };
-    rec.dispatch(device_.pipeline({&shaders::frame_input_planes,
-                                   {K::SampledImage, K::SampledImage, K::SampledImage, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::SampledImage,
-                                    K::SampledImage, K::StorageBuffer},
-                                   kPush, {}}),
+    rec.dispatch(device_.pipeline(input_planes_pipeline()),
                  {Bind::sampled_image(inputs.color.view, inputs.color.layout),
                   Bind::sampled_image(inputs.depth.view, inputs.depth.layout),
                   Bind::sampled_image(inputs.motion.view, inputs.motion.layout), Bind::buffer(buffers.color),
@@ -162,11 +207,7 @@ void FramePasses::record_input_planes(Recorder& rec, const FramePush& push, cons
 
 void FramePasses::record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                  FrameBuffers& buffers) {
-    rec.dispatch(device_.pipeline({&shaders::frame_staging,
-                                   {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer},
-                                   kPush, {}}),
+    rec.dispatch(device_.pipeline(staging_pipeline()),
                  {Bind::buffer(buffers.color), Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.motion),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.depth[frame.current]),
                   Bind::buffer(buffers.recurrent[frame.current]), Bind::buffer(buffers.staged),
@@ -179,16 +220,13 @@ void FramePasses::record_mask_tokens(Recorder& rec, const FramePush& push, Frame
     p.option = lite ? 1u : 0u;
     const Groups groups = lite ? groups_2d(push.padded_width / 2, push.padded_height / 2)
                                : groups_2d(push.padded_width, push.padded_height);
-    rec.dispatch(device_.pipeline({&shaders::frame_mask_tokens, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+    rec.dispatch(device_.pipeline(mask_tokens_pipeline()),
                  {Bind::buffer(buffers.masks), Bind::buffer(buffers.mask_tokens)}, p, groups);
 }
 
 void FramePasses::record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                 FrameBuffers& buffers, VkImageView output, swinup_format format) {
-    rec.dispatch(device_.pipeline({&output_shader(precision_, format),
-                                   {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageImage, K::StorageBuffer, K::StorageBuffer},
-                                   kPush, {}}),
+    rec.dispatch(device_.pipeline(output_pipeline(precision_, format)),
                  {Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated), Bind::buffer(buffers.head),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.history[frame.next]),
                   Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks)},
@@ -197,7 +235,7 @@ void FramePasses::record_output(Recorder& rec, const FramePush& push, const Fram
 
 void FramePasses::record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                    FrameBuffers& buffers) {
-    rec.dispatch(device_.pipeline({&shaders::frame_recurrent_store, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+    rec.dispatch(device_.pipeline(recurrent_pipeline()),
                  {Bind::buffer(buffers.head), Bind::buffer(buffers.recurrent[frame.next])}, push,
                  groups_2d(push.width, push.height));
 }

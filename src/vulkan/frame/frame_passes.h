@@ -74,6 +74,11 @@ public:
     // Throws VulkanError when a pipeline cannot be made.
     FramePasses(Device& device, swinup_precision precision);
 
+    // Makes the pipeline of every pass a frame of this context records (the exposure passes of
+    // auto exposure or of a fixed exposure, mask_tokens when the network reads masks, the output
+    // pass of output_format), so that recording a frame makes none.
+    void build_pipelines(bool auto_exposure, bool mask_tokens, swinup_format output_format);
+
     // The frame's exposure into buffers.scalars (and its counters cleared): automatic (needs
     // shaderFloat64: VulkanError(UNSUPPORTED) naming it otherwise), the exposure texture's value,
     // or frame.exposure.value.

@@ -32,15 +32,23 @@ KernelDesc kernel_desc(LayerKernel kernel) {
 
 }  // namespace
 
-void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
-                                    uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
+PipelineDesc layer_kernel_pipeline(LayerKernel kernel) {
     const KernelDesc k = kernel_desc(kernel);
     PipelineDesc desc;
     desc.code = k.code;
     desc.bindings.assign(size_t(k.buffers), BindingKind::StorageBuffer);
     desc.push_constant_size = k.push_bytes;
     desc.specialization = k.specialization;
-    const ComputePipeline& pipeline = device_.pipeline(desc);
+    return desc;
+}
+
+void build_layer_pipelines(Device& device) {
+    for (int i = 0; i < kLayerKernelCount; ++i) device.pipeline(layer_kernel_pipeline(static_cast<LayerKernel>(i)));
+}
+
+void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
+                                    uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
+    const ComputePipeline& pipeline = device_.pipeline(layer_kernel_pipeline(kernel));
     std::vector<Bind> binds;
     binds.reserve(buffers.size());
     for (const BufferView& b : buffers) binds.push_back(Bind::buffer(b.buffer, b.offset, b.size));
