@@ -67,7 +67,14 @@ typedef enum swinup_precision {
     SWINUP_PRECISION_FAST = 1   /* hardware approximations, held to a measured bound vs exact */
 } swinup_precision;
 
-/* Pixel formats of resources (inputs and output). */
+/* Pixel formats of resources (inputs and output). The packed formats are 32-bit words, little-
+   endian, with the memory layout of the Vulkan and DXGI formats named (a host copy of such an image
+   is passed as it is):
+     colour input:  RGBA16F, RGBA32F, RGB16F, RGB32F, R10G10B10A2, B10G11R11F
+     depth input:   R32F, D24_UNORM_S8, D32F_S8
+     motion input:  RG16F, RG32F
+     output:        RGBA16F, R10G10B10A2, RGBA8, B10G11R11F
+     masks:         R8_UNORM, R16F, R32F */
 typedef enum swinup_format {
     SWINUP_FORMAT_UNKNOWN = 0,
     SWINUP_FORMAT_RGBA16F = 1,    /* 4 x IEEE half, linear */
@@ -77,10 +84,25 @@ typedef enum swinup_format {
     SWINUP_FORMAT_R32F = 5,       /* 1 x float (depth) */
     SWINUP_FORMAT_RG16F = 6,      /* 2 x IEEE half (motion vectors) */
     SWINUP_FORMAT_RG32F = 7,      /* 2 x float (motion vectors) */
-    SWINUP_FORMAT_R10G10B10A2 = 8,/* packed UNORM, R in the low bits (output only) */
+    SWINUP_FORMAT_R10G10B10A2 = 8,/* packed UNORM: R bits 0-9, G 10-19, B 20-29, A 30-31 (Vulkan's
+                                     A2B10G10R10_UNORM_PACK32, DXGI R10G10B10A2_UNORM); colour input
+                                     (code / 1023, alpha not read) and output (alpha 3) */
     SWINUP_FORMAT_RGBA8 = 9,      /* 4 x UNORM8, R first in memory (output only) */
     SWINUP_FORMAT_R8_UNORM = 10,  /* 1 x UNORM8, value / 255 (masks) */
-    SWINUP_FORMAT_R16F = 11       /* 1 x IEEE half (masks) */
+    SWINUP_FORMAT_R16F = 11,      /* 1 x IEEE half (masks) */
+    SWINUP_FORMAT_B10G11R11F = 12,/* packed unsigned floats, linear: R bits 0-10 and G 11-21 (5-bit
+                                     exponent, 6-bit mantissa), B 22-31 (5-bit mantissa), exponent bias
+                                     15 as f16 (Vulkan's B10G11R11_UFLOAT_PACK32, DXGI R11G11B10_FLOAT,
+                                     the usual HDR scene format); colour input and output. As output,
+                                     negative values and NaN are written as 0 and values above the
+                                     largest finite one (65024, B 64512) as that one, rounded to nearest
+                                     even */
+    SWINUP_FORMAT_D24_UNORM_S8 = 13,/* depth input: 32-bit words, depth UNORM24 in bits 0-23 (read as
+                                     code / 16777215), stencil in bits 24-31 (not read): DXGI
+                                     D24_UNORM_S8_UINT, and what Vulkan's D24_UNORM_S8_UINT depth aspect
+                                     copies to a buffer as */
+    SWINUP_FORMAT_D32F_S8 = 14    /* depth input: 8 bytes a pixel, the float depth, then the stencil
+                                     byte and 3 unused bytes (not read): DXGI D32_FLOAT_S8X24_UINT */
 } swinup_format;
 
 /* Context creation flags (bit mask): they say how the inputs are to be read, and stay fixed for
@@ -183,7 +205,7 @@ typedef struct swinup_context_desc {
     uint32_t display_width;          /* output width (<= 3 x render width, <= 8192) */
     uint32_t display_height;         /* output height */
     uint32_t flags;                  /* swinup_context_flags bit mask */
-    swinup_format output_format;     /* RGBA16F, R10G10B10A2 or RGBA8 */
+    swinup_format output_format;     /* RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F */
     swinup_weights_source weights_source; /* embedded / path / memory */
     const char* weights_path;        /* weights file (SWINUP_WEIGHTS_PATH) */
     const void* weights_data;        /* weights image (SWINUP_WEIGHTS_MEMORY), copied at create */
@@ -197,8 +219,8 @@ typedef struct swinup_context_desc {
 
 typedef struct swinup_dispatch_desc {
     uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V2 */
-    swinup_resource color;           /* render-res linear color, RGB(A) 16F/32F */
-    swinup_resource depth;           /* render-res device depth, R32F */
+    swinup_resource color;           /* render-res linear color: RGB(A) 16F/32F, R10G10B10A2, B10G11R11F */
+    swinup_resource depth;           /* render-res device depth: R32F, D24_UNORM_S8, D32F_S8 */
     swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
     swinup_resource output;          /* display-res output in the context's output format */
     swinup_resource exposure;        /* optional 1x1 R32F exposure texture; data NULL = use `exposure_value` */

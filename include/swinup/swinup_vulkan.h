@@ -13,24 +13,32 @@
  * ---- Images: formats, usage, layouts -----------------------------------------------------------
  *
  *   resource        VkFormat (swinup_format)                              usage bit needed   layout on entry (= on exit)
- *   color           R16G16B16A16_SFLOAT (RGBA16F), R32G32B32A32_SFLOAT (RGBA32F)   SAMPLED   SHADER_READ_ONLY_OPTIMAL or GENERAL
- *   depth           R32_SFLOAT or D32_SFLOAT (R32F)                       SAMPLED            SHADER_READ_ONLY_OPTIMAL, DEPTH_STENCIL_READ_ONLY_OPTIMAL,
- *                                                                                            DEPTH_READ_ONLY_OPTIMAL or GENERAL
+ *   color           R16G16B16A16_SFLOAT (RGBA16F), R32G32B32A32_SFLOAT     SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *                   (RGBA32F), B10G11R11_UFLOAT_PACK32 (B10G11R11F),
+ *                   A2B10G10R10_UNORM_PACK32 (R10G10B10A2)
+ *   depth           R32_SFLOAT or D32_SFLOAT (R32F), D24_UNORM_S8_UINT    SAMPLED            SHADER_READ_ONLY_OPTIMAL, DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+ *                   (D24_UNORM_S8), D32_SFLOAT_S8_UINT (D32F_S8)                             DEPTH_READ_ONLY_OPTIMAL or GENERAL
  *   motion_vectors  R16G16_SFLOAT (RG16F), R32G32_SFLOAT (RG32F)          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   exposure        R32_SFLOAT (R32F), 1x1, optional                      SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   reactive_mask,  R8_UNORM, R16_SFLOAT or R32_SFLOAT, optional          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   transparency_mask
  *   output          the context's output_format: R16G16B16A16_SFLOAT      STORAGE            GENERAL
  *                   (RGBA16F), A2B10G10R10_UNORM_PACK32 (R10G10B10A2),
- *                   R8G8B8A8_UNORM (RGBA8)
+ *                   R8G8B8A8_UNORM (RGBA8), B10G11R11_UFLOAT_PACK32
+ *                   (B10G11R11F; the device must store it: most desktop
+ *                   GPUs and lavapipe do)
  *
  * Each image is a 2D, single-sample image; swinup reads the top-left render_width x
  * render_height texels of mip level 0, array layer 0 (display size for motion vectors under
  * SWINUP_FLAG_MV_DISPLAY_RES, one texel of the exposure image) and writes the top-left
  * display_width x display_height texels of the output: an image may be larger than what is read
  * (an engine's dynamic-resolution targets are). The view is the application's: a 2D view of that
- * mip level and layer in the image's format, identity swizzle, colour aspect (depth aspect for
- * D32_SFLOAT). swinup does not make views, because it cannot know when an image is destroyed.
+ * mip level and layer in the image's format, identity swizzle, colour aspect (the depth aspect
+ * alone for the depth formats: a depth-stencil buffer's stencil is never read). The sampler's own
+ * conversion decodes the packed formats: the small floats and f32 depths exactly, the UNORM ones
+ * (A2B10G10R10, D24) as the device divides (Vulkan allows it a small error, so a frame may differ
+ * from the CPU backend's in the last bits there). swinup does not make views, because it cannot
+ * know when an image is destroyed.
  * The layout and usage fields declare what the image is in and was created with; a missing usage
  * bit or an unlisted layout or format is refused before anything is recorded. swinup never changes
  * a layout: each image is in the same layout after swinup's commands as before.
@@ -104,7 +112,10 @@
  *     memory allocated with VkExportMemoryAllocateInfo of the handle type above (a dedicated
  *     allocation, VkMemoryDedicatedAllocateInfo, is what NVIDIA recommends; say so in `dedicated`).
  *     Formats: the table above, except that depth must be R32_SFLOAT (a D32_SFLOAT depth buffer's
- *     layout is not one CUDA maps; copy depth into an R32_SFLOAT image). Usage: the table's bits;
+ *     layout is not one CUDA maps; copy depth into an R32_SFLOAT image) and the packed and
+ *     depth-stencil formats (B10G11R11_UFLOAT_PACK32, A2B10G10R10 colour, D24_UNORM_S8_UINT,
+ *     D32_SFLOAT_S8_UINT) are SWINUP_STATUS_UNSUPPORTED naming the image (no CUDA array format
+ *     reads them per channel). Usage: the table's bits;
  *     swinup mirrors COLOR_ATTACHMENT and STORAGE into the CUDA array's flags (cudaArrayColorAttachment,
  *     cudaArraySurfaceLoadStore) so that CUDA computes the driver's layout. Layouts: as above (the
  *     layout the image is in while swinup's CUDA work runs; views are checked but not used).

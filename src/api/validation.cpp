@@ -30,7 +30,8 @@ Validation invalid(std::string message) {
 constexpr swinup_format kFormats[] = {
     SWINUP_FORMAT_UNKNOWN, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F,
     SWINUP_FORMAT_RGB32F,  SWINUP_FORMAT_R32F,    SWINUP_FORMAT_RG16F,   SWINUP_FORMAT_RG32F,
-    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8, SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F};
+    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8, SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F,
+    SWINUP_FORMAT_B10G11R11F, SWINUP_FORMAT_D24_UNORM_S8, SWINUP_FORMAT_D32F_S8};
 
 std::string describe_format(int64_t raw) {
     for (swinup_format f : kFormats)
@@ -38,9 +39,9 @@ std::string describe_format(int64_t raw) {
     return "unknown value " + std::to_string(raw);
 }
 
-// Up to four formats a field accepts (a fixed array: validating a dispatch allocates nothing).
+// Up to eight formats a field accepts (a fixed array: validating a dispatch allocates nothing).
 struct FormatSet {
-    swinup_format formats[4] = {};
+    swinup_format formats[8] = {};
     size_t count = 0;
     FormatSet(std::initializer_list<swinup_format> list) {
         for (swinup_format f : list) formats[count++] = f;
@@ -267,11 +268,11 @@ Validation validate_context_desc(const swinup_context_desc& d) {
         std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known_flags);
         return invalid(std::string("context_desc.flags: unknown bits ") + bits + " (see swinup_context_flags)");
     }
-    if (output_format != SWINUP_FORMAT_RGBA16F && output_format != SWINUP_FORMAT_R10G10B10A2 &&
-        output_format != SWINUP_FORMAT_RGBA8) {
-        return invalid("context_desc.output_format: expected " +
-                       format_list({SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) +
-                       ", got " + describe_format(output_format));
+    const FormatSet outputs{SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8,
+                            SWINUP_FORMAT_B10G11R11F};
+    if (!outputs.contains(output_format)) {
+        return invalid("context_desc.output_format: expected " + format_list(outputs) + ", got " +
+                       describe_format(output_format));
     }
     if (d.num_threads > SWINUP_MAX_THREADS) {
         return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
@@ -344,10 +345,11 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
 
     const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
     const ResourceRule color{"color",
-                             {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F},
+                             {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F,
+                              SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_B10G11R11F},
                              d.render_width, d.render_height, "render_width x render_height", false};
-    const ResourceRule depth{"depth", {SWINUP_FORMAT_R32F}, d.render_width, d.render_height,
-                             "render_width x render_height", false};
+    const ResourceRule depth{"depth", {SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8, SWINUP_FORMAT_D32F_S8},
+                             d.render_width, d.render_height, "render_width x render_height", false};
     const ResourceRule motion{"motion_vectors", {SWINUP_FORMAT_RG16F, SWINUP_FORMAT_RG32F},
                               mv_display ? c.display_width : d.render_width,
                               mv_display ? c.display_height : d.render_height,

@@ -134,7 +134,8 @@ TEST(ApiCreate, OutputFormat) {
     d.output_format = SWINUP_FORMAT_R32F;  // an input format
     EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT,
                         "context_desc.output_format: expected SWINUP_FORMAT_RGBA16F, "
-                        "SWINUP_FORMAT_R10G10B10A2 or SWINUP_FORMAT_RGBA8, got SWINUP_FORMAT_R32F");
+                        "SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8 or SWINUP_FORMAT_B10G11R11F, got "
+                        "SWINUP_FORMAT_R32F");
     store_raw(&d.output_format, 99);
     EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.output_format");
 }
@@ -328,12 +329,14 @@ TEST_F(ApiDispatch, NullPointers) {
 TEST_F(ApiDispatch, Formats) {
     const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
     expect_change_fails([](swinup_dispatch_desc& d) { d.depth.format = SWINUP_FORMAT_RG16F; }, invalid,
-                        "dispatch.depth.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F");
+                        "dispatch.depth.format: expected SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8 or "
+                        "SWINUP_FORMAT_D32F_S8, got SWINUP_FORMAT_RG16F");
     expect_change_fails([](swinup_dispatch_desc& d) { d.color.format = SWINUP_FORMAT_R32F; }, invalid,
                         "dispatch.color.format");
     expect_change_fails([](swinup_dispatch_desc& d) { store_raw(&d.color.format, 77); }, invalid,
                         "dispatch.color.format: expected SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, "
-                        "SWINUP_FORMAT_RGB16F or SWINUP_FORMAT_RGB32F, got unknown value 77");
+                        "SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F, SWINUP_FORMAT_R10G10B10A2 or "
+                        "SWINUP_FORMAT_B10G11R11F, got unknown value 77");
     expect_change_fails([](swinup_dispatch_desc& d) { d.motion_vectors.format = SWINUP_FORMAT_RGBA16F; }, invalid,
                         "dispatch.motion_vectors.format");
     // The context's output format is RGBA16F.

@@ -70,11 +70,13 @@ TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
 
 TEST(VulkanDispatchValidation, WrongFormatsAreNamed) {
     expect_refused_after([](Frame& f) { f.desc.depth.format = VK_FORMAT_R16G16_SFLOAT; },
-                         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT "
-                         "(SWINUP_FORMAT_R32F), got VK_FORMAT_R16G16_SFLOAT");
+                         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT, VK_FORMAT_D32_SFLOAT, "
+                         "VK_FORMAT_D24_UNORM_S8_UINT or VK_FORMAT_D32_SFLOAT_S8_UINT (SWINUP_FORMAT_R32F), got "
+                         "VK_FORMAT_R16G16_SFLOAT");
     expect_refused_after([](Frame& f) { f.desc.color.format = VK_FORMAT_R16G16B16_SFLOAT; },
-                         "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
-                         "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
+                         "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT, "
+                         "VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32 or "
+                         "VK_FORMAT_A2B10G10R10_UNORM_PACK32 (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
     expect_refused_after([](Frame& f) { f.desc.motion_vectors.format = static_cast<VkFormat>(123456); },
                          "vulkan_dispatch.motion_vectors.format: expected VK_FORMAT_R16G16_SFLOAT or "
                          "VK_FORMAT_R32G32_SFLOAT (SWINUP_FORMAT_RG16F), got VkFormat 123456");

@@ -41,9 +41,10 @@ struct FrameBuffers {
         row_sums = DeviceBuffer(size_t(max_h) * 8);
         exposure = DeviceBuffer(4);
         params = DeviceBuffer(params_bytes);
-        // Host resources are copied through these (the largest formats: RGBA32F, RG32F at display res).
+        // Host resources are copied through these (the largest formats: RGBA32F, D32F_S8, RG32F at
+        // display res); the packed formats are read there by frame/input_image.h as on the CPU.
         host_color = DeviceBuffer(render * 16);
-        host_depth = DeviceBuffer(render * 4);
+        host_depth = DeviceBuffer(render * 8);
         host_motion = DeviceBuffer(std::max(render, display) * 8);
         host_output = DeviceBuffer(display * 8);
         masks = DeviceBuffer(render * 2 * 4);

@@ -20,12 +20,13 @@ std::string vk_format_name(VkFormat format);
 std::string vk_layout_name(VkImageLayout layout);
 
 // The swinup_format a VkFormat carries (SWINUP_FORMAT_UNKNOWN for one this API does not read or
-// write). D32_SFLOAT is a depth buffer read through its depth aspect: R32F.
+// write). D32_SFLOAT is a depth buffer read through its depth aspect: R32F; D24_UNORM_S8_UINT and
+// D32_SFLOAT_S8_UINT, read through theirs, carry D24_UNORM_S8 and D32F_S8.
 swinup_format swinup_format_of(VkFormat format);
 
 struct ImageRule {
     const char* name;               // "color", "depth", ...
-    VkFormat formats[3];            // accepted formats (VK_FORMAT_UNDEFINED ends the list)
+    VkFormat formats[4];            // accepted formats (VK_FORMAT_UNDEFINED ends a shorter list)
     VkImageUsageFlagBits usage;     // the bit the shaders need
     const char* usage_reason;       // why, for the message
     VkImageLayout layouts[4];       // accepted layouts (VK_IMAGE_LAYOUT_UNDEFINED ends the list)

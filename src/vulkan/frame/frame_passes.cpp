@@ -20,9 +20,11 @@ const SpirvCode& output_shader(swinup_precision precision, swinup_format format)
         case SWINUP_FORMAT_RGBA16F: return fast ? shaders::frame_output_pass_fast_rgba16f : shaders::frame_output_pass_exact_rgba16f;
         case SWINUP_FORMAT_R10G10B10A2: return fast ? shaders::frame_output_pass_fast_rgb10a2 : shaders::frame_output_pass_exact_rgb10a2;
         case SWINUP_FORMAT_RGBA8: return fast ? shaders::frame_output_pass_fast_rgba8 : shaders::frame_output_pass_exact_rgba8;
+        case SWINUP_FORMAT_B10G11R11F:
+            return fast ? shaders::frame_output_pass_fast_b10g11r11 : shaders::frame_output_pass_exact_b10g11r11;
         default:
             throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
-                              "the output format must be RGBA16F, R10G10B10A2 or RGBA8 (got " +
+                              "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F (got " +
                                   std::to_string(static_cast<int>(format)) + ")");
     }
 }
@@ -132,6 +134,7 @@ VkFormat output_vk_format(swinup_format format) {
         case SWINUP_FORMAT_RGBA16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
         case SWINUP_FORMAT_R10G10B10A2: return VK_FORMAT_A2B10G10R10_UNORM_PACK32;
         case SWINUP_FORMAT_RGBA8: return VK_FORMAT_R8G8B8A8_UNORM;
+        case SWINUP_FORMAT_B10G11R11F: return VK_FORMAT_B10G11R11_UFLOAT_PACK32;
         default: return VK_FORMAT_UNDEFINED;
     }
 }

@@ -65,7 +65,7 @@ struct FrameBuffers {
 // still_history_shift).
 FramePush frame_push(const FrameSetup& frame, const swinup_dispatch_desc& desc, float still_history_shift);
 
-// The VkFormat of the output image for an output format (RGBA16F, R10G10B10A2, RGBA8), or
+// The VkFormat of the output image for an output format (RGBA16F, R10G10B10A2, RGBA8, B10G11R11F), or
 // VK_FORMAT_UNDEFINED for any other.
 VkFormat output_vk_format(swinup_format format);
 

@@ -1,4 +1,4 @@
-// variants: EXACT_RGBA16F EXACT_RGB10A2 EXACT_RGBA8 FAST_RGBA16F FAST_RGB10A2 FAST_RGBA8
+// variants: EXACT_RGBA16F EXACT_RGB10A2 EXACT_RGBA8 EXACT_B10G11R11 FAST_RGBA16F FAST_RGB10A2 FAST_RGBA8 FAST_B10G11R11
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // The output pass (src/frame/output_pixel.h, cpu/output_pass.cpp): per display pixel the
@@ -10,13 +10,16 @@
 // the colour kept as history to share * (1 - r) (the particle reaches the display, not the
 // history: docs/masks.md); absent masks (0) leave every bit as it was.
 // The output image's format is the variant's: RGBA16F as f16 (alpha 1), RGB10A2
-// and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code.
+// and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code,
+// B10G11R11 as the f32 of the CPU's packed small floats (packed_formats.glsl), which the image's
+// conversion stores unchanged (every such value is one of the format's).
 // FAST_*: the kernel weights' and the colour compression's exp2/log2 and the Lanczos weights'
 // multiply-adds by the hardware (bound: tests/vulkan/test_vulkan_frame.cpp).
 #include "frame_push.glsl"
+#include "packed_formats.glsl"
 #include "pixel_ops.glsl"
 
-#if defined(FAST_RGBA16F) || defined(FAST_RGB10A2) || defined(FAST_RGBA8)
+#if defined(FAST_RGBA16F) || defined(FAST_RGB10A2) || defined(FAST_RGBA8) || defined(FAST_B10G11R11)
 #define FAST 1
 #endif
 
@@ -30,6 +33,8 @@ layout(std430, binding = 4) writeonly buffer NewHistory { uint new_history[]; };
 layout(rgba16f, binding = 5) uniform writeonly image2D output_image;
 #elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
 layout(rgb10_a2, binding = 5) uniform writeonly image2D output_image;
+#elif defined(EXACT_B10G11R11) || defined(FAST_B10G11R11)
+layout(r11f_g11f_b10f, binding = 5) uniform writeonly image2D output_image;
 #else
 layout(rgba8, binding = 5) uniform writeonly image2D output_image;
 #endif
@@ -169,6 +174,9 @@ void main() {
 #elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
     const vec4 stored = vec4(float(px_unorm_encode(v.r, 1023.0)) / 1023.0, float(px_unorm_encode(v.g, 1023.0)) / 1023.0,
                              float(px_unorm_encode(v.b, 1023.0)) / 1023.0, 1.0);
+#elif defined(EXACT_B10G11R11) || defined(FAST_B10G11R11)
+    const vec4 stored = vec4(ufloat_to_f32(f32_to_ufloat(v.r, 6u), 6u), ufloat_to_f32(f32_to_ufloat(v.g, 6u), 6u),
+                             ufloat_to_f32(f32_to_ufloat(v.b, 5u), 5u), 1.0);
 #else
     const vec4 stored = vec4(float(px_unorm_encode(v.r, 255.0)) / 255.0, float(px_unorm_encode(v.g, 255.0)) / 255.0,
                              float(px_unorm_encode(v.b, 255.0)) / 255.0, 1.0);
