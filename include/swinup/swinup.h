@@ -35,6 +35,9 @@ extern "C" {
 #define SWINUP_VERSION_MINOR 1
 #define SWINUP_VERSION_PATCH 0
 
+/* The largest display / render ratio per axis a context or dispatch accepts (the smallest is 1). */
+#define SWINUP_MAX_UPSCALE_RATIO 3.0f
+
 /* The most CPU worker threads a context may ask for (swinup_context_desc.num_threads). */
 #define SWINUP_MAX_THREADS 1024
 
@@ -289,16 +292,31 @@ SWINUP_API void swinup_context_destroy(swinup_context* ctx);
 
 /* The message of the last failure on ctx; "" when the last call on ctx succeeded. With ctx NULL:
  * the message of the last call on this thread that reports there (swinup_context_create, the
- * render-size, jitter, info, version and memory calls, or any call given a NULL ctx); "" when that call
+ * render-size, upscale-ratio, jitter, info, version and memory calls, or any call given a NULL ctx); "" when that call
  * succeeded. Valid until the next call on the same context (or, for NULL, on this thread). */
 SWINUP_API const char* swinup_last_error(const swinup_context* ctx);
 /* A short name of a status code, e.g. "SWINUP_STATUS_INVALID_ARGUMENT". */
 SWINUP_API const char* swinup_status_name(swinup_status status);
 
-/* Render size for a quality mode and display size (rounded to the nearest pixel, at least 1). */
+/* Render size for a quality mode and display size (rounded to the nearest pixel, at least 1, and
+ * at least display / 3 rounded up, so that it is always a size a context accepts). */
 SWINUP_API swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width,
                                                 uint32_t display_height, uint32_t* render_width,
                                                 uint32_t* render_height);
+/* The display / render ratio per axis of a quality mode: 1.0, 1.5, 1.7, 2.0, 3.0 (FSR 2's
+ * ffxFsr2GetUpscaleRatioFromQualityMode). An unknown mode or a NULL ratio is
+ * SWINUP_STATUS_INVALID_ARGUMENT (reported on the thread). */
+SWINUP_API swinup_status swinup_get_upscale_ratio(swinup_quality_mode mode, float* ratio);
+/* For dynamic resolution: the render sizes a context of this display size accepts, per axis from
+ * the smallest (display / SWINUP_MAX_UPSCALE_RATIO rounded up) to the largest (the display size: 1x).
+ * A context's max_render_width / height may be anything in that range, and each dispatch's
+ * render_width / height anything from the minimum to the context's maximum; an engine that scales
+ * its resolution with the frame time creates the context with the largest size it will render at
+ * and moves within [min, that]. Display axes outside 1..8192 or a NULL pointer are
+ * SWINUP_STATUS_INVALID_ARGUMENT (reported on the thread). */
+SWINUP_API swinup_status swinup_get_render_size_range(uint32_t display_width, uint32_t display_height,
+                                                      uint32_t* min_render_width, uint32_t* min_render_height,
+                                                      uint32_t* max_render_width, uint32_t* max_render_height);
 /* Recommended phase count for a display/render ratio: ceil(8 * s^2), s clamped to [1, 3] (NaN: 1). */
 SWINUP_API uint32_t swinup_get_jitter_phase_count(float scale);
 /* Jitter of `phase` (taken modulo count): Halton(2,3), minus 0.5, in [-0.5, 0.5) render pixels. */

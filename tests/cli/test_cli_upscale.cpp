@@ -575,4 +575,14 @@ TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     EXPECT_NE(run.out.find("640x360"), std::string::npos) << run.out;
 }
 
+// swinup info: each quality mode's ratio and render size, and the dynamic-resolution range, as the
+// library's queries give them.
+TEST_F(CliUpscale, InfoPrintsTheQualityModesAndTheDynamicResolutionRange) {
+    const CliRun run = swinup("info --display 3840x2160 --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("balanced           1.70x  2259x1271"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("ultra performance  3.00x  1280x720"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("dynamic resolution 1280x720 to 3840x2160"), std::string::npos) << run.out;
+}
+
 }  // namespace
