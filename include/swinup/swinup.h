@@ -111,7 +111,7 @@ typedef enum swinup_format {
 /* Context creation flags (bit mask): they say how the inputs are to be read, and stay fixed for
    the context's life (creation refuses unknown bits). No flag selects other compiled code: at each
    dispatch both backends pass them as run-time switches to the input pass, which converts colour
-   (HDR: no clamp to 1), depth (DEPTH_INVERTED) and motion vectors (MV_DISPLAY_RES: read at the
+   (SRGB_INPUT: decoded to linear; HDR: no clamp to 1), depth (DEPTH_INVERTED) and motion vectors (MV_DISPLAY_RES: read at the
    display pixel and divided by the scale; MV_JITTERED: corrected by the jitter difference while
    history is valid); AUTO_EXPOSURE runs an exposure reduction over the colour before that pass.
    Dispatch validation expects display-sized motion vectors under MV_DISPLAY_RES and ignores the
@@ -121,7 +121,13 @@ typedef enum swinup_context_flags {
     SWINUP_FLAG_MV_DISPLAY_RES = 1u << 1, /* motion vectors are given at display resolution */
     SWINUP_FLAG_MV_JITTERED = 1u << 2,    /* motion vectors include the jitter difference */
     SWINUP_FLAG_DEPTH_INVERTED = 1u << 3, /* reverse-Z: 1 is near, 0 is far */
-    SWINUP_FLAG_AUTO_EXPOSURE = 1u << 4   /* compute exposure from the frame; ignore exposure input */
+    SWINUP_FLAG_AUTO_EXPOSURE = 1u << 4,  /* compute exposure from the frame; ignore exposure input */
+    SWINUP_FLAG_SRGB_INPUT = 1u << 5      /* color holds sRGB-encoded values (the sRGB transfer function
+                                             of IEC 61966-2-1, e.g. an 8-bit render target's codes read
+                                             as [0, 1]): staging decodes each channel to linear before
+                                             anything else reads it (exposure, the LDR clamp); values
+                                             above 1 follow the curve, negative ones mirror it. The
+                                             output stays linear. */
 } swinup_context_flags;
 
 /* Where the weights come from. */

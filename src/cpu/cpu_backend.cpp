@@ -98,7 +98,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     if (choice.device_texture != nullptr)  // validation admits only host resources on the CPU
         throw std::logic_error("the exposure texture is in device memory");
     const float exposure = choice.automatic
-                               ? auto_exposure(d, width, height, choice.pre_exposure, planes_.row_sums)
+                               ? auto_exposure(d, width, height, choice.pre_exposure, frame.srgb, planes_.row_sums)
                                : choice.value;
 
     float* z = state_.depth[frame.next].data();

@@ -585,4 +585,25 @@ TEST_F(CliUpscale, InfoPrintsTheQualityModesAndTheDynamicResolutionRange) {
     EXPECT_NE(run.out.find("dynamic resolution 1280x720 to 3840x2160"), std::string::npos) << run.out;
 }
 
+// --srgb-input: the context decodes the colour as sRGB (SWINUP_FLAG_SRGB_INPUT), which the run's
+// record says, and the frames are those of the decoded colour, not of the codes read as linear.
+TEST_F(CliUpscale, SrgbInputDecodesTheColour) {
+    const CliRun plain = swinup("upscale " + seq() + " -o " + (root_ / "plain").string() + " --backend cpu");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const CliRun srgb = swinup("upscale " + seq() + " -o " + (root_ / "srgb").string() + " --backend cpu --srgb-input");
+    ASSERT_EQ(srgb.exit_code, 0) << srgb.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "srgb" / "upscale.json")).at("srgb_input"), true);
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "plain" / "upscale.json")).at("srgb_input"), false);
+    const Image a = exr_read((root_ / "plain" / frame_file("out", 0)).string());
+    const Image b = exr_read((root_ / "srgb" / frame_file("out", 0)).string());
+    ASSERT_EQ(a.data.size(), b.data.size());
+    double sum_a = 0, sum_b = 0;
+    for (size_t i = 0; i < a.data.size(); ++i) {
+        if (i % 4 == 3) continue;
+        sum_a += a.data[i];
+        sum_b += b.data[i];
+    }
+    EXPECT_LT(sum_b, 0.8 * sum_a);  // sRGB codes in (0, 1) decode to darker linear values
+}
+
 }  // namespace

@@ -114,7 +114,8 @@ FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, floa
     p.prev_width = f.history_valid ? f.previous_width : g.width;
     p.prev_height = f.history_valid ? f.previous_height : g.height;
     p.flags = (f.history_valid ? kFlagHistoryValid : 0u) | (f.ldr ? kFlagLdr : 0u) |
-              (f.depth_inverted ? kFlagDepthInverted : 0u) | (f.mv_display_res ? kFlagMvDisplayRes : 0u);
+              (f.depth_inverted ? kFlagDepthInverted : 0u) | (f.mv_display_res ? kFlagMvDisplayRes : 0u) |
+              (f.srgb ? kFlagSrgb : 0u);
     p.pre_exposure = f.exposure.pre_exposure;
     p.mv_scale_x = desc.mv_scale_x;
     p.mv_scale_y = desc.mv_scale_y;
