@@ -122,12 +122,21 @@ typedef enum swinup_context_flags {
     SWINUP_FLAG_MV_JITTERED = 1u << 2,    /* motion vectors include the jitter difference */
     SWINUP_FLAG_DEPTH_INVERTED = 1u << 3, /* reverse-Z: 1 is near, 0 is far */
     SWINUP_FLAG_AUTO_EXPOSURE = 1u << 4,  /* compute exposure from the frame; ignore exposure input */
-    SWINUP_FLAG_SRGB_INPUT = 1u << 5      /* color holds sRGB-encoded values (the sRGB transfer function
+    SWINUP_FLAG_SRGB_INPUT = 1u << 5,     /* color holds sRGB-encoded values (the sRGB transfer function
                                              of IEC 61966-2-1, e.g. an 8-bit render target's codes read
                                              as [0, 1]): staging decodes each channel to linear before
                                              anything else reads it (exposure, the LDR clamp); values
                                              above 1 follow the curve, negative ones mirror it. The
                                              output stays linear. */
+    SWINUP_FLAG_DEBUG_VIEW = 1u << 6      /* the output shows, instead of the upscaled frame, four
+                                             half-size views of it: top left the colour as staged (in
+                                             the output's units), top right the depth (reverse-Z: white
+                                             near), bottom left the motion (R, G = 0.5 + motion / 8 in
+                                             render pixels; grey is still), bottom right the network's
+                                             history weight (white keeps the history). The history and
+                                             recurrent state are the normal frame's (the view does not
+                                             feed them). CPU and Vulkan backends; the CUDA backend
+                                             refuses it (SWINUP_STATUS_UNSUPPORTED) */
 } swinup_context_flags;
 
 /* Where the weights come from. */

@@ -242,6 +242,11 @@ swinup_status create_context(const char* caller, const swinup_context_desc* desc
         if (!ctx->backend) return fail(status, message);
         const std::string refusal = mask_embed_refusal(ctx->backend->kind(), *ctx->weights, ctx->weights_origin);
         if (!refusal.empty()) return fail(SWINUP_STATUS_UNSUPPORTED, refusal);
+        if ((desc.flags & SWINUP_FLAG_DEBUG_VIEW) != 0 && ctx->backend->kind() == SWINUP_BACKEND_CUDA) {
+            return fail(SWINUP_STATUS_UNSUPPORTED,
+                        "context_desc.flags: SWINUP_FLAG_DEBUG_VIEW is not drawn by the CUDA backend in this version "
+                        "(the CPU and Vulkan backends draw it: set context_desc.backend to one of them)");
+        }
         log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
                  variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
                  std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +

@@ -262,7 +262,8 @@ Validation validate_context_desc(const swinup_context_desc& d) {
         }
     }
     const uint32_t known_flags = SWINUP_FLAG_HDR | SWINUP_FLAG_MV_DISPLAY_RES | SWINUP_FLAG_MV_JITTERED |
-                                 SWINUP_FLAG_DEPTH_INVERTED | SWINUP_FLAG_AUTO_EXPOSURE | SWINUP_FLAG_SRGB_INPUT;
+                                 SWINUP_FLAG_DEPTH_INVERTED | SWINUP_FLAG_AUTO_EXPOSURE | SWINUP_FLAG_SRGB_INPUT |
+                                 SWINUP_FLAG_DEBUG_VIEW;
     if ((d.flags & ~known_flags) != 0) {
         char bits[32];
         std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known_flags);

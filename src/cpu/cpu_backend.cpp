@@ -147,6 +147,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     out.head_stride = frame.padded_width;
     out.still_history_shift = weights_->config.still_history_shift;
     out.masks = has_masks ? planes_.masks.data() : nullptr;
+    out.debug_depth = frame.debug_view ? z : nullptr;
     OutputPrevious out_prev;
     out_prev.valid = frame.history_valid;
     out_prev.history = state_.history[frame.current].data();

@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "frame/debug_view.h"
 #include "frame/formats.h"
 #include "frame/output_encoding.h"
 #include "frame/recurrent_features.h"
@@ -42,6 +43,14 @@ void output_rows(const OutputCurrent& cur, const OutputPrevious& prev, const Ker
             h[3] = 0;
             float v[3];
             for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], target.exposure, target.pre_exposure);
+            if (cur.debug_depth != nullptr) {  // the view replaces the output, not the history
+                int nx, ny;
+                const int q = debug_view_source(x, y, cur.display_width, cur.display_height, cur.width, cur.height,
+                                                &nx, &ny);
+                const size_t n = static_cast<size_t>(ny) * static_cast<size_t>(cur.width) + static_cast<size_t>(nx);
+                debug_view_value(q, cur.tc + n * 3, cur.debug_depth[n], cur.motion + n * 2, kernel.alpha(nx, ny),
+                                 target.exposure, target.pre_exposure, v);
+            }
             write_output_pixel(res.format, v, row, x);
         }
     }

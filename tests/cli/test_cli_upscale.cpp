@@ -606,4 +606,19 @@ TEST_F(CliUpscale, SrgbInputDecodesTheColour) {
     EXPECT_LT(sum_b, 0.8 * sum_a);  // sRGB codes in (0, 1) decode to darker linear values
 }
 
+// --debug-view: the frames are the debug view (SWINUP_FLAG_DEBUG_VIEW), which the run's record
+// says: frame 1's motion quadrant (bottom left) holds 0.5 + (-0.5) / 8 in red, 0.5 in green.
+TEST_F(CliUpscale, DebugViewWritesTheQuadrants) {
+    const CliRun run = swinup("upscale " + seq() + " -o " + (root_ / "debug").string() + " --backend cpu --debug-view");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "debug" / "upscale.json")).at("debug_view"), true);
+    const Image image = exr_read((root_ / "debug" / frame_file("out", 1)).string());
+    for (int y = kDisplayH / 2; y < kDisplayH; ++y) {
+        for (int x = 0; x < kDisplayW / 2; ++x) {
+            ASSERT_EQ(image.data[(size_t(y) * kDisplayW + x) * 4 + 0], 0.4375f) << x << "," << y;
+            ASSERT_EQ(image.data[(size_t(y) * kDisplayW + x) * 4 + 1], 0.5f) << x << "," << y;
+        }
+    }
+}
+
 }  // namespace

@@ -42,6 +42,7 @@ struct UpscaleOptions {
     bool mv_display = false;
     bool no_masks = false;  // leave the sequence's masks out of the dispatches
     bool srgb_input = false;  // the sequence's colour is sRGB-encoded (SWINUP_FLAG_SRGB_INPUT)
+    bool debug_view = false;  // write the debug view instead of the frames (SWINUP_FLAG_DEBUG_VIEW)
     bool force = false;  // overwrite out.NNNN.exr / upscale.json that no earlier run recorded
 };
 
@@ -88,7 +89,8 @@ void run_upscale(const UpscaleOptions& opt) {
                  flag_if(info.mv_jittered, SWINUP_FLAG_MV_JITTERED) |
                  flag_if(info.depth_inverted, SWINUP_FLAG_DEPTH_INVERTED) |
                  flag_if(opt.mv_display, SWINUP_FLAG_MV_DISPLAY_RES) |
-                 flag_if(opt.srgb_input, SWINUP_FLAG_SRGB_INPUT);
+                 flag_if(opt.srgb_input, SWINUP_FLAG_SRGB_INPUT) |
+                 flag_if(opt.debug_view, SWINUP_FLAG_DEBUG_VIEW);
     desc.num_threads = static_cast<uint32_t>(opt.threads);
     ContextHandle ctx = create_context(desc);
     const swinup_context_info ctx_info = context_info(ctx.get());
@@ -163,6 +165,7 @@ void run_upscale(const UpscaleOptions& opt) {
     run["device"] = ctx_info.device_name;
     run["output_format"] = format_label(desc.output_format);
     run["srgb_input"] = opt.srgb_input;
+    run["debug_view"] = opt.debug_view;
     run["weights"] = ctx_info.weights_description;
     run["dispatch_ms"] = {{"mean", mean_ms}, {"median", median_ms}, {"per_frame", dispatch_ms}};
     run["sequence"] = nlohmann::json::parse(sequence_info_to_json(info));
@@ -206,6 +209,9 @@ void register_upscale(CLI::App& app) {
     cmd->add_flag("--srgb-input", opt->srgb_input,
                   "the sequence's colour is sRGB-encoded: decode it to linear at staging "
                   "(SWINUP_FLAG_SRGB_INPUT; the output stays linear)");
+    cmd->add_flag("--debug-view", opt->debug_view,
+                  "write the debug view instead of the upscaled frames: colour, depth, motion and the "
+                  "network's history weight in four quadrants (SWINUP_FLAG_DEBUG_VIEW)");
     cmd->add_flag("--no-masks", opt->no_masks,
                   "leave the sequence's reactive and transparency masks (masks.NNNN.exr) out");
     cmd->add_flag("--force", opt->force,

@@ -57,7 +57,7 @@ PipelineDesc mask_tokens_pipeline() {
 PipelineDesc output_pipeline(swinup_precision precision, swinup_format format) {
     return {&output_shader(precision, format),
             {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-             K::StorageImage, K::StorageBuffer, K::StorageBuffer},
+             K::StorageImage, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
             kPush, {}};
 }
 PipelineDesc recurrent_pipeline() {
@@ -115,7 +115,7 @@ FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, floa
     p.prev_height = f.history_valid ? f.previous_height : g.height;
     p.flags = (f.history_valid ? kFlagHistoryValid : 0u) | (f.ldr ? kFlagLdr : 0u) |
               (f.depth_inverted ? kFlagDepthInverted : 0u) | (f.mv_display_res ? kFlagMvDisplayRes : 0u) |
-              (f.srgb ? kFlagSrgb : 0u);
+              (f.srgb ? kFlagSrgb : 0u) | (f.debug_view ? kFlagDebugView : 0u);
     p.pre_exposure = f.exposure.pre_exposure;
     p.mv_scale_x = desc.mv_scale_x;
     p.mv_scale_y = desc.mv_scale_y;
@@ -233,7 +233,8 @@ void FramePasses::record_output(Recorder& rec, const FramePush& push, const Fram
     rec.dispatch(device_.pipeline(output_pipeline(precision_, format)),
                  {Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated), Bind::buffer(buffers.head),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.history[frame.next]),
-                  Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks)},
+                  Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks),
+                  Bind::buffer(buffers.depth[frame.next])},
                  push, groups_2d(push.display_width, push.display_height));
 }
 

@@ -13,6 +13,7 @@ constexpr uint32_t kFlagMvDisplayRes = 8u;
 constexpr uint32_t kFlagReactiveMask = 16u;      // the frame has a reactive mask
 constexpr uint32_t kFlagTransparencyMask = 32u;  // the frame has a transparency & composition mask
 constexpr uint32_t kFlagSrgb = 64u;              // colour is sRGB-encoded (SWINUP_FLAG_SRGB_INPUT)
+constexpr uint32_t kFlagDebugView = 128u;        // the output shows the debug view (SWINUP_FLAG_DEBUG_VIEW)
 // The input planes pass's `option`: which mask images hold UNORM8 codes (read back to code / 255).
 constexpr uint32_t kOptionReactiveUnorm8 = 1u;
 constexpr uint32_t kOptionTransparencyUnorm8 = 2u;

@@ -10,6 +10,7 @@ const uint kFlagMvDisplayRes = 8u;   // motion vectors at display resolution
 const uint kFlagReactiveMask = 16u;      // the frame has a reactive mask
 const uint kFlagTransparencyMask = 32u;  // the frame has a transparency & composition mask
 const uint kFlagSrgb = 64u;              // colour is sRGB-encoded: decoded to linear first
+const uint kFlagDebugView = 128u;        // the output shows the debug view (common/debug_view.glsl)
 const uint kOptionReactiveUnorm8 = 1u;      // input planes: the reactive image holds UNORM8 codes
 const uint kOptionTransparencyUnorm8 = 2u;  // input planes: the transparency image holds UNORM8 codes
 

@@ -16,6 +16,7 @@
 // FAST_*: the kernel weights' and the colour compression's exp2/log2 and the Lanczos weights'
 // multiply-adds by the hardware (bound: tests/vulkan/test_vulkan_frame.cpp).
 #include "frame_push.glsl"
+#include "debug_view.glsl"
 #include "packed_formats.glsl"
 #include "pixel_ops.glsl"
 
@@ -40,6 +41,7 @@ layout(rgba8, binding = 5) uniform writeonly image2D output_image;
 #endif
 layout(std430, binding = 6) readonly buffer Scalars { FrameScalars scalars; };
 layout(std430, binding = 7) readonly buffer Masks { float masks[]; };  // render w * h * 2, when present
+layout(std430, binding = 8) readonly buffer Depth { float depth[]; };  // render w * h reverse-Z (debug view)
 
 // output_pixel.h mask_at: render pixel i's staged mask k, 0 when the frame has none.
 float mask_at(int i, int k) {
@@ -167,6 +169,17 @@ void main() {
     const float exposure = scalars.exposure;
     vec3 v;
     for (int c = 0; c < 3; ++c) v[c] = px_output_units(result[c], exposure, frame.pre_exposure);
+    if ((frame.flags & kFlagDebugView) != 0u) {  // debug_view.glsl: the output only, not the history
+        int dx, dy;
+        const int q = debug_view_source(ox, oy, frame.display_width, frame.display_height, frame.width, frame.height,
+                                        dx, dy);
+        const int dn = dy * frame.width + dx;
+        const int dh = (dy * frame.padded_width + dx) * 16;
+        const vec2 dmv = vec2(motion[dn * 2], motion[dn * 2 + 1]);
+        const float dalpha = history_weight(head[dh + 7], dmv.x, dmv.y, frame.still_history_shift, mask_at(dn, 1));
+        v = debug_view_value(q, vec3(tc[dn * 3], tc[dn * 3 + 1], tc[dn * 3 + 2]), depth[dn], dmv, dalpha, exposure,
+                             frame.pre_exposure);
+    }
 #if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
     // f16 values are exact in f32, and the image's f32 -> f16 conversion of an f16 value is exact.
     const vec4 stored = vec4(f16_bits_to_f32(px_encode_half_colour(v.r)), f16_bits_to_f32(px_encode_half_colour(v.g)),
