@@ -153,8 +153,12 @@ const ImageRule& transparency_mask_rule() {
 }
 
 ImageRule reactive_colour_rule(const char* name) {
+    // The float colour formats only: the reactive mask's values are the CPU's to the bit, and
+    // swinup_generate_reactive_mask takes float colours (the packed ones are a frame's input).
     ImageRule rule = color_rule();
     rule.name = name;
+    rule.formats[2] = VK_FORMAT_UNDEFINED;
+    rule.formats[3] = VK_FORMAT_UNDEFINED;
     return rule;
 }
 

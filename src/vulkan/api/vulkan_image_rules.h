@@ -40,8 +40,8 @@ const ImageRule& exposure_rule();
 // The reactive and transparency masks (name "reactive_mask" / "transparency_mask").
 const ImageRule& reactive_mask_rule();
 const ImageRule& transparency_mask_rule();
-// swinup_vulkan_record_reactive_mask's images: the two colours (the colour rule under their own
-// name, "opaque_color" / "final_color") and the mask it writes (R8_UNORM, R16_SFLOAT or
+// swinup_vulkan_record_reactive_mask's images: the two colours (the colour rule's float formats
+// under their own name, "opaque_color" / "final_color") and the mask it writes (R8_UNORM, R16_SFLOAT or
 // R32_SFLOAT; STORAGE; GENERAL).
 ImageRule reactive_colour_rule(const char* name);
 const ImageRule& reactive_output_rule();
