@@ -132,7 +132,7 @@ std::vector<std::vector<uint8_t>> record_frames(TestDevice& dev, swinup_format c
     const bool depth_stencil = depth_vk != VK_FORMAT_R32_SFLOAT;
     TestImage depth_image = dev.make_image(
         depth_vk, kPackedRenderW, kPackedRenderH,
-        VK_IMAGE_USAGE_SAMPLED_BIT | (depth_stencil ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : 0u), 4);
+        VK_IMAGE_USAGE_SAMPLED_BIT | (depth_stencil ? VkImageUsageFlags(VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) : 0u), 4);
     TestImage motion = dev.make_image(VK_FORMAT_R32G32_SFLOAT, kPackedRenderW, kPackedRenderH, VK_IMAGE_USAGE_SAMPLED_BIT, 8);
     const uint32_t out_bytes = uint32_t(packed_output_pixel_bytes(output));
     TestImage out = dev.make_image(vulkan_app::vk_output_format(output), kPackedDisplayW, kPackedDisplayH,
