@@ -206,7 +206,8 @@ typedef struct swinup_resource {
 #define SWINUP_CONTEXT_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_context_desc, log_callback)) /* 0.1.0: up to num_threads */
 #define SWINUP_CONTEXT_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_context_desc)) /* adds log_callback, log_user_data */
 #define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_dispatch_desc, reactive_mask)) /* 0.1.0: up to cuda_stream */
-#define SWINUP_DISPATCH_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds reactive_mask, transparency_mask */
+#define SWINUP_DISPATCH_DESC_SIZE_V2 ((uint32_t)offsetof(swinup_dispatch_desc, sharpness)) /* adds reactive_mask, transparency_mask */
+#define SWINUP_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds sharpness */
 #define SWINUP_VERSION_INFO_SIZE_V1 ((uint32_t)sizeof(swinup_version_info))
 #define SWINUP_MEMORY_REQUIREMENTS_SIZE_V1 ((uint32_t)sizeof(swinup_memory_requirements))
 #define SWINUP_INPUT_STATISTICS_SIZE_V1 ((uint32_t)sizeof(swinup_input_statistics))
@@ -236,7 +237,7 @@ typedef struct swinup_context_desc {
 } swinup_context_desc;
 
 typedef struct swinup_dispatch_desc {
-    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V2 */
+    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V3 */
     swinup_resource color;           /* render-res linear color: RGB(A) 16F/32F, R10G10B10A2, B10G11R11F */
     swinup_resource depth;           /* render-res device depth: R32F, D24_UNORM_S8, D32F_S8 */
     swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
@@ -283,6 +284,14 @@ typedef struct swinup_dispatch_desc {
                                         the rules that assume a static, fully described surface
                                         (the still-pixel history shift) are switched off in
                                         proportion to the value */
+    /* --- SWINUP_DISPATCH_DESC_SIZE_V3 --- */
+    float sharpness;                 /* contrast-adaptive sharpening of the output (RCAS-like: each
+                                        pixel pushed away from its four neighbours, less where the
+                                        local contrast is already high, never beyond their range):
+                                        0 (the default) off, up to 1 the strongest. Applied to the
+                                        output only, after the history is stored: it never feeds the
+                                        next frame. CPU and Vulkan backends; the CUDA backend refuses a
+                                        non-zero value (SWINUP_STATUS_UNSUPPORTED). */
 } swinup_dispatch_desc;
 
 typedef struct swinup_context swinup_context;
@@ -290,7 +299,7 @@ typedef struct swinup_context swinup_context;
 /* Fill a context descriptor with defaults: auto backend, lite, exact, LDR, RGBA16F, embedded weights. */
 SWINUP_API void swinup_context_desc_init(swinup_context_desc* desc);
 /* Fill a dispatch descriptor with defaults: mv_scale 1, exposure 1, pre-exposure 1, no reset, no
-   masks (struct_size SWINUP_DISPATCH_DESC_SIZE_V2). */
+   masks, no sharpening (struct_size SWINUP_DISPATCH_DESC_SIZE_V3). */
 SWINUP_API void swinup_dispatch_desc_init(swinup_dispatch_desc* desc);
 
 /* Create a context. On failure *out is NULL and swinup_last_error(NULL) says why. */
@@ -298,7 +307,7 @@ SWINUP_API swinup_status swinup_context_create(const swinup_context_desc* desc, 
 /* Upscale one frame and advance the temporal state. On failure the state is left unchanged.
  * Every field is checked before anything runs: NULL or misaligned pointers, formats, sizes, row
  * pitches, and NaN/Inf or out-of-range scalars (jitter, mv_scale, exposure, pre-exposure, frame
- * time) are SWINUP_STATUS_INVALID_ARGUMENT, and so are host-memory mask values outside [0, 1].
+ * time, sharpness) are SWINUP_STATUS_INVALID_ARGUMENT, and so are host-memory mask values outside [0, 1].
  * NaN/Inf inside pixel data is not an error: staging replaces it (colour 0, depth far, motion 0,
  * masks 0), counts it (swinup_context_get_input_statistics) and it never reaches the history. */
 SWINUP_API swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc);

@@ -152,7 +152,8 @@
  * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
  * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 its struct_size
  * must be SWINUP_DISPATCH_DESC_SIZE_V1, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 it must be
- * SWINUP_DISPATCH_DESC_SIZE_V2. The _init functions set the newest sizes; any other value is
+ * SWINUP_DISPATCH_DESC_SIZE_V2, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 SWINUP_DISPATCH_DESC_SIZE_V3
+ * (frame.sharpness is read by the Vulkan backend as by swinup_dispatch). The _init functions set the newest sizes; any other value is
  * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
@@ -249,7 +250,7 @@ typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
                                       mv_scale, exposure_value, pre_exposure, render size, reset,
-                                      frame_time_delta_ms. Its swinup_resource fields (images and
+                                      frame_time_delta_ms, sharpness (V3). Its swinup_resource fields (images and
                                       masks) are not read (the images are below); cuda_stream only by the CUDA
                                       backend (the stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
@@ -318,13 +319,16 @@ typedef struct swinup_vulkan_reactive_mask_desc {
 /* The sizes each struct of this header has had (see "Struct sizes" above). frame is a member, so
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
    0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
-   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end. */
+   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end; V3 (the newest
+   layout) frame at SWINUP_DISPATCH_DESC_SIZE_V3 (with sharpness), the rest as V2's. */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_vulkan_device_desc, pipeline_cache)) /* 0.1.0 */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_device_desc)) /* adds pipeline_cache, allocation_callbacks */
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
-                (SWINUP_DISPATCH_DESC_SIZE_V2 - SWINUP_DISPATCH_DESC_SIZE_V1)))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+                (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V1)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2                                                         \
+    ((uint32_t)(sizeof(swinup_vulkan_dispatch_desc) - (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V2)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 #define SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_reactive_mask_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,

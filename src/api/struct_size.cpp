@@ -51,7 +51,8 @@ bool read_context_desc(const swinup_context_desc* in, swinup_context_desc* out, 
 bool read_dispatch_desc(const swinup_dispatch_desc* in, swinup_dispatch_desc* out, std::string* error) {
     *error = size_error("dispatch.struct_size", "swinup_dispatch_desc", in->struct_size,
                         {{"SWINUP_DISPATCH_DESC_SIZE_V1", SWINUP_DISPATCH_DESC_SIZE_V1},
-                         {"SWINUP_DISPATCH_DESC_SIZE_V2", SWINUP_DISPATCH_DESC_SIZE_V2}},
+                         {"SWINUP_DISPATCH_DESC_SIZE_V2", SWINUP_DISPATCH_DESC_SIZE_V2},
+                         {"SWINUP_DISPATCH_DESC_SIZE_V3", SWINUP_DISPATCH_DESC_SIZE_V3}},
                         "swinup_dispatch_desc_init sets the newest");
     if (!error->empty()) return false;
     read_over_defaults(in, out, swinup_dispatch_desc_init);

@@ -336,6 +336,9 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup
     if (!(v = check_finite(prefix, "exposure_value", d.exposure_value, true)).ok()) return v;
     if (!(v = check_finite(prefix, "pre_exposure", d.pre_exposure, true)).ok()) return v;
     if (!(v = check_finite(prefix, "frame_time_delta_ms", d.frame_time_delta_ms, true)).ok()) return v;
+    if (!(d.sharpness >= 0.0f && d.sharpness <= 1.0f)) {  // NaN fails both
+        return invalid(std::string(prefix) + ".sharpness: must be in [0, 1] (0: off), got " + number(d.sharpness));
+    }
     return {};
 }
 
@@ -343,6 +346,10 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
                                   swinup_backend backend) {
     Validation v = validate_dispatch_scalars(d, c, "dispatch");
     if (!v.ok()) return v;
+    if (backend == SWINUP_BACKEND_CUDA && d.sharpness > 0.0f) {
+        return {SWINUP_STATUS_UNSUPPORTED, "dispatch.sharpness: the CUDA backend does not sharpen the output in this "
+                                           "version (0 turns it off; the CPU and Vulkan backends sharpen)"};
+    }
 
     const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
     const ResourceRule color{"color",

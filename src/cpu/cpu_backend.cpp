@@ -155,6 +155,8 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     target.resource = &d.output;
     target.exposure = exposure;
     target.pre_exposure = choice.pre_exposure;
+    target.sharpness = d.sharpness;
+    target.presharpen = planes_.presharpen.data();
     output_frame(out, out_prev, planes_.kernels.data(), state_.history[frame.next].data(), target);
     keep_recurrent_features(planes_.head.data(), frame.padded_width, width, height,
                             state_.recurrent[frame.next].data());

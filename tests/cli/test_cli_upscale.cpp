@@ -621,4 +621,18 @@ TEST_F(CliUpscale, DebugViewWritesTheQuadrants) {
     }
 }
 
+// --sharpness: every frame's swinup_dispatch_desc.sharpness, recorded in upscale.json; the frames
+// differ from the unsharpened run's; a value outside [0, 1] is a usage error (exit 2).
+TEST_F(CliUpscale, SharpnessSharpensTheFrames) {
+    const CliRun plain = swinup("upscale " + seq() + " -o " + (root_ / "plain").string() + " --backend cpu");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const CliRun sharp = swinup("upscale " + seq() + " -o " + (root_ / "sharp").string() + " --backend cpu --sharpness 1");
+    ASSERT_EQ(sharp.exit_code, 0) << sharp.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "sharp" / "upscale.json")).at("sharpness"), 1.0);
+    const Image a = exr_read((root_ / "plain" / frame_file("out", 1)).string());
+    const Image b = exr_read((root_ / "sharp" / frame_file("out", 1)).string());
+    EXPECT_FALSE(a.data == b.data);
+    EXPECT_EQ(swinup("upscale " + seq() + " -o " + (root_ / "bad").string() + " --sharpness 2").exit_code, 2);
+}
+
 }  // namespace

@@ -177,15 +177,19 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
     expect_refused_after([](Frame& f) { f.desc.struct_size = 8; },
                          "vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
                              std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got 8");
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got 8");
     expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
                          "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 must be " +
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 must be " +
                              std::to_string(sizeof(swinup_dispatch_desc)) +
-                             " (SWINUP_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                             " (SWINUP_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
                              std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
+    expect_refused_after([](Frame& f) { f.desc.frame.sharpness = 1.5f; },
+                         "vulkan_dispatch.frame.sharpness: must be in [0, 1] (0: off), got 1.5");
     expect_refused_after([](Frame& f) { f.desc.frame.jitter_x = 0.75f; },
                          "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
     expect_refused_after([](Frame& f) { f.desc.frame.render_width = 65; },
@@ -218,9 +222,10 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2);
-    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V2);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
     EXPECT_EQ(read.frame.jitter_x, 0.25f);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
     EXPECT_EQ(read.frame.render_width, 64u);
     EXPECT_EQ(read.frame.reactive_mask.data, nullptr);
     EXPECT_EQ(read.color.image, f.desc.color.image);
@@ -243,6 +248,36 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
                                  std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1)),
               std::string::npos)
         << mixed.message;
+}
+
+// The 0.2 layout (V2: frame of SWINUP_DISPATCH_DESC_SIZE_V2 with the masks, then color ..
+// transparency_mask) is read field for field into the newest, with sharpness off.
+TEST(VulkanDispatchValidation, TheSecondLayoutIsReadIntoTheNewOneWithoutSharpening) {
+    Frame f;
+    f.desc.frame.jitter_x = -0.25f;
+    f.desc.signal_value = 5;
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V2;
+    const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2});
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v2[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v2, 0xA5, sizeof v2);  // past the V2 size: not the caller's, never read
+    std::memcpy(v2, &f.desc, frame_end);
+    std::memcpy(v2 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v2);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.frame.jitter_x, -0.25f);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);  // the 0xA5 bytes after the V2 frame are not read
+    EXPECT_EQ(read.color.image, f.desc.color.image);
+    EXPECT_EQ(read.signal_value, 5u);
+    EXPECT_EQ(read.transparency_mask.image, f.desc.transparency_mask.image);
+    f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
 }
 
 // The masks' images: R8_UNORM, R16_SFLOAT or R32_SFLOAT, sampled, in a read layout, at least the

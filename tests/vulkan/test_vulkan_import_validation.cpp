@@ -128,6 +128,15 @@ TEST(CudaInteropValidation, ADepthFormatIsRefused) {
                    "no depth format); pass the depth as a VK_FORMAT_R32_SFLOAT image");
 }
 
+TEST(CudaInteropValidation, SharpeningIsUnsupported) {
+    Frame f;
+    f.desc.frame.sharpness = 0.25f;  // accepted by the Vulkan backend
+    ASSERT_TRUE(validate_vulkan_dispatch_desc(f.desc, f.context).ok());
+    expect_refused(f, SWINUP_STATUS_UNSUPPORTED,
+                   "vulkan_dispatch.frame.sharpness: the CUDA backend does not sharpen the output in this version (0 "
+                   "turns it off; the Vulkan backend sharpens)");
+}
+
 TEST(CudaInteropValidation, ThePackedAndDepthStencilFormatsAreUnsupported) {
     Frame f;
     f.desc.color.format = VK_FORMAT_B10G11R11_UFLOAT_PACK32;  // accepted by the Vulkan backend

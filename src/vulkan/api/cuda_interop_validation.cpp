@@ -104,6 +104,10 @@ Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, bool
         Validation v = check_memory(*i.image, i.name);
         if (!v.ok()) return v;
     }
+    if (d.frame.sharpness > 0.0f) {
+        return {SWINUP_STATUS_UNSUPPORTED, "vulkan_dispatch.frame.sharpness: the CUDA backend does not sharpen the "
+                                           "output in this version (0 turns it off; the Vulkan backend sharpens)"};
+    }
     // The packed and depth-stencil formats: CUDA maps none of them to an array format its textures
     // and surfaces read per channel, so the imports would read words, not values.
     const struct {

@@ -70,23 +70,37 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
 
 // The struct sizes of a descriptor whose struct_size is `size` (either layout): the outer size is
 // one of the two, and the member frame has the size of that layout's swinup_dispatch_desc.
+// Each layout swinup_vulkan_dispatch_desc has had: its size and the size of its frame member.
+struct VulkanDispatchLayout {
+    uint32_t size, frame_size;
+    const char *size_name, *frame_size_name;
+};
+constexpr VulkanDispatchLayout kLayouts[] = {
+    {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
+     "SWINUP_DISPATCH_DESC_SIZE_V1"},
+    {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2",
+     "SWINUP_DISPATCH_DESC_SIZE_V2"},
+    {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3",
+     "SWINUP_DISPATCH_DESC_SIZE_V3"},
+};
+
 Validation check_sizes(uint32_t size, uint32_t frame_size) {
-    if (size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 && size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    const VulkanDispatchLayout* layout = nullptr;
+    for (const VulkanDispatchLayout& l : kLayouts)
+        if (l.size == size) layout = &l;
+    if (layout == nullptr) {
         return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) or " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
-                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2; call swinup_vulkan_dispatch_desc_init), got " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
+                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
+                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
                        number(size));
     }
     // The frame is a member: its size is the one the caller's header was compiled with.
-    const bool v1 = size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
-    const uint32_t expected = v1 ? SWINUP_DISPATCH_DESC_SIZE_V1 : SWINUP_DISPATCH_DESC_SIZE_V2;
-    if (frame_size != expected) {
+    if (frame_size != layout->frame_size) {
         return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
                                    "swinup_vulkan_dispatch_desc of ") +
-                       (v1 ? "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1" : "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2") +
-                       " must be " + number(expected) +
-                       (v1 ? " (SWINUP_DISPATCH_DESC_SIZE_V1" : " (SWINUP_DISPATCH_DESC_SIZE_V2") +
+                       layout->size_name + " must be " + number(layout->frame_size) + " (" + layout->frame_size_name +
                        "; call swinup_vulkan_dispatch_desc_init), got " + number(frame_size));
     }
     return {};
@@ -98,22 +112,23 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
     // frame.struct_size lies at the same offset in both layouts, within the V1 size.
     Validation v = check_sizes(in->struct_size, in->frame.struct_size);
     if (!v.ok()) return v;
-    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
         *out = *in;
         return {};
     }
-    // The 0.1.0 layout: struct_size and the V1 frame, then the fields from color to signal_value.
+    // An older layout: struct_size and a frame of the older size, then the fields from color on
+    // (V1: to signal_value; V2: to transparency_mask), which sit that much earlier.
     static_assert(offsetof(swinup_vulkan_dispatch_desc, color) ==
                       offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
-                  "color follows frame without padding, as it did in the V1 layout");
-    constexpr size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
-    swinup_vulkan_dispatch_desc_init(out);  // the masks (the frame's and the images) absent
+                  "color follows frame without padding, as it did in the older layouts");
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + in->frame.struct_size;
+    swinup_vulkan_dispatch_desc_init(out);  // what the older layout lacks takes its default
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
-                bytes + frame_end, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
-    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+                bytes + frame_end, in->struct_size - frame_end);
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
+    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
     return {};
 }
 
@@ -121,7 +136,7 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
     Validation v = check_sizes(d.struct_size, d.frame.struct_size);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
     }
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;

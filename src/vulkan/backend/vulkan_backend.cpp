@@ -77,6 +77,10 @@ void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const s
     if (timer_) timer_->mark(rec, "network");
     rec.barrier();
     passes_.record_output(rec, push, frame, buffers_, output, desc_.output_format);
+    if (push.sharpness > 0.0f) {  // the output pass left the values in presharpen
+        rec.barrier();
+        passes_.record_sharpen(rec, push, buffers_, output, desc_.output_format);
+    }
     passes_.record_recurrent(rec, push, frame, buffers_);
     if (timer_) timer_->mark(rec, "output pass, recurrent store");
 }

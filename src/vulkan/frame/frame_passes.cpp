@@ -57,8 +57,22 @@ PipelineDesc mask_tokens_pipeline() {
 PipelineDesc output_pipeline(swinup_precision precision, swinup_format format) {
     return {&output_shader(precision, format),
             {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-             K::StorageImage, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
+             K::StorageImage, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
             kPush, {}};
+}
+PipelineDesc sharpen_pipeline(swinup_format format) {
+    const SpirvCode* code = nullptr;
+    switch (format) {
+        case SWINUP_FORMAT_RGBA16F: code = &shaders::frame_sharpen_out_rgba16f; break;
+        case SWINUP_FORMAT_R10G10B10A2: code = &shaders::frame_sharpen_out_rgb10a2; break;
+        case SWINUP_FORMAT_RGBA8: code = &shaders::frame_sharpen_out_rgba8; break;
+        case SWINUP_FORMAT_B10G11R11F: code = &shaders::frame_sharpen_out_b10g11r11; break;
+        default:
+            throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                              "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F (got " +
+                                  std::to_string(static_cast<int>(format)) + ")");
+    }
+    return {code, {K::StorageBuffer, K::StorageImage}, kPush, {}};
 }
 PipelineDesc recurrent_pipeline() {
     return {&shaders::frame_recurrent_store, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
@@ -82,7 +96,8 @@ FrameBuffers::FrameBuffers(Device& device, int rw, int rh, int dw, int dh)
       masks(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal),
       mask_tokens(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * 4, MemoryUse::DeviceLocal),
       no_exposure(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT),
-      no_mask(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT) {
+      no_mask(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT),
+      presharpen(device, sz(dw, dh) * 12, MemoryUse::DeviceLocal) {
     for (int i = 0; i < 2; ++i) {
         history[i] = Buffer(device, sz(dw, dh) * 8, MemoryUse::DeviceLocal);
         depth[i] = Buffer(device, sz(rw, rh) * 4, MemoryUse::DeviceLocal);
@@ -123,6 +138,7 @@ FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, floa
     p.motion_offset_y = f.motion_offset_y;
     p.still_history_shift = still_history_shift;
     p.exposure_value = f.exposure.value;
+    p.sharpness = desc.sharpness;
     return p;
 }
 
@@ -153,6 +169,7 @@ void FramePasses::build_pipelines(bool auto_exposure, bool mask_tokens, swinup_f
     device_.pipeline(staging_pipeline());
     if (mask_tokens) device_.pipeline(mask_tokens_pipeline());
     device_.pipeline(output_pipeline(precision_, output_format));
+    device_.pipeline(sharpen_pipeline(output_format));
     device_.pipeline(recurrent_pipeline());
 }
 
@@ -234,8 +251,15 @@ void FramePasses::record_output(Recorder& rec, const FramePush& push, const Fram
                  {Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated), Bind::buffer(buffers.head),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.history[frame.next]),
                   Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks),
-                  Bind::buffer(buffers.depth[frame.next])},
+                  Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.presharpen)},
                  push, groups_2d(push.display_width, push.display_height));
+}
+
+void FramePasses::record_sharpen(Recorder& rec, const FramePush& push, FrameBuffers& buffers, VkImageView output,
+                                 swinup_format format) {
+    rec.dispatch(device_.pipeline(sharpen_pipeline(format)),
+                 {Bind::buffer(buffers.presharpen), Bind::storage_image(output)}, push,
+                 groups_2d(push.display_width, push.display_height));
 }
 
 void FramePasses::record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame,

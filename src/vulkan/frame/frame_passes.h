@@ -59,6 +59,7 @@ struct FrameBuffers {
     Buffer mask_tokens;                  // padded grid, 4 e4m3 codes a pixel: the network's masks
     Image no_exposure;                   // 1x1 R32F bound when a frame has no exposure texture
     Image no_mask;                       // 1x1 R32F bound for an absent mask (never read)
+    Buffer presharpen;                   // display w * h * 3 f32: the output before sharpening
 };
 
 // The FramePush of a frame (its setup, the dispatch's motion scales, the network's
@@ -95,9 +96,14 @@ public:
     void record_mask_tokens(Recorder& rec, const FramePush& push, FrameBuffers& buffers, bool lite);
     // After the network wrote buffers.head: the output image (its format `format`, a storage
     // image in GENERAL layout) and the new history (buffers.history[frame.next]); reads
-    // buffers.masks when `push` has a mask flag.
+    // buffers.masks when `push` has a mask flag. With push.sharpness > 0 the output's values go to
+    // buffers.presharpen instead, for record_sharpen to write the image.
     void record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers,
                        VkImageView output, swinup_format format);
+    // After record_output of a frame with push.sharpness > 0 (and a barrier): the sharpened output
+    // (frame/sharpen_pixel.h, shaders/frame/sharpen.comp) from buffers.presharpen into `output`.
+    void record_sharpen(Recorder& rec, const FramePush& push, FrameBuffers& buffers, VkImageView output,
+                        swinup_format format);
     // The recurrent features of buffers.head into buffers.recurrent[frame.next].
     void record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers);
 

@@ -27,7 +27,8 @@ struct FramePush {
     float motion_offset_x, motion_offset_y, still_history_shift;
     uint32_t option;
     float exposure_value;
-    uint32_t pad0, pad1, pad2;
+    float sharpness;  // swinup_dispatch_desc.sharpness: 0 off (the output pass writes the image)
+    uint32_t pad1, pad2;
 };
 static_assert(sizeof(FramePush) == 96, "FramePush must match shaders/common/frame_push.glsl");
 

@@ -23,7 +23,8 @@ layout(push_constant) uniform FramePush {
     float motion_offset_x, motion_offset_y, still_history_shift;
     uint option;           // pass-specific (exposure: 0 value, 1 texture)
     float exposure_value;  // the exposure of a fixed-exposure frame
-    uint pad0, pad1, pad2;
+    float sharpness;  // 0: the output pass writes the image; else sharpen.comp does
+    uint pad1, pad2;
 } frame;
 
 // The frame's scalars, written by the exposure pass, counted by the input pass (the *_replaced

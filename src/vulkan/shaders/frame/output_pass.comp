@@ -31,17 +31,22 @@ layout(std430, binding = 2) readonly buffer Head { float head[]; };           //
 layout(std430, binding = 3) readonly buffer History { uint history[]; };
 layout(std430, binding = 4) writeonly buffer NewHistory { uint new_history[]; };
 #if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
-layout(rgba16f, binding = 5) uniform writeonly image2D output_image;
+#define OUT_RGBA16F 1
 #elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
-layout(rgb10_a2, binding = 5) uniform writeonly image2D output_image;
+#define OUT_RGB10A2 1
 #elif defined(EXACT_B10G11R11) || defined(FAST_B10G11R11)
-layout(r11f_g11f_b10f, binding = 5) uniform writeonly image2D output_image;
+#define OUT_B10G11R11 1
 #else
-layout(rgba8, binding = 5) uniform writeonly image2D output_image;
+#define OUT_RGBA8 1
 #endif
+#define OUTPUT_BINDING 5
+#include "output_store.glsl"
 layout(std430, binding = 6) readonly buffer Scalars { FrameScalars scalars; };
 layout(std430, binding = 7) readonly buffer Masks { float masks[]; };  // render w * h * 2, when present
 layout(std430, binding = 8) readonly buffer Depth { float depth[]; };  // render w * h reverse-Z (debug view)
+// With sharpening (frame.sharpness > 0): the output's values, display w * h * 3, which sharpen.comp
+// reads and writes into the image once every pixel is made.
+layout(std430, binding = 9) writeonly buffer Presharpen { float presharpen[]; };
 
 // output_pixel.h mask_at: render pixel i's staged mask k, 0 when the frame has none.
 float mask_at(int i, int k) {
@@ -180,19 +185,11 @@ void main() {
         v = debug_view_value(q, vec3(tc[dn * 3], tc[dn * 3 + 1], tc[dn * 3 + 2]), depth[dn], dmv, dalpha, exposure,
                              frame.pre_exposure);
     }
-#if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
-    // f16 values are exact in f32, and the image's f32 -> f16 conversion of an f16 value is exact.
-    const vec4 stored = vec4(f16_bits_to_f32(px_encode_half_colour(v.r)), f16_bits_to_f32(px_encode_half_colour(v.g)),
-                             f16_bits_to_f32(px_encode_half_colour(v.b)), 1.0);
-#elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
-    const vec4 stored = vec4(float(px_unorm_encode(v.r, 1023.0)) / 1023.0, float(px_unorm_encode(v.g, 1023.0)) / 1023.0,
-                             float(px_unorm_encode(v.b, 1023.0)) / 1023.0, 1.0);
-#elif defined(EXACT_B10G11R11) || defined(FAST_B10G11R11)
-    const vec4 stored = vec4(ufloat_to_f32(f32_to_ufloat(v.r, 6u), 6u), ufloat_to_f32(f32_to_ufloat(v.g, 6u), 6u),
-                             ufloat_to_f32(f32_to_ufloat(v.b, 5u), 5u), 1.0);
-#else
-    const vec4 stored = vec4(float(px_unorm_encode(v.r, 255.0)) / 255.0, float(px_unorm_encode(v.g, 255.0)) / 255.0,
-                             float(px_unorm_encode(v.b, 255.0)) / 255.0, 1.0);
-#endif
+    if (frame.sharpness > 0.0) {  // frame/sharpen_pixel.h: sharpen.comp writes the image
+        const int o = (oy * frame.display_width + ox) * 3;
+        for (int c = 0; c < 3; ++c) presharpen[o + c] = v[c];
+        return;
+    }
+    const vec4 stored = output_stored(v);
     imageStore(output_image, ivec2(ox, oy), stored);
 }
