@@ -1,26 +1,35 @@
 # `cmake --install <build> [--prefix P] [--component C]` installs, by component:
 #   runtime      lib/libswinup.so.<version> (and its SONAME link), LICENSE and NOTICE
-#   development  include/swinup/swinup.h, lib/libswinup.a, the libswinup.so link,
-#                lib/cmake/swinup/ (find_package(swinup): swinup::swinup shared,
-#                swinup::swinup_static static) and lib/pkgconfig/swinup.pc
+#   development  include/swinup/swinup.h (and swinup_vulkan.h in a build with the Vulkan backend),
+#                lib/libswinup.a, the libswinup.so link,
+#                lib/cmake/swinup/ (find_package(swinup): swinup::swinup shared, component
+#                shared; swinup::swinup_static static, component static) and lib/pkgconfig/swinup.pc
 #   cli          bin/swinup
 # tests/package/ installs runtime and development into a temporary prefix and builds a program
 # against them with CMake and with pkg-config.
 include(CMakePackageConfigHelpers)
 set(SWINUP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/swinup)
 
-install(TARGETS swinup_shared EXPORT swinupTargets
+# One export set per library, so that swinupConfig.cmake loads the static one (and looks for its
+# dependencies) only when it is wanted: the shared library needs no other package.
+install(TARGETS swinup_shared EXPORT swinupSharedTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT development)
-install(TARGETS swinup EXPORT swinupTargets
+install(TARGETS swinup EXPORT swinupStaticTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
-install(FILES ${PROJECT_SOURCE_DIR}/include/swinup/swinup.h
+# swinup_vulkan.h declares the swinup_vulkan_* functions, which only a Vulkan build defines.
+set(SWINUP_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/swinup/swinup.h)
+if(SWINUP_VULKAN)
+  list(APPEND SWINUP_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/swinup/swinup_vulkan.h)
+endif()
+install(FILES ${SWINUP_PUBLIC_HEADERS}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/swinup COMPONENT development)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
 install(TARGETS swinup_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 
-install(EXPORT swinupTargets NAMESPACE swinup:: DESTINATION ${SWINUP_CMAKE_DIR}
-  COMPONENT development)
+foreach(export swinupSharedTargets swinupStaticTargets)
+  install(EXPORT ${export} NAMESPACE swinup:: DESTINATION ${SWINUP_CMAKE_DIR} COMPONENT development)
+endforeach()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/swinupConfig.cmake.in
   ${PROJECT_BINARY_DIR}/swinupConfig.cmake INSTALL_DESTINATION ${SWINUP_CMAKE_DIR})
 # 0.x releases make no compatibility promise between minor versions.

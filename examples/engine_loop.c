@@ -12,7 +12,10 @@
  *   - reads the output in the context's format.
  *
  *   engine_loop [--format rgba16f|r10g10b10a2|rgba8] [--hdr] [--wrong-motion-sign] [--wrong-jitter-sign]
+ *               [--fsr-jitter]
  *
+ * --fsr-jitter is an engine that keeps its FSR 2 jitter code: the projection moved by +2 jx / w and
+ * -2 jy / h in NDC, and dispatch.jitter_convention = SWINUP_JITTER_FSR_DLSS.
  * It prints the PSNR of the last frames against the truth; the --wrong-* switches break one
  * convention on purpose, and the test suite checks that each of them scores clearly lower.
  * Exit status: 0 when every call succeeded and every output value was finite, else 1.
@@ -73,7 +76,7 @@ static void unproject(const double m[9], double px, double py, int rw, int rh, d
 
 typedef struct Options {
     swinup_format format;
-    int hdr, wrong_motion_sign, wrong_jitter_sign;
+    int hdr, wrong_motion_sign, wrong_jitter_sign, fsr_jitter;
 } Options;
 
 static float half_to_float(uint16_t h) {
@@ -105,7 +108,7 @@ static void log_message(swinup_log_level level, const char* message, void* user_
 
 static int parse(int argc, char** argv, Options* o) {
     o->format = SWINUP_FORMAT_RGBA16F;
-    o->hdr = o->wrong_motion_sign = o->wrong_jitter_sign = 0;
+    o->hdr = o->wrong_motion_sign = o->wrong_jitter_sign = o->fsr_jitter = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             const char* f = argv[++i];
@@ -116,8 +119,9 @@ static int parse(int argc, char** argv, Options* o) {
         } else if (!strcmp(argv[i], "--hdr")) o->hdr = 1;
         else if (!strcmp(argv[i], "--wrong-motion-sign")) o->wrong_motion_sign = 1;
         else if (!strcmp(argv[i], "--wrong-jitter-sign")) o->wrong_jitter_sign = 1;
+        else if (!strcmp(argv[i], "--fsr-jitter")) o->fsr_jitter = 1;
         else { fprintf(stderr, "usage: engine_loop [--format rgba16f|r10g10b10a2|rgba8] [--hdr] "
-                               "[--wrong-motion-sign] [--wrong-jitter-sign]\n"); return 0; }
+                               "[--wrong-motion-sign] [--wrong-jitter-sign] [--fsr-jitter]\n"); return 0; }
     }
     if (o->hdr && o->format != SWINUP_FORMAT_RGBA16F) {
         fprintf(stderr, "engine_loop: --hdr needs --format rgba16f (UNORM formats clamp to 1)\n");
@@ -170,6 +174,9 @@ int main(int argc, char** argv) {
         float jx, jy;
         swinup_get_jitter((uint32_t)t, swinup_get_jitter_phase_count(scale), &jx, &jy);
         const float sign = opt.wrong_jitter_sign ? -1.0f : 1.0f;
+        /* projection() moves the image as swinup's convention says (-2 jx / w, +2 jy / h). FSR 2's
+         * code moves it by +2 jx / w, -2 jy / h: the same matrix with the jitter negated. */
+        const float convention = opt.fsr_jitter ? -1.0f : 1.0f;
 
         /* Texture mip bias for an upscaler: log2(render / display) - 1 (sharper than native by one
          * level: the upscaler accumulates the detail over frames). As a footprint, in texels. */
@@ -181,7 +188,7 @@ int main(int argc, char** argv) {
         camera_at(t > 0 ? t - 1 : 0, &px_, &py_);
         const int cut = t == kCutFrame;
         double m[9];
-        projection(cx, cy, sign * jx, sign * jy, rw, rh, m);
+        projection(cx, cy, convention * sign * jx, convention * sign * jy, rw, rh, m);
         for (int y = 0; y < rh; ++y)
             for (int x = 0; x < rw; ++x) {
                 double u, v;
@@ -219,6 +226,7 @@ int main(int argc, char** argv) {
         dd.render_height = (uint32_t)rh;
         dd.jitter_x = jx; /* the jitter as swinup_get_jitter gave it, whatever the matrix did */
         dd.jitter_y = jy;
+        dd.jitter_convention = opt.fsr_jitter ? SWINUP_JITTER_FSR_DLSS : SWINUP_JITTER_SAMPLE_OFFSET;
         dd.mv_scale_x = (float)rw; /* UV units -> render pixels */
         dd.mv_scale_y = (float)rh;
         dd.exposure_value = exposure;

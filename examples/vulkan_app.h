@@ -177,6 +177,32 @@ inline VkCommandPool create_command_pool(VkDevice device, uint32_t family) {
     return created<VkCommandPool>("vkCreateCommandPool", vkCreateCommandPool, device, &pool_info);
 }
 
+// VK_KHR_cooperative_matrix (Vulkan headers 1.3.255 and later; declared here for older ones such
+// as Debian 12's): enabling it lets swinup run fast mode's GEMM on the matrix units.
+#ifndef VK_KHR_cooperative_matrix
+#define VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME "VK_KHR_cooperative_matrix"
+constexpr VkStructureType kStructureTypeCooperativeMatrixFeatures = VkStructureType(1000506000);
+struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
+    VkStructureType sType;
+    void* pNext;
+    VkBool32 cooperativeMatrix;
+    VkBool32 cooperativeMatrixRobustBufferAccess;
+};
+#else
+constexpr VkStructureType kStructureTypeCooperativeMatrixFeatures =
+    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
+#endif
+
+inline bool has_device_extension(VkPhysicalDevice physical, const char* name) {
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> all(count);
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, all.data());
+    for (const VkExtensionProperties& e : all)
+        if (std::string(e.extensionName) == name) return true;
+    return false;
+}
+
 // The feature structures a device is queried and created with: core -> v11 -> v12 (-> v13 once
 // link(true)). Not copyable: the chain points into the object.
 struct FeatureChain {
@@ -184,16 +210,19 @@ struct FeatureChain {
     VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR matrix{kStructureTypeCooperativeMatrixFeatures};
 
     FeatureChain() { link(false); }
     FeatureChain(const FeatureChain&) = delete;
     FeatureChain& operator=(const FeatureChain&) = delete;
 
-    // with_13: the Vulkan 1.3 structure is in the chain (a 1.3 device).
-    void link(bool with_13) {
+    // with_13: the Vulkan 1.3 structure is in the chain (a 1.3 device); with_matrix: the
+    // cooperative-matrix one too (the device has VK_KHR_cooperative_matrix).
+    void link(bool with_13, bool with_matrix = false) {
         core.pNext = &v11;
         v11.pNext = &v12;
         v12.pNext = with_13 ? &v13 : nullptr;
+        v13.pNext = with_13 && with_matrix ? &matrix : nullptr;
     }
 };
 
@@ -229,11 +258,12 @@ struct Gpu : DeviceHandles {
         api_version = v13 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
         family = compute_family(physical);
         // The optional features swinup's own device would enable, and timeline semaphores.
+        const bool matrix = v13 && has_device_extension(physical, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
         FeatureChain available;
-        available.link(v13);
+        available.link(v13, matrix);
         vkGetPhysicalDeviceFeatures2(physical, &available.core);
         if (!available.v12.timelineSemaphore) throw Unavailable(std::string(props.deviceName) + " has no timeline semaphores");
-        enabled.link(v13);
+        enabled.link(v13, matrix);
         enabled.core.features.shaderInt64 = available.core.features.shaderInt64;
         enabled.core.features.shaderFloat64 = available.core.features.shaderFloat64;
         enabled.v11.storageBuffer16BitAccess = available.v11.storageBuffer16BitAccess;
@@ -244,6 +274,17 @@ struct Gpu : DeviceHandles {
         enabled.v13.subgroupSizeControl = available.v13.subgroupSizeControl;  // zero without 1.3
         enabled.v13.computeFullSubgroups = available.v13.computeFullSubgroups;
         if (external) extensions.assign(std::begin(kExternalExtensions), std::end(kExternalExtensions));
+        // The matrix path (swinup_vulkan.h): the extension and its feature, with the f16
+        // arithmetic, memory model and LocalSizeId its shaders use.
+        if (matrix && available.matrix.cooperativeMatrix && available.v12.shaderFloat16 &&
+            available.v12.vulkanMemoryModel && available.v12.vulkanMemoryModelDeviceScope &&
+            available.v13.maintenance4) {
+            enabled.matrix.cooperativeMatrix = VK_TRUE;
+            enabled.v12.vulkanMemoryModel = VK_TRUE;
+            enabled.v12.vulkanMemoryModelDeviceScope = VK_TRUE;
+            enabled.v13.maintenance4 = VK_TRUE;
+            extensions.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+        }
 
         device = create_device(physical, family, &enabled.core, extensions);
         vkGetDeviceQueue(device, family, 0, &queue);
@@ -425,6 +466,63 @@ struct HostBuffer {
     ~HostBuffer() {
         vkDestroyBuffer(device, buffer, nullptr);
         vkFreeMemory(device, memory, nullptr);
+    }
+};
+
+// A device-local buffer of the application's that the CUDA backend reads or writes (swinup_vulkan_buffer):
+// created with VkExternalMemoryBufferCreateInfo and bound to a dedicated allocation made with
+// VkExportMemoryAllocateInfo, both of the opaque fd handle type; a transfer source and destination
+// (the application's uploads and read-backs are buffer copies).
+struct ExportableBuffer {
+    VkDevice device = VK_NULL_HANDLE;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0, memory_size = 0;
+
+    ExportableBuffer(const Gpu& g, VkDeviceSize bytes) : device(g.device), size(bytes) {
+        VkExternalMemoryBufferCreateInfo external_info{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+        external_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        info.pNext = &external_info;
+        info.size = bytes;
+        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        VULKAN_APP_CHECK(vkCreateBuffer(device, &info, nullptr, &buffer));
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device, buffer, &req);
+        VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+        dedicated.buffer = buffer;
+        VkExportMemoryAllocateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+        export_info.pNext = &dedicated;
+        export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.pNext = &export_info;
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = memory_type(g.physical, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        VULKAN_APP_CHECK(vkAllocateMemory(device, &alloc, nullptr, &memory));
+        memory_size = req.size;
+        VULKAN_APP_CHECK(vkBindBufferMemory(device, buffer, memory, 0));
+    }
+    ExportableBuffer(const ExportableBuffer&) = delete;
+    ExportableBuffer& operator=(const ExportableBuffer&) = delete;
+    ~ExportableBuffer() {
+        vkDestroyBuffer(device, buffer, nullptr);
+        vkFreeMemory(device, memory, nullptr);
+    }
+
+    // Rows of `format`, width x height, packed from `offset`, as swinup_vulkan.h describes them.
+    swinup_vulkan_buffer desc(swinup_format format, uint32_t width, uint32_t height, VkDeviceSize offset = 0) const {
+        swinup_vulkan_buffer d{};
+        d.buffer = buffer;
+        d.size = size;
+        d.offset = offset;
+        d.format = format;
+        d.width = width;
+        d.height = height;
+        d.memory = memory;
+        d.memory_size = memory_size;
+        d.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        d.dedicated = VK_TRUE;
+        return d;
     }
 };
 

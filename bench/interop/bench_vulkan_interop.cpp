@@ -21,7 +21,11 @@
 // the last frame's completion, repeated `--repeats` times (defaults 10, 50, 3); the median per frame is printed, and the
 // interop row's overhead over device pointers. Inputs are zero (the network's time does not depend
 // on the values). Options: --precision exact|fast (default fast), --variant lite|full|both,
-// --rows cuda-pointers,cuda-images,cuda-vulkan,cuda-vulkan-2,vulkan. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
+// --rows cuda-pointers,cuda-images,cuda-vulkan,cuda-vulkan-2,vulkan, --host-timing (after each size,
+// the median host duration of each API call of a timed frame in the CUDA rows: swinup_dispatch,
+// the engine's vkQueueSubmit, swinup_vulkan_record_dispatch; a call that waits on the host for the
+// GPU shows as one as long as a frame). The floor of the hand-over itself, without swinup, is
+// bench_handover_floor's. Exit 77 without a CUDA GPU or an NVIDIA Vulkan device.
 #include <cuda_runtime.h>
 #include <vulkan/vulkan.h>
 
@@ -30,6 +34,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -54,7 +59,37 @@ struct Options {
     std::vector<swinup_variant> variants{SWINUP_VARIANT_LITE, SWINUP_VARIANT_FULL};
     std::string rows = "cuda-pointers,cuda-vulkan,cuda-vulkan-2,cuda-images,vulkan";
     int warmup = 10, frames = 50, repeats = 3;
+    bool host_timing = false;
 };
+
+// --host-timing: each API call's host duration in the timed frames (microseconds), per row and call.
+class CallTimes {
+public:
+    // Runs `call`, and records its duration when `frame` is past the warm-up.
+    template <typename Call>
+    void time(const Options& o, int frame, const std::string& what, Call&& call) {
+        if (!o.host_timing || frame < o.warmup) {
+            call();
+            return;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        call();
+        calls_[what].push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    }
+    // Prints each call's median and 90th percentile, then forgets them.
+    void print(const std::string& where) {
+        for (auto& [what, us] : calls_) {
+            std::sort(us.begin(), us.end());
+            std::printf("  host timing, %s: %-44s median %8.1f us  p90 %8.1f us  (%zu calls)\n", where.c_str(),
+                        what.c_str(), us[us.size() / 2], us[std::min(us.size() - 1, us.size() * 9 / 10)], us.size());
+        }
+        calls_.clear();
+    }
+
+private:
+    std::map<std::string, std::vector<double>> calls_;
+};
+CallTimes call_times;
 
 void cuda_check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
@@ -119,7 +154,11 @@ double bench_cuda_pointers(const Options& o, swinup_variant variant, const Size&
                                     swinup::output_resource(output, SWINUP_FORMAT_RGBA16F, s.dw, s.dh, SWINUP_MEMORY_CUDA));
     d.cuda_stream = stream;
     const double ms = time_frames(
-        o, [&](int) { swinup_check(swinup_dispatch(ctx, &d), ctx, "swinup_dispatch"); },
+        o,
+        [&](int i) {
+            call_times.time(o, i, "cuda-pointers: swinup_dispatch",
+                            [&] { swinup_check(swinup_dispatch(ctx, &d), ctx, "swinup_dispatch"); });
+        },
         [&] { cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize"); });
     swinup_context_destroy(ctx);
     cudaStreamDestroy(stream);
@@ -195,21 +234,29 @@ double bench_cuda_vulkan(const Options& o, Gpu& gpu, swinup_variant variant, con
     d.frame.cuda_stream = stream;
     const double ms = time_frames(
         o,
-        [&](int) {
+        [&](int i) {
+            const std::string row = handover ? "cuda-vulkan" + std::string(in_flight > 1 ? "-2" : "") : "cuda-images";
             if (!handover) {
-                swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx,
-                             "swinup_vulkan_record_dispatch");
+                call_times.time(o, i, row + ": swinup_vulkan_record_dispatch", [&] {
+                    swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx,
+                                 "swinup_vulkan_record_dispatch");
+                });
                 return;
             }
             // The engine's submit of the frame (empty here): waits for the upscale of frame
             // `frame - in_flight` (value 0 at the start: already reached), signals the inputs.
             ++frame;
             const uint64_t waited = frame > uint64_t(in_flight) ? frame - in_flight : 0;
-            vulkan_app::submit(gpu.queue, VK_NULL_HANDLE, {upscaled, waited}, {rendered, frame}, VK_NULL_HANDLE,
-                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+            call_times.time(o, i, row + ": vkQueueSubmit (the engine's)", [&] {
+                vulkan_app::submit(gpu.queue, VK_NULL_HANDLE, {upscaled, waited}, {rendered, frame}, VK_NULL_HANDLE,
+                                   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+            });
             d.wait_value = frame;
             d.signal_value = frame;
-            swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx, "swinup_vulkan_record_dispatch");
+            call_times.time(o, i, row + ": swinup_vulkan_record_dispatch", [&] {
+                swinup_check(swinup_vulkan_record_dispatch(ctx, VK_NULL_HANDLE, &d), ctx,
+                             "swinup_vulkan_record_dispatch");
+            });
         },
         [&] {
             if (handover) wait_value(gpu, upscaled, frame);
@@ -271,6 +318,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--frames") o.frames = std::stoi(value());
         else if (a == "--warmup") o.warmup = std::stoi(value());
         else if (a == "--repeats") o.repeats = std::stoi(value());
+        else if (a == "--host-timing") o.host_timing = true;
         else throw std::runtime_error("unknown option " + a);
     });
     if (o.variants.empty() || o.frames < 1 || o.repeats < 1) throw std::runtime_error("bad options");
@@ -306,6 +354,7 @@ int run(const Options& o) {
             std::printf("%-8s %-22s %14.3f %14.3f %14.3f %14.3f %14.3f %10s %10s %10s\n",
                         variant == SWINUP_VARIANT_LITE ? "lite" : "full", size.c_str(), pointers, images, interop, interop2,
                         vulkan, overhead(images).c_str(), overhead(interop).c_str(), overhead(interop2).c_str());
+            call_times.print(std::string(variant == SWINUP_VARIANT_LITE ? "lite " : "full ") + size);
             std::fflush(stdout);
         }
     }

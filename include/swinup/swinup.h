@@ -49,7 +49,8 @@ typedef enum swinup_status {
     SWINUP_STATUS_WEIGHTS_INVALID = -3,    /* weights truncated, corrupted, wrong version or shapes */
     SWINUP_STATUS_IO_ERROR = -4,           /* a file could not be opened or read */
     SWINUP_STATUS_OUT_OF_MEMORY = -5,      /* host or device allocation failed */
-    SWINUP_STATUS_DEVICE_ERROR = -6,       /* a CUDA call failed */
+    SWINUP_STATUS_DEVICE_ERROR = -6,       /* a CUDA or Vulkan call failed (a lost device, a driver
+                                              error); the message names the call */
     SWINUP_STATUS_INTERNAL = -7            /* a bug in swinup: please report it */
 } swinup_status;
 
@@ -139,6 +140,20 @@ typedef enum swinup_context_flags {
                                              refuses it (SWINUP_STATUS_UNSUPPORTED) */
 } swinup_context_flags;
 
+/* What swinup_dispatch_desc.jitter_x / jitter_y mean (both in render pixels, +x right, +y down
+   the rows). The two conventions differ only in sign: a value j in one is -j in the other. */
+typedef enum swinup_jitter_convention {
+    SWINUP_JITTER_SAMPLE_OFFSET = 0, /* swinup's own: the offset of this frame's sample from the pixel
+                                        centre; the engine translates its projection by -2 jx / w in
+                                        NDC x and +2 jy / h in NDC y (NDC y up) */
+    SWINUP_JITTER_FSR_DLSS = 1       /* FSR 2/3's jitterOffset (ffxFsr2GetJitterOffset /
+                                        ffxFsr3UpscalerGetJitterOffset, applied as +2 jx / w in NDC x and
+                                        -2 jy / h in NDC y) and DLSS's InJitterOffsetX/Y: the amount
+                                        the projection moved the image, so the sample lies at the
+                                        pixel centre minus it. An engine keeps its FSR 2/3 or DLSS
+                                        jitter code and passes the same numbers */
+} swinup_jitter_convention;
+
 /* Where the weights come from. */
 typedef enum swinup_weights_source {
     SWINUP_WEIGHTS_EMBEDDED = 0, /* the default weights compiled into the library */
@@ -206,8 +221,9 @@ typedef struct swinup_resource {
 #define SWINUP_CONTEXT_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_context_desc, log_callback)) /* 0.1.0: up to num_threads */
 #define SWINUP_CONTEXT_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_context_desc)) /* adds log_callback, log_user_data */
 #define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_dispatch_desc, reactive_mask)) /* 0.1.0: up to cuda_stream */
-#define SWINUP_DISPATCH_DESC_SIZE_V2 ((uint32_t)offsetof(swinup_dispatch_desc, sharpness)) /* adds reactive_mask, transparency_mask */
-#define SWINUP_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds sharpness */
+#define SWINUP_DISPATCH_DESC_SIZE_V2 ((uint32_t)offsetof(swinup_dispatch_desc, jitter_convention)) /* adds reactive_mask, transparency_mask */
+#define SWINUP_DISPATCH_DESC_SIZE_V3 ((uint32_t)offsetof(swinup_dispatch_desc, sharpness)) /* adds jitter_convention (and its padding) */
+#define SWINUP_DISPATCH_DESC_SIZE_V4 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds sharpness */
 #define SWINUP_VERSION_INFO_SIZE_V1 ((uint32_t)sizeof(swinup_version_info))
 #define SWINUP_MEMORY_REQUIREMENTS_SIZE_V1 ((uint32_t)sizeof(swinup_memory_requirements))
 #define SWINUP_INPUT_STATISTICS_SIZE_V1 ((uint32_t)sizeof(swinup_input_statistics))
@@ -215,8 +231,13 @@ typedef struct swinup_resource {
 
 typedef struct swinup_context_desc {
     uint32_t struct_size;            /* a SWINUP_CONTEXT_DESC_SIZE_*; swinup_context_desc_init sets V2 */
-    swinup_backend backend;          /* auto / cpu / cuda */
-    int32_t device_index;            /* CUDA device ordinal (cuda backend only) */
+    swinup_backend backend;          /* auto / cpu / cuda / vulkan (see swinup_backend) */
+    int32_t device_index;            /* >= 0. cuda: the CUDA device ordinal. vulkan, on a device
+                                        swinup makes: the index in the Vulkan loader's device list
+                                        (`swinup info` prints it), unless the environment variable
+                                        SWINUP_VULKAN_DEVICE (an index or part of a device name)
+                                        is set. Not read by the CPU backend, nor with an
+                                        application's VkDevice (swinup_vulkan.h) */
     swinup_variant variant;          /* lite / full */
     swinup_precision precision;      /* exact / fast */
     uint32_t max_render_width;       /* largest render width ever dispatched (1..display width) */
@@ -237,7 +258,7 @@ typedef struct swinup_context_desc {
 } swinup_context_desc;
 
 typedef struct swinup_dispatch_desc {
-    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V3 */
+    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V4 */
     swinup_resource color;           /* render-res linear color: RGB(A) 16F/32F, R10G10B10A2, B10G11R11F */
     swinup_resource depth;           /* render-res device depth: R32F, D24_UNORM_S8, D32F_S8 */
     swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
@@ -245,7 +266,8 @@ typedef struct swinup_dispatch_desc {
     swinup_resource exposure;        /* optional 1x1 R32F exposure texture; data NULL = use `exposure_value` */
     float exposure_value;            /* color multiplier when no exposure texture; 0 means 1 */
     float pre_exposure;              /* the engine's pre-exposure: color is divided by it; 0 means 1 */
-    float jitter_x;                  /* sample offset from pixel centre, render pixels, [-0.5, 0.5] */
+    float jitter_x;                  /* sample offset from pixel centre, render pixels, [-0.5, 0.5]
+                                        (or FSR's / DLSS's jitter: see jitter_convention) */
     float jitter_y;                  /* same, vertical (+y is down, as rows grow) */
     float mv_scale_x;                /* motion vectors are multiplied by this to get pixels */
     float mv_scale_y;                /* same, vertical */
@@ -285,6 +307,17 @@ typedef struct swinup_dispatch_desc {
                                         (the still-pixel history shift) are switched off in
                                         proportion to the value */
     /* --- SWINUP_DISPATCH_DESC_SIZE_V3 --- */
+    swinup_jitter_convention jitter_convention; /* what jitter_x / jitter_y mean (see the enum):
+                                        SWINUP_JITTER_SAMPLE_OFFSET (the default, and what a V1 or V2
+                                        caller gets) or SWINUP_JITTER_FSR_DLSS. A jitter of the
+                                        wrong sign gives a softer, unstable image without any error:
+                                        the context warns once through its log callback when the
+                                        first frames fit the opposite sign clearly better
+                                        (docs/integration.md, "The jitter convention") */
+    uint32_t v3_tail_padding;        /* not read: the tail padding of the V3 layout made explicit, so
+                                        that SWINUP_DISPATCH_DESC_SIZE_V3 keeps the value it was
+                                        released with and the V4 fields start after it */
+    /* --- SWINUP_DISPATCH_DESC_SIZE_V4 --- */
     float sharpness;                 /* contrast-adaptive sharpening of the output (RCAS-like: each
                                         pixel pushed away from its four neighbours, less where the
                                         local contrast is already high, never beyond their range):
@@ -299,7 +332,7 @@ typedef struct swinup_context swinup_context;
 /* Fill a context descriptor with defaults: auto backend, lite, exact, LDR, RGBA16F, embedded weights. */
 SWINUP_API void swinup_context_desc_init(swinup_context_desc* desc);
 /* Fill a dispatch descriptor with defaults: mv_scale 1, exposure 1, pre-exposure 1, no reset, no
-   masks, no sharpening (struct_size SWINUP_DISPATCH_DESC_SIZE_V3). */
+   masks, jitter in swinup's convention, no sharpening (struct_size SWINUP_DISPATCH_DESC_SIZE_V4). */
 SWINUP_API void swinup_dispatch_desc_init(swinup_dispatch_desc* desc);
 
 /* Create a context. On failure *out is NULL and swinup_last_error(NULL) says why. */
@@ -343,7 +376,9 @@ SWINUP_API swinup_status swinup_get_render_size_range(uint32_t display_width, ui
                                                       uint32_t* max_render_width, uint32_t* max_render_height);
 /* Recommended phase count for a display/render ratio: ceil(8 * s^2), s clamped to [1, 3] (NaN: 1). */
 SWINUP_API uint32_t swinup_get_jitter_phase_count(float scale);
-/* Jitter of `phase` (taken modulo count): Halton(2,3), minus 0.5, in [-0.5, 0.5) render pixels. */
+/* Jitter of `phase` (taken modulo count): Halton(2,3), minus 0.5, in [-0.5, 0.5) render pixels:
+   the numbers of FSR 2's ffxFsr2GetJitterOffset. They serve either convention of
+   swinup_jitter_convention, as long as the projection and jitter_convention agree on one. */
 SWINUP_API swinup_status swinup_get_jitter(uint32_t phase, uint32_t count, float* jitter_x,
                                            float* jitter_y);
 
@@ -382,7 +417,10 @@ SWINUP_API swinup_status swinup_get_version(swinup_version_info* version);
  * until swinup_context_destroy: swinup_context_get_memory's device_bytes counts them once made;
  * swinup_query_memory's figure, measured on a backend that has run no frame, does not. Not counted:
  * the CPU backend's worker threads keep a scratch buffer each (about 2.3 MB a thread for lite),
- * grown at their first frame and reused by every context for the life of the process. On the Vulkan
+ * grown at their first frame and reused by every context for the life of the process; and the
+ * jitter sign check (swinup_dispatch_desc.jitter_convention) holds two float planes of the render
+ * size (16 MB at 1920x1080) from a context's first swinup_dispatch with host-memory colour until it
+ * has decided, after 9 to 64 frames, when they are freed. On the Vulkan
  * backend device_bytes is every VkDeviceMemory the context allocated (device-local and host-visible
  * staging alike). A context of swinup_vulkan_context_create with SWINUP_BACKEND_CUDA
  * (swinup_vulkan.h) reports the CUDA backend's own memory only: the application's images and

@@ -3,6 +3,8 @@
  * a dispatch that records the whole frame into the application's command buffer, reading its
  * images and writing its output image in place. No copies through the host, no submits, no waits:
  * the application submits the command buffer when it wants, on a queue of the family it named.
+ * Context creation on the application's device submits nothing either (the weights' copy into
+ * device-local memory is recorded into the frames: see swinup_vulkan_context_create).
  *
  * Everything else is swinup.h's: the context descriptor (variant, precision, sizes, flags, output
  * format, weights), the per-frame scalars of swinup_dispatch_desc (jitter, motion-vector scale,
@@ -73,16 +75,34 @@
  * recording order, and must complete before the context is destroyed. A successful call advances
  * the temporal state at once (it counts as the context's dispatch of that frame). A command buffer
  * that is recorded but then never submitted breaks that rule, with two lasting effects: the history
- * is one frame ahead (the next frame should set frame.reset), and the frame keeps one of the 8
- * slots below until the context is destroyed (its end-of-frame event is never set). A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT) records
- * nothing and changes nothing. A failure after validation (a device error, out of memory) also
- * leaves the temporal state unchanged, but the command buffer may then hold part of the frame:
- * reset or free it rather than submit it.
+ * is one frame ahead, and the frame keeps one of the 8 slots below (it is never seen completed).
+ * swinup_vulkan_abandon_frame undoes both. A refused call (bad input: SWINUP_STATUS_INVALID_ARGUMENT)
+ * records nothing and changes nothing. A failure after validation
+ * (a device error, out of memory) also leaves the temporal state unchanged, but the command buffer
+ * then holds part of the frame and refers to descriptor sets swinup has given back for reuse: it is
+ * invalid. Record nothing more into it, do not end or submit it (ending it is already an error the
+ * validation layer reports): reset it (vkResetCommandBuffer, or its pool) or free it, and record
+ * the frame again into a command buffer in the recording state.
  *
  * The images' views and the descriptor sets swinup writes for a frame must stay valid until that
- * frame has run: keep the images alive until then. swinup reuses a frame's descriptor sets once an
- * event it sets at the end of the frame's commands is seen set; at most 8 recorded frames may be
- * pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has run).
+ * frame has run: keep the images alive until then. Tell swinup when the command buffer has
+ * completed: signal_semaphore / signal_value name a timeline semaphore value that the application's
+ * submission of cmd signals (VkTimelineSemaphoreSubmitInfo), and swinup reuses the frame's
+ * descriptor pool only once that semaphore's counter has reached the value (it reads it with
+ * vkGetSemaphoreCounterValue, never waits). Without them swinup reuses it once an event it sets at
+ * the end of the frame's commands is seen set: its dispatches have run, but commands recorded after
+ * them may not have, so the command buffer may still be pending, and the validation layer then
+ * reports VUID-vkResetDescriptorPool-descriptorPool-00313 unless the application has waited for it
+ * (a fence, vkQueueWaitIdle, the semaphore) before the next recording. At most 8 recorded frames may
+ * be pending at once (the ninth recording is SWINUP_STATUS_UNSUPPORTED until one has completed or
+ * been abandoned). Destroying the context frees those descriptor sets and swinup's buffers and
+ * images: a recorded frame still to run, or running, then corrupts memory in the driver (neither
+ * swinup nor the validation layer sees it happen), and so does submitting a recorded frame after
+ * the destroy. swinup_context_destroy warns through the log callback (SWINUP_LOG_WARNING, saying how
+ * many) when the context holds recordings whose end-of-frame event it does not see set; wait for
+ * the frames (a fence, vkQueueWaitIdle, the semaphore) before destroying it. swinup reads a
+ * signal_semaphore whenever it looks for completed frames (each recording, the input statistics),
+ * so keep it valid until the context is destroyed (the destroy itself does not read it).
  *
  * This header's functions exist in builds with the Vulkan backend (SWINUP_VULKAN, the default
  * when libvulkan-dev and glslang-tools are installed; docs/vulkan.md).
@@ -132,12 +152,22 @@
  *     buffer), and submits what reads the output with a wait for signal_semaphore at signal_value.
  *     The call does not wait on the host, except when a re-created image's old import is released
  *     and when the application calls it more than 4 frames ahead of the semaphore values its queue
- *     has signalled (the frame parameters' staging slots are reused then).
+ *     has signalled (the frame parameters' staging slots are reused then). A frame that needs a new
+ *     CUDA graph (the first of each render size, window-shift parity and masks' presence) captures
+ *     it before anything of the frame is enqueued behind wait_semaphore, so the call never waits for
+ *     the frame's own inputs (CUDA's first load of a kernel, once per process, may still wait for
+ *     the earlier frames' work to finish).
  *     The queue family ownership is the application's: swinup's CUDA work acts as another queue of
  *     no family (VK_QUEUE_FAMILY_EXTERNAL); NVIDIA's driver needs no ownership transfer for
  *     images in GENERAL or SHADER_READ_ONLY_OPTIMAL layout.
  *   - The stream: frame.cuda_stream when non-NULL, else a stream swinup made. swinup_dispatch (host
- *     or CUDA device pointers) also works on a CUDA context, on the same temporal state.
+ *     or CUDA device pointers) also works on a CUDA context, on the same temporal state; the
+ *     buffers host pointers are copied through (about 190 MB at 1920x1080 -> 3840x2160) are
+ *     allocated at the first host-pointer frame, not at creation.
+ *   - Buffers: any role but the exposure may be a VkBuffer instead (swinup_vulkan_buffer, the
+ *     descriptor's *_buffer fields), imported as a CUDA device pointer and read or written in place
+ *     by swinup_dispatch's rules for SWINUP_MEMORY_CUDA resources; created with
+ *     VkExternalMemoryBufferCreateInfo on memory of VkExportMemoryAllocateInfo, both opaque fd.
  *   - Refusals: an image without memory or not exportable, a wrong handle type, LINEAR tiling, a
  *     format the import cannot read (D32_SFLOAT), a handle vkGetMemoryFdKHR / CUDA will not import,
  *     a semaphore CUDA will not import are SWINUP_STATUS_INVALID_ARGUMENT (or UNSUPPORTED for the
@@ -150,11 +180,12 @@
  * swinup.h's rule ("Descriptor sizes"): each struct starts with struct_size, grows only at its end,
  * and a call accepts exactly the sizes it has had, listed after the structs below
  * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
- * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 its struct_size
- * must be SWINUP_DISPATCH_DESC_SIZE_V1, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 it must be
- * SWINUP_DISPATCH_DESC_SIZE_V2, with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 SWINUP_DISPATCH_DESC_SIZE_V3
- * (frame.sharpness is read by the Vulkan backend as by swinup_dispatch). The _init functions set the newest sizes; any other value is
- * SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
+ * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_Vn its struct_size
+ * must be SWINUP_DISPATCH_DESC_SIZE_Vn (n = 1, 2, 3), with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4
+ * (which only appended the buffers) SWINUP_DISPATCH_DESC_SIZE_V3, and with
+ * SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5 SWINUP_DISPATCH_DESC_SIZE_V4 (frame.sharpness, read by the
+ * Vulkan backend as by swinup_dispatch). The _init functions set the newest sizes; any other value
+ * is SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
 #define SWINUP_SWINUP_VULKAN_H
@@ -196,7 +227,15 @@ typedef struct swinup_vulkan_device_desc {
                                                   or NULL: no optional feature is assumed enabled.
                                                   swinup uses an optional feature (and shaderFloat64,
                                                   which SWINUP_FLAG_AUTO_EXPOSURE needs) only when it
-                                                  is enabled here */
+                                                  is enabled here. Fast mode runs its linear layers
+                                                  on the matrix units (much faster) when the chain
+                                                  holds VkPhysicalDeviceCooperativeMatrixFeaturesKHR
+                                                  with cooperativeMatrix (VK_KHR_cooperative_matrix
+                                                  enabled), on a Vulkan 1.3 device with
+                                                  shaderFloat16, vulkanMemoryModel (with
+                                                  vulkanMemoryModelDeviceScope) and maintenance4
+                                                  enabled; else on portable shaders. `swinup info`
+                                                  says which a device gets (docs/vulkan.md) */
     /* --- SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 (both optional; the Vulkan backend reads them, the CUDA
        backend makes no Vulkan object and ignores them) --- */
     VkPipelineCache pipeline_cache;            /* the application's pipeline cache, or VK_NULL_HANDLE:
@@ -245,27 +284,62 @@ typedef struct swinup_vulkan_image {
     uint32_t mip_levels;           /* VkImageCreateInfo.mipLevels; 0 is read as 1 */
 } swinup_vulkan_image;
 
+/* One of the application's VkBuffers holding a frame resource as rows of pixels, for the CUDA backend
+ * (desc->backend = SWINUP_BACKEND_CUDA), which imports the buffer's memory as a CUDA device pointer
+ * (cudaExternalMemoryGetMappedBuffer) and reads or writes the rows in place, as it does CUDA device
+ * pointers (swinup_resource with SWINUP_MEMORY_CUDA): the same formats, sizes and pitch rules. The
+ * Vulkan backend reads images only (a buffer there is SWINUP_STATUS_UNSUPPORTED). A role is given as
+ * an image or as a buffer, never both. Imports are cached per buffer, keyed on (buffer, memory,
+ * memory_offset, memory_size, size, dedicated), and released by swinup_vulkan_release_buffer and
+ * swinup_context_destroy (see "The CUDA backend" above for when to release). */
+typedef struct swinup_vulkan_buffer {
+    VkBuffer buffer;               /* VK_NULL_HANDLE (the default): the role is its swinup_vulkan_image */
+    VkDeviceSize size;             /* VkBufferCreateInfo.size */
+    VkDeviceSize offset;           /* bytes from the buffer's start to the first pixel; a multiple of the
+                                      format's element size (2 or 4; 4 for the packed outputs) */
+    swinup_format format;          /* the pixel format: a format swinup_dispatch_desc takes for the role
+                                      (colour RGBA16F, RGBA32F, RGB16F or RGB32F; depth R32F; motion
+                                      RG16F or RG32F; masks R8_UNORM, R16F or R32F; output the
+                                      context's output_format) */
+    uint32_t width;                /* pixels per row: exactly what swinup reads or writes (the render */
+    uint32_t height;               /* size, the display size for the output and display-resolution motion) */
+    uint32_t row_pitch;            /* bytes from one row to the next; 0 = width x the pixel's bytes */
+    VkDeviceMemory memory;         /* the memory the buffer is bound to (vkBindBufferMemory) */
+    VkDeviceSize memory_offset;    /* vkBindBufferMemory's memoryOffset */
+    VkDeviceSize memory_size;      /* that memory's VkMemoryAllocateInfo.allocationSize */
+    VkExternalMemoryHandleTypeFlagBits memory_handle_type; /* as for an image: the memory allocated
+                                      exportable (VkExportMemoryAllocateInfo) and the buffer created with
+                                      VkExternalMemoryBufferCreateInfo, both
+                                      VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT; 0 = not exportable */
+    VkBool32 dedicated;            /* VK_TRUE: a dedicated allocation for this buffer */
+} swinup_vulkan_buffer;
+
 /* One frame recorded into the application's command buffer. */
 typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
-    swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter,
-                                      mv_scale, exposure_value, pre_exposure, render size, reset,
-                                      frame_time_delta_ms, sharpness (V3). Its swinup_resource fields (images and
-                                      masks) are not read (the images are below); cuda_stream only by the CUDA
-                                      backend (the stream to run on; NULL: one swinup made) */
+    swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter
+                                      (and jitter_convention), mv_scale, exposure_value,
+                                      pre_exposure, render size, reset, frame_time_delta_ms,
+                                      sharpness (V5). Its swinup_resource fields (images and masks)
+                                      are not read (the images are below); cuda_stream only by the
+                                      CUDA backend (the stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
     swinup_vulkan_image depth;     /* render-resolution device depth */
     swinup_vulkan_image motion_vectors; /* render or display resolution (SWINUP_FLAG_MV_DISPLAY_RES) */
     swinup_vulkan_image output;    /* display-resolution output, written */
     swinup_vulkan_image exposure;  /* optional 1x1 exposure; image VK_NULL_HANDLE = frame.exposure_value
                                       (ignored under SWINUP_FLAG_AUTO_EXPOSURE) */
-    /* CUDA backend only: timeline semaphores of the application's device (VK_SEMAPHORE_TYPE_TIMELINE,
-       created exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT). swinup's CUDA work
-       waits until wait_semaphore reaches wait_value before it reads any input, and signals
+    /* Timeline semaphores of the application's device (VK_SEMAPHORE_TYPE_TIMELINE).
+       CUDA backend (created exportable as VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT): swinup's
+       CUDA work waits until wait_semaphore reaches wait_value before it reads any input, and signals
        signal_semaphore to signal_value once the output is written and no input is read any more.
        VK_NULL_HANDLE: no wait (the inputs are ready when the call is made) / no signal (the
-       application finds the frame done otherwise). The Vulkan backend does not read them: the
-       application puts its semaphores on the submit of the command buffer. */
+       application finds the frame done otherwise).
+       Vulkan backend: wait_semaphore is not read (the application puts its waits on the submit of
+       the command buffer); signal_semaphore / signal_value, when set, are the value the submit of
+       cmd signals once it has completed, which swinup reads to know when it may reuse the frame's
+       descriptor sets ("The command buffer" above; the device needs timeline semaphores).
+       With a signal_semaphore, signal_value must be above 0 (a timeline semaphore starts at 0). */
     VkSemaphore wait_semaphore;
     uint64_t wait_value;
     VkSemaphore signal_semaphore;
@@ -281,6 +355,15 @@ typedef struct swinup_vulkan_dispatch_desc {
        inputs: exportable memory, optimal tiling). --- */
     swinup_vulkan_image reactive_mask;
     swinup_vulkan_image transparency_mask;
+    /* --- SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4: the roles as VkBuffers (CUDA backend only; see
+       swinup_vulkan_buffer). A role whose buffer is set takes it instead of the image of the same
+       name, whose image handle must then be VK_NULL_HANDLE (for a mask: the mask is present). --- */
+    swinup_vulkan_buffer color_buffer;
+    swinup_vulkan_buffer depth_buffer;
+    swinup_vulkan_buffer motion_vectors_buffer;
+    swinup_vulkan_buffer output_buffer;
+    swinup_vulkan_buffer reactive_mask_buffer;
+    swinup_vulkan_buffer transparency_mask_buffer;
 } swinup_vulkan_dispatch_desc;
 
 /* The automatic reactive mask (swinup.h's swinup_reactive_mask_desc and its definition) recorded
@@ -318,17 +401,26 @@ typedef struct swinup_vulkan_reactive_mask_desc {
 
 /* The sizes each struct of this header has had (see "Struct sizes" above). frame is a member, so
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
-   0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), which the library still
-   reads; V2 has frame at SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end; V3 (the newest
-   layout) frame at SWINUP_DISPATCH_DESC_SIZE_V3 (with sharpness), the rest as V2's. */
+   0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), V2 has frame at
+   SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end, V3 frame at SWINUP_DISPATCH_DESC_SIZE_V3
+   (with jitter_convention), V4 V3's layout with the buffers appended, V5 (the newest) V4's fields
+   after a frame of SWINUP_DISPATCH_DESC_SIZE_V4 (with sharpness); the library reads all five.
+   swinup_vulkan_device_desc: V1 is the 0.1.0 layout, V2 adds the pipeline cache and the
+   allocation callbacks. */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_vulkan_device_desc, pipeline_cache)) /* 0.1.0 */
 #define SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_device_desc)) /* adds pipeline_cache, allocation_callbacks */
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
-                (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V1)))
+                (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V1)))
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2                                                         \
-    ((uint32_t)(sizeof(swinup_vulkan_dispatch_desc) - (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V2)))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+    ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, color_buffer) -                               \
+                (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V2)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3                                                         \
+    ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, color_buffer) -                               \
+                (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V3)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4                                                         \
+    ((uint32_t)(sizeof(swinup_vulkan_dispatch_desc) - (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V3)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 #define SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_reactive_mask_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
@@ -347,17 +439,26 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * external memory (device must be non-NULL; "The CUDA backend" above; a build without CUDA, a device
  * without the two external-fd extensions or one that is not a CUDA device is
  * SWINUP_STATUS_UNSUPPORTED saying which); SWINUP_BACKEND_CPU is refused.
+ * The queue during creation: on the application's device, creation neither submits to nor waits on
+ * any queue (no lock of the application's is needed, and a loading thread may create a context
+ * while the render thread submits). The weights are written to a host-visible buffer at creation
+ * and copied into device-local memory by commands recorded at the start of the network in each
+ * recorded frame, until swinup sees one such frame completed (about 1.4 MB of copy per frame for
+ * the first frames in flight; the host-visible copy is kept and counted in device_bytes).
  * A device without what docs/vulkan.md lists as required is SWINUP_STATUS_UNSUPPORTED naming the
  * missing extension, feature or format. On failure *out is NULL and swinup_last_error(NULL) says
  * why. swinup_dispatch (host pointers) works on a context with swinup's own device (it submits and
  * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
- * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's. Both kinds of dispatch
+ * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's (and such a context
+ * allocates none of the host path's copies). Both kinds of dispatch
  * advance the one temporal state of the context.
- * What creation costs: besides the weights upload and the buffers (swinup_query_memory), it makes
- * every compute pipeline the context's frames and reactive masks use (15 for a lite context: 6
- * frame passes, 5 network kernels, 4 reactive-mask variants), with device->pipeline_cache when one
- * is given, so that no recorded frame makes a pipeline. On Mesa's lavapipe (llvmpipe, LLVM 15, two
- * shared x86-64 cores) that is nearly all of it: 3.5 to 5 s to make the pipelines, 0.01 s for the
+ * What creation costs: besides the buffers (swinup_query_memory; it submits nothing, the weights
+ * are copied by the first frames' commands), it makes every compute pipeline the context's frames
+ * and reactive masks use (19 for a lite context on a device whose fast GEMM runs the portable
+ * kernels, 21 on a matrix path: the frame passes, the layer kernels of both precisions, 4
+ * reactive-mask variants), with device->pipeline_cache when one is given, so that no recorded
+ * frame makes a pipeline. On Mesa's lavapipe (llvmpipe, LLVM 15, two shared x86-64 cores) that is
+ * nearly all of it: 2 to 5 s to make the pipelines, 0.01 s for the
  * rest, and the first recorded frame then takes what the next ones do (test_vulkan_context_creation
  * prints these figures). A re-created context makes them again; a driver that keeps pipelines in
  * a VkPipelineCache (NVIDIA's, RADV; lavapipe keeps nothing in one) makes them from the cache when
@@ -391,9 +492,9 @@ SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* 
  * Input statistics (swinup_context_get_input_statistics) on a Vulkan context: swinup does not
  * submit the command buffers it records into, so it cannot wait for them (a frame recorded and not
  * yet submitted would never complete). A recorded frame is counted once swinup sees it completed
- * (the event it records at the frame's end is set); the call does not wait, and `frames` says how
- * many frames the counts cover. Frames of swinup_dispatch (host pointers) are counted when they
- * return. Call it after the application's own wait (fence, vkQueueWaitIdle) to count every frame
+ * (its signal_value reached, or without one the event it records at the frame's end set); the
+ * call does not wait, and `frames` says how many frames the counts cover. Frames of
+ * swinup_dispatch (host pointers) are counted when they return. Call it after the application's own wait (fence, vkQueueWaitIdle) to count every frame
  * recorded so far. */
 SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer cmd,
                                                        const swinup_vulkan_dispatch_desc* desc);
@@ -407,6 +508,24 @@ SWINUP_API swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCo
 SWINUP_API swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandBuffer cmd,
                                                             const swinup_vulkan_reactive_mask_desc* desc);
 
+/* Abandon what was recorded into cmd and will never be submitted (a swapchain out of date, a
+ * command buffer dropped): every frame of swinup_vulkan_record_dispatch and every reactive mask of
+ * swinup_vulkan_record_reactive_mask recorded into cmd and not yet seen completed. Their recording slots
+ * are free again, and the temporal state (history, recurrent features, the frame count that picks
+ * the window shift, the previous jitter and size) is what it was before the first of those frames,
+ * as if they had never been recorded: the next frame continues from the last frame before them
+ * (it gives the bytes a context that never saw them gives) without re-creating the context.
+ * cmd must never be submitted afterwards. End, reset or free it before swinup records anything more
+ * (its descriptor sets are reused by the next recording, after which ending it is invalid); this
+ * call may come before or after that. Frames must be abandoned newest first: when a frame recorded
+ * later into another command buffer (or a swinup_dispatch on swinup's own device) read the history
+ * that cmd's frames wrote, the call is SWINUP_STATUS_INVALID_ARGUMENT and abandons nothing; so is a
+ * cmd with nothing pending in it (nothing recorded, or it has completed: its signal_value was seen
+ * reached, or without one its end-of-frame event seen set). Never call it for a command buffer that was submitted: swinup cannot tell it from one that
+ * was not until it has run. A CUDA context records nothing into command buffers:
+ * SWINUP_STATUS_UNSUPPORTED. */
+SWINUP_API swinup_status swinup_vulkan_abandon_frame(swinup_context* ctx, VkCommandBuffer cmd);
+
 /* Release what a CUDA context imported of an image (its memory, CUDA array, texture or surface
  * object), or of a timeline semaphore, after the context's CUDA work using it has finished (this
  * waits on the host for the context's stream). VK_NULL_HANDLE releases every image (every
@@ -414,6 +533,8 @@ SWINUP_API swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx,
  * context, which imports nothing. Call it before destroying an image, its memory or a semaphore
  * that a later one could share handle values with. */
 SWINUP_API swinup_status swinup_vulkan_release_image(swinup_context* ctx, VkImage image);
+/* The same for a buffer (swinup_vulkan_buffer): its memory import and device pointer. */
+SWINUP_API swinup_status swinup_vulkan_release_buffer(swinup_context* ctx, VkBuffer buffer);
 SWINUP_API swinup_status swinup_vulkan_release_semaphore(swinup_context* ctx, VkSemaphore semaphore);
 
 #ifdef __cplusplus

@@ -17,10 +17,16 @@
 #   --particles N added (60 to 250: a tenth to a quarter of the image), spinner under a static
 #   camera among them (still pixels, where the transparency mask scales the still-pixel shift).
 #   They are what train.py --masks trains mask_embed on.
+#   Then eight of the `movers` scene (textured objects swinging and spinning across textured
+#   backdrops at 0.5-9 m/s, each sequence laid out by its own seed; a still camera and the
+#   presets, every scale): objects that uncover the background, which the sequences above show on
+#   about 1% of their pixels (docs/journal/2026-12-07-ghost-trails-cause.md). Every sequence has
+#   motion_masks.NNNN.exr (the disoccluded and moving-object pixels).
 # Never breakfast_room: it is the held-out check.
 # Usage: render_training_data.sh SWINUP_CLI DATA_DIR   (QUICK=1: 4 sequences of 8 frames, CPU,
-#   the last of them a masked one; FRAMES=N: N frames a sequence; RENDER_DEVICE=cpu: every
-#   sequence on the CPU renderer; MASKED_ONLY=1: only the masked sequences)
+#   the third a masked one, the last a movers one; FRAMES=N: N frames a sequence; RENDER_DEVICE=cpu: every
+#   sequence on the CPU renderer; MASKED_ONLY=1: only the masked sequences; MOVERS_ONLY=1: only
+#   the movers)
 set -euo pipefail
 SWINUP=$1
 DATA=$2
@@ -73,8 +79,17 @@ add moire_particles_pan moire pan "" "--particles 60"
 add text_particles_shake text shake "" "--particles 120"
 add spinner_particles_static spinner static "" "--particles 200"
 add spinner_particles_own_2x spinner "" 384x216 "--particles 100"
-[ "${MASKED_ONLY:-0}" = 1 ] && jobs_list=("${jobs_list[@]:$unmasked}")
-[ "${QUICK:-0}" = 1 ] && jobs_list=("${jobs_list[@]:0:3}" "${jobs_list[$((${#jobs_list[@]} - 1))]}")
+masked_end=${#jobs_list[@]}
+# The movers (seeds continue from i: each sequence its own layout).
+movers_cameras=("" "" pan shake "" orbit "" pan)
+for k in "${!movers_cameras[@]}"; do add "movers_$((k + 1))" movers "${movers_cameras[$k]}"; done
+if [ "${QUICK:-0}" = 1 ]; then
+  jobs_list=("${jobs_list[@]:0:2}" "${jobs_list[$((masked_end - 1))]}" "${jobs_list[$((${#jobs_list[@]} - 1))]}")
+elif [ "${MASKED_ONLY:-0}" = 1 ]; then
+  jobs_list=("${jobs_list[@]:$unmasked:$((masked_end - unmasked))}")
+elif [ "${MOVERS_ONLY:-0}" = 1 ]; then
+  jobs_list=("${jobs_list[@]:$masked_end}")
+fi
 
 run_job() {
   IFS='|' read -r name scene r hdr cam seed extra <<< "$1"

@@ -6,7 +6,10 @@ A clip is a dict of tensors on one device: color [B, T, H, W, 3], depth [B, T, H
 motion [B, T, H, W, 2] (render pixels, current -> previous), jitter [B, T, 2],
 gt [B, T, Hd, Wd, 3] (linear), masks [B, T, H, W, 2] (the staging inputs reactive and
 transparency & composition, docs/masks.md; zero for a sequence without masks and for the
-procedural scenes), and Python values hdr, depth_inverted, reset (list of T bools).
+procedural scenes), disoccluded [B, T, Hd, Wd] (1 where the display pixel was uncovered within
+the last four frames, from the sequence's motion masks: what --disocclusion-weight weighs; zero
+for a sequence without them and for the procedural scenes), and Python values hdr,
+depth_inverted, reset (list of T bools).
 """
 import json
 import math
@@ -49,7 +52,12 @@ class SequenceFolder:
         self.has_masks = info.get("has_masks", False)
         if self.has_masks not in (True, False):
             raise ValueError(f"{path}: sequence.json 'has_masks' is {self.has_masks!r}, expected true or false")
-        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, jitter, pool, self.has_masks)
+        self.has_motion_masks = info.get("has_motion_masks", False)
+        if self.has_motion_masks not in (True, False):
+            raise ValueError(f"{path}: sequence.json 'has_motion_masks' is {self.has_motion_masks!r}, "
+                             "expected true or false")
+        frames = read_frames(path, self.n, self.mv_sign, self.mv_jittered, jitter, pool, self.has_masks,
+                             self.has_motion_masks)
         dev = torch.device(device)
         self.color = torch.from_numpy(np.stack([f[0] for f in frames])).to(dev)
         self.depth = torch.from_numpy(np.stack([f[1] for f in frames])).to(dev)
@@ -60,6 +68,9 @@ class SequenceFolder:
             self.masks = None  # zero everywhere (the renderer writes masks for every scene): not held
         if self.masks is not None:
             self.masks = self.masks.to(dev)
+        # The disoccluded display pixels (u8), held only for a sequence with motion masks.
+        self.disoccluded = torch.from_numpy(np.stack([f[5] for f in frames])).to(dev) \
+            if self.has_motion_masks else None
         self.jitter = torch.from_numpy(jitter).to(dev)
         self.exposure = torch.from_numpy(
             np.asarray(info.get("exposure", [1.0] * self.n), np.float32)).to(dev)
@@ -85,6 +96,10 @@ class SequenceFolder:
             masks = self.masks[ti, y0:y0 + ch, x0:x0 + cw].float()
         else:
             masks = torch.zeros(len(idx), ch, cw, 2, device=self.color.device)
+        if self.disoccluded is not None:
+            disoccluded = self.disoccluded[ti, dy0:dy0 + dch, dx0:dx0 + dcw].float()
+        else:
+            disoccluded = torch.zeros(len(idx), dch, dcw, device=self.color.device)
         return {
             "color": self.color[ti, y0:y0 + ch, x0:x0 + cw].float() * exposure,
             "depth": self.depth[ti, y0:y0 + ch, x0:x0 + cw],
@@ -92,6 +107,7 @@ class SequenceFolder:
             "jitter": self.jitter[ti],
             "gt": self.gt[ti, dy0:dy0 + dch, dx0:dx0 + dcw].float() * exposure,
             "masks": masks,
+            "disoccluded": disoccluded,
             "hdr": self.hdr, "depth_inverted": self.depth_inverted,
             "reset": [bool(self.reset[i]) and k > 0 for k, i in enumerate(idx)],
         }
@@ -102,7 +118,7 @@ def batch_from_folders(seqs, batch: int, frames: int, crop: int, rng: random.Ran
     seq = rng.choice(seqs)
     clips = [seq.clip(frames, crop, crop, rng) for _ in range(batch)]
     out = {k: torch.stack([c[k] for c in clips]).to(device)
-           for k in ("color", "depth", "motion", "jitter", "gt", "masks")}
+           for k in ("color", "depth", "motion", "jitter", "gt", "masks", "disoccluded")}
     out.update(hdr=seq.hdr, depth_inverted=seq.depth_inverted, reset=clips[0]["reset"])
     return out
 
@@ -113,10 +129,12 @@ def mirror_clip(clip, flip_x: bool, flip_y: bool, transpose: bool):
     train.py --augment). Every image is flipped along with what points along that axis: motion's
     component (current -> previous, render pixels) and the jitter's (a sample of render pixel p
     at p + 0.5 + j sits, mirrored, at p' + 0.5 - j). The masks are images like the colour (their
-    two channels are two planes, not an x and a y: nothing in them flips). Ground truth and render
+    two channels are two planes, not an x and a y: nothing in them flips), and so is the
+    disoccluded plane (display resolution, like the truth). Ground truth and render
     crops cover whole display pixels, so a mirrored clip is still a clip of the same scale."""
     # [B, T, H, W, ...]: y is axis 2, x axis 3 (a clip made elsewhere may have no masks)
-    images = ("color", "depth", "motion", "gt") + (("masks",) if clip.get("masks") is not None else ())
+    images = ("color", "depth", "motion", "gt") + tuple(
+        name for name in ("masks", "disoccluded") if clip.get(name) is not None)
     out = dict(clip)
     dims = ([3] if flip_x else []) + ([2] if flip_y else [])
     if dims:

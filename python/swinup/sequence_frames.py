@@ -35,10 +35,30 @@ def read_masks(path: str, width: int, height: int) -> np.ndarray:
     return masks.astype(np.float16)  # exact: the file's channels are half
 
 
-def read_frame(path: str, i: int, mv_sign: int, mv_jittered: bool, jitter: np.ndarray, has_masks=False):
+def read_disocclusion(path: str, width: int, height: int) -> np.ndarray:
+    """The disocclusion plane (R) of a motion_masks.NNNN.exr file (display size, each value 0 or
+    1: the pixel's surface was hidden or off screen in one of the previous 4 frames;
+    docs/sequence-format.md, "Motion masks") -> u8 [Hd, Wd], checked like the C++ reader."""
+    m = read_exr(path)
+    if "R" not in m or "G" not in m:
+        raise ValueError(f"{path}: expected channels R (disocclusion) and G (moving object)")
+    plane = m["R"]
+    if plane.shape != (height, width):
+        raise ValueError(f"{path}: size {plane.shape[1]}x{plane.shape[0]} does not match the display "
+                         f"size {width}x{height} in sequence.json")
+    bad = ~((plane >= 0.0) & (plane <= 1.0))
+    if bad.any():
+        y, x = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(f"{path}: disocclusion (R) value {plane[y, x]!r} at pixel ({x}, {y}) is outside [0, 1]")
+    return (plane >= 0.5).astype(np.uint8)
+
+
+def read_frame(path: str, i: int, mv_sign: int, mv_jittered: bool, jitter: np.ndarray, has_masks=False,
+               has_motion_masks=False):
     """-> (colour f16 [H, W, 3], depth f32 [H, W], motion f16 [H, W, 2] current -> previous in
     render pixels, ground truth f16 [Hd, Wd, 3], masks f16 [H, W, 2] or None when the sequence has
-    none). jitter: the sequence's [N, 2] offsets."""
+    none, disocclusion u8 [Hd, Wd] or None when it has no motion masks). jitter: the sequence's
+    [N, 2] offsets."""
     def exr(kind):
         return read_exr(os.path.join(path, f"{kind}.{i:04d}.exr"))
     c = exr("color")
@@ -57,7 +77,10 @@ def read_frame(path: str, i: int, mv_sign: int, mv_jittered: bool, jitter: np.nd
     masks = None
     if has_masks:
         masks = read_masks(os.path.join(path, f"masks.{i:04d}.exr"), depth.shape[1], depth.shape[0])
-    return color, depth, motion.astype(np.float16), gt, masks
+    disoccluded = None
+    if has_motion_masks:
+        disoccluded = read_disocclusion(os.path.join(path, f"motion_masks.{i:04d}.exr"), gt.shape[1], gt.shape[0])
+    return color, depth, motion.astype(np.float16), gt, masks, disoccluded
 
 
 def _read_frame_args(args):
@@ -65,9 +88,9 @@ def _read_frame_args(args):
 
 
 def read_frames(path: str, n: int, mv_sign: int, mv_jittered: bool, jitter: np.ndarray, pool=None,
-                has_masks=False):
+                has_masks=False, has_motion_masks=False):
     """All n frames, through `pool` (an Executor) when given."""
-    jobs = [(path, i, mv_sign, mv_jittered, jitter, has_masks) for i in range(n)]
+    jobs = [(path, i, mv_sign, mv_jittered, jitter, has_masks, has_motion_masks) for i in range(n)]
     if pool is None:
         return [read_frame(*j) for j in jobs]
     return list(pool.map(_read_frame_args, jobs))

@@ -4,9 +4,39 @@ never write them (a run writes into its own folder, training/run_folder.py); rep
 explicit step, python -m swinup.promote RUN_DIR."""
 import os
 
-# The repository's root: python/swinup/shipped.py is three levels below it.
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VARIANTS = ("lite", "full")
+
+
+def is_repository(path: str) -> bool:
+    """Whether path is a swinup checkout: the shipped weights and the Python package beside them."""
+    return (os.path.isfile(os.path.join(path, "weights", "lite.safetensors"))
+            and os.path.isdir(os.path.join(path, "python", "swinup")))
+
+
+def find_root(environ=os.environ, cwd=None) -> str:
+    """The repository whose shipped files the commands read and refuse to write.
+
+    SWINUP_REPO when set; else the checkout this package is in (python/swinup/shipped.py is three
+    levels below its root: a plain or editable checkout, PYTHONPATH=python); else, for a copy
+    installed by `pip install ./python`, the checkout holding the current directory (the commands
+    run from the repository root). Without any, the package's grandparent, as before: the
+    shipped files are then simply not found."""
+    if environ.get("SWINUP_REPO"):
+        return os.path.abspath(environ["SWINUP_REPO"])
+    package_checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if is_repository(package_checkout):
+        return package_checkout
+    here = os.path.abspath(cwd or os.getcwd())
+    while True:
+        if is_repository(here):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return package_checkout
+        here = parent
+
+
+ROOT = find_root()
 
 
 def checkpoint(variant: str, root: str = ROOT) -> str:

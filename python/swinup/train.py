@@ -32,9 +32,10 @@ count, the master weights in f16 and the training history (one entry per chunk: 
 minutes, GPUs, data, learning rate, temporal term), which export.py writes into the weights
 file's description for `swinup info`. The optimiser's moments are not kept (a short warm-up after
 each resume stands in for them; --optimizer-state keeps them, with float32 master weights, in a
-side file for chunks chained on one machine). Runs for --minutes, saving every --save-every steps
-and at the end, so it runs in chunks and continues later; --decay lowers the learning rate along a
-cosine over the chunk (for a last chunk). `python -m swinup.export RUN_DIR` writes the run's
+side file for chunks chained on one machine; with --schedule-steps, whose learning rate follows the
+run's steps, and the per-step data streams, such chunks add up bit for bit to one run). Runs for
+--minutes, saving every --save-every steps and at the end, so it runs in chunks and continues
+later; --decay lowers the learning rate along a cosine over the chunk (for a last chunk). `python -m swinup.export RUN_DIR` writes the run's
 weights file, `python -m swinup.promote RUN_DIR` makes the pair the shipped one.
 
 Speed: tiles are small, so an unrolled step is thousands of small kernels; what pays is work per
@@ -94,6 +95,11 @@ def main(argv=None):
     opt = make_optimizer(model, args, step, verbose=ranks.rank == 0)
     chunk = chunk_record(args, step, parallel.device_label(ranks.device, ranks.world), ranks.world,
                          source.procedural_share, model)
+    if args.schedule_steps:
+        # Where the run's step schedule began: this chunk's start for a new run, the last chunk's
+        # record for a resumed one (its chunks share one schedule).
+        last = history[-1] if plan.resumed and history else {}
+        chunk["schedule_start"] = last.get("schedule_start", step) if last.get("schedule_steps") else step
     history = history + [chunk]
 
     def save(at_step):

@@ -43,10 +43,11 @@ def write_exr(path, planes: dict, half=True, compression="zip", float_channels=(
     subprocess.run([exe, path, str(w), str(h), compression, channels], input=data, check=True)
 
 
-def write_sequence(path, color, depth, motion, gt, masks=None, jitter=None, hdr=True):
+def write_sequence(path, color, depth, motion, gt, masks=None, jitter=None, hdr=True, motion_masks=None):
     """A sequence folder: color [N, H, W, 3], depth [N, H, W], motion [N, H, W, 2] (render pixels,
     current -> previous), gt [N, Hd, Wd, 3], masks [N, H, W, 2] (reactive, transparency) or None
-    (a sequence without masks), jitter [N, 2] (default zero)."""
+    (a sequence without masks), jitter [N, 2] (default zero), motion_masks [N, Hd, Wd, 2]
+    (disocclusion, moving object) or None (a sequence without them)."""
     os.makedirs(path, exist_ok=True)
     n, h, w, _ = color.shape
     dh, dw = gt.shape[1:3]
@@ -57,6 +58,8 @@ def write_sequence(path, color, depth, motion, gt, masks=None, jitter=None, hdr=
             "files": {"ground_truth": True, "mv_display": False}}
     if masks is not None:
         info["has_masks"] = True
+    if motion_masks is not None:
+        info["has_motion_masks"] = True
     with open(os.path.join(path, "sequence.json"), "w") as f:
         json.dump(info, f)
     for i in range(n):
@@ -68,3 +71,5 @@ def write_sequence(path, color, depth, motion, gt, masks=None, jitter=None, hdr=
         write_exr(frame("gt"), {"R": gt[i, ..., 0], "G": gt[i, ..., 1], "B": gt[i, ..., 2]})
         if masks is not None:
             write_exr(frame("masks"), {"R": masks[i, ..., 0], "G": masks[i, ..., 1]})
+        if motion_masks is not None:
+            write_exr(frame("motion_masks"), {"R": motion_masks[i, ..., 0], "G": motion_masks[i, ..., 1]})

@@ -10,6 +10,7 @@
 #include "api/backend.h"
 #include "api/context_state.h"
 #include "api/dispatch_warnings.h"
+#include "api/jitter_convention.h"
 #include "api/log.h"
 #include "api/raw_enum.h"
 #include "api/struct_size.h"
@@ -296,6 +297,7 @@ void swinup_dispatch_desc_init(swinup_dispatch_desc* desc) {
     desc->pre_exposure = 1.0f;
     desc->mv_scale_x = 1.0f;
     desc->mv_scale_y = 1.0f;
+    desc->jitter_convention = SWINUP_JITTER_SAMPLE_OFFSET;
 }
 
 swinup_status swinup_context_create(const swinup_context_desc* desc, swinup_context** out) {
@@ -311,10 +313,13 @@ swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* d
         if (!swinup::read_dispatch_desc(desc, &d, &error)) return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, error);
         const swinup::Validation v = swinup::validate_dispatch_desc(d, ctx->desc, ctx->backend->kind());
         if (!v.ok()) return fail_context(ctx, v.status, v.message);
+        const swinup_jitter_convention given = d.jitter_convention;  // validated: a value of the enum
+        swinup::to_sample_offset_jitter(&d);
         const uint64_t frame_index = swinup::frame_index_for(*ctx, d);
         const swinup_status status = ctx->backend->dispatch(d, frame_index, &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
         swinup::frame_succeeded(ctx, d, frame_index);
+        ctx->jitter_sign.after_dispatch(d, ctx->desc, given, ctx->log);
         return SWINUP_STATUS_OK;
     } catch (const std::bad_alloc&) {
         return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, "swinup_dispatch: out of host memory");

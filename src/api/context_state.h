@@ -11,6 +11,7 @@
 
 #include "api/backend.h"
 #include "api/dispatch_warnings.h"
+#include "api/jitter_sign_check.h"
 #include "api/log.h"
 #include "model/weights.h"
 #include "swinup/swinup.h"
@@ -26,6 +27,7 @@ struct swinup_context {
     std::string last_error;
     swinup::Log log;  // desc.log_callback: every failure and warning on this context goes there
     swinup::DispatchWarnings warnings;
+    swinup::JitterSignCheck jitter_sign;  // swinup_dispatch's frames (host memory) over the first frames
 };
 
 namespace swinup {
@@ -57,6 +59,19 @@ void clear_thread_error();
 // dispatch of a context goes through these two.
 uint64_t frame_index_for(const swinup_context& ctx, const swinup_dispatch_desc& desc);
 void frame_succeeded(swinup_context* ctx, const swinup_dispatch_desc& desc, uint64_t frame_index);
+
+// The context's own part of the temporal sequence as it was before a frame: the frame count and the
+// dispatch warnings' per-sequence counters. A Vulkan context keeps it for each frame it recorded and
+// not yet saw run, so that abandoning the frame (swinup_vulkan_abandon_frame) puts it back.
+struct ContextSequencePoint {
+    uint64_t frame_index = 0;
+    DispatchWarnings warnings;
+};
+inline ContextSequencePoint sequence_point(const swinup_context& ctx) { return {ctx.frame_index, ctx.warnings}; }
+inline void restore_sequence_point(swinup_context* ctx, const ContextSequencePoint& point) {
+    ctx->frame_index = point.frame_index;
+    ctx->warnings = point.warnings;
+}
 
 // The name of a backend in messages ("CPU", "CUDA", "Vulkan").
 const char* backend_text(swinup_backend backend);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
+#include <stdexcept>
 #include <utility>
 
 #include "api/raw_enum.h"
@@ -331,6 +332,11 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup
     Validation v;
     if (!(v = check_jitter(prefix, "jitter_x", d.jitter_x)).ok()) return v;
     if (!(v = check_jitter(prefix, "jitter_y", d.jitter_y)).ok()) return v;
+    const int64_t convention = raw_enum(d.jitter_convention);
+    if (convention != SWINUP_JITTER_SAMPLE_OFFSET && convention != SWINUP_JITTER_FSR_DLSS) {
+        return invalid(field("jitter_convention") + ": must be SWINUP_JITTER_SAMPLE_OFFSET (0) or "
+                       "SWINUP_JITTER_FSR_DLSS (1), got " + std::to_string(static_cast<int32_t>(convention)));
+    }
     if (!(v = check_finite(prefix, "mv_scale_x", d.mv_scale_x, false)).ok()) return v;
     if (!(v = check_finite(prefix, "mv_scale_y", d.mv_scale_y, false)).ok()) return v;
     if (!(v = check_finite(prefix, "exposure_value", d.exposure_value, true)).ok()) return v;
@@ -342,6 +348,47 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup
     return {};
 }
 
+namespace {
+
+// The rule of a frame's resource in `role` (its formats and size), named "dispatch.<role>".
+ResourceRule frame_rule(FrameRole role, const swinup_dispatch_desc& d, const swinup_context_desc& c) {
+    const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
+    switch (role) {
+        case FrameRole::kColor:
+            return {"color",
+                    {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F,
+                     SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_B10G11R11F},
+                    d.render_width, d.render_height, "render_width x render_height", false};
+        case FrameRole::kDepth:
+            return {"depth", {SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8, SWINUP_FORMAT_D32F_S8}, d.render_width, d.render_height, "render_width x render_height",
+                    false};
+        case FrameRole::kMotionVectors:
+            return {"motion_vectors", {SWINUP_FORMAT_RG16F, SWINUP_FORMAT_RG32F},
+                    mv_display ? c.display_width : d.render_width, mv_display ? c.display_height : d.render_height,
+                    mv_display ? "display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"
+                               : "render_width x render_height",
+                    false};
+        case FrameRole::kOutput:
+            return {"output", {c.output_format}, c.display_width, c.display_height, "the context's display size", true};
+        case FrameRole::kReactiveMask:
+        case FrameRole::kTransparencyMask:
+            return {kMaskNames[role == FrameRole::kReactiveMask ? kReactiveMask : kTransparencyMask],
+                    {SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F, SWINUP_FORMAT_R32F},
+                    d.render_width, d.render_height, "render_width x render_height", false};
+    }
+    throw std::logic_error("frame_rule: unknown role");
+}
+
+}  // namespace
+
+Validation validate_frame_resource(const swinup_resource& r, FrameRole role, const swinup_dispatch_desc& frame,
+                                   const swinup_context_desc& context, const char* prefix, const char* name) {
+    ResourceRule rule = frame_rule(role, frame, context);
+    rule.prefix = prefix;
+    rule.name = name;
+    return check_resource(r, rule, SWINUP_BACKEND_CUDA);
+}
+
 Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_context_desc& c,
                                   swinup_backend backend) {
     Validation v = validate_dispatch_scalars(d, c, "dispatch");
@@ -351,22 +398,11 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
                                            "version (0 turns it off; the CPU and Vulkan backends sharpen)"};
     }
 
-    const bool mv_display = (c.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
-    const ResourceRule color{"color",
-                             {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F,
-                              SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_B10G11R11F},
-                             d.render_width, d.render_height, "render_width x render_height", false};
-    const ResourceRule depth{"depth", {SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8, SWINUP_FORMAT_D32F_S8},
-                             d.render_width, d.render_height, "render_width x render_height", false};
-    const ResourceRule motion{"motion_vectors", {SWINUP_FORMAT_RG16F, SWINUP_FORMAT_RG32F},
-                              mv_display ? c.display_width : d.render_width,
-                              mv_display ? c.display_height : d.render_height,
-                              mv_display ? "display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"
-                                         : "render_width x render_height",
-                              false};
+    const ResourceRule color = frame_rule(FrameRole::kColor, d, c);
+    const ResourceRule depth = frame_rule(FrameRole::kDepth, d, c);
+    const ResourceRule motion = frame_rule(FrameRole::kMotionVectors, d, c);
     const ResourceRule exposure{"exposure", {SWINUP_FORMAT_R32F}, 1, 1, "a 1x1 texture", false};
-    const ResourceRule output{"output", {c.output_format}, c.display_width, c.display_height,
-                              "the context's display size", true};
+    const ResourceRule output = frame_rule(FrameRole::kOutput, d, c);
     if (!(v = check_resource(d.color, color, backend)).ok()) return v;
     if (!(v = check_resource(d.depth, depth, backend)).ok()) return v;
     if (!(v = check_resource(d.motion_vectors, motion, backend)).ok()) return v;
@@ -380,8 +416,8 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
                                             d.transparency_mask.data != nullptr ? &d.transparency_mask : nullptr};
     for (int m = 0; m < kMasks; ++m) {
         if (masks[m] == nullptr) continue;
-        const ResourceRule rule{kMaskNames[m], {SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F, SWINUP_FORMAT_R32F},
-                                d.render_width, d.render_height, "render_width x render_height", false};
+        const ResourceRule rule = frame_rule(m == kReactiveMask ? FrameRole::kReactiveMask : FrameRole::kTransparencyMask,
+                                             d, c);
         if (!(v = check_resource(*masks[m], rule, backend)).ok()) return v;
     }
 

@@ -36,6 +36,13 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& desc, const swi
 Validation validate_dispatch_desc(const swinup_dispatch_desc& desc, const swinup_context_desc& context,
                                   swinup_backend backend);
 
+// A frame's resource in one role, checked by swinup_dispatch's rules for CUDA device memory (pointer,
+// the role's formats, its exact size, row pitch); messages name `prefix`.`name` ("vulkan_dispatch",
+// "color_buffer": the Vulkan-facing API's buffers, which the CUDA backend reads as device pointers).
+enum class FrameRole { kColor, kDepth, kMotionVectors, kOutput, kReactiveMask, kTransparencyMask };
+Validation validate_frame_resource(const swinup_resource& r, FrameRole role, const swinup_dispatch_desc& frame,
+                                   const swinup_context_desc& context, const char* prefix, const char* name);
+
 // The parameters of an automatic reactive mask (the descriptor's fields other than its images):
 // render size within the context's largest, scale finite >= 0, threshold and binary_value in
 // [0, 1], known flags. `prefix` names the descriptor in messages ("reactive_mask_desc",

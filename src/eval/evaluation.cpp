@@ -52,6 +52,7 @@ struct MethodState {
     double flip_sum = 0.0;
     SquaredErrorSum temporal;
     RegionSquaredError masked, unmasked;
+    RegionSquaredError disoccluded, moving_object;
     SquaredErrorSum masked_temporal;
     double seconds = 0.0;
 };
@@ -95,16 +96,21 @@ std::vector<double> frame_flip_scores(bool hdr, const Image& linear_truth, const
     return scores;
 }
 
+// 1 where channel `plane` of the display-resolution motion masks is set (0.5 and above: the
+// planes hold 0 or 1, stored as half); empty without motion masks.
+std::vector<uint8_t> motion_region(const Image& motion_masks, int plane) {
+    std::vector<uint8_t> region;
+    if (motion_masks.empty()) return region;
+    region.resize(size_t(motion_masks.width) * motion_masks.height);
+    for (size_t i = 0; i < region.size(); ++i) {
+        region[i] = motion_masks.data[i * size_t(motion_masks.channels) + size_t(plane)] >= 0.5f;
+    }
+    return region;
+}
+
 }  // namespace
 
-EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options) {
-    const SequenceInfo& info = source.info;
-    if (!info.has_ground_truth) {
-        throw SequenceError(source.description +
-                            ": the sequence has no ground truth (gt.NNNN.exr); "
-                            "render it with ground truth to evaluate");
-    }
-    if (info.frame_count <= 0) throw SequenceError(source.description + ": no frames");
+void check_evaluation_options(const SequenceInfo& info, const EvaluationOptions& options) {
     if (options.skip_frames < 0 || options.skip_frames >= info.frame_count) {
         throw std::invalid_argument("skip frames must be in [0, " +
                                     std::to_string(info.frame_count - 1) + "], got " +
@@ -122,6 +128,17 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
         throw std::invalid_argument("no method to evaluate");
     }
     check_frames_folders(options.frames_folders, info, options.methods);
+}
+
+EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options) {
+    const SequenceInfo& info = source.info;
+    if (!info.has_ground_truth) {
+        throw SequenceError(source.description +
+                            ": the sequence has no ground truth (gt.NNNN.exr); "
+                            "render it with ground truth to evaluate");
+    }
+    if (info.frame_count <= 0) throw SequenceError(source.description + ": no frames");
+    check_evaluation_options(info, options);
 
     EvaluationResult result;
     result.sequence = source.description;
@@ -130,6 +147,7 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     result.picture_frame = options.picture_frame < 0 ? info.frame_count - 1 : options.picture_frame;
     result.has_masks = info.has_masks;
     result.methods_got_masks = info.has_masks && options.masks;
+    result.has_motion_masks = info.has_motion_masks;
 
     std::vector<MethodState> states;
     for (const std::string& name : options.methods) {
@@ -150,10 +168,13 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     Image previous_truth;
     size_t stable_count = 0, pair_pixels = 0;
     size_t masked_count = 0, scored_pixels = 0;
+    size_t disoccluded_count = 0, moving_object_count = 0;
     for (int t = 0; t < info.frame_count; ++t) {
         Frame frame = source.read_frame(t);
         // The region comes from the sequence's masks; the methods see them only when asked to.
         const std::vector<uint8_t> masked = masked_region(info, frame.masks);
+        const std::vector<uint8_t> disoccluded = motion_region(frame.motion_masks, 0);
+        const std::vector<uint8_t> moving_object = motion_region(frame.motion_masks, 1);
         if (!options.masks) frame.masks = Image();
         const float exposure = t < int(info.exposure.size()) ? info.exposure[t] : 1.0f;
         const bool reset = t < int(info.reset.size()) && info.reset[t] != 0;
@@ -163,6 +184,8 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
 
         if (scored) {
             for (uint8_t v : masked) masked_count += v;
+            for (uint8_t v : disoccluded) disoccluded_count += v;
+            for (uint8_t v : moving_object) moving_object_count += v;
             scored_pixels += masked.size();
         }
         std::vector<uint8_t> stable, stable_masked;
@@ -217,6 +240,10 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
                 s.ssim_sum += frame_ssim;
                 s.masked.add(region_squared_error(encoded, truth, masked, 1));
                 s.unmasked.add(region_squared_error(encoded, truth, masked, 0));
+                if (!disoccluded.empty()) {
+                    s.disoccluded.add(region_squared_error(encoded, truth, disoccluded, 1));
+                    s.moving_object.add(region_squared_error(encoded, truth, moving_object, 1));
+                }
             }
             if (t == result.picture_frame) result.picture_outputs.push_back(encoded);
             if (options.flip) flip_inputs.push_back(info.hdr ? std::move(output) : encoded);
@@ -238,6 +265,10 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
     result.scored_frames = info.frame_count - options.skip_frames;
     result.stable_fraction = pair_pixels == 0 ? 0.0 : double(stable_count) / double(pair_pixels);
     result.masked_fraction = scored_pixels == 0 ? 0.0 : double(masked_count) / double(scored_pixels);
+    if (result.has_motion_masks && scored_pixels > 0) {
+        result.disoccluded_fraction = double(disoccluded_count) / double(scored_pixels);
+        result.moving_object_fraction = double(moving_object_count) / double(scored_pixels);
+    }
     for (MethodState& s : states) {
         s.scores.psnr_db = psnr_from_mse(s.squared_error_sum / double(s.squared_error_frames));
         s.scores.ssim = s.ssim_sum / double(s.squared_error_frames);
@@ -249,6 +280,8 @@ EvaluationResult evaluate_sequence(const SequenceSource& source, const Evaluatio
             s.temporal.count == 0 ? std::numeric_limits<double>::quiet_NaN() : s.temporal.rms();
         s.scores.masked_psnr_db = s.masked.psnr_db();
         s.scores.unmasked_psnr_db = s.unmasked.psnr_db();
+        s.scores.disocclusion_psnr_db = s.disoccluded.psnr_db();
+        s.scores.moving_object_psnr_db = s.moving_object.psnr_db();
         s.scores.masked_temporal_error = s.masked_temporal.count == 0
                                              ? std::numeric_limits<double>::quiet_NaN()
                                              : s.masked_temporal.rms();

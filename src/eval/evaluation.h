@@ -7,6 +7,10 @@
 // Masked region: the display pixels whose nearest render pixel has max(reactive, transparency)
 // > 0 in the sequence's masks (none without masks). PSNR and the temporal error are also scored
 // over it alone (the temporal error's exclusions apply there too), and PSNR outside it.
+//
+// Motion regions, from the sequence's motion masks (motion_masks.NNNN.exr, display resolution;
+// render/motion_masks.h derives them): PSNR over the disoccluded pixels (uncovered within the
+// last four frames) and over the pixels of moving objects. NaN without motion masks.
 #pragma once
 
 #include <functional>
@@ -70,6 +74,10 @@ struct MethodScores {
     double masked_psnr_db = 0.0;
     double masked_temporal_error = 0.0;
     double unmasked_psnr_db = 0.0;
+    // PSNR over the disoccluded pixels and over the moving objects' pixels of scored frames,
+    // pooled like psnr_db; NaN when the sequence has no motion masks or the region is empty.
+    double disocclusion_psnr_db = 0.0;
+    double moving_object_psnr_db = 0.0;
     double ms_per_frame = 0.0;          // wall time of upscale() per frame
     std::vector<double> frame_psnr_db;  // per frame (all frames, scored or not)
     std::vector<double> frame_ssim;
@@ -86,14 +94,23 @@ struct EvaluationResult {
     bool has_masks = false;        // the sequence has masks (the masked columns mean something)
     bool methods_got_masks = false;  // they were handed to the methods (EvaluationOptions::masks)
     double masked_fraction = 0.0;  // share of display pixels of scored frames in the masked region
+    bool has_motion_masks = false;   // the disocclusion and moving-object columns mean something
+    double disoccluded_fraction = 0.0;    // share of display pixels of scored frames disoccluded
+    double moving_object_fraction = 0.0;  // ... on moving objects
     std::vector<MethodScores> methods;
     int picture_frame = -1;
     Image picture_truth;                 // display-encoded ground truth of picture_frame
     std::vector<Image> picture_outputs;  // display-encoded outputs, in `methods` order
 };
 
-// Throws std::invalid_argument for unknown methods or a bad skip count, SequenceError for a
-// sequence without ground truth or unreadable frames, std::runtime_error when a method fails.
+// The options' own checks for this sequence, before any frame is read: the skip count, the
+// picture frame, at least one method, the --method folders (check_frames_folders). Throws
+// std::invalid_argument naming the bad value; evaluate_sequence runs it first.
+void check_evaluation_options(const SequenceInfo& info, const EvaluationOptions& options);
+
+// Throws std::invalid_argument for unknown methods or a bad skip count (check_evaluation_options),
+// SequenceError for a sequence without ground truth or unreadable frames, std::runtime_error when
+// a method fails.
 EvaluationResult evaluate_sequence(const SequenceSource& source, const EvaluationOptions& options);
 
 }  // namespace swinup::eval

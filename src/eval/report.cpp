@@ -43,6 +43,10 @@ std::string sequence_line(const EvaluationResult& r) {
                                     : "methods run without masks")
             << ")";
     }
+    if (r.has_motion_masks) {
+        out << ", disoccluded pixels " << fixed(100.0 * r.disoccluded_fraction, 2)
+            << "%, moving-object pixels " << fixed(100.0 * r.moving_object_fraction, 2) << "%";
+    }
     return out.str();
 }
 
@@ -64,6 +68,8 @@ std::string format_results_table(const EvaluationResult& r) {
     out << pad("method", name_width, false) << pad("PSNR dB", 10, true) << pad("SSIM", 9, true)
         << pad(flip_name(r), 10, true) << pad("t-error", 10, true);
     if (r.has_masks) out << pad("mask PSNR", 11, true) << pad("mask t-err", 12, true);
+    // The motion columns appear for sequences with motion masks.
+    if (r.has_motion_masks) out << pad("disocc PSNR", 13, true) << pad("moving PSNR", 13, true);
     out << pad("ms/frame", 11, true) << "\n";
     for (const MethodScores& m : r.methods) {
         out << pad(m.name, name_width, false) << pad(fixed(m.psnr_db, 2), 10, true)
@@ -72,6 +78,10 @@ std::string format_results_table(const EvaluationResult& r) {
         if (r.has_masks) {
             out << pad(fixed(m.masked_psnr_db, 2), 11, true)
                 << pad(fixed(m.masked_temporal_error, 4), 12, true);
+        }
+        if (r.has_motion_masks) {
+            out << pad(fixed(m.disocclusion_psnr_db, 2), 13, true)
+                << pad(fixed(m.moving_object_psnr_db, 2), 13, true);
         }
         out << pad(fixed(m.ms_per_frame, 1), 11, true) << "\n";
     }
@@ -92,6 +102,9 @@ std::string results_json(const EvaluationResult& r) {
     j["has_masks"] = r.has_masks;
     j["methods_got_masks"] = r.methods_got_masks;
     j["masked_pixel_fraction"] = r.masked_fraction;
+    j["has_motion_masks"] = r.has_motion_masks;
+    j["disoccluded_pixel_fraction"] = r.disoccluded_fraction;
+    j["moving_object_pixel_fraction"] = r.moving_object_fraction;
     j["metrics"] = {
         {"psnr_db", "10 log10(1 / MSE) of display-encoded RGB, MSE pooled over scored frames"},
         {"ssim",
@@ -111,6 +124,13 @@ std::string results_json(const EvaluationResult& r) {
          "display pixels whose nearest render pixel has max(reactive, transparency) > 0 in the "
          "sequence's masks; masked_psnr_db and masked_temporal_error are psnr_db and "
          "temporal_error over those pixels alone, unmasked_psnr_db psnr_db over the others"},
+        {"motion_regions",
+         "from the sequence's motion masks (display resolution, made by the renderer): "
+         "disocclusion_psnr_db is psnr_db over the display pixels whose surface was hidden or off "
+         "screen in at least one of the previous 4 frames (reprojected with the surface's own "
+         "motion and compared with those frames' depth, 1% relative tolerance), "
+         "moving_object_psnr_db over the pixels of objects that moved since the previous frame; "
+         "null without motion masks"},
         {"display_encoding",
          "HDR: x/(1+x) per channel after exposure, then sRGB; LDR: clamp to [0,1], then sRGB"},
         {"disocclusion_tolerance", kDisocclusionTolerance},
@@ -127,6 +147,8 @@ std::string results_json(const EvaluationResult& r) {
         jm["masked_psnr_db"] = number_or_null(m.masked_psnr_db);
         jm["masked_temporal_error"] = number_or_null(m.masked_temporal_error);
         jm["unmasked_psnr_db"] = number_or_null(m.unmasked_psnr_db);
+        jm["disocclusion_psnr_db"] = number_or_null(m.disocclusion_psnr_db);
+        jm["moving_object_psnr_db"] = number_or_null(m.moving_object_psnr_db);
         jm["ms_per_frame"] = number_or_null(m.ms_per_frame);
         nlohmann::json fp = nlohmann::json::array(), fs = nlohmann::json::array(),
                        ft = nlohmann::json::array();
@@ -151,14 +173,19 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
     for (const std::string& note : c.notes) out << note << "\n\n";
     out << "Sequence: " << sequence_line(r) << ".\n\n";
     out << "| method | PSNR (dB) | SSIM | " << flip_name(r) << " | temporal error |"
-        << (r.has_masks ? " masked PSNR (dB) | masked temporal error |" : "") << " ms / frame |\n";
+        << (r.has_masks ? " masked PSNR (dB) | masked temporal error |" : "")
+        << (r.has_motion_masks ? " disocclusion PSNR (dB) | moving-object PSNR (dB) |" : "")
+        << " ms / frame |\n";
     out << "| --- | ---: | ---: | ---: | ---: |" << (r.has_masks ? " ---: | ---: |" : "")
-        << " ---: |\n";
+        << (r.has_motion_masks ? " ---: | ---: |" : "") << " ---: |\n";
     for (const MethodScores& m : r.methods) {
         out << "| " << m.name << " | " << fixed(m.psnr_db, 2) << " | " << fixed(m.ssim, 4) << " | "
             << fixed(m.flip, 4) << " | " << fixed(m.temporal_error, 4) << " | ";
         if (r.has_masks) {
             out << fixed(m.masked_psnr_db, 2) << " | " << fixed(m.masked_temporal_error, 4) << " | ";
+        }
+        if (r.has_motion_masks) {
+            out << fixed(m.disocclusion_psnr_db, 2) << " | " << fixed(m.moving_object_psnr_db, 2) << " | ";
         }
         out << fixed(m.ms_per_frame, 1) << " |\n";
     }
@@ -186,6 +213,13 @@ std::string report_markdown(const EvaluationResult& r, const ReportContext& c) {
         out << " The masked columns score the same over the masked region alone: the display pixels "
                "whose nearest render pixel has a reactive or transparency mask value above 0 "
                "(particles, glass, animated textures), where history is least to be trusted.";
+    }
+    if (r.has_motion_masks) {
+        out << " The disocclusion column is PSNR over the pixels uncovered within the last four "
+               "frames (what a moving object leaves behind: history there is stale, and a ghost "
+               "trail shows up in this column first); the moving-object column is PSNR over the "
+               "pixels of objects that move in the scene. The renderer derives both from each "
+               "surface point's own motion and the depth of the earlier frames.";
     }
     out << "\n\n";
     if (!c.timings.empty()) {

@@ -50,30 +50,36 @@ const char* backend_name(swinup_backend b) {
 
 }  // namespace
 
+swinup_context_desc swinup_method_context_desc(const SwinupMethodOptions& options, const SequenceInfo& info,
+                                               bool use_mv_display) {
+    swinup_context_desc desc;
+    swinup_context_desc_init(&desc);
+    desc.backend = options.backend;
+    desc.variant = options.variant;
+    desc.precision = options.precision;
+    desc.max_render_width = uint32_t(info.render_width);
+    desc.max_render_height = uint32_t(info.render_height);
+    desc.display_width = uint32_t(info.display_width);
+    desc.display_height = uint32_t(info.display_height);
+    uint32_t flags = 0;
+    if (info.hdr) flags |= SWINUP_FLAG_HDR;
+    if (use_mv_display) flags |= SWINUP_FLAG_MV_DISPLAY_RES;
+    if (info.mv_jittered) flags |= SWINUP_FLAG_MV_JITTERED;
+    if (info.depth_inverted) flags |= SWINUP_FLAG_DEPTH_INVERTED;
+    desc.flags = flags;
+    desc.output_format = SWINUP_FORMAT_RGBA16F;
+    if (!options.weights_path.empty()) {
+        desc.weights_source = SWINUP_WEIGHTS_PATH;
+        desc.weights_path = options.weights_path.c_str();
+    }
+    return desc;
+}
+
 Image SwinupUpscaler::upscale(const UpscaleInput& in) {
     const SequenceInfo& info = in.info;
     const bool use_mv_display = info.has_mv_display && !in.frame.mv_display.empty();
     if (context_ == nullptr) {
-        swinup_context_desc desc;
-        swinup_context_desc_init(&desc);
-        desc.backend = options_.backend;
-        desc.variant = options_.variant;
-        desc.precision = options_.precision;
-        desc.max_render_width = uint32_t(info.render_width);
-        desc.max_render_height = uint32_t(info.render_height);
-        desc.display_width = uint32_t(info.display_width);
-        desc.display_height = uint32_t(info.display_height);
-        uint32_t flags = 0;
-        if (info.hdr) flags |= SWINUP_FLAG_HDR;
-        if (use_mv_display) flags |= SWINUP_FLAG_MV_DISPLAY_RES;
-        if (info.mv_jittered) flags |= SWINUP_FLAG_MV_JITTERED;
-        if (info.depth_inverted) flags |= SWINUP_FLAG_DEPTH_INVERTED;
-        desc.flags = flags;
-        desc.output_format = SWINUP_FORMAT_RGBA16F;
-        if (!options_.weights_path.empty()) {
-            desc.weights_source = SWINUP_WEIGHTS_PATH;
-            desc.weights_path = options_.weights_path.c_str();
-        }
+        swinup_context_desc desc = swinup_method_context_desc(options_, info, use_mv_display);
         const swinup_status status = swinup_context_create(&desc, &context_);
         if (status != SWINUP_STATUS_OK) {
             context_ = nullptr;

@@ -19,6 +19,12 @@ struct SwinupMethodOptions {
     std::string weights_path;  // empty: the embedded default weights
 };
 
+// The context descriptor the method creates for a sequence (its sizes and conventions; with
+// display-resolution motion vectors when use_mv_display). The weights path points into `options`.
+// Written once so that a command can have the library check these values before the evaluation.
+swinup_context_desc swinup_method_context_desc(const SwinupMethodOptions& options, const SequenceInfo& info,
+                                               bool use_mv_display);
+
 class SwinupUpscaler final : public Upscaler {
 public:
     explicit SwinupUpscaler(const SwinupMethodOptions& options);

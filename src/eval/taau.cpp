@@ -26,6 +26,8 @@ struct RenderFrame {
     std::vector<float> motion_x;  // dilated motion, render px, current -> previous
     std::vector<float> motion_y;
     std::vector<float> dilated_depth;
+    std::vector<float> own_motion_x;  // the pixel's own motion, render px (the disocclusion test)
+    std::vector<float> own_motion_y;
     std::vector<float> reactive;      // [0, 1]; all 0 without masks
     std::vector<float> transparency;  // [0, 1]; all 0 without masks
 };
@@ -66,6 +68,8 @@ RenderFrame prepare(const UpscaleInput& in) {
     r.motion_x.resize(n);
     r.motion_y.resize(n);
     r.dilated_depth.resize(n);
+    r.own_motion_x.resize(n);
+    r.own_motion_y.resize(n);
     for (int y = 0; y < r.height; ++y) {
         for (int x = 0; x < r.width; ++x) {
             int best_x = x, best_y = y;
@@ -86,6 +90,8 @@ RenderFrame prepare(const UpscaleInput& in) {
             r.motion_x[i] = mv.at(best_x, best_y, 0);
             r.motion_y[i] = mv.at(best_x, best_y, 1);
             r.dilated_depth[i] = best_z;
+            r.own_motion_x[i] = mv.at(x, y, 0);
+            r.own_motion_y[i] = mv.at(x, y, 1);
         }
     }
     return r;
@@ -170,19 +176,33 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
     const bool have_history = !in.reset && history_.width == wd && history_.height == hd &&
                               previous_depth_.width == w && previous_depth_.height == h;
 
-    // Render-res history validity: 0 = drop (off screen or disoccluded), 1 = keep.
+    // Render-res history validity: 0 = drop (off screen or disoccluded), 1 = keep. The dilated
+    // depth test (FSR 2's): the nearest depth of the 3x3 neighbourhood, moved along its motion, is
+    // not farther than the previous depth there, so a foreground edge keeps its history. And,
+    // where the dilation gave the pixel a motion not its own (more than own_test_motion_px
+    // apart), the pixel's own test: its own depth, moved along its own motion, is not farther than
+    // the previous depth there. Without it, a background pixel that a moving object uncovered
+    // right beside the object takes the object's depth and motion in the dilation, finds the
+    // object where that motion points and keeps the object's history: a ghost trail
+    // (docs/journal/2026-12-07-ghost-trails-cause.md). Where the motions agree (a thin, aliased
+    // feature over a background that moves with it) the history would be fetched from the same
+    // place either way, and a jittered sample that hit the feature last frame must not drop it.
     std::vector<uint8_t> keep(size_t(w) * h, 0);
+    auto visible_before = [&](float px, float py, float z) {
+        if (!(px >= 0.0f && py >= 0.0f && px < float(w) && py < float(h))) return false;
+        const float z_prev = previous_depth_.at(int(px), int(py), 0);
+        return (z_prev - z) / std::max({z_prev, z, 1e-6f}) <= settings_.depth_tolerance;
+    };
     if (have_history) {
+        const float gate = settings_.own_test_motion_px;
         for (int y = 0; y < h; ++y) {
             for (int x = 0; x < w; ++x) {
                 const size_t i = size_t(y) * w + x;
-                const float px = float(x) + 0.5f + r.motion_x[i];
-                const float py = float(y) + 0.5f + r.motion_y[i];
-                if (!(px >= 0.0f && py >= 0.0f && px < float(w) && py < float(h))) continue;
-                const float z_prev = previous_depth_.at(int(px), int(py), 0);
-                const float z = r.dilated_depth[i];
-                const float relative = (z_prev - z) / std::max({z_prev, z, 1e-6f});
-                keep[i] = relative <= settings_.depth_tolerance;
+                const float cx = float(x) + 0.5f, cy = float(y) + 0.5f;
+                const float dx = r.motion_x[i] - r.own_motion_x[i], dy = r.motion_y[i] - r.own_motion_y[i];
+                const bool borrowed = settings_.own_depth_test && dx * dx + dy * dy > gate * gate;
+                keep[i] = visible_before(cx + r.motion_x[i], cy + r.motion_y[i], r.dilated_depth[i]) &&
+                          (!borrowed || visible_before(cx + r.own_motion_x[i], cy + r.own_motion_y[i], r.depth[i]));
             }
         }
     }
@@ -353,6 +373,7 @@ Image TaauUpscaler::upscale(const UpscaleInput& in) {
     history_ = std::move(next);
     previous_depth_ = Image(w, h, 1);
     previous_depth_.data = r.depth;
+    keep_ = std::move(keep);
     return out;
 }
 

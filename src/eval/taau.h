@@ -6,8 +6,12 @@
 //  1. Dilated motion: each render pixel takes the motion of the nearest-depth pixel of its 3x3
 //     neighbourhood, so that the edges of foreground objects move with them.
 //  2. Disocclusion from depth: a render pixel whose dilated depth is farther (by a relative
-//     tolerance) than the previous frame's depth where its motion points was hidden last frame;
-//     its history is dropped. So is history that reprojects off screen, and all of it on reset.
+//     tolerance) than the previous frame's depth where its dilated motion points was hidden last
+//     frame, and so is one that the dilation gave a motion not its own (a background pixel
+//     uncovered beside a moving object: the dilation gives it the object's depth and motion,
+//     which the first test alone would pass) whose own depth is farther than the previous depth
+//     where its own motion points; its history is dropped. So is history that reprojects off
+//     screen, and all of it on reset.
 //  3. History: a Catmull-Rom sample of the previous output at o + motion, clamped to its 4 central
 //     taps (no ringing), with the per-pixel accumulated sample weight carried alongside.
 //  4. Jitter-aware reconstruction of the current frame from the 3x3 render samples around the
@@ -27,6 +31,7 @@
 //     sample cannot flicker through.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -57,6 +62,11 @@ struct TaauSettings {
     float moving_speed = 0.5f;
     // Relative reverse-Z difference that marks a disocclusion.
     float depth_tolerance = 0.05f;
+    // Also test a pixel's own depth along its own motion where the dilation gave it a motion
+    // more than own_test_motion_px (render px) from its own (step 2). Off: the test as it was
+    // before 2026-12-07 (FSR 2's dilated test alone).
+    bool own_depth_test = true;
+    float own_test_motion_px = 1.0f;
     // Karis' 1 / (1 + luma) blend weights.
     bool luminance_weighting = true;
 };
@@ -67,12 +77,17 @@ public:
     std::string name() const override { return "taau"; }
     Image upscale(const UpscaleInput& input) override;
 
+    // What step 2 decided in the last frame, per render pixel (row-major): 1 where the history
+    // was kept, 0 where it was dropped (disoccluded, off screen, reset). For tests and analysis.
+    const std::vector<uint8_t>& history_kept() const { return keep_; }
+
 private:
     TaauSettings settings_;
     // Previous frame: display-res history (R, G, B exposure-applied linear, accumulated weight)
     // and render-res reverse-Z depth; empty before the first frame.
     Image history_;
     Image previous_depth_;
+    std::vector<uint8_t> keep_;
 };
 
 }  // namespace swinup::eval

@@ -158,7 +158,7 @@ CameraMotion camera_preset(const std::string& name, const CameraPose& base, floa
     }
     std::string names;
     for (const auto& n : camera_preset_names()) names += (names.empty() ? "" : ", ") + n;
-    throw RenderError("unknown camera preset \"" + name + "\" (presets: " + names +
+    throw RenderSettingsError("unknown camera preset \"" + name + "\" (presets: " + names +
                       "; or give a path to a .json camera path file)");
 }
 

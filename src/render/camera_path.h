@@ -31,7 +31,7 @@ Camera camera_from_pose(const CameraPose& pose, float aspect);
 
 std::vector<std::string> camera_preset_names();
 // A preset around `base`; `scale` is the scene's characteristic length (sizes the motion).
-// Throws RenderError for an unknown name.
+// Throws RenderSettingsError for an unknown name.
 CameraMotion camera_preset(const std::string& name, const CameraPose& base, float scale,
                            unsigned long long seed);
 // Reads and validates a camera path file; errors name the file and what is wrong in it (each key's

@@ -7,6 +7,7 @@
 #include "render/frame_renderer.h"
 #include "render/gltf_loader.h"
 #include "render/jitter.h"
+#include "render/motion_masks.h"
 #include "render/particle_emitter.h"
 #include "render/scenes.h"
 #include "sequence/atomic_write.h"
@@ -18,29 +19,29 @@ namespace {
 
 void check_size(const char* what, int w, int h) {
     if (w < 1 || h < 1 || w > 16384 || h > 16384) {
-        throw RenderError(std::string(what) + " size " + std::to_string(w) + "x" + std::to_string(h) +
+        throw RenderSettingsError(std::string(what) + " size " + std::to_string(w) + "x" + std::to_string(h) +
                           " is outside 1..16384");
     }
 }
 
 void validate(const RenderSettings& s) {
-    if (s.frames < 1 || s.frames > 100000) throw RenderError("frames = " + std::to_string(s.frames) + " is outside 1..100000");
+    if (s.frames < 1 || s.frames > 100000) throw RenderSettingsError("frames = " + std::to_string(s.frames) + " is outside 1..100000");
     check_size("render", s.render_width, s.render_height);
     check_size("display", s.display_width, s.display_height);
     if (s.display_width < s.render_width || s.display_height < s.render_height) {
-        throw RenderError("display size must be at least the render size");
+        throw RenderSettingsError("display size must be at least the render size");
     }
     const double sx = double(s.display_width) / s.render_width, sy = double(s.display_height) / s.render_height;
     if (std::fabs(sx - sy) > 0.02 * sx) {
-        throw RenderError("render and display sizes must have the same aspect ratio (scales " + std::to_string(sx) +
+        throw RenderSettingsError("render and display sizes must have the same aspect ratio (scales " + std::to_string(sx) +
                           " and " + std::to_string(sy) + " differ)");
     }
     if (s.ground_truth && (s.gt_spp < 16 || s.gt_spp > 4096)) {
-        throw RenderError("gt_spp = " + std::to_string(s.gt_spp) + " is outside 16..4096");
+        throw RenderSettingsError("gt_spp = " + std::to_string(s.gt_spp) + " is outside 16..4096");
     }
-    if (!(s.frame_time_s > 0.0f) || !std::isfinite(s.frame_time_s)) throw RenderError("frame_time_s must be positive");
+    if (!(s.frame_time_s > 0.0f) || !std::isfinite(s.frame_time_s)) throw RenderSettingsError("frame_time_s must be positive");
     if (s.particles < 0 || s.particles > 100000) {
-        throw RenderError("particles = " + std::to_string(s.particles) + " is outside 0..100000");
+        throw RenderSettingsError("particles = " + std::to_string(s.particles) + " is outside 0..100000");
     }
 }
 
@@ -51,18 +52,18 @@ bool is_file_scene(const std::string& name) {
 
 std::unique_ptr<Scene> load_scene(const RenderSettings& s) {
     if (is_file_scene(s.scene)) {
-        if (!std::filesystem::exists(s.scene)) throw RenderError("scene file " + s.scene + " does not exist");
+        if (!std::filesystem::exists(s.scene)) throw RenderSettingsError("scene file " + s.scene + " does not exist");
         std::unique_ptr<Scene> scene = gltf_load_scene(s.scene);
         if (s.on_warning) {
             for (const std::string& w : scene->warnings) s.on_warning("glTF " + s.scene + ": " + w);
         }
         return scene;
     }
-    auto scene = builtin_scene_create(s.scene);
+    auto scene = builtin_scene_create(s.scene, s.seed);
     if (!scene) {
         std::string names;
         for (const auto& n : builtin_scene_names()) names += (names.empty() ? "" : ", ") + n;
-        throw RenderError("unknown scene \"" + s.scene + "\": give a built-in scene (" + names + ") or a .gltf/.glb file");
+        throw RenderSettingsError("unknown scene \"" + s.scene + "\": give a built-in scene (" + names + ") or a .gltf/.glb file");
     }
     return scene;
 }
@@ -71,7 +72,7 @@ CameraMotion choose_camera(const RenderSettings& s, Scene& scene) {
     CameraPose base = scene.camera_base;
     if (!scene.cameras.empty()) {
         if (s.gltf_camera < 0 || s.gltf_camera >= static_cast<int>(scene.cameras.size())) {
-            throw RenderError("gltf_camera " + std::to_string(s.gltf_camera) + " does not exist (the scene has " +
+            throw RenderSettingsError("gltf_camera " + std::to_string(s.gltf_camera) + " does not exist (the scene has " +
                               std::to_string(scene.cameras.size()) + ")");
         }
         base = scene.cameras[static_cast<size_t>(s.gltf_camera)];
@@ -83,6 +84,9 @@ CameraMotion choose_camera(const RenderSettings& s, Scene& scene) {
         return camera_preset("static", base, scene.scale, s.seed);
     }
     const auto ext = std::filesystem::path(cam).extension().string();
+    if (ext == ".json" && !std::filesystem::exists(cam)) {
+        throw RenderSettingsError("camera path file " + cam + " does not exist");
+    }
     if (ext == ".json" || std::filesystem::exists(cam)) return camera_path_load(cam, base);
     return camera_preset(cam, base, scene.scale, s.seed);
 }
@@ -121,6 +125,7 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
     info.has_mv_display = s.mv_display;
     info.has_ground_truth = s.ground_truth;
     info.has_masks = s.masks;
+    info.has_motion_masks = s.motion_masks;
     info.scene = s.scene + (s.camera.empty() ? "" : " camera " + s.camera) +
                  (s.particles > 0 ? " with " + std::to_string(s.particles) + " particles" : "");
     info.generator = "swinup render (seed " + std::to_string(s.seed) + ")";
@@ -138,6 +143,7 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
     std::unique_ptr<CudaFrameRenderer> gpu;
     if (use_cuda) gpu = std::make_unique<CudaFrameRenderer>(*scene);
 
+    MotionMaskRenderer motion_masks;
     const uint32_t seed32 = hash_combine(static_cast<uint32_t>(s.seed), static_cast<uint32_t>(s.seed >> 32));
     for (int i = 0; i < s.frames; ++i) {
         const float t = static_cast<float>(i) * s.frame_time_s;
@@ -170,6 +176,10 @@ SequenceInfo render_frames(const RenderSettings& s, const RenderProgress& progre
         request.ground_truth = s.ground_truth;
         Frame frame = gpu ? gpu->render(*scene, request) : render_frame_cpu(scene->view(), request);
         if (!s.masks) frame.masks = Image();
+        if (s.motion_masks) {
+            frame.motion_masks = motion_masks.render(*scene, p.camera, t, s.display_width, s.display_height,
+                                                     info.reset[static_cast<size_t>(i)] != 0);
+        }
         sink(i, std::move(frame), info);
         if (progress) progress(i + 1, s.frames);
     }

@@ -13,6 +13,8 @@
 // - colour: linear RGB, alpha = 1; HDR (unbounded) or LDR (tonemapped, in [0,1]).
 // - masks: render resolution, per jittered sample: R = reactive, G = transparency & composition
 //   (tracer.h says how they follow from the alpha-blended layers and animated textures).
+// - motion masks: display resolution, R = disocclusion within the last 4 frames, G = moving
+//   object (motion_masks.h says how they are derived); for scoring, not an upscaler's input.
 // - ground truth: display resolution, box filter over each display pixel with gt_spp stratified
 //   samples at the same instant (no motion blur), same shading and texture detail.
 // Deterministic: the same settings and seed give the same bytes.
@@ -31,6 +33,12 @@ namespace swinup::render {
 // Raised for bad settings, unreadable or malformed scene/camera files; what() names the problem.
 struct RenderError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+// The RenderError of a bad setting, found before anything is rendered: a size, count or rate out
+// of range, an unknown scene or camera preset, a scene or camera file that does not exist, a glTF
+// camera the scene lacks. A command line reports these as a bad value (`swinup render`: exit 2).
+struct RenderSettingsError : RenderError {
+    using RenderError::RenderError;
 };
 
 enum class RenderDevice { automatic, cpu, cuda };
@@ -53,6 +61,9 @@ struct RenderSettings {
     bool depth_inverted = false;
     // Write the reactive and transparency & composition masks (masks.NNNN.exr, has_masks).
     bool masks = true;
+    // Write the disocclusion and moving-object masks (motion_masks.NNNN.exr, has_motion_masks):
+    // one more ray per display pixel, traced on the CPU whichever device renders.
+    bool motion_masks = true;
     // Add this many emissive particles (particle_emitter.h) drifting through the first camera
     // pose's view, placed by `seed`: any scene, glTF files included, gets content for the masks.
     int particles = 0;
@@ -72,7 +83,8 @@ struct RenderedSequence {
 // Called after each frame with (frames done, frames in all).
 using RenderProgress = std::function<void(int, int)>;
 
-// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner", "particles".
+// The built-in procedural scenes: "showcase", "fence", "moire", "text", "spinner", "particles",
+// "movers" (laid out by RenderSettings::seed).
 std::vector<std::string> builtin_scene_names();
 // One line saying what a built-in scene shows ("" for unknown names).
 std::string builtin_scene_description(const std::string& name);

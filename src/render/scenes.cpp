@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "render/geometry.h"
+#include "render/jitter.h"
 #include "render/particle_emitter.h"
 #include "render/procedural_textures.h"
 #include "render/texture_build.h"
@@ -364,6 +365,80 @@ void build_particles(Scene& s) {
     s.camera_motion = trucking(s.camera_base, 0.6f);
 }
 
+
+// Numbers of a seeded scene: the i-th uniform in [0, 1) of `seed`, the same on every machine.
+class SceneRandom {
+public:
+    explicit SceneRandom(uint64_t seed)
+        : key_(hash_combine(static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32))) {}
+    float unit() { return hash_to_unit(hash_combine(key_, counter_++)); }
+    float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
+    int below(int n) { return std::min(static_cast<int>(unit() * static_cast<float>(n)), n - 1); }
+    Vec3 colour() { return {range(0.05f, 0.95f), range(0.05f, 0.95f), range(0.05f, 0.95f)}; }
+
+private:
+    uint32_t key_;
+    uint32_t counter_ = 0;
+};
+
+// A textured material for a mover or the backdrop: a checker, noise, bricks or text, in colours
+// drawn from `r`, at `repeat` tiles (returned through uv_scale by the caller).
+int random_textured_material(SceneBuilder& b, SceneRandom& r) {
+    // Two colours far apart (the second near the first's complement): a ghost of the texture shows.
+    const Vec3 a = r.colour(), c = lerp(Vec3{1.0f - a.x, 1.0f - a.y, 1.0f - a.z}, r.colour(), 0.3f);
+    const float ca[3] = {a.x, a.y, a.z}, cc[3] = {c.x, c.y, c.z};
+    const float roughness = r.range(0.3f, 0.9f);
+    switch (r.below(4)) {
+        case 0: return b.material({1, 1, 1}, roughness, 0.0f, b.texture(texture_checker(256, 8 << r.below(3), ca, cc)));
+        case 1: return b.material({1, 1, 1}, roughness, 0.0f, b.texture(texture_noise(256, ca, cc, static_cast<unsigned>(r.below(1000)))));
+        case 2: return b.material({1, 1, 1}, roughness, 0.0f, b.texture(texture_bricks(256, static_cast<unsigned>(r.below(1000)))));
+        default: return b.material({1, 1, 1}, roughness, 0.0f, b.texture(texture_text({"MOVE 42", "SPIN 7"}, 6, ca, cc)));
+    }
+}
+
+// Objects of their own texture crossing textured backdrops at varied speeds, spinning at varied
+// rates, at varied depths, seeded: what a moving object uncovers behind it and what its own
+// texture does while it turns (docs/journal/2026-12-07-ghost-trails-cause.md). Training data, not
+// scored: it shares no object with the scored scenes (showcase, spinner). A still camera by
+// default (all motion is the objects'); the presets move it.
+void build_movers(Scene& s, uint64_t seed) {
+    SceneBuilder b(s);
+    SceneRandom r(seed);
+    // The backdrop: a textured wall across the view at 7-10 m and a textured ground.
+    const float wall_z = -r.range(7.0f, 10.0f);
+    TriangleList& fixed = b.fixed();
+    add_quad(fixed, {-30, 0, wall_z}, {60, 0, 0}, {0, 12, 0}, random_textured_material(b, r),
+             {r.range(6.0f, 20.0f), r.range(1.5f, 5.0f)});
+    add_quad(fixed, {-30, 0, 8}, {60, 0, 0}, {0, 0, wall_z - 8}, random_textured_material(b, r),
+             {r.range(8.0f, 30.0f), r.range(4.0f, 15.0f)});
+    // Six to nine movers: boxes, spheres and thin panels, 0.4-1.8 m, between the wall and 0.5 m
+    // in front of the camera's target; each swings across the view (peak speed 0.5-9 m/s, about
+    // 2-30 display pixels a frame at 960x540) and spins about its own axis at 0.5-12 rad/s (a
+    // fifth of them not at all).
+    const int count = 6 + r.below(4);
+    for (int k = 0; k < count; ++k) {
+        const int m = random_textured_material(b, r);
+        const float size = r.range(0.4f, 1.8f);
+        TriangleList shape;
+        switch (r.below(3)) {
+            case 0: add_box(shape, {-size / 2, -size / 2, -size / 2}, {size / 2, size / 2, size / 2}, m); break;
+            case 1: add_sphere(shape, {0, 0, 0}, size / 2, 16, 32, m); break;
+            default: add_box(shape, {-size / 2, -size / 2, -0.03f}, {size / 2, size / 2, 0.03f}, m); break;
+        }
+        const Vec3 centre{r.range(-2.5f, 2.5f), r.range(0.5f, 2.8f), r.range(wall_z + 1.5f, -0.5f)};
+        const float amplitude = r.range(0.8f, 3.0f);
+        const float peak_speed = 0.5f * std::pow(18.0f, r.unit());  // log-uniform, 0.5-9 m/s
+        const float omega = peak_speed / amplitude, phase = r.range(0.0f, 2 * pi);
+        const Vec3 direction = normalize(Vec3{1.0f, r.range(-0.4f, 0.4f), r.range(-0.3f, 0.3f)});
+        const Vec3 axis = normalize(Vec3{r.range(-1, 1), r.range(-1, 1), r.range(-1, 1)} + Vec3{0, 0.1f, 0});
+        const float spin = r.unit() < 0.2f ? 0.0f : r.range(0.5f, 12.0f);
+        b.animated(shape, [=](float t) {
+            return translate_rotate(centre + direction * (amplitude * std::sin(omega * t + phase)), axis, spin * t);
+        });
+    }
+    finish_daylit(b, 8, pose({0, 1.6f, 5.5f}, {0, 1.5f, -5}));
+}
+
 }  // namespace
 
 const std::vector<BuiltinSceneInfo>& builtin_scenes() {
@@ -375,11 +450,13 @@ const std::vector<BuiltinSceneInfo>& builtin_scenes() {
         {"spinner", "fast fan, tumbling cube, flying ball in front of a wall (disocclusion); static camera"},
         {"particles", "glowing particles (no motion vectors), a glass pane over a moving ball and cube, a scrolling "
                       "ticker (animated texture): what the masks are for; camera trucks sideways"},
+        {"movers", "textured objects swinging across textured backdrops at varied speeds and spin rates, "
+                   "laid out by the seed (training data for disocclusion); static camera"},
     };
     return scenes;
 }
 
-std::unique_ptr<Scene> builtin_scene_create(const std::string& name) {
+std::unique_ptr<Scene> builtin_scene_create(const std::string& name, uint64_t seed) {
     auto scene = std::make_unique<Scene>();
     scene->name = name;
     if (name == "showcase") build_showcase(*scene);
@@ -388,6 +465,7 @@ std::unique_ptr<Scene> builtin_scene_create(const std::string& name) {
     else if (name == "text") build_text(*scene);
     else if (name == "spinner") build_spinner(*scene);
     else if (name == "particles") build_particles(*scene);
+    else if (name == "movers") build_movers(*scene, seed);
     else return nullptr;
     for (const auto& info : builtin_scenes()) {
         if (info.name == name) scene->description = info.description;

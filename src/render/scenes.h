@@ -3,6 +3,7 @@
 // Nyquist rate (moire), text, fast and rotating objects (disocclusion), specular highlights.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,7 +18,8 @@ struct BuiltinSceneInfo {
 };
 
 const std::vector<BuiltinSceneInfo>& builtin_scenes();
-// Builds a built-in scene with its own camera motion; nullptr for an unknown name.
-std::unique_ptr<Scene> builtin_scene_create(const std::string& name);
+// Builds a built-in scene with its own camera motion; nullptr for an unknown name. `seed` lays out
+// the scenes that are drawn at random ("movers"); the others ignore it.
+std::unique_ptr<Scene> builtin_scene_create(const std::string& name, uint64_t seed = 1);
 
 }  // namespace swinup::render

@@ -2,7 +2,9 @@
 //   color.NNNN.exr (half RGBA, render res), depth.NNNN.exr (float Z, render res),
 //   mv.NNNN.exr (RG, render res) and optionally mv_display.NNNN.exr (RG, display res),
 //   gt.NNNN.exr (half RGBA, display res, when ground truth is known) and optionally
-//   masks.NNNN.exr (half RG, render res: R reactive, G transparency & composition, in [0, 1]).
+//   masks.NNNN.exr (half RG, render res: R reactive, G transparency & composition, in [0, 1]),
+//   and optionally motion_masks.NNNN.exr (half RG, display res: R disocclusion, G moving object,
+//   each 0 or 1; what `swinup eval` scores its disocclusion and moving-object columns over).
 // Readers reject inconsistent sizes, missing frames and unknown conventions with a message that
 // names the file. Writers write to a temporary name and rename, so no half-written file remains.
 #pragma once
@@ -40,6 +42,7 @@ struct SequenceInfo {
     bool has_mv_display = false;  // mv_display.NNNN.exr present
     bool has_ground_truth = false;
     bool has_masks = false;       // masks.NNNN.exr present (sequence.json "has_masks")
+    bool has_motion_masks = false;  // motion_masks.NNNN.exr present ("has_motion_masks")
     std::string scene;            // free text: what was rendered
     std::string generator;        // free text: which program wrote it
 };
@@ -54,6 +57,11 @@ struct Frame {
     // Render res, 2 channels: R = reactive, G = transparency & composition, each in [0, 1]
     // (docs/sequence-format.md). Empty when the sequence has none: that means zero everywhere.
     Image masks;
+    // Display res, 2 channels, for scoring (not an upscaler's input): R = disocclusion (the
+    // pixel's surface was hidden or off screen in at least one of the previous 4 frames), G =
+    // moving object (its surface belongs to an object that moved since the previous frame), each
+    // 0 or 1 (render/motion_masks.h says how the renderer derives them). Empty when absent.
+    Image motion_masks;
 };
 
 // Which of the optional per-frame files a reader will read. sequence_read_info checks that every
@@ -64,13 +72,14 @@ struct FilesNeeded {
     bool mv_display = true;
     bool ground_truth = true;
     bool masks = true;
+    bool motion_masks = true;
 };
 
 // Read and validate sequence.json, and check that the frames' files it lists (of those `needed`)
 // are regular files: the first one that is missing or not a file is named.
 SequenceInfo sequence_read_info(const std::string& dir, const FilesNeeded& needed = {});
 // Read frame i, validating each file's size and channels against the info (and that every mask
-// value is in [0, 1]).
+// value, of the masks and the motion masks, is in [0, 1]).
 Frame sequence_read_frame(const std::string& dir, const SequenceInfo& info, int index);
 // Write sequence.json (creates dir).
 void sequence_write_info(const std::string& dir, const SequenceInfo& info);
@@ -104,10 +113,12 @@ std::string frame_file(const std::string& kind, int index);
 //    "render_size": [w, h], "display_size": [w, h], "frame_count": n,
 //    "camera": {"near", "far", "fov_y_deg"},
 //    "conventions": {"hdr", "depth_inverted", "mv_jittered", "mv_sign"},
-//    "files": {"mv_display", "ground_truth"}, "has_masks" (written only when true),
+//    "files": {"mv_display", "ground_truth"}, "has_masks", "has_motion_masks" (each written
+//    only when true),
 //    "jitter_x": [n], "jitter_y": [n], "exposure": [n], "reset": [n]}
 // `source` names the file in error messages. Unknown keys are rejected (a misspelt convention
-// must not be silently ignored); camera, conventions, files, has_masks, exposure, reset, scene
+// must not be silently ignored); camera, conventions, files, has_masks, has_motion_masks,
+// exposure, reset, scene
 // and generator may be omitted (defaults of SequenceInfo; exposure 1, reset 0).
 std::string sequence_info_to_json(const SequenceInfo& info);
 SequenceInfo sequence_info_from_json(const std::string& text, const std::string& source);

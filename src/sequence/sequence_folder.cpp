@@ -27,6 +27,7 @@ void check_frame_files_exist(const std::string& dir, const SequenceInfo& info,
     if (info.has_mv_display && needed.mv_display) kinds.push_back("mv_display");
     if (info.has_ground_truth && needed.ground_truth) kinds.push_back("gt");
     if (info.has_masks && needed.masks) kinds.push_back("masks");
+    if (info.has_motion_masks && needed.motion_masks) kinds.push_back("motion_masks");
     for (int i = 0; i < info.frame_count; ++i) {
         for (const std::string& kind : kinds) {
             const std::string path = join_path(dir, frame_file(kind, i));

@@ -1,7 +1,7 @@
 // One frame of a sequence: its EXR files, checked against sequence.json on the way in and out.
 // Storage: colour and ground truth as half RGBA (what renderers and engines produce), depth and
 // motion vectors as float (half would quantise a 100-pixel motion to 1/16 pixel); the masks as
-// half RG (fractions in [0, 1], which half holds to 1/2048 or better).
+// half RG (fractions in [0, 1], which half holds to 1/2048 or better), the motion masks too.
 #include <filesystem>
 #include <string>
 
@@ -25,6 +25,7 @@ constexpr FileKind kMotion = {"mv", "R,G", 2, false, false};
 constexpr FileKind kMotionDisplay = {"mv_display", "R,G", 2, true, false};
 constexpr FileKind kGroundTruth = {"gt", "R,G,B,A", 4, true, true};
 constexpr FileKind kMasks = {"masks", "R,G", 2, false, true};
+constexpr FileKind kMotionMasks = {"motion_masks", "R,G", 2, true, true};
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
@@ -81,14 +82,16 @@ Image read_checked(const std::string& dir, const SequenceInfo& info, int index, 
 
 // A mask value is a fraction: anything else (negative, above 1, NaN, Inf) is named with its
 // pixel and plane, for a reader and for a writer alike.
-void check_mask_values(const std::string& path, const Image& masks) {
+void check_mask_values(const std::string& path, const Image& masks, bool motion_masks = false) {
     static const char* kPlane[] = {"reactive (R)", "transparency & composition (G)"};
+    static const char* kMotionPlane[] = {"disocclusion (R)", "moving object (G)"};
     for (int y = 0; y < masks.height; ++y) {
         for (int x = 0; x < masks.width; ++x) {
             for (int c = 0; c < 2; ++c) {
                 const float v = masks.at(x, y, c);
                 if (!(v >= 0.0f && v <= 1.0f)) {
-                    throw SequenceError(path + ": " + kPlane[c] + " value " + shortest_text(v) +
+                    throw SequenceError(path + ": " + (motion_masks ? kMotionPlane : kPlane)[c] +
+                                        " value " + shortest_text(v) +
                                         " at pixel (" + std::to_string(x) + ", " +
                                         std::to_string(y) + ") is outside [0, 1]");
                 }
@@ -126,6 +129,11 @@ Frame sequence_read_frame(const std::string& dir, const SequenceInfo& info, int 
         check_mask_values((std::filesystem::path(dir) / frame_file(kMasks.kind, index)).string(),
                           frame.masks);
     }
+    if (info.has_motion_masks) {
+        frame.motion_masks = read_checked(dir, info, index, kMotionMasks);
+        check_mask_values((std::filesystem::path(dir) / frame_file(kMotionMasks.kind, index)).string(),
+                          frame.motion_masks, true);
+    }
     if (info.mv_sign == -1) {
         negate(&frame.mv);
         negate(&frame.mv_display);
@@ -158,6 +166,18 @@ void sequence_write_frame(const std::string& dir, const SequenceInfo& info, int 
         }
         if (frame.masks.channels == kMasks.channel_count) check_mask_values(path, frame.masks);
         write_checked(dir, info, index, kMasks, frame.masks);
+    }
+    if (!frame.motion_masks.empty()) {
+        const std::string path =
+            (std::filesystem::path(dir) / frame_file(kMotionMasks.kind, index)).string();
+        if (!info.has_motion_masks) {
+            throw SequenceError(path + ": refusing to write motion masks into a sequence whose "
+                                       "info says it has none (has_motion_masks false)");
+        }
+        if (frame.motion_masks.channels == kMotionMasks.channel_count) {
+            check_mask_values(path, frame.motion_masks, true);
+        }
+        write_checked(dir, info, index, kMotionMasks, frame.motion_masks);
     }
 }
 

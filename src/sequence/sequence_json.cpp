@@ -220,6 +220,7 @@ std::string sequence_info_to_json(const SequenceInfo& info) {
     j["files"] = {{"mv_display", info.has_mv_display}, {"ground_truth", info.has_ground_truth}};
     // Only when true: a sequence without masks stays what readers before masks accept.
     if (info.has_masks) j["has_masks"] = true;
+    if (info.has_motion_masks) j["has_motion_masks"] = true;
     j["jitter_x"] = float_array(info.jitter_x);
     j["jitter_y"] = float_array(info.jitter_y);
     j["exposure"] = float_array(info.exposure);
@@ -314,6 +315,7 @@ SequenceInfo sequence_info_from_json(const std::string& text, const std::string&
         files.reject_unknown_keys();
     }
     top.optional_bool("has_masks", &info.has_masks);
+    top.optional_bool("has_motion_masks", &info.has_motion_masks);
     top.reject_unknown_keys();
     sequence_info_validate(info, source);
     return info;

@@ -531,12 +531,13 @@ TEST_F(CliUpscale, EvalScoresFramesFromAFolder) {
     EXPECT_NE(without.out.find("n/a"), std::string::npos) << without.out;
 }
 
+// A bad --method is a bad value (exit 2), refused before any method runs.
 TEST_F(CliUpscale, EvalNamesWhatIsWrongWithAFramesFolder) {
     add_ground_truth(seq());
     const std::string eval = "eval " + seq() + " --methods bilinear";
     const auto error_of = [&](const std::string& args) {
         const CliRun run = swinup(eval + args);
-        EXPECT_EQ(run.exit_code, 1) << args << "\n" << run.err;
+        EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
         EXPECT_EQ(run.err.rfind("swinup: error: ", 0), 0u) << run.err;
         EXPECT_EQ(run.out.find("bilinear"), std::string::npos) << run.out;  // nothing scored
         return run.err;

@@ -45,7 +45,7 @@ TEST(Sharpen, ZeroIsAnOlderDescriptorsFrameAndOutOfRangeIsRefused) {
     const SlidingPlaneFrame frame(kSharpenRenderW, kSharpenRenderH, 0);
     std::vector<uint8_t> out_a(size_t(kSharpenDisplayW) * kSharpenDisplayH * 8, 0xcd), out_b = out_a;
     swinup_dispatch_desc d = frame.dispatch_desc(out_a.data(), SWINUP_FORMAT_RGBA16F, kSharpenDisplayW, kSharpenDisplayH);
-    EXPECT_EQ(d.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(d.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(d.sharpness, 0.0f);
     ASSERT_EQ(swinup_dispatch(a, &d), SWINUP_STATUS_OK) << swinup_last_error(a);
     swinup_dispatch_desc v2 = frame.dispatch_desc(out_b.data(), SWINUP_FORMAT_RGBA16F, kSharpenDisplayW, kSharpenDisplayH);
@@ -53,6 +53,16 @@ TEST(Sharpen, ZeroIsAnOlderDescriptorsFrameAndOutOfRangeIsRefused) {
     v2.sharpness = 0.9f;  // past a V2 caller's size: not read
     ASSERT_EQ(swinup_dispatch(b, &v2), SWINUP_STATUS_OK) << swinup_last_error(b);
     EXPECT_TRUE(out_a == out_b);
+    // A V3 caller (jitter_convention, no sharpness) reads no sharpness either.
+    swinup_context* c = nullptr;
+    ASSERT_EQ(swinup_context_create(&cd, &c), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    std::vector<uint8_t> out_c(out_a.size(), 0xcd);
+    swinup_dispatch_desc v3 = frame.dispatch_desc(out_c.data(), SWINUP_FORMAT_RGBA16F, kSharpenDisplayW, kSharpenDisplayH);
+    v3.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
+    v3.sharpness = 0.9f;  // past a V3 caller's size: not read
+    ASSERT_EQ(swinup_dispatch(c, &v3), SWINUP_STATUS_OK) << swinup_last_error(c);
+    EXPECT_TRUE(out_a == out_c);
+    swinup_context_destroy(c);
     d.sharpness = 1.5f;
     EXPECT_EQ(swinup_dispatch(a, &d), SWINUP_STATUS_INVALID_ARGUMENT);
     EXPECT_EQ(std::string(swinup_last_error(a)), "dispatch.sharpness: must be in [0, 1] (0: off), got 1.5");

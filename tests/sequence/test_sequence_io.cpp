@@ -750,4 +750,75 @@ TEST_F(SequenceMasks, HasMasksMustBeABoolean) {
     expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"sequence.json", "has_masks"});
 }
 
+// The motion masks (display resolution, 0 or 1 per plane): what `swinup eval` scores its
+// disocclusion and moving-object columns over.
+Image make_motion_masks(int frame) {
+    Image m(kDisplayW, kDisplayH, 2);
+    for (int y = 0; y < kDisplayH; ++y)
+        for (int x = 0; x < kDisplayW; ++x)
+            for (int c = 0; c < 2; ++c) m.at(x, y, c) = float((frame + x + 2 * y + c) % 3 == 0);
+    return m;
+}
+
+class SequenceMotionMasks : public SequenceIo {
+protected:
+    void write_sequence_with_motion_masks() {
+        info_.has_motion_masks = true;
+        sequence_write_info(dir_.string(), info_);
+        for (int i = 0; i < kFrames; ++i) {
+            Frame f = make_frame(i);
+            f.motion_masks = make_motion_masks(i);
+            sequence_write_frame(dir_.string(), info_, i, f);
+        }
+    }
+};
+
+TEST_F(SequenceMotionMasks, RoundTripKeepsEveryValue) {
+    write_sequence_with_motion_masks();
+    EXPECT_EQ(info_json().at("has_motion_masks"), true);
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    EXPECT_TRUE(info.has_motion_masks);
+    for (int i = 0; i < kFrames; ++i) {
+        expect_same_pixels(make_motion_masks(i), sequence_read_frame(dir_.string(), info, i).motion_masks,
+                           "motion masks of frame " + std::to_string(i));
+    }
+    EXPECT_EQ(exr_read((dir_ / "motion_masks.0001.exr").string()).width, kDisplayW);
+}
+
+// Sequences written before the motion masks (no key) read as before: no motion masks.
+TEST_F(SequenceMotionMasks, OldSequenceReadsWithoutThem) {
+    write_sequence();
+    EXPECT_FALSE(info_json().contains("has_motion_masks"));
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    EXPECT_FALSE(info.has_motion_masks);
+    EXPECT_TRUE(sequence_read_frame(dir_.string(), info, 0).motion_masks.empty());
+}
+
+TEST_F(SequenceMotionMasks, MissingFileAndBadValuesAreNamed) {
+    write_sequence_with_motion_masks();
+    Image bad = make_motion_masks(1);
+    bad.at(4, 2, 1) = 1.5f;
+    exr_write((dir_ / frame_file("motion_masks", 1)).string(), bad, true);
+    const SequenceInfo info = sequence_read_info(dir_.string());
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
+                          {"motion_masks.0001.exr", "moving object", "(4, 2)", "[0, 1]"});
+    exr_write((dir_ / frame_file("motion_masks", 1)).string(), Image(kRenderW, kRenderH, 2), true);
+    expect_sequence_error([&] { sequence_read_frame(dir_.string(), info, 1); },
+                          {"motion_masks.0001.exr", "display size"});
+    fs::remove(dir_ / "motion_masks.0002.exr");
+    expect_sequence_error([&] { sequence_read_info(dir_.string()); }, {"motion_masks.0002.exr", "missing"});
+    FilesNeeded no_motion_masks;
+    no_motion_masks.motion_masks = false;
+    EXPECT_NO_THROW(sequence_read_info(dir_.string(), no_motion_masks));
+}
+
+TEST_F(SequenceMotionMasks, NotWrittenIntoASequenceWithoutThem) {
+    sequence_write_info(dir_.string(), info_);
+    Frame f = make_frame(0);
+    f.motion_masks = make_motion_masks(0);
+    expect_sequence_error([&] { sequence_write_frame(dir_.string(), info_, 0, f); },
+                          {"motion_masks.0000.exr", "has_motion_masks"});
+    EXPECT_FALSE(fs::exists(dir_ / "motion_masks.0000.exr"));
+}
+
 }  // namespace

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -106,7 +107,11 @@ public:
     }
     ~Reference() { swinup_context_destroy(ctx_); }
 
-    std::vector<uint8_t> frame(const Inputs& in, const Scalars& s) {
+    std::vector<uint8_t> frame(const Inputs& in, const Scalars& s) { return frame_on(ctx_, desc_, in, s); }
+
+    // The frame through swinup_dispatch on host pointers on `ctx` (a context of `desc`).
+    static std::vector<uint8_t> frame_on(swinup_context* ctx, const swinup_context_desc& desc_, const Inputs& in,
+                                         const Scalars& s) {
         std::vector<uint8_t> out(size_t(desc_.display_width) * desc_.display_height * output_bytes(desc_.output_format));
         using swinup::input_resource;
         swinup_dispatch_desc d = swinup::frame_dispatch_desc(
@@ -123,9 +128,11 @@ public:
         d.jitter_x = s.jitter_x;
         d.jitter_y = s.jitter_y;
         d.reset = s.reset;
-        EXPECT_EQ(swinup_dispatch(ctx_, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx_);
+        EXPECT_EQ(swinup_dispatch(ctx, &d), SWINUP_STATUS_OK) << swinup_last_error(ctx);
         return out;
     }
+
+    swinup_context* ctx() const { return ctx_; }
 
 private:
     swinup_context_desc desc_;
@@ -169,6 +176,8 @@ public:
     // The timeline's value 100 ms after the last held-back frame's swinup call, before the upload ran.
     uint64_t held_back_value() const { return held_back_value_; }
     uint64_t timeline_value() const { return value_; }
+    // Whether the last held-back frame's swinup call returned before its upload was let run.
+    bool returned_while_held_back() const { return returned_while_held_back_; }
 
     // New input images of the same size (new memory), as an engine re-creating its targets does.
     void make_inputs_images() {
@@ -261,9 +270,15 @@ public:
         d.signal_semaphore = timeline_;
         d.signal_value = uploaded + 1;
         if (tamper) tamper(&d);
-        const swinup_status status = swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
-        if (status == SWINUP_STATUS_OK) ++value_;
-        if (gate) {  // swinup's call has returned; only now may the upload run
+        // With a gate the call runs on a thread of its own: a call that waited on the host for its
+        // inputs would wait for the gate, which this thread opens only after the call returned. It
+        // is opened after 20 s anyway (the frame then runs, and returned_while_held_back() says so).
+        std::future<swinup_status> call = std::async(std::launch::async, [this, &d] {
+            return swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
+        });
+        returned_while_held_back_ = true;
+        if (gate) {  // once the call has returned (or 20 s passed) the upload may run
+            returned_while_held_back_ = call.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             vulkan_app::check(vkGetSemaphoreCounterValue(gpu_.device, timeline_, &held_back_value_),
                               "vkGetSemaphoreCounterValue");
@@ -273,6 +288,8 @@ public:
         signal.semaphore = gate_;
         signal.value = gate_value;
         vulkan_app::check(vkSignalSemaphore(gpu_.device, &signal), "vkSignalSemaphore");
+        const swinup_status status = call.get();
+        if (status == SWINUP_STATUS_OK) ++value_;
 
         vulkan_app::begin_once(cmds_[1]);
         vulkan_app::copy_image_to_buffer(cmds_[1], *output_, *readback_, VK_IMAGE_LAYOUT_GENERAL, desc_.display_width,
@@ -298,6 +315,127 @@ private:
         readback_;
     VkSemaphore timeline_ = VK_NULL_HANDLE, gate_ = VK_NULL_HANDLE;
     uint64_t value_ = 0, gate_value_ = 0, held_back_value_ = 0;
+    bool returned_while_held_back_ = true;
+    VkFence fence_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmds_[2]{};
+};
+
+// The application with roles in VkBuffers (swinup_vulkan_buffer, read and written as CUDA device
+// pointers): colour, motion vectors and both masks in one buffer at offsets of their own (one
+// import serves them all), the output in a buffer of its own, depth an image (both kinds in one
+// frame). Its uploads and read-back are buffer copies, ordered by the timeline semaphore as App's.
+class BufferApp {
+public:
+    static constexpr size_t kRender = size_t(kRenderW) * kRenderH;
+    // The inputs' places in their buffer: RGBA16F colour, RG32F motion, R8 reactive, R16F transparency.
+    static constexpr VkDeviceSize kColorAt = 0, kMotionAt = kRender * 8, kReactiveAt = kRender * 16,
+                                  kTransparencyAt = kRender * 17, kInputBytes = kRender * 19;
+
+    BufferApp(Gpu& gpu, const swinup_context_desc& desc) : gpu_(gpu), desc_(desc) {
+        const swinup_vulkan_device_desc device = vulkan_app::device_desc(gpu);
+        EXPECT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx_), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        upload_ = std::make_unique<HostBuffer>(gpu, kInputBytes + kRender * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        readback_ = std::make_unique<HostBuffer>(gpu, output_size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        timeline_ = vulkan_app::create_timeline_semaphore(gpu.device, true);
+        fence_ = vulkan_app::create_fence(gpu.device);
+        vulkan_app::allocate_command_buffers(gpu.device, gpu.pool, 2, cmds_);
+        make_targets();
+    }
+    ~BufferApp() {
+        vkDeviceWaitIdle(gpu_.device);
+        swinup_context_destroy(ctx_);
+        vkFreeCommandBuffers(gpu_.device, gpu_.pool, 2, cmds_);
+        vkDestroyFence(gpu_.device, fence_, nullptr);
+        vkDestroySemaphore(gpu_.device, timeline_, nullptr);
+    }
+    swinup_context* ctx() const { return ctx_; }
+
+    // New buffers and depth image (an engine re-creating its targets), the old ones released first.
+    void make_targets() {
+        if (inputs_) {
+            EXPECT_EQ(swinup_vulkan_release_buffer(ctx_, inputs_->buffer), SWINUP_STATUS_OK) << swinup_last_error(ctx_);
+            EXPECT_EQ(swinup_vulkan_release_buffer(ctx_, output_->buffer), SWINUP_STATUS_OK) << swinup_last_error(ctx_);
+            EXPECT_EQ(swinup_vulkan_release_image(ctx_, depth_->image), SWINUP_STATUS_OK) << swinup_last_error(ctx_);
+        }
+        inputs_ = std::make_unique<vulkan_app::ExportableBuffer>(gpu_, kInputBytes);
+        output_ = std::make_unique<vulkan_app::ExportableBuffer>(gpu_, output_size());
+        depth_ = std::make_unique<AppImage>(gpu_, VK_FORMAT_R32_SFLOAT, kRenderW, kRenderH,
+                                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, true);
+        depth_fresh_ = true;
+    }
+
+    swinup_status frame(const Inputs& in, const Scalars& s, std::vector<uint8_t>* out) {
+        auto* up = static_cast<uint8_t*>(upload_->mapped);
+        const bool masks = !in.reactive.empty();
+        std::memcpy(up + kColorAt, in.color.data(), in.color.size() * 2);
+        std::memcpy(up + kMotionAt, in.motion.data(), in.motion.size() * 4);
+        if (masks) {
+            std::memcpy(up + kReactiveAt, in.reactive.data(), in.reactive.size());
+            std::memcpy(up + kTransparencyAt, in.transparency.data(), in.transparency.size() * 2);
+        }
+        std::memcpy(up + kInputBytes, in.depth.data(), in.depth.size() * 4);
+
+        vulkan_app::begin_once(cmds_[0]);
+        if (depth_fresh_) vulkan_app::to_general(cmds_[0], {depth_.get()});
+        depth_fresh_ = false;
+        const VkBufferCopy inputs{0, 0, kInputBytes};
+        vkCmdCopyBuffer(cmds_[0], upload_->buffer, inputs_->buffer, 1, &inputs);
+        VkBufferImageCopy depth = vulkan_app::copy_region(VK_FORMAT_R32_SFLOAT, kRenderW, kRenderH);
+        depth.bufferOffset = kInputBytes;
+        vkCmdCopyBufferToImage(cmds_[0], upload_->buffer, depth_->image, VK_IMAGE_LAYOUT_GENERAL, 1, &depth);
+        vulkan_app::check(vkEndCommandBuffer(cmds_[0]), "vkEndCommandBuffer");
+        const uint64_t uploaded = ++value_;
+        vulkan_app::submit(gpu_.queue, cmds_[0], {}, {timeline_, uploaded});
+
+        swinup_vulkan_dispatch_desc d;
+        swinup_vulkan_dispatch_desc_init(&d);
+        d.frame.render_width = kRenderW;
+        d.frame.render_height = kRenderH;
+        d.frame.jitter_x = s.jitter_x;
+        d.frame.jitter_y = s.jitter_y;
+        d.frame.reset = s.reset;
+        d.color_buffer = inputs_->desc(SWINUP_FORMAT_RGBA16F, kRenderW, kRenderH, kColorAt);
+        d.motion_vectors_buffer = inputs_->desc(SWINUP_FORMAT_RG32F, kRenderW, kRenderH, kMotionAt);
+        if (masks) {
+            d.reactive_mask_buffer = inputs_->desc(SWINUP_FORMAT_R8_UNORM, kRenderW, kRenderH, kReactiveAt);
+            d.transparency_mask_buffer = inputs_->desc(SWINUP_FORMAT_R16F, kRenderW, kRenderH, kTransparencyAt);
+        }
+        d.depth = depth_->desc();
+        d.output_buffer = output_->desc(desc_.output_format, desc_.display_width, desc_.display_height);
+        d.wait_semaphore = timeline_;
+        d.wait_value = uploaded;
+        d.signal_semaphore = timeline_;
+        d.signal_value = uploaded + 1;
+        const swinup_status status = swinup_vulkan_record_dispatch(ctx_, VK_NULL_HANDLE, &d);
+        if (status == SWINUP_STATUS_OK) ++value_;
+
+        vulkan_app::begin_once(cmds_[1]);
+        const VkBufferCopy result{0, 0, output_size()};
+        vkCmdCopyBuffer(cmds_[1], output_->buffer, readback_->buffer, 1, &result);
+        vulkan_app::check(vkEndCommandBuffer(cmds_[1]), "vkEndCommandBuffer");
+        vulkan_app::submit(gpu_.queue, cmds_[1], {timeline_, value_}, {}, fence_);
+        vulkan_app::check(vkWaitForFences(gpu_.device, 1, &fence_, VK_TRUE, 10ull * 1000 * 1000 * 1000),
+                          "vkWaitForFences (10 s)");
+        vulkan_app::check(vkResetFences(gpu_.device, 1, &fence_), "vkResetFences");
+        const auto* back = static_cast<const uint8_t*>(readback_->mapped);
+        out->assign(back, back + output_size());
+        return status;
+    }
+
+private:
+    VkDeviceSize output_size() const {
+        return VkDeviceSize(desc_.display_width) * desc_.display_height * output_bytes(desc_.output_format);
+    }
+
+    Gpu& gpu_;
+    swinup_context_desc desc_;
+    swinup_context* ctx_ = nullptr;
+    std::unique_ptr<vulkan_app::ExportableBuffer> inputs_, output_;
+    std::unique_ptr<AppImage> depth_;
+    bool depth_fresh_ = false;
+    std::unique_ptr<HostBuffer> upload_, readback_;
+    VkSemaphore timeline_ = VK_NULL_HANDLE;
+    uint64_t value_ = 0;
     VkFence fence_ = VK_NULL_HANDLE;
     VkCommandBuffer cmds_[2]{};
 };
@@ -394,6 +532,47 @@ TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
     }
 }
 
+// A frame whose CUDA graph is captured in the call (the first of each window-shift parity, the
+// first with masks) must not wait on the host either: its upload is held back until the call has
+// returned, as above. A capture (and the loading of a kernel's module during it) that ran after
+// the wait for the application's semaphore had been enqueued could synchronise with the stream and
+// so wait for the upload, which waits for the call: a deadlock, broken here after 20 s.
+TEST_F(CudaVulkanInterop, AFrameThatCapturesItsGraphDoesNotWaitOnTheHost) {
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
+    for (int f = 0; f < 3; ++f) {
+        Inputs in = make_inputs(kRenderW, kRenderH, 5 * f);
+        if (f == 2) add_masks(&in, f);
+        c.expect_same_frame(in, Scalars{}, "frame " + std::to_string(f), /*gate=*/true);
+        EXPECT_TRUE(c.app.returned_while_held_back()) << "frame " << f << ": the call waited for its inputs";
+        EXPECT_EQ(c.app.held_back_value(), c.app.timeline_value() - 2) << "frame " << f;
+    }
+}
+
+// A context on the application's images holds no buffers for host-pointer resources until a
+// host-pointer frame needs them: it reports exactly their bytes less than a context of
+// swinup_context_create with the same description, and the same once swinup_dispatch with host
+// pointers has run on it (whose frame is the reference's).
+TEST_F(CudaVulkanInterop, HostCopiesAreAllocatedOnlyForAHostPointerFrame) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    App app(*gpu_, desc);
+    Reference reference(desc);
+    auto device_bytes = [](swinup_context* ctx) {
+        swinup_memory_requirements m{};
+        m.struct_size = SWINUP_MEMORY_REQUIREMENTS_SIZE_V1;
+        EXPECT_EQ(swinup_context_get_memory(ctx, &m), SWINUP_STATUS_OK) << swinup_last_error(ctx);
+        return m.device_bytes;
+    };
+    // FrameBuffers::allocate_host_staging: colour 16, depth 4, two masks 4 bytes a render pixel,
+    // motion 8 a pixel at display size at most, the output 8 a display pixel.
+    const uint64_t render = uint64_t(kRenderW) * kRenderH, display = uint64_t(kDisplayW) * kDisplayH;
+    const uint64_t host_copies = render * (16 + 4 + 2 * 4) + std::max(render, display) * 8 + display * 8;
+    EXPECT_EQ(device_bytes(reference.ctx()) - device_bytes(app.ctx()), host_copies);
+    const Inputs in = make_inputs(kRenderW, kRenderH, 0);
+    EXPECT_SAME_BYTES(Reference::frame_on(app.ctx(), desc, in, Scalars{}), reference.frame(in, Scalars{}),
+                      "a host-pointer frame on the context on Vulkan images");
+    EXPECT_EQ(device_bytes(app.ctx()), device_bytes(reference.ctx()));
+}
+
 // Re-created images of the same size: released and destroyed first (handle values may come back),
 // or made while the old ones still exist (new handles; the old ones released before they go): either way the
 // new memory is read, never a stale import.
@@ -478,6 +657,39 @@ TEST_F(CudaVulkanInterop, ABadHandleFailsWithAMessage) {
 
     // The history is the last good frame's.
     c.expect_same_frame(make_inputs(kRenderW, kRenderH, 1), Scalars{}, "the frame after the failures");
+}
+
+// Roles in VkBuffers, imported as device pointers (several roles in one buffer, the output in
+// another, depth an image): four frames, the last two with masks in the buffer too, equal the CUDA
+// backend's frames from host pointers.
+TEST_F(CudaVulkanInterop, BufferRolesGiveTheHostPointerFrames) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    BufferApp app(*gpu_, desc);
+    Reference reference(desc);
+    std::vector<uint8_t> got;
+    for (int f = 0; f < 4; ++f) {
+        Inputs in = make_inputs(kRenderW, kRenderH, 2 * f);
+        if (f >= 2) add_masks(&in, f);
+        Scalars s;
+        s.jitter_x = 0.25f * float(f % 2) - 0.125f;
+        ASSERT_EQ(app.frame(in, s, &got), SWINUP_STATUS_OK) << "frame " << f << ": " << swinup_last_error(app.ctx());
+        EXPECT_SAME_BYTES(got, reference.frame(in, s), "buffers, frame " + std::to_string(f));
+    }
+}
+
+// Re-created buffers (released, destroyed, made again: the handle values may come back) are
+// imported afresh: the frame after reads the new memory, never a stale import.
+TEST_F(CudaVulkanInterop, ReCreatedBuffersAreImportedAfresh) {
+    const swinup_context_desc desc = context_desc(SWINUP_FORMAT_RGBA16F);
+    BufferApp app(*gpu_, desc);
+    Reference reference(desc);
+    std::vector<uint8_t> got;
+    for (int f = 0; f < 3; ++f) {
+        if (f == 2) app.make_targets();
+        const Inputs in = make_inputs(kRenderW, kRenderH, 3 * f + 1);
+        ASSERT_EQ(app.frame(in, Scalars{}, &got), SWINUP_STATUS_OK) << swinup_last_error(app.ctx());
+        EXPECT_SAME_BYTES(got, reference.frame(in, Scalars{}), "frame " + std::to_string(f));
+    }
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/backend/vulkan_backend.h"
 #include "vulkan/runtime/device.h"
+#include "vulkan/runtime/fast_gemm_path.h"
 #include "vulkan/runtime/vulkan_error.h"
 #include "vulkan/runtime/pipeline.h"
 #include "vulkan_test_device.h"
@@ -96,6 +97,43 @@ TEST(VulkanContextCreation, TheFirstFrameMakesNoPipeline) {
                 "first frame %.3f s\n",
                 device->name().c_str(), creation_s, static_cast<unsigned long long>(at_creation), without_pipelines_s,
                 first_frame_s);
+}
+
+// Fast mode's layer kernels (the portable or matrix GEMMs, the fast attention) are made at creation
+// too, for the fast-GEMM path the device is on: its first frame makes none. A path switched after
+// creation (tests do: set_fast_gemm_path) makes the kernels it lacks at their first use.
+TEST(VulkanContextCreation, AFastContextsFirstFrameMakesNoPipelineAndASwitchedPathMakesItsOwn) {
+    std::unique_ptr<vulkan::Device> device;
+    try {
+        vulkan::DeviceOptions options;
+        const char* selector = std::getenv("SWINUP_VULKAN_DEVICE");
+        options.selector = selector ? selector : "";
+        device = vulkan::Device::create(options);
+    } catch (const vulkan::VulkanError& e) {
+        GTEST_SKIP() << e.what();
+    }
+    std::string error;
+    const auto weights = weights_load_embedded(Variant::lite, &error);
+    ASSERT_TRUE(weights) << error;
+    swinup_context_desc desc = context_desc();
+    desc.precision = SWINUP_PRECISION_FAST;
+    vulkan::VulkanBackend backend(desc, weights, *device);
+    const uint64_t at_creation = device->pipelines_created();
+    const test::SlidingPlaneFrame frame(int(kRenderW), int(kRenderH), 0);
+    std::vector<uint8_t> out(size_t(kDisplayW) * kDisplayH * 8, 0xcd);
+    swinup_dispatch_desc d = frame.dispatch_desc(out.data(), SWINUP_FORMAT_RGBA16F, kDisplayW, kDisplayH);
+    ASSERT_EQ(backend.dispatch(d, 0, &error), SWINUP_STATUS_OK) << error;
+    EXPECT_EQ(device->pipelines_created(), at_creation)
+        << "the first fast frame made pipelines on the " << vulkan::fast_gemm_path_name(device->fast_gemm_path())
+        << " path";
+    // Another matrix variant (the emulated one, or the real one from the emulated): its kernels
+    // were not made at creation, and are made when first used.
+    const vulkan::FastGemmPath other = device->fast_gemm_path() == vulkan::FastGemmPath::matrix_emulated
+                                           ? vulkan::FastGemmPath::matrix
+                                           : vulkan::FastGemmPath::matrix_emulated;
+    if (!device->set_fast_gemm_path(other)) GTEST_SKIP() << "the device runs no other matrix path";
+    ASSERT_EQ(backend.dispatch(d, 1, &error), SWINUP_STATUS_OK) << error;
+    EXPECT_GT(device->pipelines_created(), at_creation) << "the switched path's kernels were not made on first use";
 }
 
 size_t cache_size(VkDevice device, VkPipelineCache cache) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -23,6 +24,22 @@ using swinup::vulkan_api::read_vulkan_dispatch_desc;
 using swinup::vulkan_api::read_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
+
+// The released layouts keep their sizes: V4 only appended the buffers after V3's last field and V5
+// grew the frame (sharpness), so every older size is still a layout of its own. The values are those of the headers that
+// released them, on LP64 (the platforms the tests run on).
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 &&
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 &&
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 &&
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+#if UINTPTR_MAX == UINT64_MAX
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 == 696, "the 0.1.0 layout");
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 == 936, "the masks' layout");
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 == 944, "the jitter convention's layout");
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 == 1376, "the buffers' layout");
+static_assert(SWINUP_DISPATCH_DESC_SIZE_V3 == 344, "the jitter convention's swinup_dispatch_desc");
+#endif
+using swinup::vulkan_api::validate_vulkan_reactive_mask_desc;
 
 using swinup::test::fake;
 using swinup::test::stand_in_image;
@@ -55,6 +72,13 @@ void expect_refused_after(const Change& change, const std::string& message) {
     Frame f;
     change(f);
     expect_refused(f, message);
+}
+
+// Stores `value` in an enum field as a C caller may: the int's bytes, whatever the enum's range.
+template <typename Enum>
+void store_raw(Enum* field, int32_t value) {
+    static_assert(sizeof(Enum) == sizeof value);
+    std::memcpy(field, &value, sizeof value);
 }
 
 TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
@@ -179,14 +203,18 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) +
                              " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) or " +
                              std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got 8");
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5; call swinup_vulkan_dispatch_desc_init), got 8");
     expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
                          "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 must be " +
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5 must be " +
                              std::to_string(sizeof(swinup_dispatch_desc)) +
-                             " (SWINUP_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
+                             " (SWINUP_DISPATCH_DESC_SIZE_V4; call swinup_vulkan_dispatch_desc_init), got " +
                              std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
     expect_refused_after([](Frame& f) { f.desc.frame.sharpness = 1.5f; },
                          "vulkan_dispatch.frame.sharpness: must be in [0, 1] (0: off), got 1.5");
@@ -222,10 +250,11 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
-    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(read.frame.jitter_x, 0.25f);
-    EXPECT_EQ(read.frame.sharpness, 0.0f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);  // the 0xA5 bytes past the V1 size are not read
     EXPECT_EQ(read.frame.render_width, 64u);
     EXPECT_EQ(read.frame.reactive_mask.data, nullptr);
     EXPECT_EQ(read.color.image, f.desc.color.image);
@@ -250,34 +279,149 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
         << mixed.message;
 }
 
-// The 0.2 layout (V2: frame of SWINUP_DISPATCH_DESC_SIZE_V2 with the masks, then color ..
-// transparency_mask) is read field for field into the newest, with sharpness off.
-TEST(VulkanDispatchValidation, TheSecondLayoutIsReadIntoTheNewOneWithoutSharpening) {
+// A program built against the header of the masks passes the V2 layout: frame of
+// SWINUP_DISPATCH_DESC_SIZE_V2 bytes (no jitter_convention), the fields after it that much earlier,
+// masks included. It is read with swinup's jitter convention, whatever lies past its size.
+TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitterConvention) {
     Frame f;
-    f.desc.frame.jitter_x = -0.25f;
-    f.desc.signal_value = 5;
+    f.desc.frame.jitter_x = -0.125f;
+    f.desc.signal_value = 42;
+    f.desc.transparency_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                              VK_IMAGE_USAGE_SAMPLED_BIT);
     const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V2;
-    const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
+    // color .. transparency_mask: the V2 fields after frame (the buffers came later).
+    const size_t tail = offsetof(swinup_vulkan_dispatch_desc, color_buffer) - offsetof(swinup_vulkan_dispatch_desc, color);
     ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2});
-    alignas(swinup_vulkan_dispatch_desc) unsigned char v2[sizeof(swinup_vulkan_dispatch_desc)];
-    std::memset(v2, 0xA5, sizeof v2);  // past the V2 size: not the caller's, never read
+    auto* v2 = static_cast<unsigned char*>(std::malloc(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2));  // exactly its size
+    ASSERT_NE(v2, nullptr);
     std::memcpy(v2, &f.desc, frame_end);
     std::memcpy(v2 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
                 tail);
     auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v2);
-    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2;
-    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V2;
+    const uint32_t sizes[2] = {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2};
+    std::memcpy(v2, &sizes[0], sizeof sizes[0]);
+    std::memcpy(v2 + offsetof(swinup_vulkan_dispatch_desc, frame), &sizes[1], sizeof sizes[1]);
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    std::free(v2);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.jitter_x, -0.125f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
+    EXPECT_EQ(read.signal_value, 42u);
+    EXPECT_EQ(read.transparency_mask.image, f.desc.transparency_mask.image);
+    EXPECT_EQ(read.transparency_mask.format, VK_FORMAT_R8_UNORM);
+    EXPECT_EQ(read.color_buffer.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(read.transparency_mask_buffer.buffer, VK_NULL_HANDLE);
+    f.desc = read;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A program built against the header of the jitter convention (V3) passes the layout without the
+// buffers: frame of SWINUP_DISPATCH_DESC_SIZE_V3 bytes (no sharpness), then color ..
+// transparency_mask. It is read field for field (jitter_convention included, masks in place),
+// with every buffer absent and sharpening off, and nothing past its size is read.
+TEST(VulkanDispatchValidation, TheJitterConventionLayoutIsReadIntoTheNewOneWithoutBuffers) {
+    Frame f;
+    f.desc.frame.jitter_x = -0.25f;
+    f.desc.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+    f.desc.signal_value = 7;
+    f.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                          VK_IMAGE_USAGE_SAMPLED_BIT);
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V3;
+    const size_t tail = offsetof(swinup_vulkan_dispatch_desc, color_buffer) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3});
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v3[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v3, 0xA5, sizeof v3);  // past the V3 size: not the caller's, never read
+    std::memcpy(v3, &f.desc, frame_end);
+    std::memcpy(v3 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v3);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(read.frame.jitter_x, -0.25f);
-    EXPECT_EQ(read.frame.sharpness, 0.0f);  // the 0xA5 bytes after the V2 frame are not read
-    EXPECT_EQ(read.color.image, f.desc.color.image);
-    EXPECT_EQ(read.signal_value, 5u);
-    EXPECT_EQ(read.transparency_mask.image, f.desc.transparency_mask.image);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_FSR_DLSS);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
+    EXPECT_EQ(read.signal_value, 7u);
+    EXPECT_EQ(read.reactive_mask.image, f.desc.reactive_mask.image);
+    for (const swinup_vulkan_buffer* b : {&read.color_buffer, &read.depth_buffer, &read.motion_vectors_buffer,
+                                          &read.output_buffer, &read.reactive_mask_buffer,
+                                          &read.transparency_mask_buffer}) {
+        EXPECT_EQ(b->buffer, VK_NULL_HANDLE);
+    }
     f.desc = read;
     EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A program built against the header of the buffers (V4) passes V3's frame (no sharpness) and the
+// buffers after the masks: read field for field, buffers included, with sharpening off.
+TEST(VulkanDispatchValidation, TheBufferLayoutIsReadIntoTheNewOneWithoutSharpening) {
+    Frame f;
+    f.desc.frame.jitter_x = 0.125f;
+    f.desc.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+    f.desc.signal_value = 11;
+    f.desc.output_buffer.buffer = fake<VkBuffer>(0x702);
+    f.desc.output = swinup_vulkan_image{};
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V3;
+    const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4});
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v4[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v4, 0xA5, sizeof v4);  // past the V4 size: not the caller's, never read
+    std::memcpy(v4, &f.desc, frame_end);
+    std::memcpy(v4 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v4);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4;
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
+    EXPECT_EQ(read.frame.jitter_x, 0.125f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_FSR_DLSS);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
+    EXPECT_EQ(read.signal_value, 11u);
+    EXPECT_EQ(read.output_buffer.buffer, f.desc.output_buffer.buffer);
+    EXPECT_EQ(read.output.image, VK_NULL_HANDLE);
+}
+
+// The signal point is read by both backends: a semaphore with the value 0 (reached before anything
+// ran) is refused; no semaphore with 0 is the default.
+TEST(VulkanDispatchValidation, ASignalSemaphoreNeedsAValueAboveZero) {
+    Frame f;
+    f.desc.signal_semaphore = fake<VkSemaphore>(0x900);
+    expect_refused(f, "vulkan_dispatch.signal_value: is 0, but signal_semaphore is set (a timeline semaphore starts at "
+                      "0 and is signalled to values above it)");
+    f.desc.signal_value = 1;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A role given as a buffer has no image: both set is refused, naming both fields; a buffer role's
+// image checks are skipped (the CUDA backend's checks of the buffer are test_vulkan_import_validation's).
+TEST(VulkanDispatchValidation, ARoleIsAnImageOrABufferNotBoth) {
+    Frame f;
+    f.desc.depth_buffer.buffer = fake<VkBuffer>(0x700);
+    expect_refused(f, "vulkan_dispatch.depth_buffer.buffer: is set, and so is vulkan_dispatch.depth.image (give the "
+                      "depth as an image or as a buffer, not both)");
+    f.desc.depth = swinup_vulkan_image{};
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    f.desc.output_buffer.buffer = fake<VkBuffer>(0x701);
+    f.desc.output = swinup_vulkan_image{};
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// An unknown jitter convention is refused with the frame's field path.
+TEST(VulkanDispatchValidation, AnUnknownJitterConventionIsRefused) {
+    expect_refused_after([](Frame& f) { store_raw(&f.desc.frame.jitter_convention, 7); },
+                         "vulkan_dispatch.frame.jitter_convention: must be SWINUP_JITTER_SAMPLE_OFFSET (0) or "
+                         "SWINUP_JITTER_FSR_DLSS (1), got 7");
 }
 
 // The masks' images: R8_UNORM, R16_SFLOAT or R32_SFLOAT, sampled, in a read layout, at least the
@@ -328,6 +472,82 @@ TEST(VulkanDispatchValidation, MaskImagesAreCheckedLikeTheOtherInputs) {
                                          0),
               0u)
         << both.check().message;
+}
+
+// Formats and layouts that no enumerator has, negative ones included (outside the range of
+// VkFormat and VkImageLayout as C++ sees them, whose enumerators are all >= 0): refused naming the
+// field and the number the caller stored, compared as integers, never converted to the enum
+// (the sanitizer build's -fsanitize=enum reports any load of such a value as the enum type).
+TEST(VulkanDispatchValidation, FormatsAndLayoutsOutsideTheEnumsAreNamedByTheirNumber) {
+    for (const int32_t raw : {-7, -2147483647 - 1, 1000999999}) {
+        SCOPED_TRACE(raw);
+        const std::string n = std::to_string(raw);
+        expect_refused_after([raw](Frame& f) { store_raw(&f.desc.color.format, raw); },
+                             "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT, "
+                             "VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32 or "
+                             "VK_FORMAT_A2B10G10R10_UNORM_PACK32 (SWINUP_FORMAT_RGBA16F), got VkFormat " + n);
+        expect_refused_after([raw](Frame& f) { store_raw(&f.desc.motion_vectors.layout, raw); },
+                             "vulkan_dispatch.motion_vectors.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL "
+                             "or VK_IMAGE_LAYOUT_GENERAL, got VkImageLayout " + n +
+                                 " (swinup records no layout transition: the application's barrier puts the image "
+                                 "in one of these)");
+        Frame masked;
+        masked.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                                   VK_IMAGE_USAGE_SAMPLED_BIT);
+        store_raw(&masked.desc.reactive_mask.format, raw);
+        EXPECT_EQ(masked.check().message.rfind("vulkan_dispatch.reactive_mask.format: expected VK_FORMAT_R8_UNORM, "
+                                               "VK_FORMAT_R16_SFLOAT or VK_FORMAT_R32_SFLOAT (SWINUP_FORMAT_R8_UNORM), "
+                                               "got VkFormat " + n, 0),
+                  0u)
+            << masked.check().message;
+
+        // The reactive-mask descriptor's images go through the same checks.
+        swinup_vulkan_reactive_mask_desc mask;
+        swinup_vulkan_reactive_mask_desc_init(&mask);
+        mask.mask.render_width = 64;
+        mask.mask.render_height = 48;
+        mask.opaque_color = stand_in_image(0x100, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, swinup::test::kStandInRead,
+                                           swinup::test::kStandInSampled);
+        mask.final_color = stand_in_image(0x200, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 48, swinup::test::kStandInRead,
+                                          swinup::test::kStandInSampled);
+        mask.output = stand_in_image(0x300, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_IMAGE_USAGE_STORAGE_BIT);
+        const swinup_context_desc context = swinup::sized_context_desc(64, 48, 128, 96);
+        ASSERT_TRUE(validate_vulkan_reactive_mask_desc(mask, context).ok())
+            << validate_vulkan_reactive_mask_desc(mask, context).message;
+        swinup_vulkan_reactive_mask_desc bad_format = mask;
+        store_raw(&bad_format.output.format, raw);
+        EXPECT_EQ(validate_vulkan_reactive_mask_desc(bad_format, context).message.rfind(
+                      "vulkan_reactive_mask.output.format: expected VK_FORMAT_R8_UNORM, VK_FORMAT_R16_SFLOAT or "
+                      "VK_FORMAT_R32_SFLOAT", 0),
+                  0u)
+            << validate_vulkan_reactive_mask_desc(bad_format, context).message;
+        EXPECT_NE(validate_vulkan_reactive_mask_desc(bad_format, context).message.find("got VkFormat " + n),
+                  std::string::npos);
+        swinup_vulkan_reactive_mask_desc bad_layout = mask;
+        store_raw(&bad_layout.final_color.layout, raw);
+        EXPECT_EQ(validate_vulkan_reactive_mask_desc(bad_layout, context).message.rfind(
+                      "vulkan_reactive_mask.final_color.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or "
+                      "VK_IMAGE_LAYOUT_GENERAL, got VkImageLayout " + n, 0),
+                  0u)
+            << validate_vulkan_reactive_mask_desc(bad_layout, context).message;
+    }
+}
+
+// A caller whose struct is only struct_size bytes long (here 4, allocated exactly: the sanitizer
+// build reports any read past them) is refused on struct_size alone: the member frame's
+// struct_size, which lies past those bytes, is not read.
+TEST(VulkanDispatchValidation, AStructOfFourBytesIsRefusedWithoutReadingPastThem) {
+    auto* bytes = static_cast<unsigned char*>(std::malloc(sizeof(uint32_t)));
+    ASSERT_NE(bytes, nullptr);
+    const uint32_t size = sizeof(uint32_t);
+    std::memcpy(bytes, &size, sizeof size);
+    swinup_vulkan_dispatch_desc out;
+    const Validation v = read_vulkan_dispatch_desc(reinterpret_cast<const swinup_vulkan_dispatch_desc*>(bytes), &out);
+    std::free(bytes);
+    EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(v.message.rfind("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts ", 0), 0u) << v.message;
+    EXPECT_NE(v.message.find("got 4"), std::string::npos) << v.message;
 }
 
 TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {

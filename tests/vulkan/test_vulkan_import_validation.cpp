@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "api/resource_desc.h"
@@ -34,6 +35,22 @@ swinup_vulkan_image image(uintptr_t id, VkFormat format, uint32_t w, uint32_t h,
     return i;
 }
 
+// A stand-in buffer of exportable memory holding one role's rows, packed, at `offset`.
+swinup_vulkan_buffer buffer(uintptr_t id, swinup_format format, uint32_t w, uint32_t h, VkDeviceSize offset = 0) {
+    swinup_vulkan_buffer b{};
+    b.buffer = fake<VkBuffer>(id);
+    b.size = 1 << 18;
+    b.offset = offset;
+    b.format = format;
+    b.width = w;
+    b.height = h;
+    b.memory = fake<VkDeviceMemory>(id + 2);
+    b.memory_size = 1 << 20;
+    b.memory_handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    b.dedicated = VK_TRUE;
+    return b;
+}
+
 struct Frame {
     swinup_context_desc context = swinup::sized_context_desc(64, 48, 128, 96);
     swinup_vulkan_dispatch_desc desc = swinup::test::stand_in_dispatch(image);
@@ -49,7 +66,7 @@ struct Frame {
     Validation check(bool exposure_image = false) const {
         const Validation v = validate_vulkan_dispatch_desc(desc, context);
         if (!v.ok()) return v;
-        return validate_cuda_interop_desc(desc, exposure_image);
+        return validate_cuda_interop_desc(desc, context, exposure_image);
     }
 };
 
@@ -248,6 +265,116 @@ TEST(CudaInteropValidation, ACudaContextWithoutTheApplicationsDeviceIsRefused) {
     EXPECT_STREQ(swinup_last_error(nullptr),
                  "swinup_vulkan_context_create: device is NULL, but SWINUP_BACKEND_CUDA runs on the application's "
                  "images, which need the application's device");
+}
+
+// Every role as a buffer (swinup_vulkan_buffer, read and written as device pointers): the images of
+// those roles are absent, and a well-formed frame passes with the roles' formats and exact sizes.
+struct BufferFrame : Frame {
+    BufferFrame() {
+        desc.color = desc.depth = desc.motion_vectors = desc.output = swinup_vulkan_image{};
+        desc.color_buffer = buffer(0xb00, SWINUP_FORMAT_RGBA16F, 64, 48);
+        desc.depth_buffer = buffer(0xb10, SWINUP_FORMAT_R32F, 64, 48);
+        desc.motion_vectors_buffer = buffer(0xb20, SWINUP_FORMAT_RG32F, 64, 48);
+        desc.output_buffer = buffer(0xb30, SWINUP_FORMAT_RGBA16F, 128, 96);
+        desc.reactive_mask_buffer = buffer(0xb40, SWINUP_FORMAT_R8_UNORM, 64, 48);
+        desc.transparency_mask_buffer = buffer(0xb50, SWINUP_FORMAT_R16F, 64, 48);
+    }
+};
+
+TEST(CudaInteropValidation, WellFormedBuffersAreAccepted) {
+    BufferFrame f;
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+    // Several roles in one buffer at offsets of their own, rows with padding: also well formed.
+    f.desc.depth_buffer = buffer(0xb00, SWINUP_FORMAT_R32F, 64, 48, 64 * 48 * 8);
+    f.desc.depth_buffer.row_pitch = 64 * 4 + 64;
+    f.desc.output_buffer = buffer(0xb00, SWINUP_FORMAT_RGBA16F, 128, 96, 1 << 16);
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+TEST(CudaInteropValidation, ABufferWithoutExportableMemoryIsNamed) {
+    BufferFrame f;
+    f.desc.motion_vectors_buffer.memory_handle_type = static_cast<VkExternalMemoryHandleTypeFlagBits>(0);
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.motion_vectors_buffer.memory_handle_type: is 0, a buffer without exportable "
+                   "memory; the CUDA backend imports the buffer's memory (allocate it with VkExportMemoryAllocateInfo "
+                   "and create the buffer with VkExternalMemoryBufferCreateInfo, both "
+                   "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)");
+    f = BufferFrame();
+    f.desc.color_buffer.memory = VK_NULL_HANDLE;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color_buffer.memory: is VK_NULL_HANDLE (the CUDA backend imports the memory the "
+                   "buffer is bound to)");
+    f = BufferFrame();
+    f.desc.color_buffer.dedicated = 3;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color_buffer.dedicated: expected VK_TRUE or VK_FALSE, got 3");
+}
+
+TEST(CudaInteropValidation, ABuffersRowsFollowTheDevicePointerRules) {
+    BufferFrame f;
+    f.desc.depth_buffer.format = SWINUP_FORMAT_RG16F;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8 or "
+                   "SWINUP_FORMAT_D32F_S8, got SWINUP_FORMAT_RG16F");
+    f = BufferFrame();
+    f.desc.color_buffer.width = 63;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color_buffer.width: expected 64x48 (render_width x render_height), got 63x48");
+    f = BufferFrame();
+    f.desc.color_buffer.row_pitch = 64 * 8 - 2;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color_buffer.row_pitch: 510 bytes is less than one row (512 bytes)");
+    f = BufferFrame();
+    f.desc.output_buffer.format = SWINUP_FORMAT_RGBA8;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.output_buffer.format: expected SWINUP_FORMAT_RGBA16F, got SWINUP_FORMAT_RGBA8 (the "
+                   "context's output_format)");
+}
+
+// A C caller may store any int in a buffer's format: it is judged as that raw value (api/raw_enum.h),
+// named in the message, and never loaded as a swinup_format before its range is checked.
+TEST(CudaInteropValidation, ABuffersFormatOutsideTheEnumIsNamedAsItsValue) {
+    BufferFrame f;
+    const int32_t raw = 99;
+    std::memcpy(&f.desc.depth_buffer.format, &raw, sizeof raw);
+    const Validation v = f.check();
+    EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(v.message.rfind("vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8 or "
+                              "SWINUP_FORMAT_D32F_S8, got ", 0), 0u)
+        << v.message;
+    EXPECT_NE(v.message.find("99"), std::string::npos) << v.message;
+}
+
+TEST(CudaInteropValidation, ABuffersRowsMustLieInsideIt) {
+    BufferFrame f;
+    f.desc.depth_buffer.offset = 2;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.depth_buffer.offset: 2 is not a multiple of 4 bytes (the element size of "
+                   "SWINUP_FORMAT_R32F)");
+    f = BufferFrame();
+    f.desc.output_buffer.size = 128 * 96 * 8 - 8;  // one pixel short
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.output_buffer.offset: 0 plus the rows' 98304 bytes (96 rows of pitch 1024) run "
+                   "past the buffer's size 98296");
+    f = BufferFrame();
+    f.desc.color_buffer.memory_offset = (1 << 20) - (1 << 17);  // the buffer's 2^18 bytes do not fit
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color_buffer.size: 262144 bytes at memory_offset 917504 run past the memory's "
+                   "memory_size 1048576");
+    f = BufferFrame();
+    f.desc.color_buffer.size = 0;
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.color_buffer.size: is 0 (the buffer's VkBufferCreateInfo.size)");
+}
+
+TEST(CudaInteropValidation, AnOutputOverlappingAnInputInOneBufferIsRefused) {
+    BufferFrame f;
+    f.desc.output_buffer = buffer(0xb20, SWINUP_FORMAT_RGBA16F, 128, 96, 64 * 48 * 8 - 8);  // the motion's last pixel
+    expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
+                   "vulkan_dispatch.output_buffer.offset: the output's bytes overlap "
+                   "vulkan_dispatch.motion_vectors_buffer's in the same buffer (the output must be separate)");
+    f.desc.output_buffer.offset = 64 * 48 * 8;  // right after it
+    EXPECT_TRUE(f.check().ok()) << f.check().message;
 }
 
 }  // namespace

@@ -123,12 +123,19 @@ protected:
         expect_match(vulkan_test::read_e4m3(out, ref.size()), ref, true, what);
     }
 
+    void expect_gemm_epilogues_match_cpu(bool same_sums, const std::string& path);
+    void expect_swin_blocks_match_cpu(const std::string& path);
+
     vulkan::Device* device_ = nullptr;
     std::shared_ptr<Weights> weights_, full_weights_;
 };
 
-// One linear layer through one epilogue against cpu::linear and the CPU's element-wise step.
-TEST_P(VulkanLayers, GemmEpiloguesMatchCpu) {
+// Every linear layer through every epilogue against cpu::linear and the CPU's element-wise step,
+// on the device's fast-GEMM path as it is set. `same_sums`: the path adds the exact products in
+// the CPU's k order (exact mode, the portable kernels and the emulated matrix path, whose
+// fragments sum k in order too), so everything but fast GELU is the CPU's bits; the matrix units
+// sum in their own order and are held to the fast bound.
+void VulkanLayers::expect_gemm_epilogues_match_cpu(bool same_sums, const std::string& path) {
     struct Case {
         const char* name;
         int in, out;
@@ -200,9 +207,38 @@ TEST_P(VulkanLayers, GemmEpiloguesMatchCpu) {
             case E::store_f16: case E::residual_f16: got = vulkan_test::read_f16(out, ref.size()); break;
             default: got = vulkan_test::read_e4m3(out, ref.size()); break;
         }
-        expect_match(got, ref, c.epilogue == E::gelu_e4m3,
-                     std::string("gemm ") + c.name + " epilogue " + std::to_string(int(c.epilogue)));
+        expect_match(got, ref, c.epilogue == E::gelu_e4m3 || !same_sums,
+                     "gemm (" + path + ") " + c.name + " epilogue " + std::to_string(int(c.epilogue)));
     }
+}
+
+TEST_P(VulkanLayers, GemmEpiloguesMatchCpu) {
+    if (exact()) {
+        expect_gemm_epilogues_match_cpu(true, "exact");
+        return;
+    }
+    // Fast mode on each path this device runs (the device's own choice restored after).
+    const vulkan::FastGemmPath chosen = device_->fast_gemm_path();
+    ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::portable));
+    expect_gemm_epilogues_match_cpu(true, "portable");
+    // The emulated matrix path with each vendor's shape (docs/vulkan.md): NVIDIA and AMD 16x16x16,
+    // NVIDIA's 16x8x16, Intel's 8x16x16.
+    const vulkan::MatrixShape shapes[] = {{16, 16, 16}, {16, 8, 16}, {8, 16, 16}};
+    if (device_->can_run(vulkan::FastGemmPath::matrix_emulated)) {
+        for (const vulkan::MatrixShape& shape : shapes) {
+            ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix_emulated, &shape));
+            expect_gemm_epilogues_match_cpu(true, "emulated " + vulkan::shape_text(shape));
+        }
+    } else {
+        std::printf("[ skipped  ] the emulated matrix path: this device or build cannot run it\n");
+    }
+    if (device_->can_run(vulkan::FastGemmPath::matrix)) {
+        ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix));
+        expect_gemm_epilogues_match_cpu(false, "matrix " + vulkan::shape_text(device_->capabilities().matrix_shape));
+    } else {
+        std::printf("[ skipped  ] the matrix path: the device has no usable cooperative-matrix shape\n");
+    }
+    device_->set_fast_gemm_path(chosen);
 }
 
 TEST_P(VulkanLayers, RmsNormMatchesCpu) {
@@ -336,7 +372,9 @@ TEST_P(VulkanLayers, WindowAttentionMatchesCpu) {
     }
 }
 
-TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
+// A whole Swin block on the device's fast-GEMM path as it is set (fast mode on the matrix tiles
+// fuses both norms into the GEMMs after them).
+void VulkanLayers::expect_swin_blocks_match_cpu(const std::string& path) {
     for (const char* name : {"enc1", "enc2"}) {
         for (const bool shifted : {false, true}) {
             BlockSpec spec{};
@@ -363,9 +401,35 @@ TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
                                           exact());
             });
             expect_match(vulkan_test::read_f16(xbuf, ref.size()), ref, true,
-                         std::string("swin_block ") + name + (shifted ? " shifted" : ""));
+                         "swin_block (" + path + ") " + name + (shifted ? " shifted" : ""));
         }
     }
+}
+
+TEST_P(VulkanLayers, SwinBlockMatchesCpu) {
+    if (exact()) {
+        expect_swin_blocks_match_cpu("exact");
+        return;
+    }
+    const vulkan::FastGemmPath chosen = device_->fast_gemm_path();
+    ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::portable));
+    expect_swin_blocks_match_cpu("portable");
+    // The matrix tiles with the norm kernels (the default) and with the norms fused into the GEMMs.
+    const bool fused = vulkan::fused_norms_enabled();
+    for (const bool fuse : {false, true}) {
+        vulkan::set_fused_norms(fuse);
+        const std::string norms = fuse ? ", fused norms" : "";
+        if (device_->can_run(vulkan::FastGemmPath::matrix_emulated)) {
+            ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix_emulated));
+            expect_swin_blocks_match_cpu("emulated matrix" + norms);
+        }
+        if (device_->can_run(vulkan::FastGemmPath::matrix)) {
+            ASSERT_TRUE(device_->set_fast_gemm_path(vulkan::FastGemmPath::matrix));
+            expect_swin_blocks_match_cpu("matrix" + norms);
+        }
+    }
+    vulkan::set_fused_norms(fused);
+    device_->set_fast_gemm_path(chosen);
 }
 
 TEST_P(VulkanLayers, HeadMatchesCpu) {

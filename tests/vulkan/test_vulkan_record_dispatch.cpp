@@ -9,15 +9,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "api/context_state.h"
 #include "api/resource_desc.h"
 #include "gpu_test_support.h"
 #include "sliding_plane_frames.h"
 #include "swinup/swinup.h"
 #include "swinup/swinup_vulkan.h"
+#include "vulkan/api/vulkan_api_backend.h"
 #include "vulkan_test_device.h"
 
 namespace swinup {
@@ -392,7 +397,288 @@ TEST(RecordDispatchContext, AFirstFrameNeverSubmittedLeavesTheNextFrameValid) {
     swinup_vulkan_dispatch_desc second = images.describe(1);
     second.frame.reset = 1;  // the history is one frame ahead of what ran
     const std::vector<uint8_t> out = recorded_frame(dev, ctx.ctx, images, second);
-    EXPECT_FALSE(out.empty());
+    // A reset frame is a fresh context's first frame: the weights, whose copy into device memory
+    // the discarded frame carried, are copied again by this one.
+    Context fresh;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &fresh), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(out == recorded_frame(dev, fresh.ctx, images, second));
+    expect_no_validation_messages(dev);
+}
+
+// Creation on the application's device touches none of its queues (the weights' copy is recorded
+// into the frames): a render thread submitting to queue 0 of the family, without any lock, while
+// contexts are created on another thread, draws no threading error from the validation layer
+// (whose thread-safety checks report two threads in vkQueueSubmit on one queue at once).
+TEST(RecordDispatchContext, CreationOnTheApplicationsDeviceSubmitsToNoQueue) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    if (!dev.validation) GTEST_SKIP() << "needs the validation layer's thread-safety checks";
+    std::atomic<bool> done{false};
+    std::atomic<uint64_t> submits{0};
+    std::thread render([&] {
+        while (!done.load()) {
+            EXPECT_EQ(vkQueueSubmit(dev.queue, 0, nullptr, VK_NULL_HANDLE), VK_SUCCESS);
+            submits.fetch_add(1);
+        }
+    });
+    for (int i = 0; i < 3; ++i) {
+        Context ctx;
+        EXPECT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    }
+    done.store(true);
+    render.join();
+    EXPECT_GT(submits.load(), 0u);
+    expect_no_validation_messages(dev);
+}
+
+// Frames recorded and then abandoned (never submitted) leave nothing behind: after 20 of them (more
+// than the 8 recording slots, some command buffers holding two frames) the next frames succeed and
+// give the bytes of a context that never saw them, the window-shift parity included (two frames
+// after the abandoned ones are compared).
+TEST(RecordDispatchAbandon, AbandonedFramesFreeTheirSlotsAndLeaveTheHistoryAsItWas) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    ASSERT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+
+    images.upload(dev, 1);
+    int abandoned = 0;
+    for (int i = 0; abandoned < 20; ++i) {
+        VkCommandBuffer cmd = dev.begin();
+        const int frames = i % 3 == 2 ? 2 : 1;  // a command buffer may hold several frames
+        for (int f = 0; f < frames; ++f) {
+            const swinup_vulkan_dispatch_desc d = images.describe(1 + f);
+            ASSERT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &d), SWINUP_STATUS_OK)
+                << "abandoned so far " << abandoned << ": " << swinup_last_error(tested.ctx);
+        }
+        ASSERT_EQ(swinup_vulkan_abandon_frame(tested.ctx, cmd), SWINUP_STATUS_OK) << swinup_last_error(tested.ctx);
+        EXPECT_STREQ(swinup_last_error(tested.ctx), "");
+        dev.discard(cmd);  // never submitted
+        abandoned += frames;
+    }
+
+    for (int f = 1; f <= 2; ++f) {
+        images.upload(dev, f);
+        const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, images.describe(f));
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, images.describe(f)))
+            << "frame " << f << " after 20 abandoned frames differs from a context that never saw them";
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    }
+    expect_no_validation_messages(dev);
+}
+
+// The first frame of a context, abandoned: the state zeroing it carried is recorded again with the
+// next frame, which equals a fresh context's first frame.
+TEST(RecordDispatchAbandon, AnAbandonedFirstFrameLeavesAFreshContext) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, format);
+    images.upload(dev, 0);
+    VkCommandBuffer cmd = dev.begin();
+    const swinup_vulkan_dispatch_desc first = images.describe(0);
+    ASSERT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &first), SWINUP_STATUS_OK);
+    dev.discard(cmd);  // freed first, abandoned after: either order is allowed
+    ASSERT_EQ(swinup_vulkan_abandon_frame(tested.ctx, cmd), SWINUP_STATUS_OK) << swinup_last_error(tested.ctx);
+    const std::vector<uint8_t> mine = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(mine == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    expect_no_validation_messages(dev);
+}
+
+// What cannot be abandoned is refused naming why, and changes nothing: a command buffer with
+// nothing pending (never recorded into, or run), an older command buffer whose frames a later one
+// builds on (abandoned newest first, both then go), a null handle.
+TEST(RecordDispatchAbandon, WhatCannotBeAbandonedIsRefusedAndChangesNothing) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context ctx;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc frame = images.describe(0);
+
+    EXPECT_EQ(swinup_vulkan_abandon_frame(nullptr, VK_NULL_HANDLE), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(nullptr), "swinup_vulkan_abandon_frame: ctx is NULL");
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, VK_NULL_HANDLE), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(swinup_last_error(ctx.ctx), "swinup_vulkan_abandon_frame: cmd is VK_NULL_HANDLE");
+
+    const std::string kNothing = "swinup_vulkan_abandon_frame: cmd: nothing recorded into this command buffer";
+    VkCommandBuffer empty = dev.begin();
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, empty), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind(kNothing, 0), 0u) << swinup_last_error(ctx.ctx);
+    dev.discard(empty);
+
+    // A frame that ran is not pending any more.
+    VkCommandBuffer ran = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, ran, &frame), SWINUP_STATUS_OK);
+    dev.submit_and_wait(ran);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, ran), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind(kNothing, 0), 0u) << swinup_last_error(ctx.ctx);
+
+    VkCommandBuffer older = dev.begin(), newer = dev.begin();
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, older, &frame), SWINUP_STATUS_OK);
+    ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, newer, &frame), SWINUP_STATUS_OK);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, older), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx))
+                  .rfind("swinup_vulkan_abandon_frame: cmd: 1 frame(s) recorded later into another command buffer", 0),
+              0u)
+        << swinup_last_error(ctx.ctx);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, newer), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    EXPECT_EQ(swinup_vulkan_abandon_frame(ctx.ctx, older), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+    dev.discard(older);
+    dev.discard(newer);
+    expect_no_validation_messages(dev);
+}
+
+// The frame's jitter_convention is read on this path too: FSR's / DLSS's jitter J with
+// SWINUP_JITTER_FSR_DLSS records the bytes of swinup's convention given -J (over two frames, so the
+// previous jitter's use is covered), and differs from J read in swinup's convention.
+TEST(RecordDispatchInput, TheJitterConventionIsReadAsSwinupDispatchReadsIt) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context fsr, native, misread;
+    for (Context* c : {&fsr, &native, &misread}) {
+        ASSERT_EQ(create_on(dev, format, c), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    }
+    AppImages images(dev, format);
+    std::vector<uint8_t> last[3];
+    for (int f = 0; f < 2; ++f) {
+        images.upload(dev, f);
+        swinup_vulkan_dispatch_desc d = images.describe(f);
+        d.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+        last[0] = recorded_frame(dev, fsr.ctx, images, d);
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        swinup_vulkan_dispatch_desc n = images.describe(f);
+        n.frame.jitter_x = 0.0f - n.frame.jitter_x;
+        n.frame.jitter_y = 0.0f - n.frame.jitter_y;
+        last[1] = recorded_frame(dev, native.ctx, images, n);
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        last[2] = recorded_frame(dev, misread.ctx, images, images.describe(f));
+        dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+        EXPECT_TRUE(last[0] == last[1]) << "frame " << f;
+    }
+    EXPECT_FALSE(last[0] == last[2]);
+    expect_no_validation_messages(dev);
+}
+
+// A failure past validation (a device error while recording): the status and a message that says
+// the command buffer is invalid, the temporal state unchanged (the next frame gives the bytes of a
+// context that never saw the failed one) and the recording slot given back.
+TEST(RecordDispatchRefusal, AFailurePastValidationSaysTheCommandBufferIsInvalidAndChangesNothing) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_format format = SWINUP_FORMAT_RGBA16F;
+    Context tested, clean;
+    ASSERT_EQ(create_on(dev, format, &tested), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, format, &clean), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    auto* backend = dynamic_cast<vulkan_api::VulkanApiBackend*>(tested.ctx->backend.get());
+    ASSERT_NE(backend, nullptr);
+    AppImages images(dev, format);
+    images.upload(dev, 0);
+    const std::vector<uint8_t> first = recorded_frame(dev, tested.ctx, images, images.describe(0));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    ASSERT_TRUE(first == recorded_frame(dev, clean.ctx, images, images.describe(0)));
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+
+    images.upload(dev, 1);
+    const swinup_vulkan_dispatch_desc second = images.describe(1);
+    for (int i = 0; i < 9; ++i) {  // more than the 8 slots: each failure gives its slot back
+        backend->inject_record_failure(VK_ERROR_OUT_OF_DEVICE_MEMORY);
+        VkCommandBuffer cmd = dev.begin();
+        EXPECT_EQ(swinup_vulkan_record_dispatch(tested.ctx, cmd, &second), SWINUP_STATUS_OUT_OF_MEMORY);
+        const std::string message = swinup_last_error(tested.ctx);
+        EXPECT_EQ(message.rfind("swinup_vulkan_record_dispatch: ", 0), 0u) << message;
+        EXPECT_NE(message.find("(the temporal state is unchanged; the command buffer holds part of the frame and is "
+                               "invalid: record nothing more into it, do not end or submit it; reset or free it)"),
+                  std::string::npos)
+            << message;
+        // As the header says: freed as it is, neither ended nor submitted (ending it is an error the
+        // validation layer reports: it refers to descriptor sets swinup gave back).
+        vkFreeCommandBuffers(dev.device, dev.pool, 1, &cmd);
+    }
+    const std::vector<uint8_t> after = recorded_frame(dev, tested.ctx, images, second);
+    dev.fill(images.output, 0xcd, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_TRUE(after == recorded_frame(dev, clean.ctx, images, second));
+    expect_no_validation_messages(dev);
+}
+
+// A context's warnings, collected through its log callback.
+struct Warnings {
+    std::vector<std::string> messages;
+    void attach(swinup_context_desc* desc) {
+        desc->log_callback = [](swinup_log_level level, const char* message, void* user) {
+            if (level == SWINUP_LOG_WARNING) static_cast<Warnings*>(user)->messages.push_back(message);
+        };
+        desc->log_user_data = this;
+    }
+    size_t starting_with(const std::string& prefix) const {
+        size_t n = 0;
+        for (const std::string& m : messages) n += m.rfind(prefix, 0) == 0 ? 1 : 0;
+        return n;
+    }
+};
+
+// Destroying a context while a frame it recorded may still run frees what that frame uses: swinup
+// cannot wait for the application's queue, but it says so when it never saw a recording complete.
+// A context whose frames all ran (seen through their events) is destroyed silently.
+TEST(RecordDispatchContext, DestroyingWithRecordingsNeverSeenCompletedWarns) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    const swinup_vulkan_device_desc device = dev.description();
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    const swinup_vulkan_dispatch_desc frame = images.describe(0);
+    const std::string kWarning = "swinup_context_destroy: ";
+
+    Warnings ran;
+    {
+        swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+        ran.attach(&desc);
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        recorded_frame(dev, ctx.ctx, images, frame);  // submitted and waited for
+    }
+    EXPECT_EQ(ran.starting_with(kWarning), 0u);
+
+    Warnings unfinished;
+    {
+        std::vector<VkCommandBuffer> never_submitted;
+        swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+        unfinished.attach(&desc);
+        Context ctx;
+        ASSERT_EQ(swinup_vulkan_context_create(&desc, &device, &ctx.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        recorded_frame(dev, ctx.ctx, images, frame);  // ran: not counted
+        for (int f = 0; f < 2; ++f) {
+            never_submitted.push_back(dev.begin());
+            ASSERT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, never_submitted.back(), &frame), SWINUP_STATUS_OK)
+                << swinup_last_error(ctx.ctx);
+        }
+        EXPECT_EQ(unfinished.starting_with(kWarning), 0u);
+        // Freed while the context still exists (ending them after the destroy would be invalid:
+        // they refer to its pipelines); swinup still never saw them complete.
+        for (VkCommandBuffer cmd : never_submitted) dev.discard(cmd);
+    }
+    ASSERT_EQ(unfinished.starting_with(kWarning), 1u);
+    for (const std::string& m : unfinished.messages) {
+        if (m.rfind(kWarning, 0) != 0) continue;
+        EXPECT_EQ(m.rfind(kWarning + "2 recording(s) made with swinup_vulkan_record_dispatch", 0), 0u) << m;
+        EXPECT_NE(m.find("destroy a context only after the frames it recorded have completed"), std::string::npos) << m;
+    }
     expect_no_validation_messages(dev);
 }
 
@@ -424,6 +710,136 @@ TEST(RecordDispatchContext, HostPointersOnTheApplicationsDeviceAreRefused) {
     ASSERT_EQ(swinup_vulkan_context_get_device(ctx.ctx, &back), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
     EXPECT_EQ(back.device, dev.device);
     EXPECT_EQ(back.queue_family_index, dev.family);
+    expect_no_validation_messages(dev);
+}
+
+// Roles as VkBuffers (swinup_vulkan_buffer) are the CUDA backend's: the Vulkan backend refuses them
+// as unsupported, naming the field, and records nothing (the next frame equals a fresh context's).
+TEST(RecordDispatchContext, BufferRolesAreRefusedByTheVulkanBackend) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context ctx, fresh;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &fresh), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+    images.upload(dev, 0);
+    swinup_vulkan_dispatch_desc d = images.describe(0);
+    d.motion_vectors = swinup_vulkan_image{};
+    d.motion_vectors_buffer.buffer = reinterpret_cast<VkBuffer>(uintptr_t{0x700});
+    VkCommandBuffer cmd = dev.begin();
+    EXPECT_EQ(swinup_vulkan_record_dispatch(ctx.ctx, cmd, &d), SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(std::string(swinup_last_error(ctx.ctx)).rfind("vulkan_dispatch.motion_vectors_buffer.buffer: the Vulkan "
+                                                            "backend reads and writes images only", 0), 0u)
+        << swinup_last_error(ctx.ctx);
+    dev.discard(cmd);
+    const std::vector<uint8_t> after = recorded_frame(dev, ctx.ctx, images, images.describe(0));
+    EXPECT_TRUE(after == recorded_frame(dev, fresh.ctx, images, images.describe(0)));
+    expect_no_validation_messages(dev);
+}
+
+// A frame's slot (its descriptor pool) must not be reset while the application's command buffer
+// holding the frame is still pending, even once swinup's own commands in it have run. The frame's
+// command buffer here goes on after swinup's commands with a wait for an event the host sets later,
+// so it stays pending; with the frame's completion point given (signal_semaphore / signal_value,
+// which the submit signals), the ninth recording finds no free slot instead of resetting that
+// frame's pool. Then every frame is submitted in recording order, more are recorded while earlier
+// ones run (nothing waited for but the semaphore the test polls), and the last output must equal
+// that of a context whose frames each ran before the next was recorded; the validation layer
+// (which sees the counter reads) stays silent.
+TEST(RecordDispatchContext, ASlotIsReusedOnlyOnceItsCommandBufferCompleted) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    constexpr int kRecorded = 12;  // 8 slots, reused
+    std::vector<uint8_t> expected, got;
+    {
+        Context ctx, reference;
+        ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &reference), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+        AppImages images(dev, SWINUP_FORMAT_RGBA16F);
+        images.upload(dev, 0);
+        for (int f = 0; f < kRecorded; ++f) expected = recorded_frame(dev, reference.ctx, images, images.describe(f));
+
+        const VkSemaphore timeline = vulkan_app::create_timeline_semaphore(dev.device, false);
+        VkEventCreateInfo event_info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        VkEvent reached = VK_NULL_HANDLE, gate = VK_NULL_HANDLE;
+        ASSERT_EQ(vkCreateEvent(dev.device, &event_info, nullptr, &reached), VK_SUCCESS);
+        ASSERT_EQ(vkCreateEvent(dev.device, &event_info, nullptr, &gate), VK_SUCCESS);
+        auto record = [&](int f, VkCommandBuffer cmd) {
+            swinup_vulkan_dispatch_desc d = images.describe(f);
+            d.signal_semaphore = timeline;
+            d.signal_value = uint64_t(f) + 1;
+            return swinup_vulkan_record_dispatch(ctx.ctx, cmd, &d);
+        };
+        auto submit = [&](int f, VkCommandBuffer cmd) {
+            ASSERT_EQ(vkEndCommandBuffer(cmd), VK_SUCCESS);
+            vulkan_app::submit(dev.queue, cmd, {}, {timeline, uint64_t(f) + 1});
+        };
+        std::vector<VkCommandBuffer> cmds;
+        for (int f = 0; f < kRecorded; ++f) cmds.push_back(dev.begin());
+
+        // Frame 0, then the application's own commands: a mark, and a wait for the host's gate.
+        ASSERT_EQ(record(0, cmds[0]), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+        vkCmdSetEvent(cmds[0], reached, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        vkCmdWaitEvents(cmds[0], 1, &gate, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr,
+                        0, nullptr, 0, nullptr);
+        submit(0, cmds[0]);
+        for (int tries = 0; vkGetEventStatus(dev.device, reached) != VK_EVENT_SET; ++tries) {
+            ASSERT_LT(tries, 600000) << "frame 0's commands did not run in 60 s";
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+        // Frame 0's commands have run and its end-of-frame event is set, but its command buffer is
+        // pending: 7 more frames take the other slots, and the ninth finds none.
+        for (int f = 1; f < 8; ++f) ASSERT_EQ(record(f, cmds[f]), SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+        EXPECT_EQ(record(8, cmds[8]), SWINUP_STATUS_UNSUPPORTED)
+            << "a slot was reused while its frame's command buffer was pending";
+
+        ASSERT_EQ(vkSetEvent(dev.device, gate), VK_SUCCESS);
+        for (int f = 1; f < 8; ++f) submit(f, cmds[f]);
+        // The later frames as an application that records ahead would: retried until a slot is free.
+        for (int f = 8; f < kRecorded; ++f) {
+            swinup_status status = SWINUP_STATUS_UNSUPPORTED;
+            for (int tries = 0; (status = record(f, cmds[f])) == SWINUP_STATUS_UNSUPPORTED; ++tries) {
+                ASSERT_LT(tries, 600000) << "no slot came free in 60 s: " << swinup_last_error(ctx.ctx);
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+            }
+            ASSERT_EQ(status, SWINUP_STATUS_OK) << swinup_last_error(ctx.ctx);
+            submit(f, cmds[f]);
+        }
+        ASSERT_EQ(vkQueueWaitIdle(dev.queue), VK_SUCCESS);
+        got = dev.read(images.output, VK_IMAGE_LAYOUT_GENERAL);
+        vkFreeCommandBuffers(dev.device, dev.pool, uint32_t(cmds.size()), cmds.data());
+        vkDestroyEvent(dev.device, reached, nullptr);
+        vkDestroyEvent(dev.device, gate, nullptr);
+        // Destroyed before the context, as an application may once its frames completed: the
+        // context's destruction (its warning's count) must not read it.
+        vkDestroySemaphore(dev.device, timeline, nullptr);
+    }
+    EXPECT_TRUE(got == expected) << "the frames recorded ahead gave other bytes than frames run one by one";
+    expect_no_validation_messages(dev);
+}
+
+// A context on the application's device runs no host-pointer frame (swinup_dispatch is refused
+// there), so it must not hold the host path's upload and readback buffers and output image: what
+// it reports is smaller than a context of the same description on swinup's own device by at least
+// their sizes (at 1920x1080 -> 3840x2160 they were about 240 MB).
+TEST(RecordDispatchContext, TheApplicationsDeviceHoldsNoHostPathCopies) {
+    TestDevice dev;
+    SKIP_WITHOUT_DEVICE(dev);
+    Context app, own;
+    ASSERT_EQ(create_on(dev, SWINUP_FORMAT_RGBA16F, &app), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    const swinup_context_desc desc = context_desc(SWINUP_BACKEND_VULKAN, SWINUP_FORMAT_RGBA16F);
+    ASSERT_EQ(swinup_vulkan_context_create(&desc, nullptr, &own.ctx), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    swinup_memory_requirements on_app{}, on_own{};
+    on_app.struct_size = on_own.struct_size = SWINUP_MEMORY_REQUIREMENTS_SIZE_V1;
+    ASSERT_EQ(swinup_context_get_memory(app.ctx, &on_app), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_context_get_memory(own.ctx, &on_own), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    // The host path's fewest bytes (HostFrameIo): the upload buffer (colour 16, depth 4, motion 8 at
+    // display size, two masks 4 bytes a pixel), the readback (8 a display pixel), the RGBA16F output.
+    const uint64_t render = uint64_t(kRenderW) * kRenderH, display = uint64_t(kDisplayW) * kDisplayH;
+    const uint64_t host_path = render * (16 + 4 + 2 * 4) + display * 8 + display * 8 + display * 8;
+    ASSERT_GT(on_own.device_bytes, on_app.device_bytes);
+    EXPECT_GE(on_own.device_bytes - on_app.device_bytes, host_path)
+        << "application's device: " << on_app.device_bytes << " bytes, swinup's own: " << on_own.device_bytes;
     expect_no_validation_messages(dev);
 }
 

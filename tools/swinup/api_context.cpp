@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "usage_error.h"
+
 namespace swinup::cli {
 
 void check_status(swinup_status status, const swinup_context* ctx, const std::string& what) {
@@ -10,6 +12,23 @@ void check_status(swinup_status status, const swinup_context* ctx, const std::st
     const char* why = swinup_last_error(ctx);
     throw std::runtime_error(what + ": " + (why != nullptr && *why ? why : "no message") + " (" +
                              swinup_status_name(status) + ")");
+}
+
+void check_context_values(const swinup_context_desc& desc, const std::string& source) {
+    swinup_context_desc values = desc;
+    values.backend = SWINUP_BACKEND_CPU;
+    values.device_index = 0;
+    values.weights_source = SWINUP_WEIGHTS_EMBEDDED;
+    values.weights_path = nullptr;
+    values.weights_data = nullptr;
+    values.weights_size = 0;
+    values.log_callback = nullptr;
+    values.log_user_data = nullptr;
+    swinup_memory_requirements memory{};
+    memory.struct_size = sizeof memory;
+    if (swinup_query_memory(&values, &memory) == SWINUP_STATUS_INVALID_ARGUMENT) {
+        throw UsageError(source + ": " + swinup_last_error(nullptr));
+    }
 }
 
 namespace {

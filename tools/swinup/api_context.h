@@ -20,6 +20,15 @@ using ContextHandle = std::unique_ptr<swinup_context, ContextDeleter>;
 ContextHandle create_context(const swinup_context_desc& desc);
 // Throws std::runtime_error on failure.
 swinup_context_info context_info(const swinup_context* ctx);
+// The library's own checks of a context's values (sizes, display/render ratio, output format,
+// flags, variant, precision) before the command does any work: a refusal
+// (SWINUP_STATUS_INVALID_ARGUMENT) throws UsageError("<source>: <the library's message naming the
+// field>"), since every one of those values comes from the command line or the sequence it names;
+// `source` says which ("--render 64x64 / --display 320x320"). It asks
+// swinup_query_memory for the CPU backend and the embedded weights, so no device is opened and no
+// file read: what only creation can find (a backend the machine lacks, a weights file that does
+// not load) is reported by create_context, as any other failure.
+void check_context_values(const swinup_context_desc& desc, const std::string& source);
 // Throws std::runtime_error("<what>: <why> (<status>)") unless status is OK.
 void check_status(swinup_status status, const swinup_context* ctx, const std::string& what);
 

@@ -15,13 +15,17 @@
 #include "commands.h"
 #include "api/backend.h"
 #include "api/resource_desc.h"
+#include "api_context.h"
 #include "model/model_spec.h"
 #include "model/weights.h"
 #include "options.h"
+#include "usage_error.h"
 #ifdef SWINUP_HAVE_VULKAN
 #include <cstdlib>
 
 #include "vulkan/backend/vulkan_backend.h"
+#include "vulkan/runtime/device.h"
+#include "vulkan/runtime/matrix_rate.h"
 #include "vulkan/runtime/vulkan_error.h"
 #endif
 
@@ -52,7 +56,7 @@ std::shared_ptr<const Weights> load_bench_weights(const BenchOptions& o) {
     if (!w) throw std::runtime_error("bench: cannot load --weights '" + o.weights + "': " + error);
     const std::string file_variant = variant_name(w->config.variant);
     if (o.variant != file_variant)
-        throw std::invalid_argument("bench: --weights '" + o.weights + "' holds a " + file_variant +
+        throw UsageError("bench: --weights '" + o.weights + "' holds a " + file_variant +
                                     " network but --variant is " + o.variant + " (give --variant " + file_variant +
                                     ")");
     return w;
@@ -265,6 +269,45 @@ void bench_whole_frames(const BenchOptions& o, const std::vector<SizePair>& size
 }
 
 #ifdef SWINUP_HAVE_VULKAN
+// The multiply-add FLOPs (2 per multiply-add) of one network layer of the Vulkan backend's stage
+// names ("network: enc1", ...) on a grid of `pixels` render pixels: its linear layers, and a
+// block's attention (Q K^T and P V, 16 keys a token); 0 for other stages.
+double vulkan_layer_flops(const ModelConfig& config, const std::string& stage, double pixels) {
+    const std::string prefix = "network: ";
+    if (stage.rfind(prefix, 0) != 0) return 0;
+    const std::string layer = stage.substr(prefix.size());
+    const int* ch = config.channels;
+    auto tokens = [&](int level) { return pixels / double(1 << (2 * level)); };
+    auto level_of = [&](const std::string& name) {
+        return name.rfind("tube", 0) == 0 ? 3 : name.back() - '0';
+    };
+    if (layer == "embed") return 2 * tokens(1) * 4 * kSlots * ch[1];
+    if (layer == "embed0") return 2 * pixels * kSlots * ch[0];
+    if (layer == "embed1") return 2 * pixels * ch[0] * ch[0];
+    if (layer.rfind("enc", 0) == 0 || layer.rfind("dec", 0) == 0 || layer.rfind("tube", 0) == 0) {
+        const int l = level_of(layer);
+        const double t = tokens(l), c = ch[l];
+        return 2 * t * 12 * c * c + 4 * t * kWindowTokens * c;
+    }
+    if (layer.rfind("merge", 0) == 0) {
+        const int l = level_of(layer);
+        return 2 * tokens(l + 1) * 4 * ch[l] * ch[l + 1];
+    }
+    if (layer.rfind("expand", 0) == 0) {
+        const int l = level_of(layer);  // expand_l: level l + 1 -> l
+        const double skip0 = (l == 0 && config.variant == Variant::lite) ? 2 * pixels * kSlots * ch[0] : 0;
+        return 2 * tokens(l + 1) * ch[l + 1] * 4 * ch[l] + skip0;
+    }
+    if (layer == "head") {
+        const double mlp = config.head_mlp ? double(kHeadMlpInputs) * kHeadMlpHidden +
+                                                 double(kHeadMlpHidden) * kHeadMlpHidden +
+                                                 double(kHeadMlpHidden) * kHeadMlpOutputs
+                                           : 0;
+        return 2 * pixels * (double(ch[0]) * kHeadOutputs + mlp);
+    }
+    return 0;
+}
+
 // Vulkan: host-pointer frames on the Vulkan backend (SWINUP_VULKAN_DEVICE picks the device), the
 // GPU time of each stage from timestamps (uploads and readback included as their own stages) and
 // the whole frame's wall time, medians over the runs after one warm-up.
@@ -276,6 +319,18 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
     auto device = vulkan::Device::create(options);
     std::printf("Vulkan device: %s (Vulkan %s)\n", device->name().c_str(),
                 vulkan::version_text(device->capabilities().api_version).c_str());
+    std::printf("fast mode's GEMM: %s%s\n", vulkan::fast_gemm_path_name(device->fast_gemm_path()),
+                device->fast_gemm_path() == vulkan::FastGemmPath::portable
+                    ? ""
+                    : (" (" + vulkan::shape_text(device->gemm_matrix_shape()) + ")").c_str());
+    for (const vulkan::MatrixShape& shape : device->capabilities().matrix_shapes) {
+        std::printf("  the device reports cooperative-matrix shape %s\n", vulkan::shape_text(shape).c_str());
+    }
+    const vulkan::MatrixRate rate = vulkan::measure_matrix_rate(*device);
+    if (rate.tflops > 0) {
+        std::printf("measured ceiling: cooperative-matrix f16 multiply-add %.0f TFLOP/s (%s)\n", rate.tflops,
+                    vulkan::shape_text(device->capabilities().matrix_shape).c_str());
+    }
     for (const SizePair& sp : sizes) {
         for (swinup_variant v : variants_of(o.variant)) {
             std::shared_ptr<const Weights> weights = file_weights;
@@ -286,7 +341,7 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             }
             const swinup_context_desc desc = whole_frame_context(SWINUP_BACKEND_VULKAN, v, o, sp);
             vulkan::VulkanBackend backend(desc, weights, *device);
-            backend.set_stage_timing(true);
+            backend.set_stage_timing(true, o.detail);
             const HostFrame frame(sp);
             const swinup_dispatch_desc& d = frame.desc;
             std::vector<double> wall;
@@ -300,10 +355,13 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 const auto t1 = std::chrono::steady_clock::now();
                 if (i == 0) continue;  // warm-up: pipelines made, memory touched
                 wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+                // Per kernel, a layer's kernels of one name are summed into one row.
+                std::map<std::string, double> frame_stages;
                 for (const auto& [stage, ms] : backend.last_stage_times()) {
-                    if (!stages.count(stage)) order.push_back(stage);
-                    stages[stage].push_back(ms);
+                    if (!frame_stages.count(stage) && !stages.count(stage)) order.push_back(stage);
+                    frame_stages[stage] += ms;
                 }
+                for (const auto& [stage, ms] : frame_stages) stages[stage].push_back(ms);
             }
             auto median = [](std::vector<double> values) {
                 std::sort(values.begin(), values.end());
@@ -312,8 +370,32 @@ void bench_vulkan(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             std::printf("\n%s %s %s -> %s%s, %zu runs after one warm-up:\n", variant_label(v),
                         precision_label(desc.precision), size_text(sp.render.width, sp.render.height).c_str(),
                         size_text(sp.display.width, sp.display.height).c_str(), weights_label(o).c_str(), wall.size());
-            std::printf("| stage | GPU ms (median) |\n| --- | ---: |\n");
-            for (const std::string& stage : order) std::printf("| %s | %.3f |\n", stage.c_str(), median(stages[stage]));
+            // Each layer's FLOPs at the padded grid (the render size up to a multiple of 16).
+            const double pixels = double((sp.render.width + 15) / 16 * 16) * ((sp.render.height + 15) / 16 * 16);
+            std::printf("| stage | GPU ms (median) | GFLOP | TFLOP/s | of the matrix rate |\n"
+                        "| --- | ---: | ---: | ---: | ---: |\n");
+            double network_ms = 0, network_flops = 0;
+            for (const std::string& stage : order) {
+                const double ms = median(stages[stage]);
+                const double flops = o.detail ? 0 : vulkan_layer_flops(weights->config, stage, pixels);
+                if (stage.rfind("network", 0) == 0) {
+                    network_ms += ms;
+                    network_flops += flops;
+                }
+                if (flops <= 0) {
+                    std::printf("| %s | %.3f | | | |\n", stage.c_str(), ms);
+                    continue;
+                }
+                const double tflops = flops / (ms * 1e-3) / 1e12;
+                std::printf("| %s | %.3f | %.2f | %.2f | %s |\n", stage.c_str(), ms, flops / 1e9, tflops,
+                            rate.tflops > 0 ? (std::to_string(int(100 * tflops / rate.tflops + 0.5)) + "%").c_str() : "");
+            }
+            if (network_ms > 0) {
+                const double tflops = network_flops / (network_ms * 1e-3) / 1e12;
+                std::printf("| network, all layers | %.3f | %.2f | %.2f | %s |\n", network_ms, network_flops / 1e9,
+                            tflops,
+                            rate.tflops > 0 ? (std::to_string(int(100 * tflops / rate.tflops + 0.5)) + "%").c_str() : "");
+            }
             std::printf("| whole frame, wall clock (submit and wait included) | %.3f |\n", median(wall));
         }
     }
@@ -352,8 +434,12 @@ void register_bench(CLI::App& app) {
         std::vector<SizePair> sizes;
         if (!options->render.empty() || !options->display.empty()) {
             if (options->render.empty() || options->display.empty())
-                throw std::invalid_argument("bench: --render and --display go together");
+                throw UsageError("bench: --render and --display go together");
             sizes.push_back({parse_size(options->render, "--render"), parse_size(options->display, "--display")});
+            // The library's rules for the pair (e.g. the display/render ratio), before any timing.
+            for (swinup_variant v : variants_of(options->variant))
+                check_context_values(whole_frame_context(SWINUP_BACKEND_CPU, v, *options, sizes.back()),
+                                     "--render " + options->render + " / --display " + options->display);
         } else {
             sizes = default_sizes();
         }

@@ -8,15 +8,19 @@
 #include <memory>
 #include <string>
 
+#include "api_context.h"
 #include "command_line.h"
 #include "commands.h"
 #include "eval/comparison_pictures.h"
 #include "eval/evaluation.h"
+#include "eval/method_registry.h"
 #include "eval/report.h"
+#include "eval/swinup_method.h"
 #include "options.h"
 #include "progress.h"
 #include "render/render_sequence.h"
 #include "sequence/atomic_write.h"
+#include "usage_error.h"
 
 namespace swinup::cli {
 namespace {
@@ -49,24 +53,33 @@ void run_demo(const DemoOptions& opt) {
     settings.display_height = int(display_size.height);
     settings.device = render::RenderDevice::automatic;
 
-    Progress render_progress("render " + settings.scene, settings.frames);
-    render::RenderedSequence rendered = render::render_sequence(
-        settings,
-        [&render_progress, last = std::chrono::steady_clock::now()](int done, int) mutable {
-            const auto now = std::chrono::steady_clock::now();
-            render_progress.update(done,
-                                   std::chrono::duration<double, std::milli>(now - last).count());
-            last = now;
-        });
-    render_progress.finish();
-    const double render_seconds = seconds_since(start);
-
+    // Every value is checked before the scene is rendered: a bad one stops the command at once.
     eval::EvaluationOptions options;
-    options.methods = eval::parse_method_list(opt.methods);
+    options.methods = as_usage_error([&] { return eval::parse_method_list(opt.methods); });
     options.method_options.swinup.backend = parse_backend_option(opt.net.backend);
     options.method_options.swinup.variant = parse_variant_option(opt.net.variant);
     options.method_options.swinup.weights_path = opt.net.weights;
     options.method_options.swinup.precision = parse_precision_option(opt.net.precision);
+    SequenceInfo planned;  // the sizes and colour of the sequence about to be rendered
+    planned.render_width = settings.render_width;
+    planned.render_height = settings.render_height;
+    planned.display_width = settings.display_width;
+    planned.display_height = settings.display_height;
+    planned.hdr = settings.hdr;
+    check_context_values(eval::swinup_method_context_desc(options.method_options.swinup, planned, false),
+                         "--render " + opt.render_size + " / --display " + opt.display_size);
+
+    Progress render_progress("render " + settings.scene, settings.frames);
+    render::RenderedSequence rendered = as_usage_error<render::RenderSettingsError>([&] {
+        return render::render_sequence(
+            settings, [&render_progress, last = std::chrono::steady_clock::now()](int done, int) mutable {
+                const auto now = std::chrono::steady_clock::now();
+                render_progress.update(done, std::chrono::duration<double, std::milli>(now - last).count());
+                last = now;
+            });
+    });
+    render_progress.finish();
+    const double render_seconds = seconds_since(start);
     const std::string description = "built-in scene '" + settings.scene + "'";
     const eval::SequenceSource source =
         eval::sequence_source_from_frames(rendered.info, std::move(rendered.frames), description);

@@ -11,13 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "api_context.h"
 #include "commands.h"
 #include "eval/comparison_pictures.h"
 #include "eval/evaluation.h"
+#include "eval/frames_folder_method.h"
+#include "eval/method_registry.h"
 #include "eval/report.h"
+#include "eval/swinup_method.h"
 #include "options.h"
 #include "progress.h"
 #include "sequence/atomic_write.h"
+#include "usage_error.h"
 
 namespace swinup::cli {
 namespace {
@@ -68,7 +73,7 @@ std::vector<eval::CropRect> crops_at(const EvalCommandOptions& opt) {
         int x = -1, y = -1;
         char end = 0;
         if (std::sscanf(text.c_str(), "%d,%d%c", &x, &y, &end) != 2 || x < 0 || y < 0) {
-            throw std::invalid_argument("--crop-at " + text + ": expected X,Y (display pixels, >= 0)");
+            throw UsageError("--crop-at " + text + ": expected X,Y (display pixels, >= 0)");
         }
         crops.push_back({x, y, opt.crop});
     }
@@ -79,9 +84,9 @@ void run_eval(const EvalCommandOptions& opt) {
     const std::vector<eval::CropRect> crops = crops_at(opt);  // a typo stops the command at once
     (void)crops;
     eval::EvaluationOptions options;
-    options.methods = eval::parse_method_list(opt.methods);
+    options.methods = as_usage_error([&] { return eval::parse_method_list(opt.methods); });
     for (const std::string& text : opt.frames_folders) {
-        options.frames_folders.push_back(eval::parse_frames_folder(text));
+        options.frames_folders.push_back(as_usage_error([&] { return eval::parse_frames_folder(text); }));
     }
     options.skip_frames = opt.skip;
     options.picture_frame = opt.picture_frame;
@@ -93,6 +98,17 @@ void run_eval(const EvalCommandOptions& opt) {
     options.method_options.swinup.weights_path = opt.net.weights;
 
     const eval::SequenceSource source = eval::sequence_source_from_directory(opt.sequence);
+    // The values that depend on the sequence, before the evaluation's minutes: --skip,
+    // --picture-frame, --method folders, and the swinup context's sizes.
+    as_usage_error([&] { eval::check_evaluation_options(source.info, options); });
+    for (const std::string& method : options.methods) {
+        if (method.rfind("swinup", 0) == 0) {
+            check_context_values(eval::swinup_method_context_desc(options.method_options.swinup, source.info,
+                                                                  source.info.has_mv_display),
+                                 opt.sequence + " (its render and display sizes)");
+            break;
+        }
+    }
     check_output_destinations(opt);
     Progress progress("eval", source.info.frame_count);
     options.progress = [&progress, last = std::chrono::steady_clock::now()](int done, int) mutable {

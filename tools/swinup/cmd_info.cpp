@@ -68,6 +68,7 @@ void print_vulkan_devices() {
             std::printf("vulkan     device %u: %s (%s, Vulkan %s)%s%s\n", d.index, d.name.c_str(), d.type.c_str(),
                         vulkan::version_text(d.api_version).c_str(), d.missing.empty() ? "" : ", unusable: lacks ",
                         d.missing.c_str());
+            if (d.missing.empty()) std::printf("vulkan       fast mode's GEMM: %s\n", d.fast_gemm.c_str());
         }
     } catch (const vulkan::VulkanError& e) {
         std::printf("vulkan     compiled in; %s\n", e.what());
@@ -114,6 +115,7 @@ void run_info(const InfoOptions& opt) {
     desc.max_render_height = render_h;
     desc.display_width = display.width;
     desc.display_height = display.height;
+    check_context_values(desc, "--display " + opt.display);
     ContextHandle ctx = create_context(desc);
     const swinup_context_info info = context_info(ctx.get());
     std::printf("variant    %s\n", variant_label(info.variant));

@@ -18,6 +18,7 @@
 #include "render/render_sequence.h"
 #include "sequence/sequence.h"
 #include "stale_frames.h"
+#include "usage_error.h"
 
 namespace swinup::cli {
 namespace {
@@ -31,6 +32,7 @@ struct RenderOptions {
     double fps = 30.0;
     bool no_ground_truth = false;
     bool no_masks = false;
+    bool no_motion_masks = false;
     bool png = false;
     bool list = false;
 };
@@ -69,7 +71,8 @@ int remove_earlier_frames(const std::string& dir, const SequenceInfo& earlier, c
                  {"mv", true, true},
                  {"mv_display", earlier.has_mv_display, now.has_mv_display},
                  {"gt", earlier.has_ground_truth, now.has_ground_truth},
-                 {"masks", earlier.has_masks, now.has_masks}};
+                 {"masks", earlier.has_masks, now.has_masks},
+                 {"motion_masks", earlier.has_motion_masks, now.has_motion_masks}};
     int removed = 0;
     for (const auto& k : kinds) {
         if (!k.earlier_has) continue;
@@ -83,8 +86,8 @@ void run_render(RenderOptions& opt) {
         list_scenes();
         return;
     }
-    if (opt.settings.scene.empty()) throw std::invalid_argument("render: give a SCENE (see --list)");
-    if (opt.output.empty()) throw std::invalid_argument("render: give an output folder with -o");
+    if (opt.settings.scene.empty()) throw UsageError("render: give a SCENE (see --list)");
+    if (opt.output.empty()) throw UsageError("render: give an output folder with -o");
     render::RenderSettings& s = opt.settings;
     const Size2 r = parse_size(opt.render_size, "--render");
     const Size2 d = parse_size(opt.display_size, "--display");
@@ -94,6 +97,7 @@ void run_render(RenderOptions& opt) {
     s.display_height = static_cast<int>(d.height);
     s.ground_truth = !opt.no_ground_truth;
     s.masks = !opt.no_masks;
+    s.motion_masks = !opt.no_motion_masks;
     s.frame_time_s = static_cast<float>(1.0 / opt.fps);
     s.device = opt.device == "cuda" ? render::RenderDevice::cuda
                : opt.device == "auto" ? render::RenderDevice::automatic
@@ -110,7 +114,9 @@ void run_render(RenderOptions& opt) {
         last = now;
     };
     const std::optional<SequenceInfo> earlier = earlier_sequence(opt.output);
-    const SequenceInfo info = render::render_sequence_to_dir(s, opt.output, report);
+    // A bad setting (sizes, scene, camera) is found before the first frame is written.
+    const SequenceInfo info = as_usage_error<render::RenderSettingsError>(
+        [&] { return render::render_sequence_to_dir(s, opt.output, report); });
     progress.finish();
     const int stale_removed = earlier ? remove_earlier_frames(opt.output, *earlier, info) : 0;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -168,6 +174,9 @@ void register_render(CLI::App& app) {
     cmd->add_flag("--no-gt", opt->no_ground_truth, "skip the ground truth");
     cmd->add_flag("--no-masks", opt->no_masks,
                   "write no reactive / transparency masks (masks.NNNN.exr; written by default)");
+    cmd->add_flag("--no-motion-masks", opt->no_motion_masks,
+                  "write no disocclusion / moving-object masks (motion_masks.NNNN.exr, for `swinup "
+                  "eval`'s columns; written by default)");
     cmd->add_option("--particles", opt->settings.particles,
                     "add N glowing alpha-blended particles drifting through the camera's first view "
                     "(placed by --seed; no motion vectors of their own, in the masks)")

@@ -26,6 +26,7 @@
 #include "sequence/atomic_write.h"
 #include "sequence/dispatch_masks.h"
 #include "upscale_folder.h"
+#include "usage_error.h"
 #include "sequence/sequence.h"
 
 namespace swinup::cli {
@@ -59,14 +60,15 @@ double median_of(std::vector<double> values) {
 }
 
 void run_upscale(const UpscaleOptions& opt) {
+    if (opt.scale > 0.0 && opt.mv_display) throw UsageError("--scale cannot be combined with --mv-display");
     // The upscaler reads no ground truth, and display-resolution MVs only when asked for.
     const SequenceInfo info = sequence_read_info(
         opt.sequence,
-        FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false, /*masks=*/!opt.no_masks});
+        FilesNeeded{/*mv_display=*/opt.mv_display, /*ground_truth=*/false, /*masks=*/!opt.no_masks,
+                    /*motion_masks=*/false});
     const int frames = opt.frames > 0 ? std::min(opt.frames, info.frame_count) : info.frame_count;
     if (opt.mv_display && !info.has_mv_display) {
-        throw std::runtime_error(opt.sequence + ": --mv-display given but the sequence has no "
-                                 "mv_display files");
+        throw UsageError(opt.sequence + ": --mv-display given but the sequence has no mv_display files");
     }
     // Before anything is written: which files of the folder an earlier run recorded as its own.
     const UpscaleFolder folder = read_upscale_folder(opt.output);
@@ -81,7 +83,6 @@ void run_upscale(const UpscaleOptions& opt) {
     desc.display_width = static_cast<uint32_t>(info.display_width);
     desc.display_height = static_cast<uint32_t>(info.display_height);
     if (opt.scale > 0.0) {
-        if (opt.mv_display) throw std::runtime_error("--scale cannot be combined with --mv-display");
         desc.display_width = static_cast<uint32_t>(std::lround(info.render_width * opt.scale));
         desc.display_height = static_cast<uint32_t>(std::lround(info.render_height * opt.scale));
     }
@@ -93,6 +94,7 @@ void run_upscale(const UpscaleOptions& opt) {
                  flag_if(opt.srgb_input, SWINUP_FLAG_SRGB_INPUT) |
                  flag_if(opt.debug_view, SWINUP_FLAG_DEBUG_VIEW);
     desc.num_threads = static_cast<uint32_t>(opt.threads);
+    check_context_values(desc, opt.scale > 0.0 ? "--scale" : opt.sequence + " (its render and display sizes)");
     ContextHandle ctx = create_context(desc);
     const swinup_context_info ctx_info = context_info(ctx.get());
 
@@ -115,6 +117,7 @@ void run_upscale(const UpscaleOptions& opt) {
     inputs_only.has_ground_truth = false;
     inputs_only.has_mv_display = opt.mv_display;
     inputs_only.has_masks = info.has_masks && !opt.no_masks;
+    inputs_only.has_motion_masks = false;  // for scoring only
 
     Progress progress("upscale", frames);
     for (int i = 0; i < frames; ++i) {

@@ -1,6 +1,8 @@
 // The CLI's subcommands. Each lives in its own cmd_<name>.cpp and adds itself to the app through
-// its register function; main.cpp calls them all. A subcommand reports failure by throwing (any
-// std::exception): main prints "swinup: error: <what()>" and exits non-zero.
+// its register function; main.cpp calls them all. A subcommand reports failure by throwing:
+// UsageError (usage_error.h) for a bad or missing value, which main exits with 2 for, checked
+// before the command does any work; any other std::exception for any other failure (exit 1). main
+// prints "swinup: error: <what()>".
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,6 +1,8 @@
 // swinup: the command-line tool. Subcommands register themselves (commands.h); this file only
 // parses and turns every failure into one line "swinup: error: <message>" and an exit status:
-// 2 for a usage error (anything CLI11 reports as a parse error), 1 for any other failure.
+// 2 for a usage error (an unknown command or option, a bad or missing value: anything CLI11
+// reports as a parse error, and the commands' own checks of values, UsageError), 1 for any other
+// failure.
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -10,6 +12,7 @@
 #include "command_suggestion.h"
 #include "commands.h"
 #include "swinup/swinup.h"
+#include "usage_error.h"
 
 namespace {
 
@@ -50,6 +53,9 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        std::fprintf(stderr, "swinup: error: %s\n(run 'swinup --help' for usage)\n", e.what());
+        return kUsageError;
+    } catch (const swinup::cli::UsageError& e) {
         std::fprintf(stderr, "swinup: error: %s\n(run 'swinup --help' for usage)\n", e.what());
         return kUsageError;
     } catch (const std::exception& e) {

@@ -10,6 +10,8 @@
 #include <system_error>
 #include <utility>
 
+#include "usage_error.h"
+
 namespace swinup::cli {
 namespace {
 
@@ -49,7 +51,7 @@ Enum lookup(const NameTable<Enum>& table, const std::string& name, const char* w
     }
     std::string accepted;
     for (const auto& entry : table) accepted += (accepted.empty() ? "" : ", ") + entry.first;
-    throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "' (one of " +
+    throw UsageError(std::string("unknown ") + what + " '" + name + "' (one of " +
                                 accepted + ")");
 }
 
@@ -66,7 +68,7 @@ const char* label_of(const NameTable<Enum>& table, Enum value) {
 Size2 parse_size(const std::string& text, const std::string& option) {
     constexpr uint32_t kMaxSide = 16384;
     const auto fail = [&] {
-        throw std::invalid_argument(option + " '" + text +
+        throw UsageError(option + " '" + text +
                                     "' is not a size WIDTHxHEIGHT (each 1 .. 16384)");
     };
     const size_t x = text.find('x');

@@ -20,7 +20,7 @@ struct Size2 {
     uint32_t height = 0;
 };
 
-// "1920x1080" -> {1920, 1080}; throws std::invalid_argument naming `option` on anything else
+// "1920x1080" -> {1920, 1080}; throws UsageError (usage_error.h) naming `option` on anything else
 // (zero, negative, over 16384, trailing characters).
 Size2 parse_size(const std::string& text, const std::string& option);
 std::string size_text(uint32_t width, uint32_t height);
@@ -39,7 +39,7 @@ const std::vector<std::string>& precision_names();  // exact, fast
 const std::vector<std::string>& backend_names();    // auto, cpu, cuda
 const std::vector<std::string>& output_format_names();  // rgba16f, r10g10b10a2, rgba8, b10g11r11f
 
-// Name -> enum; throw std::invalid_argument for names not in the lists above.
+// Name -> enum; throw UsageError for names not in the lists above.
 swinup_variant parse_variant_option(const std::string& name);
 swinup_precision parse_precision_option(const std::string& name);
 swinup_backend parse_backend_option(const std::string& name);

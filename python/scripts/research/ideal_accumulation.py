@@ -135,7 +135,7 @@ def run(seq: str, decays, sigmas, frames: int):
         own = 0
         samples_per_pixel = 0.0
         for t in range(n):
-            color, _, motion, gt, _ = read_frame(seq, t, conv["mv_sign"], conv["mv_jittered"], jitter)
+            color, _, motion, gt, *_ = read_frame(seq, t, conv["mv_sign"], conv["mv_jittered"], jitter)
             color = color.astype(np.float64)
             motion = motion.astype(np.float64)
             if t > 0 and not info["reset"][t] and len(pos):

@@ -23,10 +23,17 @@ def draw_burn_in(rng, burn_in, reset_share):
     return rng.randint(0, burn_in)
 
 
+def step_seed(seed, rank, step):
+    """The seed of one step's draws: each (seed, rank, step) its own stream, so that a chunk that
+    resumes at step N draws exactly what a longer run drew at step N (the data order of a run does
+    not depend on where its chunks were cut)."""
+    return (seed * 1000003 + rank) * 1000003 + step
+
+
 class ClipSource:
     """Draws a run's batches. The sequences are loaded once, onto the training device; the random
-    streams are seeded from the seed, the rank and the step, so that each rank and each resumed
-    chunk draws its own."""
+    streams are seeded from the seed, the rank and the step of each draw (step_seed), so that each
+    rank draws its own and a resumed chunk continues the data order of the run."""
 
     def __init__(self, args, rank, step, device):
         self.args, self.device = args, device
@@ -36,11 +43,16 @@ class ClipSource:
             print(f"loaded {len(self.seqs)} sequence(s) in {time.time() - t_load:.1f} s", flush=True)
         # The share of batches from the 2.5D-layer generator.
         self.procedural_share = args.procedural if args.procedural is not None else (0.3 if self.seqs else 1.0)
-        self.procedural = ProceduralScenes(device, seed=args.seed * 1000 + rank + step)
-        self.rng = random.Random(args.seed * 1000 + rank + step)
+        self.rank = rank
+        self.procedural = ProceduralScenes(device, seed=step_seed(args.seed, rank, step))
+        self.rng = random.Random(step_seed(args.seed, rank, step))
 
-    def draw(self, batch):
-        """(clip of `batch` crops, its burn-in frames)."""
+    def draw(self, batch, step=None):
+        """(clip of `batch` crops, its burn-in frames) of the run's `step` (None: the next draws of
+        the stream as it stands)."""
+        if step is not None:
+            self.rng.seed(step_seed(self.args.seed, self.rank, step))
+            self.procedural.gen.manual_seed(step_seed(self.args.seed, self.rank, step))
         args, rng = self.args, self.rng
         burn = draw_burn_in(rng, args.burn_in, args.reset_share)
         if self.seqs and rng.random() >= self.procedural_share:

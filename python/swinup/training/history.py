@@ -50,6 +50,8 @@ def describe_training(variant, step, history, still_history_shift=0.0):
         spatial = "t-space" + (" + display" if display_norms else "") + " L1"
     else:  # "t-space L1 + display L1/RMS": the chunks' display terms differ from the t-space one
         spatial = "t-space L1 + display " + "/".join(display_norms)
+    if any(h.get("disocclusion_weight", 0) for h in chunks):
+        spatial += " + disocclusion L1"
     averaged = [h for h in history if "averaged" in h]  # average_checkpoints.py
     # scripts/research/fit_first_frame.py
     fitted = " + first-frame fit" if any("first_frame_fit" in h for h in history) else ""
@@ -120,6 +122,10 @@ def chunk_record(args, step, device_label, world, procedural_share, model):
             chunk["display_norm"] = args.display_norm
     if args.temporal_space != "t":
         chunk["temporal_space"] = args.temporal_space
+    if args.disocclusion_weight > 0.0:
+        chunk["disocclusion_weight"] = args.disocclusion_weight
+    if args.schedule_steps:
+        chunk["schedule_steps"] = args.schedule_steps
     if args.burn_in:
         chunk["burn_in"] = args.burn_in
     if args.reset_share:

@@ -11,7 +11,7 @@ import torch
 from . import parallel
 from .recurrence import unroll
 from .reserved_rows import keep_reserved_zero
-from .schedule import learning_rate
+from .schedule import learning_rate, learning_rate_by_step
 from .trained_parameters import trainable
 
 
@@ -37,10 +37,14 @@ def train_chunk(args, model, opt, source, ranks, step, chunk, save):
             stop = step - start_step >= 3 + args.profile
         if parallel.agree_to_stop(stop, ranks):
             break
-        lr = learning_rate(args.lr, args.warmup, args.decay, args.minutes, step - start_step, time.time() - t0)
+        if args.schedule_steps:  # by the run's steps: the same rate whichever chunk takes the step
+            lr = learning_rate_by_step(args.lr, args.warmup, args.decay, args.schedule_steps,
+                                       step - chunk["schedule_start"])
+        else:
+            lr = learning_rate(args.lr, args.warmup, args.decay, args.minutes, step - start_step, time.time() - t0)
         for g in opt.param_groups:
             g["lr"] = lr * g["lr_scale"]
-        clip, burn = source.draw(batch)
+        clip, burn = source.draw(batch, step)
         opt.zero_grad(set_to_none=True)
         try:
             _, spatial, temporal = unroll(model, clip, exact=args.exact, burn_in=burn,
@@ -49,7 +53,8 @@ def train_chunk(args, model, opt, source, ranks, step, chunk, save):
                                           display_weight=args.display_weight,
                                           display_norm=args.display_norm,
                                           temporal_space=args.temporal_space,
-                                          first_frame_weight=args.first_frame_weight)
+                                          first_frame_weight=args.first_frame_weight,
+                                          disocclusion_weight=args.disocclusion_weight)
             loss = spatial + args.temporal_weight * temporal
             loss.backward()
         except torch.cuda.OutOfMemoryError:

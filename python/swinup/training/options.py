@@ -55,7 +55,14 @@ def parser() -> argparse.ArgumentParser:
                          "data.mirror_clip), so that the network sees every orientation of the scenes")
     ap.add_argument("--lr", type=float, default=4e-4)
     ap.add_argument("--decay", action="store_true",
-                    help="cosine decay of the learning rate to lr/20 over this chunk's --minutes")
+                    help="cosine decay of the learning rate to lr/20 over this chunk's --minutes "
+                         "(over --schedule-steps when given)")
+    ap.add_argument("--schedule-steps", type=int, default=0,
+                    help="lay the schedule over the run's steps: warm-up over its first --warmup steps "
+                         "and, with --decay, the cosine over this many steps from the run's start, "
+                         "whichever chunk takes them; with --optimizer-state, a run cut into chunks "
+                         "(--max-steps, --resume) then trains exactly as one long run (0: the "
+                         "schedule of each chunk, by --minutes)")
     ap.add_argument("--warmup", type=int, default=50)
     ap.add_argument("--temporal-weight", type=float, default=0.5)
     ap.add_argument("--temporal-norm", default="l1", choices=["l1", "rms"],
@@ -69,6 +76,11 @@ def parser() -> argparse.ArgumentParser:
                     help="add this times the L1 distance of display-encoded colour (sRGB after the "
                          "evaluation's LDR clamp or HDR Reinhard: the space `swinup eval` scores) to "
                          "the t-space L1")
+    ap.add_argument("--disocclusion-weight", type=float, default=0.0,
+                    help="add this times the t-space L1 over the display pixels uncovered within the "
+                         "last four frames (a mean over those pixels; sequences rendered with motion "
+                         "masks, motion_masks.NNNN.exr; none elsewhere): where moving objects leave "
+                         "trails")
     ap.add_argument("--display-norm", default="l1", choices=["l1", "rms"],
                     help="the display term as a mean absolute error or, per clip, a root mean square "
                          "(the statistic of `swinup eval`'s PSNR)")
@@ -143,6 +155,10 @@ def parse(ap: argparse.ArgumentParser, argv=None) -> argparse.Namespace:
         ap.error(f"--reset-share must be in [0, 1], got {args.reset_share}")
     if not args.display_weight >= 0.0:
         ap.error(f"--display-weight must be >= 0, got {args.display_weight}")
+    if args.schedule_steps < 0:
+        ap.error(f"--schedule-steps must be >= 0, got {args.schedule_steps}")
+    if not args.disocclusion_weight >= 0.0:
+        ap.error(f"--disocclusion-weight must be >= 0, got {args.disocclusion_weight}")
     if not args.first_frame_weight > 0.0:
         ap.error(f"--first-frame-weight must be > 0, got {args.first_frame_weight}")
     if not args.experiment_lr_scale >= 0.0:

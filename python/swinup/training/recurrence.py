@@ -17,7 +17,7 @@ from .losses import ClipLoss, check_loss_options
 
 def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", temporal_alignment="motion",
            display_weight=0.0, temporal_space="t", display_norm="l1", first_frame_weight=1.0,
-           refine=None):
+           refine=None, disocclusion_weight=0.0):
     """Runs a clip through the recurrence; returns (outputs [B, T, Hd, Wd, 3], spatial term,
     temporal term), the terms of losses.ClipLoss.
     heads(k, staged) -> [B, H, W, 16], when given, stands in for the network's head outputs (the
@@ -47,15 +47,20 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
     scored frames weighted so (1 is the plain mean). `swinup eval` pools squared errors over a
     sequence, and its first frame, one jittered frame and no history, has the largest
     (docs/journal/2026-12-01-gentler-continuations-9aa140b.md); with the uniform burn-in a batch
-    scores it once in 17."""
+    scores it once in 17.
+    disocclusion_weight: the weight of the t-space L1 over the clip's disoccluded display pixels
+    (clip["disoccluded"], uncovered within the last four frames), a mean over those pixels, added
+    to the spatial term (losses.py); 0 leaves the spatial term exactly as without it."""
     check_loss_options(temporal_norm, temporal_alignment, temporal_space, display_weight, display_norm,
-                       first_frame_weight)
+                       first_frame_weight, disocclusion_weight)
     gt = clip["gt"]
     frames = clip["color"].shape[1]
     dh, dw = gt.shape[2], gt.shape[3]
     if not 0 <= burn_in < frames:
         raise ValueError(f"burn_in {burn_in} must leave at least one of the clip's {frames} frames")
-    loss = ClipLoss(gt, temporal_norm, temporal_alignment, display_weight, temporal_space, display_norm)
+    loss = ClipLoss(gt, temporal_norm, temporal_alignment, display_weight, temporal_space, display_norm,
+                    disocclusion_weight)
+    disoccluded = clip.get("disoccluded")
     state = None
     outs = []
     with model.weight_cache() if model is not None else contextlib.nullcontext():  # weights quantised once a clip
@@ -67,7 +72,8 @@ def unroll(model, clip, exact=False, heads=None, burn_in=0, temporal_norm="l1", 
             previous_z = None if state is None else state.z[:, :state.height, :state.width]
             weight = first_frame_weight if state is None or clip["reset"][k] else 1.0
             out, state, staged = advance(model, clip, k, state, dw, dh, exact, heads, refine)
-            loss.add_frame(out, gt[:, k], clip["hdr"], weight, clip["reset"][k], staged, previous_z)
+            loss.add_frame(out, gt[:, k], clip["hdr"], weight, clip["reset"][k], staged, previous_z,
+                           None if disoccluded is None else disoccluded[:, k])
             outs.append(out)
     spatial, temporal = loss.terms(frames - burn_in)
     return torch.stack(outs, 1), spatial, temporal

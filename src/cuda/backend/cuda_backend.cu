@@ -42,7 +42,8 @@ swinup_status guarded(const char* prefix, std::string* error, Work&& work) {
 
 }  // namespace
 
-CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights)
+CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                         HostStaging host_staging)
     : desc_(desc), weights_(std::move(weights)), device_(desc.device_index) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -67,7 +68,7 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
         DeviceTally tally(DeviceTally::Mode::allocate);
         network_ = std::make_unique<CudaNetwork>(*weights_, desc.precision, pad_to_grid(int(desc.max_render_width)),
                                                  pad_to_grid(int(desc.max_render_height)));
-        buffers_ = FrameBuffers(desc, sizeof(FrameParams));
+        buffers_ = FrameBuffers(desc, sizeof(FrameParams), host_staging == HostStaging::kAtCreation);
         device_bytes_ = tally.bytes();
     }
     for (int i = 0; i < 2; ++i) {
@@ -93,6 +94,8 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
     // The mask rows' bytes after the pairs are never written: zero once (the GEMM reads them).
     SWINUP_CUDA_CHECK(cudaMemset(buffers_.mask_tokens.get(), 0, buffers_.mask_tokens.bytes()));
     SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_counts_, sizeof(unsigned int) * kFrameCounts * kCountSlots));
+    SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_params_, sizeof(FrameParams) * kParamSlots));
+    for (cudaEvent_t& e : param_copied_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     for (CountSlot& c : count_slots_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&c.done, cudaEventDisableTiming));
     // The memsets above and the weight uploads ran on the legacy stream; wait for that stream
     // only. A device-wide synchronisation here failed, and invalidated the capture, when another
@@ -203,10 +206,6 @@ FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_disp
 }
 
 void CudaBackend::stage_params_pinned(const FrameParams& p, cudaStream_t stream) {
-    if (pinned_params_ == nullptr) {
-        SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_params_, sizeof(FrameParams) * kParamSlots));
-        for (cudaEvent_t& e : param_copied_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    }
     const int slot = next_param_slot_;
     next_param_slot_ = (next_param_slot_ + 1) % kParamSlots;
     SWINUP_CUDA_CHECK(cudaEventSynchronize(param_copied_[slot]));  // its last copy has run
@@ -216,36 +215,35 @@ void CudaBackend::stage_params_pinned(const FrameParams& p, cudaStream_t stream)
     SWINUP_CUDA_CHECK(cudaEventRecord(param_copied_[slot], stream));
 }
 
-void CudaBackend::launch(const FrameParams& p, uint64_t frame_index, cudaStream_t stream, bool pinned) {
-    if (pinned) {
-        stage_params_pinned(p, stream);
-    } else {
-        // Pageable source: the call returns once `p` is staged, so `p` may die right after.
-        SWINUP_CUDA_CHECK(cudaMemcpyAsync(buffers_.params.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
-    }
-
-    if (use_graphs_) {
-        FrameGraphs* graphs = graphs_.find(p.width, p.height);
-        if (graphs == nullptr) graphs = &graphs_.insert(p.width, p.height, FrameGraphs{});
-        cudaGraphExec_t& exec = graphs->exec[(frame_index & 1u) + (p.has_masks ? 2u : 0u)];
-        if (exec == nullptr) {
-            cudaGraph_t graph = nullptr;
-            SWINUP_CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeRelaxed));
-            try {
-                enqueue(p, frame_index, capture_stream_);
-            } catch (...) {
-                cudaStreamEndCapture(capture_stream_, &graph);
-                if (graph) cudaGraphDestroy(graph);
-                throw;
-            }
-            SWINUP_CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
-            cudaGraphExec_t instantiated = nullptr;
-            const cudaError_t status = cudaGraphInstantiate(&instantiated, graph, 0);
-            cudaGraphDestroy(graph);
-            SWINUP_CUDA_CHECK(status);
-            exec = instantiated;
+cudaGraphExec_t CudaBackend::frame_graph(const FrameParams& p, uint64_t frame_index) {
+    if (!use_graphs_) return nullptr;
+    FrameGraphs* graphs = graphs_.find(p.width, p.height);
+    if (graphs == nullptr) graphs = &graphs_.insert(p.width, p.height, FrameGraphs{});
+    cudaGraphExec_t& exec = graphs->exec[(frame_index & 1u) + (p.has_masks ? 2u : 0u)];
+    if (exec == nullptr) {
+        cudaGraph_t graph = nullptr;
+        SWINUP_CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeRelaxed));
+        try {
+            enqueue(p, frame_index, capture_stream_);
+        } catch (...) {
+            cudaStreamEndCapture(capture_stream_, &graph);
+            if (graph) cudaGraphDestroy(graph);
+            throw;
         }
-        SWINUP_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        SWINUP_CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
+        cudaGraphExec_t instantiated = nullptr;
+        const cudaError_t status = cudaGraphInstantiate(&instantiated, graph, 0);
+        cudaGraphDestroy(graph);
+        SWINUP_CUDA_CHECK(status);
+        exec = instantiated;
+    }
+    return exec;
+}
+
+void CudaBackend::launch_frame(cudaGraphExec_t graph, const FrameParams& p, uint64_t frame_index,
+                               cudaStream_t stream) {
+    if (graph != nullptr) {
+        SWINUP_CUDA_CHECK(cudaGraphLaunch(graph, stream));
     } else {
         enqueue(p, frame_index, stream);
     }
@@ -258,6 +256,17 @@ int CudaBackend::mask_tokens_of(const FrameParams& p) const {
 
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
     const FrameSetup frame = frames_.begin(desc_, d);
+    const bool any_host = d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
+                          d.motion_vectors.memory == SWINUP_MEMORY_HOST || d.output.memory == SWINUP_MEMORY_HOST ||
+                          (d.reactive_mask.data != nullptr && d.reactive_mask.memory == SWINUP_MEMORY_HOST) ||
+                          (d.transparency_mask.data != nullptr && d.transparency_mask.memory == SWINUP_MEMORY_HOST);
+    if (any_host && !buffers_.has_host_staging()) {
+        // HostStaging::kOnFirstUse: cudaMalloc may synchronise the device, which this host frame
+        // does anyway before it returns.
+        DeviceTally tally(DeviceTally::Mode::allocate);
+        buffers_.allocate_host_staging(desc_);
+        device_bytes_ += tally.bytes();
+    }
     SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
     FrameParams p = frame_params(frame, d);
     p.color = input(d.color, buffers_.host_color, stream);
@@ -283,7 +292,10 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
         p.output = d.output.data_mut;
         p.output_pitch = resource_row_pitch(d.output);
     }
-    launch(p, frame_index, stream);
+    const cudaGraphExec_t graph = frame_graph(p, frame_index);
+    // Pageable source: the call returns once `p` is staged, so `p` may die right after.
+    SWINUP_CUDA_CHECK(cudaMemcpyAsync(buffers_.params.get(), &p, sizeof p, cudaMemcpyHostToDevice, stream));
+    launch_frame(graph, p, frame_index, stream);
     if (host_output) {
         SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), buffers_.host_output.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
@@ -300,7 +312,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
 }
 
 void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images,
-                                     uint64_t frame_index, cudaStream_t stream) {
+                                     const ExternalOrder& order, uint64_t frame_index, cudaStream_t stream) {
     // The scalars' resources are not read (the images are the imported ones), so begin() chooses the
     // exposure from the flags and exposure_value; an exposure image replaces the value below.
     swinup_dispatch_desc d = scalars;
@@ -313,7 +325,7 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     const InputImage* masks[kMasks] = {&images.reactive_mask, &images.transparency_mask};
     InputImage* mask_images[kMasks] = {&p.reactive_mask, &p.transparency_mask};
     for (int m = 0; m < kMasks; ++m) {
-        if (masks[m]->texture == 0) continue;
+        if (masks[m]->texture == 0 && masks[m]->data == nullptr) continue;
         *mask_images[m] = *masks[m];
         p.has_masks = 1;
     }
@@ -321,8 +333,26 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     if (!p.auto_exposure) p.exposure_texture_object = images.exposure;
     p.output_format = images.output_format;
     p.output_surface = images.output;
+    if (images.output == 0) {
+        p.output = images.output_data;
+        p.output_pitch = images.output_pitch;
+    }
+    // Host-side work first, while nothing on any stream waits for the application (the header's
+    // comment on run_imported_frame says why).
+    const cudaGraphExec_t graph = frame_graph(p, frame_index);
     SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
-    launch(p, frame_index, stream, /*pinned=*/true);
+    stage_params_pinned(p, stream);
+    if (order.wait != nullptr) {
+        cudaExternalSemaphoreWaitParams wait{};
+        wait.params.fence.value = order.wait_value;
+        SWINUP_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&order.wait, &wait, 1, stream));
+    }
+    launch_frame(graph, p, frame_index, stream);
+    if (order.signal != nullptr) {
+        cudaExternalSemaphoreSignalParams signal{};
+        signal.params.fence.value = order.signal_value;
+        SWINUP_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&order.signal, &signal, 1, stream));
+    }
     enqueue_counts(stream);
     SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
     frames_.commit(frame);

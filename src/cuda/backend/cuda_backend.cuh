@@ -3,7 +3,8 @@
 // window-shift parity), launched on the caller's stream. The graphs of at most
 // SWINUP_CUDA_GRAPH_CACHE_SIZES render sizes are kept, least recently used evicted. Inputs and outputs are device pointers
 // used in place, or host pointers copied through buffers allocated at creation: a dispatch
-// allocates nothing.
+// allocates nothing (a context on Vulkan images makes those buffers at its first host-pointer
+// frame instead: HostStaging::kOnFirstUse).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,8 +26,14 @@ namespace swinup::cuda {
 
 class CudaBackend final : public Backend {
 public:
+    // When the buffers host-pointer resources are copied through are allocated: at creation
+    // (swinup_context_create's contexts, whose frames are mostly host or device pointers), or at the
+    // first frame with a host resource (a context on the application's Vulkan images, whose frames
+    // never need them: about 190 MB at 1920x1080 -> 3840x2160).
+    enum class HostStaging { kAtCreation, kOnFirstUse };
     // Throws CudaError (no device, too old, out of memory) or std::invalid_argument.
-    CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights);
+    CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
+                HostStaging host_staging = HostStaging::kAtCreation);
     ~CudaBackend() override;
 
     swinup_backend kind() const override { return SWINUP_BACKEND_CUDA; }
@@ -63,20 +70,36 @@ public:
         network_->set_stage_marker(std::move(marker));
     }
 
-    // A frame on images imported from another API (cuda/interop/): inputs read through texture
-    // objects (InputImage::texture), the output written through a surface object; no copies.
+    // A frame on images and buffers imported from another API (cuda/interop/): image inputs read
+    // through texture objects (InputImage::texture), buffer inputs as device pointers (.data and
+    // .pitch); the output written through a surface object, or into a buffer's rows; no copies.
     struct ImportedImages {
-        InputImage color, depth, motion;        // .texture set, .data null
-        InputImage reactive_mask, transparency_mask;  // .texture 0: absent (0 at every pixel)
+        InputImage color, depth, motion;        // .texture or .data set
+        InputImage reactive_mask, transparency_mask;  // neither set: absent (0 at every pixel)
         unsigned long long exposure = 0;        // a 1x1 R32F texture object, or 0 (the dispatch's value)
-        unsigned long long output = 0;          // the output's surface object
+        unsigned long long output = 0;          // the output's surface object, or 0: output_data
+        void* output_data = nullptr;            // an output buffer's first pixel
+        size_t output_pitch = 0;                // and its row pitch in bytes
         int output_format = 0;                  // swinup_format of the context
     };
-    // Enqueues the frame on `stream` and returns without waiting (the caller orders the stream
-    // against the images' producers and consumers). The scalars are swinup_dispatch_desc's; its
-    // resources are not read. Throws CudaError; the temporal state commits only on success.
-    void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images, uint64_t frame_index,
-                            cudaStream_t stream);
+    // The application's timeline semaphores around an imported frame (null: none).
+    struct ExternalOrder {
+        cudaExternalSemaphore_t wait = nullptr;  // the frame's work waits until it reaches wait_value
+        unsigned long long wait_value = 0;
+        cudaExternalSemaphore_t signal = nullptr;  // set to signal_value once the output is written
+        unsigned long long signal_value = 0;
+    };
+    // Enqueues the frame on `stream` between the wait and the signal of `order`, and returns without
+    // waiting on the host for this frame's inputs. Whatever may block the host is done before
+    // anything of the frame waits on the application's semaphore: the frame graph's capture and
+    // instantiation (a new render size, parity or masks' presence; with CUDA's lazy loading, the
+    // default since 12.2, the first use of a kernel loads it, which may synchronise the context,
+    // i.e. wait for the earlier frames) and the parameters' copy (enqueued before the wait: its
+    // pinned slot is reused once the copy kParamSlots frames back ran, which waits only for the
+    // frames before that one). The scalars are swinup_dispatch_desc's; its resources are not read.
+    // Throws CudaError; the temporal state commits only on success.
+    void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images,
+                            const ExternalOrder& order, uint64_t frame_index, cudaStream_t stream);
     int device_ordinal() const { return device_; }
     // Recorded after every frame's work (either path, on whatever stream it ran); every frame's
     // stream first waits for it. The state and scratch buffers are one set per context, so frames
@@ -85,9 +108,11 @@ public:
 
 private:
     FrameParams frame_params(const FrameSetup& frame, const swinup_dispatch_desc& desc) const;
-    // Copies `params` to the device (pageable, or through the pinned slots when `pinned`) and
-    // launches the frame's graph.
-    void launch(const FrameParams& params, uint64_t frame_index, cudaStream_t stream, bool pinned = false);
+    // The executable graph of `params`' evaluation shape, captured and instantiated on first use
+    // (on capture_stream_: nothing is enqueued on the frame's stream); null when graphs are off.
+    cudaGraphExec_t frame_graph(const FrameParams& params, uint64_t frame_index);
+    // Launches the frame: its graph, or (graphs off) its kernels one by one.
+    void launch_frame(cudaGraphExec_t graph, const FrameParams& params, uint64_t frame_index, cudaStream_t stream);
     void run_frame(const swinup_dispatch_desc& desc, uint64_t frame_index, cudaStream_t stream);
     void enqueue(const FrameParams& host, uint64_t frame_index, cudaStream_t stream);
     InputImage input(const swinup_resource& r, DeviceBuffer& staging, cudaStream_t stream);
@@ -126,10 +151,10 @@ private:
     FrameSequence frames_;
     FramePlanes planes_;
 
-    // The imported path's frame parameters go through pinned memory, so that their copy never waits
-    // on the host for the stream: a pageable copy may synchronise with the stream, which there sits
-    // behind the wait for the application's semaphore (a slot is reused once its copy ran, which
-    // waits on the host only when the application is kParamSlots frames ahead of its own signals).
+    // The imported path's frame parameters go through pinned memory (allocated at creation), so that
+    // their copy never waits on the host for the stream: a pageable copy may synchronise with the
+    // stream. The copy is enqueued before the wait for the application's semaphore, so a slot's
+    // reuse (once its copy ran) waits at most for swinup's frame kParamSlots frames back.
     static constexpr int kParamSlots = 4;
     FrameParams* pinned_params_ = nullptr;
     cudaEvent_t param_copied_[kParamSlots] = {};

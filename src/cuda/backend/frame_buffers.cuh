@@ -22,8 +22,10 @@ struct FrameBuffers {
     DeviceBuffer host_masks[2];               // host masks' packed copies (R32F at most)
 
     FrameBuffers() = default;
-    // `params_bytes`: sizeof(FrameParams), the per-frame parameter block.
-    FrameBuffers(const swinup_context_desc& desc, size_t params_bytes) {
+    // `params_bytes`: sizeof(FrameParams), the per-frame parameter block. `host_staging`: allocate
+    // the host resources' copies now (a context on the application's Vulkan images makes them only
+    // when a host-pointer frame first needs them: allocate_host_staging).
+    FrameBuffers(const swinup_context_desc& desc, size_t params_bytes, bool host_staging = true) {
         const int max_w = static_cast<int>(desc.max_render_width), max_h = static_cast<int>(desc.max_render_height);
         const size_t render = size_t(max_w) * max_h, padded = size_t(pad_to_grid(max_w)) * pad_to_grid(max_h);
         const size_t display = size_t(desc.display_width) * desc.display_height;
@@ -41,22 +43,31 @@ struct FrameBuffers {
         row_sums = DeviceBuffer(size_t(max_h) * 8);
         exposure = DeviceBuffer(4);
         params = DeviceBuffer(params_bytes);
-        // Host resources are copied through these (the largest formats: RGBA32F, D32F_S8, RG32F at
-        // display res); the packed formats are read there by frame/input_image.h as on the CPU.
-        host_color = DeviceBuffer(render * 16);
-        host_depth = DeviceBuffer(render * 8);
-        host_motion = DeviceBuffer(std::max(render, display) * 8);
-        host_output = DeviceBuffer(display * 8);
+        if (host_staging) allocate_host_staging(desc);
         masks = DeviceBuffer(render * 2 * 4);
         mask_tokens = DeviceBuffer(padded * kMaskTokenBytes);  // full's count; lite uses a quarter
         counts = DeviceBuffer(kFrameCounts * 4);
-        for (DeviceBuffer& b : host_masks) b = DeviceBuffer(render * 4);
         if (desc.precision == SWINUP_PRECISION_FAST) {  // the fast output pass's per-render-pixel planes
             out_color = DeviceBuffer(render * sizeof(float4));
             out_kernel = DeviceBuffer(render * sizeof(float4));
             out_motion = DeviceBuffer(render * sizeof(float2));
             out_axes = DeviceBuffer((size_t(desc.display_width) + desc.display_height) * sizeof(OutputAxis));
         }
+    }
+
+    bool has_host_staging() const { return host_output.bytes() != 0; }
+    // Host resources are copied through these (the largest formats: RGBA32F, RG32F at display res):
+    // about 190 MB at 1920x1080 -> 3840x2160.
+    void allocate_host_staging(const swinup_context_desc& desc) {
+        const size_t render = size_t(desc.max_render_width) * desc.max_render_height;
+        const size_t display = size_t(desc.display_width) * desc.display_height;
+        for (DeviceBuffer& b : host_masks) b = DeviceBuffer(render * 4);
+        // The largest formats: RGBA32F, D32F_S8, RG32F at display res; the packed formats are read
+        // there by frame/input_image.h as on the CPU.
+        host_color = DeviceBuffer(render * 16);
+        host_depth = DeviceBuffer(render * 8);
+        host_motion = DeviceBuffer(std::max(render, display) * 8);
+        host_output = DeviceBuffer(display * 8);  // last: has_host_staging() says all of them are made
     }
 };
 

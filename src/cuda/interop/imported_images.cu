@@ -7,6 +7,7 @@
 
 #include "cuda/interop/exported_fd.cuh"
 #include "cuda/interop/interop_error.cuh"
+#include "vulkan/runtime/vk_format_name.h"
 
 namespace swinup::cuda {
 
@@ -80,7 +81,7 @@ ImportedImage ImportedImages::import(const swinup_vulkan_image& image, const cha
     cudaChannelFormatDesc format{};
     if (!channel_desc_of(image.format, &format)) {
         throw InteropError(SWINUP_STATUS_INVALID_ARGUMENT,
-                           field + ".format: VkFormat " + std::to_string(image.format) +
+                           field + ".format: " + vulkan::vk_format_name(image.format) +
                                " cannot be mapped by the CUDA import");
     }
 

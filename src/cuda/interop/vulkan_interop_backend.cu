@@ -1,18 +1,21 @@
 // The CUDA backend on the application's Vulkan images (include/swinup/swinup_vulkan.h, "The CUDA
-// backend"): each frame imports what it has not seen (imported_images.cuh, imported_semaphores.cuh),
-// then enqueues on one stream: the wait for the application's semaphore, the CUDA backend's frame
-// graph reading the imported inputs through texture objects and writing the output through a
-// surface object, the signal of the application's semaphore. No host wait, no copy.
+// backend"): each frame imports what it has not seen (imported_images.cuh, imported_buffers.cuh,
+// imported_semaphores.cuh), then enqueues on one stream: the wait for the application's semaphore,
+// the CUDA backend's frame graph reading the imported inputs through texture objects (images) or
+// device pointers (buffers) and writing the output through a surface object or into a buffer's
+// rows, the signal of the application's semaphore. No host wait, no copy.
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "cuda/backend/cuda_backend.cuh"
 #include "cuda/backend/cuda_check.cuh"
+#include "cuda/interop/imported_buffers.cuh"
 #include "cuda/interop/imported_images.cuh"
 #include "cuda/interop/imported_semaphores.cuh"
 #include "cuda/interop/interop_error.cuh"
 #include "frame/formats.h"
+#include "frame/input_image.h"
 #include "vulkan/api/cuda_interop_backend.h"
 #include "vulkan/api/vulkan_image_rules.h"
 
@@ -22,6 +25,7 @@ namespace {
 
 using cuda::CudaBackend;
 using cuda::CudaError;
+using cuda::ImportedBuffers;
 using cuda::ImportedImages;
 using cuda::ImportedSemaphores;
 using cuda::InteropError;
@@ -71,6 +75,18 @@ Fn device_function(const swinup_vulkan_device_desc& app, const char* name, const
     return fn;
 }
 
+// A role given as a buffer, read where it lies (as a CUDA device pointer would be).
+InputImage buffer_input(const swinup_vulkan_buffer& buffer, const cuda::ImportedBuffer& imported) {
+    swinup_resource r{};
+    r.data = static_cast<const uint8_t*>(imported.data) + buffer.offset;
+    r.memory = SWINUP_MEMORY_CUDA;
+    r.format = buffer.format;
+    r.width = buffer.width;
+    r.height = buffer.height;
+    r.row_pitch = buffer.row_pitch;
+    return input_image(r);
+}
+
 InputImage texture_input(const swinup_vulkan_image& image, const cuda::ImportedImage& imported) {
     InputImage im;
     im.texture = imported.texture;
@@ -101,7 +117,7 @@ class VulkanInteropBackend final : public CudaInteropBackend {
 public:
     VulkanInteropBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
                          const swinup_vulkan_device_desc& app)
-        : app_(app) {
+        : app_(app), ctx_output_format_(desc.output_format) {
         app_.enabled_extension_count = 0;  // the application's memory: not kept
         app_.enabled_extensions = nullptr;
         app_.enabled_features = nullptr;
@@ -113,7 +129,9 @@ public:
             device_function<PFN_vkGetSemaphoreFdKHR>(app, "vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd");
         swinup_context_desc on_device = desc;
         on_device.device_index = cuda_device_of(app.physical_device);
-        backend_ = std::make_unique<CudaBackend>(on_device, std::move(weights));
+        // Its frames are the application's images; a host-pointer swinup_dispatch on it (allowed,
+        // rare) makes the host copies' buffers when it first needs them.
+        backend_ = std::make_unique<CudaBackend>(on_device, std::move(weights), CudaBackend::HostStaging::kOnFirstUse);
         SWINUP_CUDA_CHECK(cudaSetDevice(backend_->device_ordinal()));
         SWINUP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_.handle, cudaStreamNonBlocking));
         SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&done_.handle, cudaEventDisableTiming));
@@ -124,6 +142,7 @@ public:
             SWINUP_CUDA_CHECK(cudaEventSynchronize(done_.handle));
         };
         images_ = std::make_unique<ImportedImages>(app.device, get_memory_fd, finish);
+        buffers_ = std::make_unique<ImportedBuffers>(app.device, get_memory_fd, finish);
         semaphores_ = std::make_unique<ImportedSemaphores>(app.device, get_semaphore_fd, finish);
     }
 
@@ -131,6 +150,7 @@ public:
         cudaSetDevice(backend_->device_ordinal());
         cudaEventSynchronize(done_.handle);  // the imports go below; nothing may still use them
         images_.reset();
+        buffers_.reset();
         semaphores_.reset();
         // done_ and stream_ go with the members, after the imports.
     }
@@ -159,39 +179,41 @@ public:
                                                                        : stream_.handle;
             // Every import first: a refusal enqueues nothing.
             using Access = ImportedImages::Access;
+            // Each input role: its buffer when given, else its image (absent for a mask with neither).
+            const auto input = [&](const swinup_vulkan_image& image, const swinup_vulkan_buffer& buffer,
+                                   const char* name, const char* buffer_name) {
+                if (buffer.buffer != VK_NULL_HANDLE) return buffer_input(buffer, buffers_->get(buffer, buffer_name));
+                if (image.image == VK_NULL_HANDLE) return InputImage{};
+                return texture_input(image, images_->get(image, name, Access::kRead));
+            };
             CudaBackend::ImportedImages frame;
-            frame.color = texture_input(d.color, images_->get(d.color, "color", Access::kRead));
-            frame.depth = texture_input(d.depth, images_->get(d.depth, "depth", Access::kRead));
-            frame.motion =
-                texture_input(d.motion_vectors, images_->get(d.motion_vectors, "motion_vectors", Access::kRead));
+            frame.color = input(d.color, d.color_buffer, "color", "color_buffer");
+            frame.depth = input(d.depth, d.depth_buffer, "depth", "depth_buffer");
+            frame.motion = input(d.motion_vectors, d.motion_vectors_buffer, "motion_vectors", "motion_vectors_buffer");
             if (exposure_image) frame.exposure = images_->get(d.exposure, "exposure", Access::kRead).texture;
-            if (d.reactive_mask.image != VK_NULL_HANDLE) {
-                frame.reactive_mask =
-                    texture_input(d.reactive_mask, images_->get(d.reactive_mask, "reactive_mask", Access::kRead));
+            frame.reactive_mask = input(d.reactive_mask, d.reactive_mask_buffer, "reactive_mask", "reactive_mask_buffer");
+            frame.transparency_mask =
+                input(d.transparency_mask, d.transparency_mask_buffer, "transparency_mask", "transparency_mask_buffer");
+            const swinup_vulkan_buffer& out = d.output_buffer;
+            if (out.buffer != VK_NULL_HANDLE) {
+                frame.output_data = static_cast<uint8_t*>(buffers_->get(out, "output_buffer").data) + out.offset;
+                swinup_resource rows{};
+                rows.format = out.format;
+                rows.width = out.width;
+                rows.row_pitch = out.row_pitch;
+                frame.output_pitch = resource_row_pitch(rows);
+            } else {
+                frame.output = images_->get(d.output, "output", Access::kWrite).surface;
             }
-            if (d.transparency_mask.image != VK_NULL_HANDLE) {
-                frame.transparency_mask = texture_input(
-                    d.transparency_mask, images_->get(d.transparency_mask, "transparency_mask", Access::kRead));
-            }
-            frame.output = images_->get(d.output, "output", Access::kWrite).surface;
-            frame.output_format = swinup_format_of(d.output.format);
+            frame.output_format = ctx_output_format_;
             const cudaExternalSemaphore_t wait =
                 d.wait_semaphore != VK_NULL_HANDLE ? semaphores_->get(d.wait_semaphore, "wait_semaphore") : nullptr;
             const cudaExternalSemaphore_t signal =
                 d.signal_semaphore != VK_NULL_HANDLE ? semaphores_->get(d.signal_semaphore, "signal_semaphore")
                                                      : nullptr;
 
-            if (wait != nullptr) {
-                cudaExternalSemaphoreWaitParams params{};
-                params.params.fence.value = d.wait_value;
-                SWINUP_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&wait, &params, 1, stream));
-            }
-            backend_->run_imported_frame(d.frame, frame, frame_index, stream);
-            if (signal != nullptr) {
-                cudaExternalSemaphoreSignalParams params{};
-                params.params.fence.value = d.signal_value;
-                SWINUP_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&signal, &params, 1, stream));
-            }
+            const CudaBackend::ExternalOrder order{wait, d.wait_value, signal, d.signal_value};
+            backend_->run_imported_frame(d.frame, frame, order, frame_index, stream);
             SWINUP_CUDA_CHECK(cudaEventRecord(done_.handle, stream));
         } catch (const InteropError& e) {
             *error = e.what();
@@ -208,6 +230,9 @@ public:
 
     swinup_status release_image(VkImage image, std::string* error) override {
         return guarded([&] { images_->release(image); }, error);
+    }
+    swinup_status release_buffer(VkBuffer buffer, std::string* error) override {
+        return guarded([&] { buffers_->release(buffer); }, error);
     }
     swinup_status release_semaphore(VkSemaphore semaphore, std::string* error) override {
         return guarded([&] { semaphores_->release(semaphore); }, error);
@@ -233,7 +258,9 @@ private:
     OwnedStream stream_;
     OwnedEvent done_;  // recorded after each frame's last enqueued work
     std::unique_ptr<ImportedImages> images_;
+    std::unique_ptr<ImportedBuffers> buffers_;
     std::unique_ptr<ImportedSemaphores> semaphores_;
+    swinup_format ctx_output_format_;  // the context's output format (an image's or a buffer's)
 };
 
 }  // namespace

@@ -19,9 +19,10 @@ public:
     // writes the output or the temporal state, and *error names the resource.
     virtual swinup_status run(const swinup_vulkan_dispatch_desc& desc, bool exposure_image, uint64_t frame_index,
                               std::string* error) = 0;
-    // Releases the imports of one image / semaphore, or all with VK_NULL_HANDLE, after the
+    // Releases the imports of one image / buffer / semaphore, or all with VK_NULL_HANDLE, after the
     // context's CUDA work has finished.
     virtual swinup_status release_image(VkImage image, std::string* error) = 0;
+    virtual swinup_status release_buffer(VkBuffer buffer, std::string* error) = 0;
     virtual swinup_status release_semaphore(VkSemaphore semaphore, std::string* error) = 0;
     virtual swinup_vulkan_device_desc device() const = 0;
 };

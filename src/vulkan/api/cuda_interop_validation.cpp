@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "api/raw_enum.h"
+#include "frame/formats.h"
+#include "frame/input_image.h"
 #include "vulkan/api/vulkan_image_rules.h"
 
 namespace swinup::vulkan_api {
@@ -35,14 +37,25 @@ bool is_windows_type(int64_t type) {
            type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE_BIT;
 }
 
-Validation check_memory(const swinup_vulkan_image& image, const char* name) {
-    const auto field = [&](const char* member) { return std::string("vulkan_dispatch.") + name + "." + member; };
-    const int64_t type = raw_enum(image.memory_handle_type);
+// The memory fields an image and a buffer both carry, and what the messages call them.
+struct ExportedMemory {
+    VkExternalMemoryHandleTypeFlagBits handle_type;
+    VkDeviceMemory memory;
+    VkDeviceSize offset, size;
+    VkBool32 dedicated;
+    const char* kind;         // "image", "buffer"
+    const char* create_info;  // "VkExternalMemoryImageCreateInfo", ...
+};
+
+Validation check_exported_memory(const ExportedMemory& m, const std::string& prefix) {
+    const auto field = [&](const char* member) { return prefix + "." + member; };
+    const int64_t type = raw_enum(m.handle_type);
     if (type == 0) {
-        return invalid(field("memory_handle_type") +
-                       ": is 0, an image without exportable memory; the CUDA backend imports the image's memory "
-                       "(allocate it with VkExportMemoryAllocateInfo and create the image with "
-                       "VkExternalMemoryImageCreateInfo, both VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)");
+        const char* article = std::string(m.kind) == "image" ? "an " : "a ";
+        return invalid(field("memory_handle_type") + ": is 0, " + article + m.kind +
+                       " without exportable memory; the CUDA backend imports the " + m.kind +
+                       "'s memory (allocate it with VkExportMemoryAllocateInfo and create the " + m.kind + " with " +
+                       m.create_info + ", both VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)");
     }
     if (type != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) {
         const char* known = handle_type_name(type);
@@ -56,17 +69,30 @@ Validation check_memory(const swinup_vulkan_image& image, const char* name) {
         return invalid(field("memory_handle_type") + ": expected VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, got " +
                        got);
     }
-    if (image.memory == VK_NULL_HANDLE) {
-        return invalid(field("memory") + ": is VK_NULL_HANDLE (the CUDA backend imports the memory the image is "
-                                         "bound to)");
+    if (m.memory == VK_NULL_HANDLE) {
+        return invalid(field("memory") + ": is VK_NULL_HANDLE (the CUDA backend imports the memory the " + m.kind +
+                       " is bound to)");
     }
-    if (image.memory_size == 0) {
+    if (m.size == 0) {
         return invalid(field("memory_size") + ": is 0 (the memory's VkMemoryAllocateInfo.allocationSize)");
     }
-    if (image.memory_offset >= image.memory_size) {
-        return invalid(field("memory_offset") + ": " + std::to_string(image.memory_offset) +
-                       " is not inside the memory of memory_size " + std::to_string(image.memory_size));
+    if (m.offset >= m.size) {
+        return invalid(field("memory_offset") + ": " + std::to_string(m.offset) +
+                       " is not inside the memory of memory_size " + std::to_string(m.size));
     }
+    if (m.dedicated != VK_FALSE && m.dedicated != VK_TRUE) {
+        return invalid(field("dedicated") + ": expected VK_TRUE or VK_FALSE, got " + std::to_string(m.dedicated));
+    }
+    return {};
+}
+
+Validation check_memory(const swinup_vulkan_image& image, const char* name) {
+    const std::string prefix = std::string("vulkan_dispatch.") + name;
+    const auto field = [&](const char* member) { return prefix + "." + member; };
+    const Validation v = check_exported_memory({image.memory_handle_type, image.memory, image.memory_offset,
+                                                image.memory_size, VK_FALSE, "image", "VkExternalMemoryImageCreateInfo"},
+                                               prefix);
+    if (!v.ok()) return v;
     const int64_t tiling = raw_enum(image.tiling);
     if (tiling != VK_IMAGE_TILING_OPTIMAL) {
         return invalid(field("tiling") + ": expected VK_IMAGE_TILING_OPTIMAL, got " +
@@ -80,6 +106,61 @@ Validation check_memory(const swinup_vulkan_image& image, const char* name) {
     return {};
 }
 
+// A role given as a buffer: its memory as an image's, then its rows by swinup_dispatch's rules for
+// device pointers (format, exact size, pitch), the offset aligned and the rows inside the buffer,
+// the buffer inside its memory.
+Validation check_buffer(const swinup_vulkan_buffer& b, FrameRole role, const char* name,
+                        const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
+    const std::string prefix = std::string("vulkan_dispatch.") + name;
+    const auto field = [&](const char* member) { return prefix + "." + member; };
+    Validation v = check_exported_memory({b.memory_handle_type, b.memory, b.memory_offset, b.memory_size, b.dedicated,
+                                          "buffer", "VkExternalMemoryBufferCreateInfo"},
+                                         prefix);
+    if (!v.ok()) return v;
+    if (b.size == 0) return invalid(field("size") + ": is 0 (the buffer's VkBufferCreateInfo.size)");
+    if (b.size > b.memory_size - b.memory_offset) {
+        return invalid(field("size") + ": " + std::to_string(b.size) + " bytes at memory_offset " +
+                       std::to_string(b.memory_offset) + " run past the memory's memory_size " +
+                       std::to_string(b.memory_size));
+    }
+    // The rows as a device pointer would be checked; a stand-in address, aligned like the mapping
+    // (CUDA maps a buffer at an address aligned to far more than an element), so that only the
+    // format, size and pitch are judged here, and the offset below.
+    swinup_resource rows{};
+    rows.memory = SWINUP_MEMORY_CUDA;
+    // The caller's format copied as bytes: validate_frame_resource checks its range as a raw value
+    // (api/raw_enum.h), before anything loads it as a swinup_format.
+    std::memcpy(&rows.format, &b.format, sizeof rows.format);
+    rows.width = b.width;
+    rows.height = b.height;
+    rows.row_pitch = b.row_pitch;
+    void* const stand_in = reinterpret_cast<void*>(uintptr_t{1} << 20);
+    if (role == FrameRole::kOutput) {
+        rows.data_mut = stand_in;
+    } else {
+        rows.data = stand_in;
+    }
+    if (!(v = validate_frame_resource(rows, role, d.frame, c, "vulkan_dispatch", name)).ok()) {
+        if (role == FrameRole::kOutput && v.message.rfind(prefix + ".format", 0) == 0) {
+            v.message += " (the context's output_format)";
+        }
+        return v;
+    }
+    const size_t element = format_element_bytes(b.format);
+    if (b.offset % element != 0) {
+        return invalid(field("offset") + ": " + std::to_string(b.offset) + " is not a multiple of " +
+                       std::to_string(element) + " bytes (the element size of " + format_name(b.format) + ")");
+    }
+    const uint64_t span = buffer_span(b);
+    if (b.offset > b.size || span > b.size - b.offset) {
+        return invalid(field("offset") + ": " + std::to_string(b.offset) + " plus the rows' " + std::to_string(span) +
+                       " bytes (" + std::to_string(b.height) + " rows of pitch " +
+                       std::to_string(resource_row_pitch(rows)) + ") run past the buffer's size " +
+                       std::to_string(b.size));
+    }
+    return {};
+}
+
 bool has_extension(const swinup_vulkan_device_desc& d, const char* name) {
     for (uint32_t i = 0; i < d.enabled_extension_count; ++i)
         if (std::strcmp(d.enabled_extensions[i], name) == 0) return true;
@@ -88,14 +169,27 @@ bool has_extension(const swinup_vulkan_device_desc& d, const char* name) {
 
 }  // namespace
 
-Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, bool exposure_image) {
+uint64_t buffer_span(const swinup_vulkan_buffer& b) {
+    swinup_resource rows{};
+    rows.format = b.format;
+    rows.width = b.width;
+    rows.row_pitch = b.row_pitch;
+    return b.height == 0 ? 0
+                         : (uint64_t(b.height) - 1) * resource_row_pitch(rows) +
+                               uint64_t(b.width) * format_pixel_bytes(b.format);
+}
+
+Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& context,
+                                      bool exposure_image) {
+    const auto buffered = [](const swinup_vulkan_buffer& b) { return b.buffer != VK_NULL_HANDLE; };
+    // A role given as a buffer has no image (validate_vulkan_dispatch_desc made sure).
     const struct {
         const char* name;
         const swinup_vulkan_image* image;
-    } images[7] = {{"color", &d.color},
-                   {"depth", &d.depth},
-                   {"motion_vectors", &d.motion_vectors},
-                   {"output", &d.output},
+    } images[7] = {{"color", buffered(d.color_buffer) ? nullptr : &d.color},
+                   {"depth", buffered(d.depth_buffer) ? nullptr : &d.depth},
+                   {"motion_vectors", buffered(d.motion_vectors_buffer) ? nullptr : &d.motion_vectors},
+                   {"output", buffered(d.output_buffer) ? nullptr : &d.output},
                    {"exposure", exposure_image ? &d.exposure : nullptr},
                    {"reactive_mask", d.reactive_mask.image != VK_NULL_HANDLE ? &d.reactive_mask : nullptr},
                    {"transparency_mask", d.transparency_mask.image != VK_NULL_HANDLE ? &d.transparency_mask : nullptr}};
@@ -127,7 +221,34 @@ Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, bool
                         "backend takes it; on CUDA " + p.instead + ")"};
         }
     }
-    if (raw_enum(d.depth.format) == VK_FORMAT_D32_SFLOAT) {
+    const struct {
+        const char* name;
+        const swinup_vulkan_buffer& buffer;
+        FrameRole role;
+    } buffers[6] = {{"color_buffer", d.color_buffer, FrameRole::kColor},
+                    {"depth_buffer", d.depth_buffer, FrameRole::kDepth},
+                    {"motion_vectors_buffer", d.motion_vectors_buffer, FrameRole::kMotionVectors},
+                    {"reactive_mask_buffer", d.reactive_mask_buffer, FrameRole::kReactiveMask},
+                    {"transparency_mask_buffer", d.transparency_mask_buffer, FrameRole::kTransparencyMask},
+                    {"output_buffer", d.output_buffer, FrameRole::kOutput}};
+    for (const auto& b : buffers) {
+        if (!buffered(b.buffer)) continue;
+        Validation v = check_buffer(b.buffer, b.role, b.name, d, context);
+        if (!v.ok()) return v;
+    }
+    // The output is written while the inputs may still be read: in a buffer an input is in too,
+    // their bytes must not overlap.
+    const swinup_vulkan_buffer& out = d.output_buffer;
+    for (size_t i = 0; buffered(out) && i < 5; ++i) {
+        const swinup_vulkan_buffer& in = buffers[i].buffer;
+        if (in.buffer != out.buffer) continue;
+        if (in.offset < out.offset + buffer_span(out) && out.offset < in.offset + buffer_span(in)) {
+            return invalid(std::string("vulkan_dispatch.output_buffer.offset: the output's bytes overlap "
+                                       "vulkan_dispatch.") +
+                           buffers[i].name + "'s in the same buffer (the output must be separate)");
+        }
+    }
+    if (!buffered(d.depth_buffer) && raw_enum(d.depth.format) == VK_FORMAT_D32_SFLOAT) {
         return invalid("vulkan_dispatch.depth.format: VK_FORMAT_D32_SFLOAT cannot be read by the CUDA backend (CUDA "
                        "maps no depth format); pass the depth as a VK_FORMAT_R32_SFLOAT image");
     }

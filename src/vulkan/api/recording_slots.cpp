@@ -15,6 +15,12 @@ RecordingSlots::~RecordingSlots() {
 }
 
 bool RecordingSlots::completed(Slot& slot) {
+    if (slot.completion.semaphore != VK_NULL_HANDLE) {
+        uint64_t value = 0;
+        vulkan::check(get_counter_(device_, slot.completion.semaphore, &value), "vkGetSemaphoreCounterValue");
+        if (value < slot.completion.value) return false;  // the command buffer may still be pending
+        // The whole submission completed, so the event (recorded in it) is set.
+    }
     const VkResult status = vkGetEventStatus(device_, slot.event);
     if (status == VK_EVENT_RESET) return false;  // its frame has not completed yet
     if (status != VK_EVENT_SET) vulkan::check(status, "vkGetEventStatus");
@@ -31,7 +37,27 @@ void RecordingSlots::collect() {
     }
 }
 
-RecordingSlots::Slot& RecordingSlots::acquire() {
+RecordingSlots::Slot& RecordingSlots::acquire(const Completion& completion) {
+    if (completion.semaphore != VK_NULL_HANDLE && get_counter_ == nullptr) {
+        // Core in Vulkan 1.2, else VK_KHR_timeline_semaphore's name for it.
+        get_counter_ = reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(
+            vkGetDeviceProcAddr(device_, "vkGetSemaphoreCounterValue"));
+        if (get_counter_ == nullptr) {
+            get_counter_ = reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(
+                vkGetDeviceProcAddr(device_, "vkGetSemaphoreCounterValueKHR"));
+        }
+        if (get_counter_ == nullptr) {
+            throw vulkan::VulkanError(SWINUP_STATUS_UNSUPPORTED,
+                                      "vulkan_dispatch.signal_semaphore: the device has no vkGetSemaphoreCounterValue "
+                                      "(timeline semaphores: Vulkan 1.2 or VK_KHR_timeline_semaphore)");
+        }
+    }
+    Slot& slot = take();
+    slot.completion = completion;
+    return slot;
+}
+
+RecordingSlots::Slot& RecordingSlots::take() {
     for (auto& s : slots_) {
         if (s->pending) {
             if (!completed(*s)) continue;
@@ -66,11 +92,25 @@ void RecordingSlots::finish(Slot& slot, VkCommandBuffer commands) {
 void RecordingSlots::release(Slot& slot) {
     slot.arena->reset();
     slot.pending = false;
+    slot.completion = {};
+}
+
+std::vector<RecordingSlots::Slot*> RecordingSlots::pending_in(VkCommandBuffer commands) {
+    std::vector<Slot*> found;
+    for (auto& s : slots_)
+        if (s->pending && s->commands == commands) found.push_back(s.get());
+    return found;
 }
 
 size_t RecordingSlots::pending_count() const {
     size_t n = 0;
     for (const auto& s : slots_) n += s->pending ? 1 : 0;
+    return n;
+}
+
+size_t RecordingSlots::unfinished_count() const {
+    size_t n = 0;
+    for (const auto& s : slots_) n += s->pending && vkGetEventStatus(device_, s->event) != VK_EVENT_SET ? 1 : 0;
     return n;
 }
 

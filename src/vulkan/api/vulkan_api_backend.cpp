@@ -1,10 +1,12 @@
 #include "vulkan/api/vulkan_api_backend.h"
 
+#include <array>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "vulkan/api/recording_slots.h"
 #include "vulkan/backend/vulkan_backend.h"
@@ -20,9 +22,10 @@ namespace {
 class ApiBackend final : public VulkanApiBackend {
 public:
     // `app`: the application's device description (validated), or null for swinup's own device.
-    ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app)
+    // `log`: the context's messages (the destructor's warning).
+    ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app, const Log& log)
         : frame_(std::move(frame)), slots_(frame_->device().handle(), frame_->device().allocator()), own_device_(app == nullptr),
-          counts_(frame_->recorded_counts()) {
+          counts_(frame_->recorded_counts()), log_(log) {
         static_assert(RecordingSlots::kMaxSlots == vulkan::VulkanBackend::kRecordedCountSlots,
                       "one place in recorded_counts per recording slot");
         // A recorded frame's counts are copied into its slot's place in counts_ before its event;
@@ -56,9 +59,11 @@ public:
     // slots_ (its events and descriptor pools) goes before frame_, whose destructor waits for
     // swinup's own device: the wait is done here first, while the slots still exist. On the
     // application's device nothing is waited for: swinup_vulkan.h requires every recorded frame
-    // to have completed before the context is destroyed.
+    // to have completed before the context is destroyed. swinup cannot enforce that (it does not
+    // know whether a pending frame was submitted), so it says so when it cannot see it held.
     ~ApiBackend() override {
         if (own_device_) vkDeviceWaitIdle(frame_->device().handle());
+        warn_about_unfinished_recordings();
     }
     ApiBackend(const ApiBackend&) = delete;
     ApiBackend& operator=(const ApiBackend&) = delete;
@@ -69,7 +74,7 @@ public:
     BackendMemory memory() const override { return frame_->memory(); }
 
     // Host-pointer frames are counted when they complete (dispatch waits for them); a recorded
-    // frame once swinup sees it completed (its slot's event). swinup does not submit the
+    // frame once swinup sees it completed (its signal_value, or its slot's event). swinup does not submit the
     // application's command buffers, so it cannot wait for them (a frame recorded but not yet
     // submitted would never complete): the counts cover the frames seen completed, and `frames`
     // says how many. Never waits.
@@ -93,14 +98,18 @@ public:
                      "context with swinup's own device: swinup_vulkan_context_create with device NULL)";
             return SWINUP_STATUS_UNSUPPORTED;
         }
-        return frame_->dispatch(desc, frame_index, error);
+        const swinup_status status = frame_->dispatch(desc, frame_index, error);
+        if (status == SWINUP_STATUS_OK) ++history_serial_;  // a frame no recorded one may be abandoned under
+        return status;
     }
 
     swinup_status record(VkCommandBuffer cmd, const swinup_dispatch_desc& desc, const FrameImages& images,
-                         uint64_t frame_index, std::string* error) override {
-        return record_in_slot(cmd, /*frame=*/true, "swinup_vulkan_record_dispatch: ",
-                              " (the temporal state is unchanged; the command buffer may hold part of the frame: "
-                              "reset it rather than submit it)",
+                         uint64_t frame_index, const ContextSequencePoint& before, std::string* error) override {
+        const vulkan::VulkanBackend::SequencePoint backend_before = frame_->sequence_point();
+        const RecordingSlots::Completion completion{images.completion_semaphore, images.completion_value};
+        return record_in_slot(cmd, /*frame=*/true, completion, "swinup_vulkan_record_dispatch: ",
+                              " (the temporal state is unchanged; the command buffer holds part of the frame and "
+                              "is invalid: record nothing more into it, do not end or submit it; reset or free it)",
                               error, [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             // swinup's previous frame (recorded earlier, run earlier on this queue) wrote the state
             // and scratch this one reads and overwrites.
@@ -120,14 +129,58 @@ public:
                 inputs.transparency_unorm8 = images.transparency_mask.format == VK_FORMAT_R8_UNORM;
             }
             frame_->record_frame(rec, setup, desc, inputs, images.output.view, frame_index);
+            if (injected_ != VK_SUCCESS) vulkan::check(std::exchange(injected_, VK_SUCCESS), "(injected by a test)");
             // The frame's counts into its slot's place, visible to the host once its event is set.
             rec.copy_buffer(frame_->frame_buffers().scalars, 0, counts_, slot.index * sizeof(vulkan::FrameScalars),
                             sizeof(vulkan::FrameScalars));
             rec.barrier(true);
             slots_.finish(slot, cmd);
-            // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted).
+            // Recorded: the frame counts as done (swinup_vulkan.h: it must be submitted, or abandoned).
             frame_->commit(setup);
+            records_[slot.index] = {++history_serial_, backend_before, before};
         });
+    }
+
+    swinup_status abandon(VkCommandBuffer cmd, ContextSequencePoint* restored, size_t* frames,
+                          std::string* error) override {
+        try {
+            slots_.collect();  // what has completed is not abandoned
+        } catch (const vulkan::VulkanError& e) {
+            *error = e.what();
+            return e.status();
+        }
+        const std::vector<RecordingSlots::Slot*> found = slots_.pending_in(cmd);
+        if (found.empty()) {
+            *error = "cmd: nothing recorded into this command buffer by swinup_vulkan_record_dispatch or "
+                     "swinup_vulkan_record_reactive_mask is pending (none was, or it has completed: its signal_value was "
+                     "seen reached, or without one its end-of-frame event seen set)";
+            return SWINUP_STATUS_INVALID_ARGUMENT;
+        }
+        // The frames among them must be the latest frames of the context: a later frame (recorded
+        // into another command buffer, or a swinup_dispatch) read the history they wrote.
+        size_t count = 0;
+        const FrameRecord* first = nullptr;
+        for (const RecordingSlots::Slot* slot : found) {
+            if (!slot->frame) continue;
+            ++count;
+            const FrameRecord& r = records_[slot->index];
+            if (first == nullptr || r.serial < first->serial) first = &r;
+        }
+        if (first != nullptr && history_serial_ - first->serial + 1 != count) {
+            *error = "cmd: " + std::to_string(history_serial_ - first->serial + 1 - count) +
+                     " frame(s) recorded later into another command buffer (or run by swinup_dispatch) build on the "
+                     "history of the frames in this command buffer; abandon the most recent command buffer first "
+                     "(nothing was abandoned)";
+            return SWINUP_STATUS_INVALID_ARGUMENT;
+        }
+        if (first != nullptr) {
+            frame_->restore(first->backend);
+            *restored = first->context;
+            history_serial_ = first->serial - 1;
+        }
+        for (RecordingSlots::Slot* slot : found) slots_.give_up(*slot);
+        *frames = count;
+        return SWINUP_STATUS_OK;
     }
 
     // Host pointers: as dispatch, on swinup's own device only.
@@ -142,7 +195,7 @@ public:
 
     swinup_status record_reactive_mask(VkCommandBuffer cmd, const swinup_reactive_mask_desc& mask,
                                        const ReactiveMaskImages& images, std::string* error) override {
-        return record_in_slot(cmd, /*frame=*/false, "", "", error,
+        return record_in_slot(cmd, /*frame=*/false, RecordingSlots::Completion{}, "", "", error,
                               [&](vulkan::Recorder& rec, RecordingSlots::Slot& slot) {
             vulkan::record_reactive_mask_image(frame_->device(), rec, vulkan::reactive_mask_push(mask),
                                                {images.opaque_color.view, images.opaque_color.layout},
@@ -153,6 +206,7 @@ public:
     }
 
     swinup_vulkan_device_desc device() const override { return handles_; }
+    void inject_record_failure(VkResult result) override { injected_ = result; }
 
 private:
     // Records `work(rec, slot)` into cmd with a recording slot (`frame`: it records a frame, whose
@@ -160,13 +214,14 @@ private:
     // recorded; a failure inside `work` gives the slot back. Messages start with `prefix`; a
     // device error's ends with `unfinished` (what the caller's command buffer and state hold then).
     template <class Work>
-    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const char* prefix, const char* unfinished,
-                                 std::string* error, Work&& work) {
+    swinup_status record_in_slot(VkCommandBuffer cmd, bool frame, const RecordingSlots::Completion& completion,
+                                 const char* prefix, const char* unfinished, std::string* error, Work&& work) {
         RecordingSlots::Slot* slot = nullptr;
         try {
             slots_.collect();  // every completed frame's counts, before their slots are reused
-            slot = &slots_.acquire();
+            slot = &slots_.acquire(completion);
             slot->frame = frame;
+            slot->commands = cmd;
         } catch (const vulkan::VulkanError& e) {  // nothing recorded yet
             *error = std::string(prefix) + e.what();
             return e.status();
@@ -190,11 +245,46 @@ private:
         }
     }
 
+    // The destructor's warning: recordings (frames, reactive masks) not abandoned whose end-of-frame
+    // event is not set (their commands may still be to run). If one of them is still to run, or
+    // running, on the GPU it reads descriptor sets, buffers and images that destroying the context
+    // frees: memory corruption in the driver, which neither swinup nor the validation layer sees at
+    // that moment. A recording that will never be submitted is harmless, but swinup cannot tell the
+    // two apart, so both are counted.
+    void warn_about_unfinished_recordings() noexcept {
+        try {
+            // Not collect(): that reads the completion semaphores, which the application may have
+            // destroyed once its frames completed.
+            const size_t pending = slots_.unfinished_count();
+            if (pending == 0) return;
+            log_.warning("swinup_context_destroy: " + std::to_string(pending) +
+                         " recording(s) made with swinup_vulkan_record_dispatch or swinup_vulkan_record_reactive_mask "
+                         "were never seen completed (their end-of-frame event is not set). One still to run or "
+                         "running on the GPU uses the buffers, images and descriptor sets this call frees: destroy a "
+                         "context only after the frames it recorded have completed (a fence, vkQueueWaitIdle), and "
+                         "never submit them afterwards; swinup_vulkan_abandon_frame gives back a recording that will "
+                         "never be submitted");
+        } catch (...) {  // a destructor: the device may be lost; nothing more to say
+        }
+    }
+
+    // What abandoning a recorded frame needs: its place in the sequence of the context's frames
+    // (serial, counted from 1 over recorded and host-pointer frames alike) and the state before it.
+    struct FrameRecord {
+        uint64_t serial = 0;
+        vulkan::VulkanBackend::SequencePoint backend;
+        ContextSequencePoint context;
+    };
+
     std::unique_ptr<vulkan::VulkanBackend> frame_;
-    mutable RecordingSlots slots_;  // input_statistics (const) collects completed frames
+    mutable RecordingSlots slots_;
+    std::array<FrameRecord, RecordingSlots::kMaxSlots> records_{};  // per slot: its frame's record
+    uint64_t history_serial_ = 0;  // the serial of the last frame the temporal state holds
+    VkResult injected_ = VK_SUCCESS;  // inject_record_failure  // input_statistics (const) collects completed frames
     bool own_device_;
     vulkan::Buffer& counts_;  // per slot: the FrameScalars of the frame recorded with it (frame_'s)
     swinup_vulkan_device_desc handles_{};
+    Log log_;
 };
 
 // The physical device of swinup's own device: SWINUP_VULKAN_DEVICE when set, else device_index.
@@ -208,7 +298,7 @@ std::string own_device_selector(const swinup_context_desc& desc) {
 
 std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_desc& desc,
                                                           std::shared_ptr<const Weights> weights,
-                                                          const swinup_vulkan_device_desc* app,
+                                                          const swinup_vulkan_device_desc* app, const Log& log,
                                                           swinup_status* status, std::string* message) {
     try {
         std::unique_ptr<vulkan::Device> device;
@@ -228,9 +318,14 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             device = vulkan::Device::create(options);
         }
         vulkan::Device& ref = *device;
-        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device));
+        // On the application's device swinup_dispatch is refused (its queues are the application's),
+        // so the host path's copies are not made.
+        const auto host_path = app != nullptr ? vulkan::VulkanBackend::HostPath::kNone
+                                              : vulkan::VulkanBackend::HostPath::kEnabled;
+        auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device),
+                                                             vulkan::VulkanBackend::NetworkFn{}, host_path);
         ref.set_pipeline_cache(VK_NULL_HANDLE);  // the application's cache: used during creation only
-        return std::make_unique<ApiBackend>(std::move(frame), app);
+        return std::make_unique<ApiBackend>(std::move(frame), app, log);
     } catch (const vulkan::VulkanError& e) {
         *status = e.status();
         *message = std::string("swinup_vulkan_context_create: ") + e.what();

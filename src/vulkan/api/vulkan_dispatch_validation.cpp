@@ -8,6 +8,7 @@
 #include "api/raw_enum.h"
 #include "frame/formats.h"
 #include "vulkan/api/vulkan_image_rules.h"
+#include "vulkan/runtime/vk_format_name.h"
 
 namespace swinup::vulkan_api {
 
@@ -17,10 +18,13 @@ Validation invalid(std::string message) { return {SWINUP_STATUS_INVALID_ARGUMENT
 
 std::string number(uint64_t v) { return std::to_string(v); }
 
-template <typename List, typename Value>
-bool contains(const List& list, Value v) {
-    for (Value x : list)
-        if (x == v) return true;
+// Whether the caller's raw enum value (api/raw_enum.h) is one of `list`'s enumerators. The value is
+// compared as an integer and never converted to the enum type: a number outside the enum's range
+// would be undefined behaviour there.
+template <typename List>
+bool contains_raw(const List& list, int64_t raw) {
+    for (const auto x : list)
+        if (static_cast<int64_t>(x) == raw) return true;
     return false;
 }
 
@@ -41,10 +45,10 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
                                        "application's views: a 2D view of mip 0, layer 0)");
     }
     const int64_t format = raw_enum(image.format);
-    if (!contains(rule.formats, static_cast<VkFormat>(format)) || format == VK_FORMAT_UNDEFINED) {
+    if (!contains_raw(rule.formats, format) || format == VK_FORMAT_UNDEFINED) {
         const swinup_format carried = swinup_format_of(rule.formats[0]);
         return invalid(field("format") + ": expected " + format_list(rule) + " (" + format_name(carried) +
-                       "), got " + vk_format_name(static_cast<VkFormat>(format)));
+                       "), got " + vk_format_name(format));
     }
     if ((image.usage & rule.usage) == 0) {
         const char* bit = rule.usage == VK_IMAGE_USAGE_STORAGE_BIT ? "VK_IMAGE_USAGE_STORAGE_BIT"
@@ -52,9 +56,9 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
         return invalid(field("usage") + ": lacks " + bit + " (" + rule.usage_reason + ")");
     }
     const int64_t layout = raw_enum(image.layout);
-    if (!contains(rule.layouts, static_cast<VkImageLayout>(layout)) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
+    if (!contains_raw(rule.layouts, layout) || layout == VK_IMAGE_LAYOUT_UNDEFINED) {
         return invalid(field("layout") + ": expected " + layout_list(rule) + ", got " +
-                       vk_layout_name(static_cast<VkImageLayout>(layout)) +
+                       vk_layout_name(layout) +
                        " (swinup records no layout transition: the application's barrier puts the image in "
                        "one of these)");
     }
@@ -68,40 +72,57 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
     return {};
 }
 
-// The struct sizes of a descriptor whose struct_size is `size` (either layout): the outer size is
-// one of the two, and the member frame has the size of that layout's swinup_dispatch_desc.
-// Each layout swinup_vulkan_dispatch_desc has had: its size and the size of its frame member.
-struct VulkanDispatchLayout {
+// The layouts swinup_vulkan_dispatch_desc has had: its size and the size of its member frame (a
+// swinup_dispatch_desc of the same header); the fields after frame follow it without padding. V4
+// (the buffers) kept V3's frame: it only appended fields. V5 has the frame of
+// SWINUP_DISPATCH_DESC_SIZE_V4 (sharpness) and V4's fields after it.
+struct Layout {
     uint32_t size, frame_size;
-    const char *size_name, *frame_size_name;
+    const char *name, *frame_name;
 };
-constexpr VulkanDispatchLayout kLayouts[] = {
-    {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
-     "SWINUP_DISPATCH_DESC_SIZE_V1"},
-    {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2",
-     "SWINUP_DISPATCH_DESC_SIZE_V2"},
-    {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3",
-     "SWINUP_DISPATCH_DESC_SIZE_V3"},
-};
+constexpr int kLayouts = 5;
+const Layout* layouts() {
+    static const Layout list[kLayouts] = {
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
+         "SWINUP_DISPATCH_DESC_SIZE_V1"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2",
+         "SWINUP_DISPATCH_DESC_SIZE_V2"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3",
+         "SWINUP_DISPATCH_DESC_SIZE_V3"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4",
+         "SWINUP_DISPATCH_DESC_SIZE_V3"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5, SWINUP_DISPATCH_DESC_SIZE_V4, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5",
+         "SWINUP_DISPATCH_DESC_SIZE_V4"},
+    };
+    return list;
+}
 
-Validation check_sizes(uint32_t size, uint32_t frame_size) {
-    const VulkanDispatchLayout* layout = nullptr;
-    for (const VulkanDispatchLayout& l : kLayouts)
-        if (l.size == size) layout = &l;
+// The layout of an outer struct_size; null when it is none of them.
+const Layout* layout_of(uint32_t size) {
+    for (int i = 0; i < kLayouts; ++i)
+        if (layouts()[i].size == size) return &layouts()[i];
+    return nullptr;
+}
+
+// Both sizes, the outer one first: the frame's struct_size is read only once the caller's struct
+// is known to be large enough to hold it (frame.struct_size lies within every layout).
+Validation check_sizes(const swinup_vulkan_dispatch_desc* d) {
+    const Layout* layout = layout_of(d->struct_size);
     if (layout == nullptr) {
-        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1), " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) + " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) or " +
-                       number(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
-                       " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
-                       number(size));
+        std::string accepted;
+        for (int i = 0; i < kLayouts; ++i) {
+            accepted += (i == 0 ? "" : i + 1 == kLayouts ? " or " : ", ") + number(layouts()[i].size) + " (" +
+                        layouts()[i].name + (i + 1 == kLayouts ? "; call swinup_vulkan_dispatch_desc_init)" : ")");
+        }
+        return invalid("vulkan_dispatch.struct_size: swinup_vulkan_dispatch_desc accepts " + accepted + ", got " +
+                       number(d->struct_size));
     }
     // The frame is a member: its size is the one the caller's header was compiled with.
-    if (frame_size != layout->frame_size) {
+    if (d->frame.struct_size != layout->frame_size) {
         return invalid(std::string("vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
                                    "swinup_vulkan_dispatch_desc of ") +
-                       layout->size_name + " must be " + number(layout->frame_size) + " (" + layout->frame_size_name +
-                       "; call swinup_vulkan_dispatch_desc_init), got " + number(frame_size));
+                       layout->name + " must be " + number(layout->frame_size) + " (" + layout->frame_name +
+                       "; call swinup_vulkan_dispatch_desc_init), got " + number(d->frame.struct_size));
     }
     return {};
 }
@@ -109,35 +130,60 @@ Validation check_sizes(uint32_t size, uint32_t frame_size) {
 }  // namespace
 
 Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out) {
-    // frame.struct_size lies at the same offset in both layouts, within the V1 size.
-    Validation v = check_sizes(in->struct_size, in->frame.struct_size);
+    Validation v = check_sizes(in);
     if (!v.ok()) return v;
-    if (in->struct_size == SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
-        *out = *in;
-        return {};
-    }
-    // An older layout: struct_size and a frame of the older size, then the fields from color on
-    // (V1: to signal_value; V2: to transparency_mask), which sit that much earlier.
+    const Layout& layout = *layout_of(in->struct_size);
+    // Any layout: struct_size and its frame, then the fields from color on, as far as it has them;
+    // the fields it lacks (the frame's newer ones, the mask images, the buffers) keep their defaults.
     static_assert(offsetof(swinup_vulkan_dispatch_desc, color) ==
                       offsetof(swinup_vulkan_dispatch_desc, frame) + sizeof(swinup_dispatch_desc),
-                  "color follows frame without padding, as it did in the older layouts");
-    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + in->frame.struct_size;
-    swinup_vulkan_dispatch_desc_init(out);  // what the older layout lacks takes its default
+                  "color follows frame without padding, as it did in every layout");
+    static_assert(offsetof(swinup_vulkan_dispatch_desc, color_buffer) ==
+                      offsetof(swinup_vulkan_dispatch_desc, transparency_mask) + sizeof(swinup_vulkan_image),
+                  "the buffers follow the masks without padding, so V3's size is where they begin");
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + layout.frame_size;
+    swinup_vulkan_dispatch_desc_init(out);
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
-                bytes + frame_end, in->struct_size - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
-    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
+                bytes + frame_end, layout.size - frame_end);
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5;
+    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V4;
     return {};
 }
 
-
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
-    Validation v = check_sizes(d.struct_size, d.frame.struct_size);
+    Validation v = check_sizes(&d);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
+    }
+    // A role given as a buffer (the CUDA backend's; its fields are checked by
+    // validate_cuda_interop_desc) has no image: the image's checks are skipped for it.
+    const struct {
+        const char* name;
+        const swinup_vulkan_image& image;
+        const swinup_vulkan_buffer& buffer;
+    } buffered[6] = {{"color", d.color, d.color_buffer},
+                     {"depth", d.depth, d.depth_buffer},
+                     {"motion_vectors", d.motion_vectors, d.motion_vectors_buffer},
+                     {"output", d.output, d.output_buffer},
+                     {"reactive_mask", d.reactive_mask, d.reactive_mask_buffer},
+                     {"transparency_mask", d.transparency_mask, d.transparency_mask_buffer}};
+    for (const auto& role : buffered) {
+        if (role.buffer.buffer != VK_NULL_HANDLE && role.image.image != VK_NULL_HANDLE) {
+            return invalid(std::string("vulkan_dispatch.") + role.name + "_buffer.buffer: is set, and so is "
+                           "vulkan_dispatch." + role.name + ".image (give the " + role.name +
+                           " as an image or as a buffer, not both)");
+        }
+    }
+    const auto is_buffer = [](const swinup_vulkan_buffer& b) { return b.buffer != VK_NULL_HANDLE; };
+    // Both backends read the signal point (the CUDA backend signals it; the Vulkan backend reuses the
+    // frame's descriptor sets once the application's submit has signalled it): 0 would be reached
+    // before anything ran.
+    if (d.signal_semaphore != VK_NULL_HANDLE && d.signal_value == 0) {
+        return invalid("vulkan_dispatch.signal_value: is 0, but signal_semaphore is set (a timeline semaphore starts "
+                       "at 0 and is signalled to values above it)");
     }
     if (!(v = validate_dispatch_scalars(d.frame, c, "vulkan_dispatch.frame")).ok()) return v;
 
@@ -147,12 +193,13 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                                               "the display size: the context has SWINUP_FLAG_MV_DISPLAY_RES"}
                                      : render;
     const Extent display{c.display_width, c.display_height, "the context's display size"};
-    if (!(v = check_image(d.color, color_rule(), render)).ok()) return v;
-    if (!(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
-    if (!(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok()) return v;
+    if (!is_buffer(d.color_buffer) && !(v = check_image(d.color, color_rule(), render)).ok()) return v;
+    if (!is_buffer(d.depth_buffer) && !(v = check_image(d.depth, depth_rule(), render)).ok()) return v;
+    if (!is_buffer(d.motion_vectors_buffer) && !(v = check_image(d.motion_vectors, motion_vectors_rule(), motion)).ok())
+        return v;
     const bool exposure_image = d.exposure.image != VK_NULL_HANDLE && (c.flags & SWINUP_FLAG_AUTO_EXPOSURE) == 0;
     if (exposure_image && !(v = check_image(d.exposure, exposure_rule(), Extent{1, 1, "one texel"})).ok()) return v;
-    if (!(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
+    if (!is_buffer(d.output_buffer) && !(v = check_image(d.output, output_rule(c.output_format), display)).ok()) {
         if (v.message.rfind("vulkan_dispatch.output.format", 0) == 0) v.message += " (the context's output_format)";
         return v;
     }
@@ -172,7 +219,8 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, c
                   {"reactive_mask", reactive ? &d.reactive_mask : nullptr},
                   {"transparency_mask", transparency ? &d.transparency_mask : nullptr}, {"output", &d.output}};
     for (size_t later = 1; later < 7; ++later) {
-        if (roles[later].image == nullptr) continue;
+        // (A role given as a buffer has no image.)
+        if (roles[later].image == nullptr || roles[later].image->image == VK_NULL_HANDLE) continue;
         for (size_t earlier = 0; earlier < later; ++earlier) {
             if (roles[earlier].image == nullptr || roles[earlier].image->image != roles[later].image->image) continue;
             return invalid(std::string("vulkan_dispatch.") + roles[later].name + ".image: is also vulkan_dispatch." +

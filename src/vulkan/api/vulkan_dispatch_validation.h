@@ -11,12 +11,14 @@
 
 namespace swinup::vulkan_api {
 
-// Reads the caller's descriptor by the struct_size rule of swinup_vulkan.h: *in is either
-// SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 (copied) or the 0.1.0 layout SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1,
-// whose fields after `frame` sit SWINUP_DISPATCH_DESC_SIZE_V2 - V1 bytes earlier; it is copied into
-// the newest layout with the masks absent. Only in->struct_size bytes of *in are read. Refuses
-// (naming the field and the accepted sizes) a struct_size, or a frame.struct_size, that does not
-// belong to that layout.
+// Reads the caller's descriptor by the struct_size rule of swinup_vulkan.h: *in has one of the
+// layouts SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 (0.1.0), _V2 (the masks), _V3 (jitter_convention in
+// frame) or _V4 (the buffers, the newest), whose member frame is the swinup_dispatch_desc of that
+// version (V4's is V3's), so the fields after it sit earlier in the older layouts; it is copied into
+// the newest layout with what it lacks at the defaults (no masks, swinup's jitter convention, no
+// buffers). Only in->struct_size bytes of *in are read: the outer size is checked before
+// frame.struct_size. Refuses (naming the field and the accepted sizes) a struct_size, or a
+// frame.struct_size, that does not belong to one layout.
 Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swinup_vulkan_dispatch_desc* out);
 
 // `desc` has the newest layout (read_vulkan_dispatch_desc made it); its sizes are checked again.

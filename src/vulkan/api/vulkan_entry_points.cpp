@@ -4,8 +4,10 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "api/context_state.h"
+#include "api/jitter_convention.h"
 #include "api/raw_enum.h"
 #include "swinup/swinup_vulkan.h"
 #include "vulkan/api/cuda_interop_backend.h"
@@ -32,8 +34,9 @@ CudaInteropBackend* cuda_backend_of(const swinup_context* ctx) {
     return dynamic_cast<CudaInteropBackend*>(ctx->backend.get());
 }
 
-// swinup_vulkan_record_dispatch's descriptor read (in the caller's struct size) into *read and
-// validated against the context; on failure the context's error is set and its status returned.
+// swinup_vulkan_record_dispatch's descriptor read (in the caller's struct size) into *read,
+// validated against the context, its jitter in swinup's convention (api/jitter_convention.h); on
+// failure the context's error is set and its status returned.
 swinup_status read_dispatch_desc(swinup_context* ctx, const swinup_vulkan_dispatch_desc* caller_desc,
                                  swinup_vulkan_dispatch_desc* read) {
     if (caller_desc == nullptr) {
@@ -43,6 +46,7 @@ swinup_status read_dispatch_desc(swinup_context* ctx, const swinup_vulkan_dispat
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
     v = swinup::vulkan_api::validate_vulkan_dispatch_desc(*read, ctx->desc);
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
+    swinup::to_sample_offset_jitter(&read->frame);
     return SWINUP_STATUS_OK;
 }
 
@@ -59,7 +63,7 @@ swinup_status run_cuda_frame(swinup_context* ctx, CudaInteropBackend* backend,
     if (read_status != SWINUP_STATUS_OK) return read_status;
     const swinup_vulkan_dispatch_desc* desc = &read;
     const bool exposure_image = reads_exposure_image(ctx, *desc);
-    const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, exposure_image);
+    const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_desc(*desc, ctx->desc, exposure_image);
     if (!v.ok()) return fail_context(ctx, v.status, v.message);
     std::string error;
     const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
@@ -92,15 +96,15 @@ swinup_status release_imports(swinup_context* ctx, const char* caller, const Rel
     }
 }
 
-// swinup_vulkan_context_create's context with the backend `make(desc, weights, device, status,
-// message)` makes (these backends log nothing of their own).
+// swinup_vulkan_context_create's context with the backend `make(desc, weights, device, log, status,
+// message)` makes (`log`: the context's messages).
 template <typename Device, typename Make>
 swinup_status create_vulkan_context(const swinup_context_desc* desc, Device device, Make make, swinup_context** out) {
     const swinup::BackendMaker maker = [device, make](const swinup_context_desc& d,
                                                       const std::shared_ptr<const swinup::Weights>& weights,
-                                                      const swinup::Log&, swinup_status* status,
+                                                      const swinup::Log& log, swinup_status* status,
                                                       std::string* message) -> std::unique_ptr<swinup::Backend> {
-        return make(d, weights, device, status, message);
+        return make(d, weights, device, log, status, message);
     };
     return swinup::create_context("swinup_vulkan_context_create", desc, maker, out);
 }
@@ -163,7 +167,13 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
                 }
                 const swinup::Validation v = swinup::vulkan_api::validate_cuda_interop_device(*device);
                 if (!v.ok()) return fail_thread(v.status, v.message);
-                return create_vulkan_context(desc, *device, swinup::vulkan_api::make_cuda_interop_backend, out);
+                // The CUDA backend logs nothing of its own.
+                const auto make_cuda = [](const swinup_context_desc& d, std::shared_ptr<const swinup::Weights> weights,
+                                          const swinup_vulkan_device_desc& app, const swinup::Log&,
+                                          swinup_status* status, std::string* message) {
+                    return swinup::vulkan_api::make_cuda_interop_backend(d, std::move(weights), app, status, message);
+                };
+                return create_vulkan_context(desc, *device, make_cuda, out);
             }
             if (backend == SWINUP_BACKEND_CPU) {
                 return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
@@ -223,6 +233,18 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         const swinup_status read_status = read_dispatch_desc(ctx, caller_desc, &read);
         if (read_status != SWINUP_STATUS_OK) return read_status;
         const swinup_vulkan_dispatch_desc* desc = &read;
+        for (const auto& [name, buffer] : {std::pair<const char*, const swinup_vulkan_buffer*>{"color", &desc->color_buffer},
+                                           {"depth", &desc->depth_buffer},
+                                           {"motion_vectors", &desc->motion_vectors_buffer},
+                                           {"output", &desc->output_buffer},
+                                           {"reactive_mask", &desc->reactive_mask_buffer},
+                                           {"transparency_mask", &desc->transparency_mask_buffer}}) {
+            if (buffer->buffer == VK_NULL_HANDLE) continue;
+            return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED,
+                                std::string("vulkan_dispatch.") + name + "_buffer.buffer: the Vulkan backend reads and "
+                                "writes images only in this version (buffers are the CUDA backend's: "
+                                "SWINUP_BACKEND_CUDA); pass vulkan_dispatch." + name + " as an image");
+        }
 
         swinup::vulkan_api::FrameImages images;
         images.color = bound(desc->color);
@@ -232,9 +254,12 @@ swinup_status swinup_vulkan_record_dispatch(swinup_context* ctx, VkCommandBuffer
         if (reads_exposure_image(ctx, *desc)) images.exposure = bound(desc->exposure);
         if (desc->reactive_mask.image != VK_NULL_HANDLE) images.reactive_mask = bound(desc->reactive_mask);
         if (desc->transparency_mask.image != VK_NULL_HANDLE) images.transparency_mask = bound(desc->transparency_mask);
+        images.completion_semaphore = desc->signal_semaphore;
+        images.completion_value = desc->signal_value;
         std::string error;
         const uint64_t frame_index = swinup::frame_index_for(*ctx, desc->frame);
-        const swinup_status status = backend->record(cmd, desc->frame, images, frame_index, &error);
+        const swinup_status status =
+            backend->record(cmd, desc->frame, images, frame_index, swinup::sequence_point(*ctx), &error);
         if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, error);
         swinup::frame_succeeded(ctx, desc->frame, frame_index);
         return SWINUP_STATUS_OK;
@@ -291,9 +316,48 @@ swinup_status swinup_vulkan_record_reactive_mask(swinup_context* ctx, VkCommandB
     }
 }
 
+swinup_status swinup_vulkan_abandon_frame(swinup_context* ctx, VkCommandBuffer cmd) {
+    constexpr const char* kCaller = "swinup_vulkan_abandon_frame";
+    if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": ctx is NULL");
+    try {
+        if (cuda_backend_of(ctx) != nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_UNSUPPORTED,
+                                std::string(kCaller) + ": the CUDA backend on Vulkan images records nothing into "
+                                                       "command buffers (its frames are enqueued on its stream, where "
+                                                       "they wait for the application's semaphore)");
+        }
+        VulkanApiBackend* backend = vulkan_backend_of(ctx);
+        if (backend == nullptr) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT,
+                                std::string(kCaller) + ": ctx was not made by swinup_vulkan_context_create");
+        }
+        if (cmd == VK_NULL_HANDLE) {
+            return fail_context(ctx, SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": cmd is VK_NULL_HANDLE");
+        }
+        std::string error;
+        swinup::ContextSequencePoint restored;
+        size_t frames = 0;
+        const swinup_status status = backend->abandon(cmd, &restored, &frames, &error);
+        if (status != SWINUP_STATUS_OK) return fail_context(ctx, status, std::string(kCaller) + ": " + error);
+        if (frames > 0) swinup::restore_sequence_point(ctx, restored);
+        ctx->last_error.clear();
+        return SWINUP_STATUS_OK;
+    } catch (const std::bad_alloc&) {
+        return fail_context(ctx, SWINUP_STATUS_OUT_OF_MEMORY, std::string(kCaller) + ": out of host memory");
+    } catch (...) {
+        return fail_context(ctx, SWINUP_STATUS_INTERNAL, std::string(kCaller) + ": internal error");
+    }
+}
+
 swinup_status swinup_vulkan_release_image(swinup_context* ctx, VkImage image) {
     return release_imports(ctx, "swinup_vulkan_release_image", [image](CudaInteropBackend& b, std::string* error) {
         return b.release_image(image, error);
+    });
+}
+
+swinup_status swinup_vulkan_release_buffer(swinup_context* ctx, VkBuffer buffer) {
+    return release_imports(ctx, "swinup_vulkan_release_buffer", [buffer](CudaInteropBackend& b, std::string* error) {
+        return b.release_buffer(buffer, error);
     });
 }
 

@@ -1,39 +1,32 @@
 #include "vulkan/api/vulkan_image_rules.h"
 
+#include "vulkan/runtime/vk_format_name.h"
+
 namespace swinup::vulkan_api {
 
 namespace {
 
+// The swinup_format each accepted VkFormat carries (names: vk_format_name).
 struct FormatEntry {
     VkFormat format;
-    const char* name;
     swinup_format carries;
 };
 
 constexpr FormatEntry kFormats[] = {
-    {VK_FORMAT_R16G16B16A16_SFLOAT, "VK_FORMAT_R16G16B16A16_SFLOAT", SWINUP_FORMAT_RGBA16F},
-    {VK_FORMAT_R32G32B32A32_SFLOAT, "VK_FORMAT_R32G32B32A32_SFLOAT", SWINUP_FORMAT_RGBA32F},
-    {VK_FORMAT_R32_SFLOAT, "VK_FORMAT_R32_SFLOAT", SWINUP_FORMAT_R32F},
-    {VK_FORMAT_D32_SFLOAT, "VK_FORMAT_D32_SFLOAT", SWINUP_FORMAT_R32F},
-    {VK_FORMAT_R16G16_SFLOAT, "VK_FORMAT_R16G16_SFLOAT", SWINUP_FORMAT_RG16F},
-    {VK_FORMAT_R32G32_SFLOAT, "VK_FORMAT_R32G32_SFLOAT", SWINUP_FORMAT_RG32F},
-    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "VK_FORMAT_A2B10G10R10_UNORM_PACK32", SWINUP_FORMAT_R10G10B10A2},
-    {VK_FORMAT_R8G8B8A8_UNORM, "VK_FORMAT_R8G8B8A8_UNORM", SWINUP_FORMAT_RGBA8},
-    {VK_FORMAT_R8_UNORM, "VK_FORMAT_R8_UNORM", SWINUP_FORMAT_R8_UNORM},
-    {VK_FORMAT_R16_SFLOAT, "VK_FORMAT_R16_SFLOAT", SWINUP_FORMAT_R16F},
-    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "VK_FORMAT_B10G11R11_UFLOAT_PACK32", SWINUP_FORMAT_B10G11R11F},
+    {VK_FORMAT_R16G16B16A16_SFLOAT, SWINUP_FORMAT_RGBA16F},
+    {VK_FORMAT_R32G32B32A32_SFLOAT, SWINUP_FORMAT_RGBA32F},
+    {VK_FORMAT_R32_SFLOAT, SWINUP_FORMAT_R32F},
+    {VK_FORMAT_D32_SFLOAT, SWINUP_FORMAT_R32F},
+    {VK_FORMAT_R16G16_SFLOAT, SWINUP_FORMAT_RG16F},
+    {VK_FORMAT_R32G32_SFLOAT, SWINUP_FORMAT_RG32F},
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, SWINUP_FORMAT_R10G10B10A2},
+    {VK_FORMAT_R8G8B8A8_UNORM, SWINUP_FORMAT_RGBA8},
+    {VK_FORMAT_R8_UNORM, SWINUP_FORMAT_R8_UNORM},
+    {VK_FORMAT_R16_SFLOAT, SWINUP_FORMAT_R16F},
+    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, SWINUP_FORMAT_B10G11R11F},
     // Depth-stencil buffers read through their depth aspect: the depth as the host formats carry it.
-    {VK_FORMAT_D24_UNORM_S8_UINT, "VK_FORMAT_D24_UNORM_S8_UINT", SWINUP_FORMAT_D24_UNORM_S8},
-    {VK_FORMAT_D32_SFLOAT_S8_UINT, "VK_FORMAT_D32_SFLOAT_S8_UINT", SWINUP_FORMAT_D32F_S8},
-    // Formats an engine may reasonably pass by mistake: named in the message, carried by nothing.
-    {VK_FORMAT_UNDEFINED, "VK_FORMAT_UNDEFINED", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_R16G16B16_SFLOAT, "VK_FORMAT_R16G16B16_SFLOAT", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_R32G32B32_SFLOAT, "VK_FORMAT_R32G32B32_SFLOAT", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_B8G8R8A8_UNORM, "VK_FORMAT_B8G8R8A8_UNORM", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_R8G8B8A8_SRGB, "VK_FORMAT_R8G8B8A8_SRGB", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_B8G8R8A8_SRGB, "VK_FORMAT_B8G8R8A8_SRGB", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_A2R10G10B10_UNORM_PACK32, "VK_FORMAT_A2R10G10B10_UNORM_PACK32", SWINUP_FORMAT_UNKNOWN},
-    {VK_FORMAT_D16_UNORM, "VK_FORMAT_D16_UNORM", SWINUP_FORMAT_UNKNOWN},
+    {VK_FORMAT_D24_UNORM_S8_UINT, SWINUP_FORMAT_D24_UNORM_S8},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, SWINUP_FORMAT_D32F_S8},
 };
 
 struct LayoutEntry {
@@ -61,8 +54,8 @@ constexpr LayoutEntry kLayouts[] = {
 constexpr VkImageLayout kSampledLayouts = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 constexpr const char* kSampledReason = "swinup reads the inputs as sampled images with texelFetch";
 
-template <typename List, typename Value>
-std::string join(const List& list, size_t count, Value end, std::string (*name)(Value)) {
+template <typename List, typename Value, typename Name>
+std::string join(const List& list, size_t count, Value end, const Name& name) {
     size_t n = 0;
     while (n < count && list[n] != end) ++n;
     std::string s;
@@ -75,16 +68,19 @@ std::string join(const List& list, size_t count, Value end, std::string (*name)(
 
 }  // namespace
 
-std::string vk_format_name(VkFormat format) {
-    for (const FormatEntry& e : kFormats)
-        if (e.format == format) return e.name;
-    return "VkFormat " + std::to_string(static_cast<int64_t>(format));
+// An unnamed value is shown as the 32-bit signed number a C caller stores in the field (raw_enum
+// reads it as the enum's unsigned underlying type: -7 arrives as 4294967289); a stored value is
+// converted to VkFormat only when it is one of the enum's (non-negative) values.
+std::string vk_format_name(int64_t format) {
+    const int32_t stored = static_cast<int32_t>(format);
+    if (stored < 0) return "VkFormat " + std::to_string(stored);
+    return vulkan::vk_format_name(static_cast<VkFormat>(stored));
 }
 
-std::string vk_layout_name(VkImageLayout layout) {
+std::string vk_layout_name(int64_t layout) {
     for (const LayoutEntry& e : kLayouts)
-        if (e.layout == layout) return e.name;
-    return "VkImageLayout " + std::to_string(static_cast<int64_t>(layout));
+        if (static_cast<int64_t>(e.layout) == layout) return e.name;
+    return "VkImageLayout " + std::to_string(static_cast<int32_t>(layout));
 }
 
 swinup_format swinup_format_of(VkFormat format) {
@@ -185,11 +181,12 @@ ImageRule output_rule(swinup_format output_format) {
 }
 
 std::string format_list(const ImageRule& rule) {
-    return join(rule.formats, sizeof rule.formats / sizeof rule.formats[0], VK_FORMAT_UNDEFINED, &vk_format_name);
+    return join(rule.formats, sizeof rule.formats / sizeof rule.formats[0], VK_FORMAT_UNDEFINED,
+                [](VkFormat f) { return vk_format_name(f); });
 }
 
 std::string layout_list(const ImageRule& rule) {
-    return join(rule.layouts, 4, VK_IMAGE_LAYOUT_UNDEFINED, &vk_layout_name);
+    return join(rule.layouts, 4, VK_IMAGE_LAYOUT_UNDEFINED, [](VkImageLayout l) { return vk_layout_name(l); });
 }
 
 }  // namespace swinup::vulkan_api

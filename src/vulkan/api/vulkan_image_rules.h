@@ -8,16 +8,20 @@
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "swinup/swinup.h"
 
 namespace swinup::vulkan_api {
 
-// The name of a VkFormat as the Vulkan headers spell it ("VK_FORMAT_R32_SFLOAT"), for the formats
-// this API speaks of; any other value is "VkFormat <number>".
-std::string vk_format_name(VkFormat format);
-std::string vk_layout_name(VkImageLayout layout);
+// The name of a VkFormat as the Vulkan headers spell it ("VK_FORMAT_R32_SFLOAT"; vulkan/runtime/
+// vk_format_name.h), and of a VkImageLayout, for the values this API speaks of; any other value is
+// "VkFormat <number>" / "VkImageLayout <number>". They take the value as an integer
+// (api/raw_enum.h): a caller's field may hold a number no enumerator has, which must be named, not
+// converted to the enum type (undefined behaviour for a value outside the enum's range).
+std::string vk_format_name(int64_t format);
+std::string vk_layout_name(int64_t layout);
 
 // The swinup_format a VkFormat carries (SWINUP_FORMAT_UNKNOWN for one this API does not read or
 // write). D32_SFLOAT is a depth buffer read through its depth aspect: R32F; D24_UNORM_S8_UINT and

@@ -34,20 +34,6 @@ size_t stored_bytes(Stored s, size_t values) {
     return s == Stored::f16 ? values * 2 : (s == Stored::e4m3 ? values : values * 4);
 }
 
-// The weights in device-local memory, copied there once through an upload buffer; where the
-// device was wrapped without a queue, they stay in the (host-visible) upload buffer.
-Buffer upload_to_device(Device& device, const std::vector<uint8_t>& bytes) {
-    Buffer upload(device, bytes.size(), MemoryUse::Upload);
-    upload.write(bytes.data(), bytes.size());
-    if (device.queue() == VK_NULL_HANDLE) return upload;
-    Buffer local(device, bytes.size(), MemoryUse::DeviceLocal);
-    HostSubmitter submitter(device);
-    Recorder& rec = submitter.begin();
-    rec.copy_buffer(upload, 0, local, 0, bytes.size());
-    submitter.submit_and_wait();
-    return local;
-}
-
 }  // namespace
 
 struct VulkanNetwork::Impl {
@@ -57,7 +43,16 @@ struct VulkanNetwork::Impl {
     int max_width, max_height;
 
     // Weights (one buffer; the structs' views point into it).
+    // The weights: read from weight_buffer (device-local), which gets them from weight_upload (host
+    // visible, written at creation) by a copy recorded into the frames themselves, never by a
+    // submit of its own: creation on the application's device must not touch the application's
+    // queue. Every recorded evaluation carries the copy until the owner reports one completed
+    // (weights_arrived): a frame recorded but never submitted must not leave later frames reading
+    // memory nothing wrote. The upload buffer is kept for the network's life (the weights' size,
+    // about 1.4 MB; counted in the device memory).
+    Buffer weight_upload;
     Buffer weight_buffer;
+    bool weights_in_place = false;
     std::vector<DeviceBlock> blocks;  // ModelConfig::blocks() order
     DeviceLinear embed, skip0, embed0, embed1;
     DeviceLinear mask_embed;  // weights format 5 (config.masks); K padded to 4 for full (2 inputs)
@@ -89,8 +84,11 @@ struct VulkanNetwork::Impl {
     void block(LayerRecorder& rec, const std::string& name, const Buffer& x, int w, int h, uint64_t frame);
     void snap(LayerRecorder& rec, const char* name, BufferView data, int w, int h, int c, Stored stored);
     void begin(const char* name) {
+        current_layer = name;
         if (marker) marker(name, true, *recorder);
     }
+    KernelMarker kernel_marker;
+    std::string current_layer;
 };
 
 VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision precision, int mw, int mh)
@@ -136,7 +134,9 @@ VulkanNetwork::Impl::Impl(Device& d, const Weights& weights, swinup_precision pr
         head.fc2 = blob.add_linear(weights, "head_mlp.fc2", kHeadMlpHidden, kHeadMlpHidden);
         head.fc3 = blob.add_linear(weights, "head_mlp.fc3", kHeadMlpHidden, kHeadMlpOutputs);
     }
-    weight_buffer = upload_to_device(device, blob.bytes());
+    weight_upload = Buffer(device, blob.bytes().size(), MemoryUse::Upload);
+    weight_upload.write(blob.bytes().data(), blob.bytes().size());
+    weight_buffer = Buffer(device, blob.bytes().size(), MemoryUse::DeviceLocal);
     const VkBuffer wb = weight_buffer.handle();
     for (DeviceBlock& b : blocks) set_buffer(b, wb);
     for (DeviceLinear* l : {&embed, &skip0, &embed0, &embed1, &mask_embed}) set_buffer(*l, wb);
@@ -293,10 +293,12 @@ void VulkanNetwork::Impl::record(LayerRecorder& rec, BufferView staged, BufferVi
     begin("expand0");
     if (lite) {
         // expand0 + skip0(slots) -> f16 at level 0 (the CPU's fused tail, layer by layer).
-        // expand0's norm is recorded next, its GEMM (which reads skip0's outputs) after a barrier.
+        // expand0's GEMM reads skip0's outputs: a barrier between them (its norm, where it runs
+        // as a kernel of its own, is after the barrier too).
         // The outputs go to `qkv`: no attention runs after dec1 in lite.
         record_gemm(rec, gemm_call(skip0, staged, w * h, kSlots / 4, GemmEpilogue::store_f32, scratch.qkv, ch[0]),
                     exact);
+        rec.barrier();
         record_patch_expand(rec, expand0, whole(d1), w1, h1, scratch.qkv, true, whole(d0), scratch, exact);
     } else {
         record_patch_expand(rec, expand0, whole(d1), w1, h1, whole(e0), false, whole(d0), scratch, exact);
@@ -316,6 +318,8 @@ VulkanNetwork::VulkanNetwork(Device& device, std::shared_ptr<const Weights> weig
 
 VulkanNetwork::~VulkanNetwork() = default;
 
+void VulkanNetwork::weights_arrived() { impl_->weights_in_place = true; }
+
 void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int height, uint64_t frame_index,
                            BufferView head, BufferView masks) {
     if (width <= 0 || height <= 0 || width % kPadMultiple != 0 || height % kPadMultiple != 0 ||
@@ -325,7 +329,16 @@ void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int
                                     " within the network's " + std::to_string(impl_->max_width) + "x" +
                                     std::to_string(impl_->max_height));
     }
-    RuntimeLayerRecorder rec(impl_->device, recorder);
+    if (!impl_->weights_in_place) {
+        // Ordered before the layers' reads, and after an earlier frame's reads, by the recorder's
+        // barriers (a copy is a command like a dispatch).
+        recorder.copy_buffer(impl_->weight_upload, 0, impl_->weight_buffer, 0, impl_->weight_buffer.size());
+    }
+    RuntimeLayerRecorder::DispatchHook hook;
+    if (impl_->kernel_marker) {
+        hook = [this](const char* kernel, Recorder& r) { impl_->kernel_marker(impl_->current_layer, kernel, r); };
+    }
+    RuntimeLayerRecorder rec(impl_->device, recorder, hook);
     impl_->recorder = &recorder;
     impl_->record(rec, staged, masks, width, height, frame_index, head);
     impl_->recorder = nullptr;
@@ -334,6 +347,8 @@ void VulkanNetwork::record(Recorder& recorder, BufferView staged, int width, int
 void VulkanNetwork::set_layer_snapshots(bool on) { impl_->snapshots_on = on; }
 
 void VulkanNetwork::set_layer_marker(LayerMarker marker) { impl_->marker = std::move(marker); }
+
+void VulkanNetwork::set_kernel_marker(KernelMarker marker) { impl_->kernel_marker = std::move(marker); }
 
 std::vector<VulkanNetwork::LayerOutput> VulkanNetwork::layer_outputs() const {
     std::vector<LayerOutput> out;

@@ -23,9 +23,11 @@ class Recorder;
 
 class VulkanNetwork {
 public:
-    // Uploads the weights once (one device buffer) and allocates the activations for padded grids
-    // up to max_width x max_height (multiples of 32). Throws std::invalid_argument naming a
-    // missing or misshapen tensor, VulkanError when the device refuses an allocation.
+    // Writes the weights into a host-visible upload buffer and allocates their device buffer and
+    // the activations for padded grids up to max_width x max_height (multiples of 32). Submits
+    // nothing: record() copies the weights into the device buffer until weights_arrived(). Throws
+    // std::invalid_argument naming a missing or misshapen tensor, VulkanError when the device
+    // refuses an allocation.
     VulkanNetwork(Device& device, std::shared_ptr<const Weights> weights, swinup_precision precision,
                   int max_width, int max_height);
     ~VulkanNetwork();
@@ -42,6 +44,10 @@ public:
     // and ends with no barrier of its own beyond the layers').
     void record(Recorder& recorder, BufferView staged, int width, int height, uint64_t frame_index,
                 BufferView head, BufferView masks = {});
+    // A recording of record() has completed on the device: the weights are in the device buffer
+    // and later recordings no longer copy them (until then each one does: one recorded but never
+    // submitted must not leave the next reading memory nothing wrote).
+    void weights_arrived();
 
     // Tests: when on, record() also copies every layer's output into a snapshot buffer; after the
     // commands have completed, layer_outputs() decodes them as floats with the CPU network's layer
@@ -59,6 +65,9 @@ public:
     // layer is recorded into (for timestamp queries). Empty: no calls.
     using LayerMarker = std::function<void(const std::string& layer, bool begin, Recorder& recorder)>;
     void set_layer_marker(LayerMarker marker);
+    // Called after each kernel's dispatch (`swinup bench --detail`), with the layer it belongs to.
+    using KernelMarker = std::function<void(const std::string& layer, const char* kernel, Recorder& recorder)>;
+    void set_kernel_marker(KernelMarker marker);
 
 private:
     struct Impl;

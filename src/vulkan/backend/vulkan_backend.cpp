@@ -18,7 +18,7 @@
 namespace swinup::vulkan {
 
 VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights,
-                             Device& device, std::unique_ptr<Device> owned, NetworkFn network)
+                             Device& device, std::unique_ptr<Device> owned, NetworkFn network, HostPath host_path)
     : desc_(desc), weights_(std::move(weights)), owned_(std::move(owned)), device_(device),
       buffers_(device, static_cast<int>(desc.max_render_width), static_cast<int>(desc.max_render_height),
                static_cast<int>(desc.display_width), static_cast<int>(desc.display_height)),
@@ -36,7 +36,8 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
                                                    pad_to_grid(static_cast<int>(desc.max_render_width)),
                                                    pad_to_grid(static_cast<int>(desc.max_render_height)));
     }
-    io_ = std::make_unique<HostFrameIo>(device, desc);
+    check_output_format_storable(device, desc.output_format);
+    if (host_path == HostPath::kEnabled) io_ = std::make_unique<HostFrameIo>(device, desc);
     // Every pipeline this context's frames and reactive masks record is made now, once, rather
     // than at the first frame (its cost is creation's: swinup_vulkan.h says how much).
     passes_.build_pipelines((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) != 0, weights_->config.masks, desc.output_format);
@@ -50,6 +51,24 @@ VulkanBackend::~VulkanBackend() {
     // waited on: its queues are the application's to synchronise (vkDeviceWaitIdle would touch
     // them all), and swinup_vulkan.h requires its recorded frames to be complete by now.
     if (device_.handle() && device_.owned()) vkDeviceWaitIdle(device_.handle());
+}
+
+void VulkanBackend::set_stage_timing(bool on, bool per_kernel) {
+    // Per kernel: about 100 marks a frame (full has the most layers).
+    timer_ = on ? std::make_unique<StageTimer>(device_, per_kernel ? 256u : 64u) : nullptr;
+    if (!network_) return;
+    network_->set_layer_marker(nullptr);
+    network_->set_kernel_marker(nullptr);
+    if (!on) return;
+    if (per_kernel) {
+        network_->set_kernel_marker([this](const std::string& layer, const char* kernel, Recorder& rec) {
+            if (timer_) timer_->mark(rec, ("network: " + layer + ": " + kernel).c_str());
+        });
+        return;
+    }
+    network_->set_layer_marker([this](const std::string& layer, bool begin, Recorder& rec) {
+        if (!begin && timer_) timer_->mark(rec, ("network: " + layer).c_str());
+    });
 }
 
 void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const swinup_dispatch_desc& desc,
@@ -93,8 +112,13 @@ namespace {
 // are recorded again next time (moving an image from UNDEFINED again is always valid: every use
 // rewrites the input images and the output image whole).
 template <class Work>
-swinup_status guarded_host_work(HostFrameIo& io, const char* prefix, const char* unchanged, std::string* error,
+swinup_status guarded_host_work(HostFrameIo* io_or_null, const char* prefix, const char* unchanged, std::string* error,
                                 Work&& work) {
+    if (io_or_null == nullptr) {
+        *error = std::string(prefix) + "this context has no host-pointer path (it runs on the application's device)";
+        return SWINUP_STATUS_UNSUPPORTED;
+    }
+    HostFrameIo& io = *io_or_null;
     try {
         work();
         return SWINUP_STATUS_OK;
@@ -118,7 +142,7 @@ swinup_status guarded_host_work(HostFrameIo& io, const char* prefix, const char*
 swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t frame_index, std::string* error) {
     // Everything recorded writes only scratch, the state slot frame.next and swinup's output image;
     // the caller's output is written and the state committed only after the frame completed.
-    return guarded_host_work(*io_, "dispatch: ", "the temporal state is unchanged; a lost device needs a new context",
+    return guarded_host_work(io_.get(), "dispatch: ", "the temporal state is unchanged; a lost device needs a new context",
                              error, [&] {
         const FrameSetup frame = frames_.begin(desc_, d);
         Recorder& rec = submitter_.begin();
@@ -145,7 +169,7 @@ swinup_status VulkanBackend::dispatch(const swinup_dispatch_desc& d, uint64_t fr
 swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_desc& d, std::string* error) {
     // Nothing of the temporal state is touched, and desc.output is written only after the device
     // finished, so a failure leaves the caller's memory as it was.
-    return guarded_host_work(*io_, "", "the output was not written", error, [&] {
+    return guarded_host_work(io_.get(), "", "the output was not written", error, [&] {
         const size_t pixels = static_cast<size_t>(desc_.max_render_width) * desc_.max_render_height;
         if (!mask_values_) {
             mask_values_ = std::make_unique<Buffer>(device_, pixels * 4, MemoryUse::DeviceLocal);
@@ -172,6 +196,9 @@ swinup_status VulkanBackend::generate_reactive_mask(const swinup_reactive_mask_d
 
 void VulkanBackend::count_frame(const FrameScalars& s) {
     add_frame_counts(statistics_, s.color_pixels, s.depth_replaced, s.motion_pixels, s.mask_nonfinite, s.mask_out_of_range);
+    // A frame completed: it, or one before it on the queue, carried the weights' copy (each frame
+    // does until now), so they are in place.
+    if (network_) network_->weights_arrived();
 }
 
 BackendMemory VulkanBackend::memory() const {

@@ -38,11 +38,17 @@ public:
     using NetworkFn = std::function<void(Recorder& rec, const Buffer& staged, int padded_width,
                                          int padded_height, uint64_t frame_index, const Buffer& head)>;
 
+    // Whether the context runs host-pointer frames (dispatch, generate_reactive_mask). A context on
+    // the application's device cannot (swinup submits to no queue of the application's), so it
+    // allocates none of their copies: about 240 MB at 1920x1080 -> 3840x2160.
+    enum class HostPath { kEnabled, kNone };
+
     // Runs on `device`, which `owned` owns when given (else the caller keeps it alive longer).
     // Throws VulkanError (a device too small, an output format it cannot write) or
     // std::invalid_argument (weights the network cannot use).
     VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<const Weights> weights, Device& device,
-                  std::unique_ptr<Device> owned = nullptr, NetworkFn network = {});
+                  std::unique_ptr<Device> owned = nullptr, NetworkFn network = {},
+                  HostPath host_path = HostPath::kEnabled);
     ~VulkanBackend() override;
 
     swinup_backend kind() const override { return SWINUP_BACKEND_VULKAN; }
@@ -51,6 +57,7 @@ public:
     // swinup_generate_reactive_mask on host pointers: both colours copied into swinup's images, the
     // mask computed on the device (vulkan/frame/reactive_mask_pass.h), read back and written into
     // desc.output's rows only once it completed. The first call allocates its images and buffers.
+    // Both are refused (SWINUP_STATUS_UNSUPPORTED) under HostPath::kNone.
     swinup_status generate_reactive_mask(const swinup_reactive_mask_desc& desc, std::string* error) override;
     // device_bytes: every VkDeviceMemory swinup holds on its Device (Device::allocated_bytes: the
     // buffers and images of the frame, the network and the host path, device-local and
@@ -63,7 +70,8 @@ public:
         return SWINUP_STATUS_OK;
     }
     InputStatistics input_statistics_known() const override { return statistics_; }
-    // Adds one completed frame's counts (its FrameScalars) to the statistics.
+    // Adds one completed frame's counts (its FrameScalars) to the statistics; a completed frame also
+    // tells the network its weights are in place (VulkanNetwork::weights_arrived).
     void count_frame(const FrameScalars& scalars);
     // The Vulkan-facing API's per-recording-slot copies of recorded frames' FrameScalars (host
     // readable; vulkan_api/recording_slots.h has as many slots). Allocated here, with the rest, so
@@ -84,6 +92,18 @@ public:
         frames_.commit(frame);
         state_initialised_ = true;
     }
+    // The host-side bookkeeping a commit changes (which state slot holds the last frame, its size
+    // and jitter, whether the state was zeroed), taken before a recorded frame and put back when
+    // that frame is abandoned: it never ran, so the GPU state is what the earlier frames left.
+    struct SequencePoint {
+        FrameSequence frames;
+        bool state_initialised = false;
+    };
+    SequencePoint sequence_point() const { return {frames_, state_initialised_}; }
+    void restore(const SequencePoint& point) {
+        frames_ = point.frames;
+        state_initialised_ = point.state_initialised;
+    }
 
     Device& device() { return device_; }
     const VulkanFrameStats& last_frame_stats() const { return stats_; }
@@ -92,7 +112,9 @@ public:
     int current_slot() const { return frames_.current(); }
     // `swinup bench`: time the stages of each host dispatch (GPU timestamps; last_stage_times()
     // after a dispatch). Throws VulkanError when the device writes no timestamps.
-    void set_stage_timing(bool on) { timer_ = on ? std::make_unique<StageTimer>(device_) : nullptr; }
+    // The network's layers are stages of their own ("network: enc1", ...); with `per_kernel`
+    // each of their kernels ("network: enc1: gemm_matrix", ...).
+    void set_stage_timing(bool on, bool per_kernel = false);
     std::vector<std::pair<std::string, double>> last_stage_times() const {
         return timer_ ? timer_->stages() : std::vector<std::pair<std::string, double>>{};
     }
@@ -112,7 +134,7 @@ private:
     bool state_initialised_ = false;  // the state buffers were zeroed by a completed frame
     // The host path's own objects.
     HostSubmitter submitter_;
-    std::unique_ptr<HostFrameIo> io_;
+    std::unique_ptr<HostFrameIo> io_;  // null under HostPath::kNone
     Buffer scalars_readback_;
     Buffer recorded_counts_;  // kRecordedCountSlots FrameScalars
     // generate_reactive_mask's values (max render w * h f32) and their host copy; made on first use.

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "frame/formats.h"
 #include "model/model_spec.h"
 #include "vulkan/runtime/vulkan_error.h"
 #include "vulkan_shaders.h"
@@ -22,10 +23,13 @@ const SpirvCode& output_shader(swinup_precision precision, swinup_format format)
         case SWINUP_FORMAT_RGBA8: return fast ? shaders::frame_output_pass_fast_rgba8 : shaders::frame_output_pass_exact_rgba8;
         case SWINUP_FORMAT_B10G11R11F:
             return fast ? shaders::frame_output_pass_fast_b10g11r11 : shaders::frame_output_pass_exact_b10g11r11;
-        default:
+        default: {
+            const char* name = format_name(format);
+            const std::string got = name != nullptr ? std::string(name)
+                                                    : "swinup_format " + std::to_string(static_cast<int>(format));
             throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
-                              "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F (got " +
-                                  std::to_string(static_cast<int>(format)) + ")");
+                              "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F (got " + got + ")");
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "frame/formats.h"
 #include "frame/input_image.h"
+#include "vulkan/runtime/vk_format_name.h"
 #include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan {
@@ -78,24 +79,29 @@ void pack_rows(const swinup_resource& r, uint8_t* dst) {
 
 }  // namespace
 
-HostFrameIo::HostFrameIo(Device& device, const swinup_context_desc& context)
-    : device_(device), context_(context) {
-    const size_t render = static_cast<size_t>(context.max_render_width) * context.max_render_height;
-    const size_t display = static_cast<size_t>(context.display_width) * context.display_height;
-    // Colour (at most 16 bytes a texel), depth (4), motion (8, at display size at most), two masks (4).
-    upload_ = Buffer(device, align16(render * 16) + align16(render * 4) + align16(std::max(render, display) * 8) +
-                                 2 * align16(render * 4),
-                     MemoryUse::Upload);
-    readback_ = Buffer(device, display * 8, MemoryUse::Readback);
-    const VkFormat format = output_vk_format(context.output_format);
+void check_output_format_storable(const Device& device, swinup_format output_format) {
+    const VkFormat format = output_vk_format(output_format);
     if (format == VK_FORMAT_UNDEFINED) {
         throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F");
     }
     if (!device.format_supports(format, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() +
-                                                         "\" cannot write " + format_name(format) +
+                                                         "\" cannot write " + vk_format_name(format) +
                                                          " as a storage image (the output format)");
     }
+}
+
+HostFrameIo::HostFrameIo(Device& device, const swinup_context_desc& context)
+    : device_(device), context_(context) {
+    const size_t render = static_cast<size_t>(context.max_render_width) * context.max_render_height;
+    const size_t display = static_cast<size_t>(context.display_width) * context.display_height;
+    check_output_format_storable(device, context.output_format);
+    const VkFormat format = output_vk_format(context.output_format);
+    // Colour (at most 16 bytes a texel), depth (4), motion (8, at display size at most), two masks (4).
+    upload_ = Buffer(device, align16(render * 16) + align16(render * 4) + align16(std::max(render, display) * 8) +
+                                 2 * align16(render * 4),
+                     MemoryUse::Upload);
+    readback_ = Buffer(device, display * 8, MemoryUse::Readback);
     output_ = Image(device, context.display_width, context.display_height, format,
                     VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
 }
@@ -106,7 +112,7 @@ Image& HostFrameIo::input_image(int role, VkFormat format, uint32_t width, uint3
     if (it == inputs_.end()) {
         if (!device_.format_supports(format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
             throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device_.name() +
-                                                             "\" cannot sample " + format_name(format));
+                                                             "\" cannot sample " + vk_format_name(format));
         }
         it = inputs_.emplace(key, Image(device_, width, height, format,
                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT)).first;

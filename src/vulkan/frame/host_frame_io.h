@@ -15,6 +15,10 @@
 
 namespace swinup::vulkan {
 
+// Throws VulkanError (INVALID_ARGUMENT, or UNSUPPORTED naming the format) unless the device can
+// write the context's output format as a storage image: checked at creation on both paths.
+void check_output_format_storable(const Device& device, swinup_format output_format);
+
 class HostFrameIo {
 public:
     // Allocates the upload and readback buffers and the output image for the context's largest

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "vulkan/runtime/vk_format_name.h"
 #include "vulkan/runtime/vulkan_error.h"
 #include "vulkan_shaders.h"
 
@@ -54,11 +55,11 @@ void record_reactive_mask_image(Device& device, Recorder& rec, const ReactiveMas
     if (code == nullptr) {
         throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
                           std::string("the reactive mask is written as R8_UNORM, R16_SFLOAT or R32_SFLOAT, not ") +
-                              format_name(format));
+                              vk_format_name(format));
     }
     if (!device.format_supports(format, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() + "\" cannot write " +
-                                                         format_name(format) + " as a storage image (the mask output)");
+                                                         vk_format_name(format) + " as a storage image (the mask output)");
     }
     rec.dispatch(device.pipeline(to_image_pipeline(code)),
                  {Bind::sampled_image(opaque.view, opaque.layout), Bind::sampled_image(final_color.view, final_color.layout),

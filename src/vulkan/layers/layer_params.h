@@ -22,6 +22,7 @@ enum class GemmEpilogue : int32_t {
 
 struct GemmParams {
     int32_t m, n, k, lda, a_offset, ldo, out_offset, epilogue, coarse_w, expand_c, exact;
+    int32_t norm;  // gemm_matrix.comp: 1 = a holds f16 rows that RMSNorm (gain: binding 6) turns into e4m3
 };
 
 struct RmsNormParams {

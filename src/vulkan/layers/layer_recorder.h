@@ -22,13 +22,18 @@ struct BufferView {
 
 // The layer kernels, one shader each.
 enum class LayerKernel {
-    gemm_e4m3,         // layers/gemm_e4m3.comp, 64-output tiles
-    gemm_e4m3_n32,     // the same with 32-output tiles (specialization constant 0 = 32)
-    rms_norm_e4m3,     // layers/rms_norm_e4m3.comp
-    window_attention,  // layers/window_attention.comp
-    gather_rows,       // layers/gather_rows.comp
+    gemm_e4m3,          // layers/gemm_e4m3.comp (exact: the CPU's k order), 64-output tiles
+    gemm_e4m3_n32,      // the same with 32-output tiles (specialization constant 0 = 32)
+    gemm_portable,      // gemm_e4m3.comp's PORTABLE_FAST variant (fast mode without matrix units)
+    gemm_portable_n32,
+    gemm_matrix,        // layers/gemm_matrix.comp (fast mode's matrix path; the recorder picks
+    gemm_matrix_n32,    // the real or emulated variant and the matrix shape from the device)
+    rms_norm_e4m3,      // layers/rms_norm_e4m3.comp
+    window_attention,   // layers/window_attention.comp (exact mode; fast mode's wide heads)
+    window_attention_fast,  // its FAST variant (fast mode, heads of up to 32 channels)
+    gather_rows,        // layers/gather_rows.comp
 };
-constexpr int kLayerKernelCount = 5;
+constexpr int kLayerKernelCount = 10;
 
 // Workgroup counts covering `items` work items in groups of `group_size`, as a 2D grid when they
 // exceed 65535 (maxComputeWorkGroupCount's guaranteed minimum per dimension); the shaders number
@@ -51,6 +56,8 @@ public:
                           uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) = 0;
     // Makes every shader write recorded so far visible to every shader read and write after it.
     virtual void barrier() = 0;
+    // Whether fast mode's GEMM runs gemm_matrix (its tiles: layers/gemm.cpp) or gemm_portable.
+    virtual bool fast_gemm_on_matrix_tiles() const = 0;
 };
 
 }  // namespace swinup::vulkan

@@ -7,11 +7,10 @@ namespace swinup::vulkan {
 
 void record_patch_expand(LayerRecorder& rec, const DeviceNormLinear& e, BufferView coarse, int w, int h,
                          BufferView skip, bool skip_f32, BufferView fine, const LayerScratch& s, bool exact) {
-    const int c = e.linear.in, tokens = w * h;
-    record_rms_norm(rec, {coarse, e.gain, s.normed, tokens, c, false, 0, c / 4}, exact);
-    rec.barrier();
-    GemmCall g = gemm_call(e.linear, s.normed, tokens, c / 4,
-                           skip_f32 ? GemmEpilogue::expand_f32_skip : GemmEpilogue::expand_f16_skip, fine, 0);
+    const int tokens = w * h;
+    // The norm fused into the GEMM's loads where record_gemm can.
+    GemmCall g = normed_gemm_call(e.linear, coarse, tokens, e.gain, s.normed,
+                                  skip_f32 ? GemmEpilogue::expand_f32_skip : GemmEpilogue::expand_f16_skip, fine, 0);
     g.skip = skip;
     g.coarse_w = w;
     record_gemm(rec, g, exact);

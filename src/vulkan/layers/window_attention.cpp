@@ -13,8 +13,10 @@ void record_window_attention(LayerRecorder& recorder, const AttentionCall& call,
     const float inv_sqrt_d = exact::div(1.0f, exact::sqrt(static_cast<float>(d)));
     const AttentionParams p{call.width, call.height, call.channels, call.heads, call.shifted ? 1 : 0,
                             inv_sqrt_d, exact ? 1 : 0};
-    // Two windows side by side per workgroup (window_attention.comp).
-    recorder.dispatch(LayerKernel::window_attention, {call.qkv, call.rel_bias, call.out}, &p, sizeof p,
+    // Two windows side by side per workgroup (window_attention.comp); fast mode's variant keeps
+    // heads of up to 32 channels (every head of both variants) in registers.
+    const LayerKernel kernel = !exact && d <= 32 ? LayerKernel::window_attention_fast : LayerKernel::window_attention;
+    recorder.dispatch(kernel, {call.qkv, call.rel_bias, call.out}, &p, sizeof p,
                       uint32_t((call.width / 4 + 1) / 2), uint32_t(call.height / 4), uint32_t(call.heads));
 }
 

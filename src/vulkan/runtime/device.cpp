@@ -1,10 +1,13 @@
 #include "vulkan/runtime/device.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 
 #include "vulkan/runtime/vulkan_error.h"
+#include "vulkan_shaders.h"  // SWINUP_VULKAN_MATRIX_SHADERS
 
 namespace swinup::vulkan {
 namespace {
@@ -20,6 +23,32 @@ bool layer_present(const char* name) {
         if (std::strcmp(l.layerName, name) == 0) return true;
     }
     return false;
+}
+
+// The validation layer's version (0 when absent).
+uint32_t layer_spec_version(const char* name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (const auto& l : layers) {
+        if (std::strcmp(l.layerName, name) == 0) return l.specVersion;
+    }
+    return 0;
+}
+
+// A validation layer older than VK_KHR_cooperative_matrix (Vulkan 1.3.255; Debian 12 ships 1.3.239)
+// cannot parse the matrix shaders' SPIR-V and reports every such module as invalid: an unknown
+// capability (6022, CooperativeMatrixKHR) and extension, and the failures that follow from it.
+// Those reports say nothing about the shader; the build checks the SPIR-V with spirv-val 2025.5
+// (src/vulkan/shaders.cmake) instead, and they are not recorded. Every other message is.
+bool unparsed_matrix_module_report(const char* text) {
+    const std::string t = text ? text : "";
+    return t.find("SPV_KHR_cooperative_matrix") != std::string::npos ||
+           t.find("capability operand: 6022") != std::string::npos ||
+           t.find("Unhandled OpCapability") != std::string::npos ||
+           t.find("attempted to apply specialization constants with spirv-opt but failed") != std::string::npos ||
+           (t.find("does not contain valid spirv") != std::string::npos && t.find("6022") != std::string::npos);
 }
 
 VkInstance make_instance(bool validation) {
@@ -150,6 +179,44 @@ std::string version_text(uint32_t v) {
            std::to_string(VK_API_VERSION_PATCH(v));
 }
 
+MatrixSupport query_matrix_support(VkInstance instance, VkPhysicalDevice physical) {
+    MatrixSupport m;
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(physical, &props);
+    if (!SWINUP_VULKAN_MATRIX_SHADERS) {
+        m.reason = "this build has no cooperative-matrix shaders";
+        return m;
+    }
+    // The matrix shaders' SPIR-V is Vulkan 1.3's and uses f16 arithmetic and the Vulkan memory model.
+    if (props.apiVersion < VK_API_VERSION_1_3) {
+        m.reason = "Vulkan 1.3 is needed (the device offers " + version_text(props.apiVersion) + ")";
+        return m;
+    }
+    if (!has_cooperative_matrix_extension(physical)) {
+        m.reason = "no VK_KHR_cooperative_matrix";
+        return m;
+    }
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR fmatrix{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.pNext = &f12;
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    f13.pNext = &fmatrix;
+    f12.pNext = &f13;
+    vkGetPhysicalDeviceFeatures2(physical, &features);
+    if (!fmatrix.cooperativeMatrix || !f12.shaderFloat16 || !f12.vulkanMemoryModel ||
+        !f12.vulkanMemoryModelDeviceScope || !f13.maintenance4) {
+        m.reason = "cooperativeMatrix, shaderFloat16, vulkanMemoryModel(DeviceScope) or maintenance4 is not supported";
+        return m;
+    }
+    if (!choose_matrix_shape(query_matrix_shapes(instance, physical), &m.shape)) {
+        m.reason = "no f16 x f16 + f32 subgroup shape that fits the GEMM's tiles";
+        return m;
+    }
+    m.usable = true;
+    return m;
+}
+
 std::vector<PhysicalDeviceSummary> list_physical_devices() {
     VkInstance instance = make_instance(false);
     std::vector<PhysicalDeviceSummary> out;
@@ -158,8 +225,11 @@ std::vector<PhysicalDeviceSummary> list_physical_devices() {
         for (uint32_t i = 0; i < devices.size(); ++i) {
             VkPhysicalDeviceProperties p;
             vkGetPhysicalDeviceProperties(devices[i], &p);
+            const MatrixSupport matrix = query_matrix_support(instance, devices[i]);
             out.push_back({i, p.deviceName, device_type_text(p.deviceType), p.apiVersion,
-                           missing_requirements(devices[i])});
+                           missing_requirements(devices[i]),
+                           matrix.usable ? "matrix units, " + shape_text(matrix.shape)
+                                         : "portable (" + matrix.reason + ")"});
         }
     } catch (...) {
         vkDestroyInstance(instance, nullptr);
@@ -174,7 +244,11 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::on_message(VkDebugUtilsMessageSeverityFla
                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     auto* self = static_cast<Device*>(user);
     const char* level = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
-    std::lock_guard<std::mutex> lock(self->mutex_);
+    std::lock_guard<std::mutex> lock(self->messages_mutex_);
+    if (self->layer_predates_matrix_ && unparsed_matrix_module_report(data ? data->pMessage : nullptr)) {
+        ++self->unparsed_matrix_reports_;
+        return VK_FALSE;
+    }
     self->messages_.push_back(std::string(level) + ": " + (data && data->pMessage ? data->pMessage : "(no text)"));
     return VK_FALSE;
 }
@@ -184,6 +258,7 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     d->owned_ = true;
     d->instance_ = make_instance(options.validation);
     if (options.validation) {
+        d->layer_predates_matrix_ = layer_spec_version(kValidationLayer) < VK_MAKE_API_VERSION(0, 1, 3, 255);
         auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(d->instance_, "vkCreateDebugUtilsMessengerEXT"));
         VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
@@ -223,6 +298,7 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     }
     vkGetPhysicalDeviceFeatures2(d->physical_, &available);
 
+    const bool matrix = query_matrix_support(d->instance_, d->physical_).usable;
     VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features e11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
@@ -237,10 +313,15 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
         e12.shaderFloat16 = f12.shaderFloat16;
         e12.shaderInt8 = f12.shaderInt8;
         e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+        // The memory model only with the matrix path, whose shaders use it: with it on, the other
+        // shaders' device-scope atomics need vulkanMemoryModelDeviceScope as well.
+        e12.vulkanMemoryModel = matrix ? VK_TRUE : VK_FALSE;
+        e12.vulkanMemoryModelDeviceScope = matrix ? f12.vulkanMemoryModelDeviceScope : VK_FALSE;
         if (props.apiVersion >= VK_API_VERSION_1_3) {
             e12.pNext = &e13;
             e13.subgroupSizeControl = f13.subgroupSizeControl;
             e13.computeFullSubgroups = f13.computeFullSubgroups;
+            e13.maintenance4 = f13.maintenance4;  // the matrix shaders' LocalSizeId
         }
     } else {
         enable.pNext = &e16;
@@ -251,8 +332,18 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     queue_info.queueFamilyIndex = d->queue_family_;
     queue_info.queueCount = 1;
     queue_info.pQueuePriorities = &priority;
+    // The matrix units: enabled with what their shaders also need (f16 arithmetic).
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR ematrix{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+    std::vector<const char*> device_extensions;
+    if (matrix) {
+        ematrix.cooperativeMatrix = VK_TRUE;
+        e13.pNext = &ematrix;
+        device_extensions.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+    }
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     info.pNext = &enable;
+    info.enabledExtensionCount = uint32_t(device_extensions.size());
+    info.ppEnabledExtensionNames = device_extensions.data();
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue_info;
     check(vkCreateDevice(d->physical_, &info, nullptr, &d->device_), "vkCreateDevice");
@@ -266,6 +357,9 @@ std::unique_ptr<Device> Device::create(const DeviceOptions& options) {
     d->caps_.shader_int8 = e12.shaderInt8 == VK_TRUE;
     d->caps_.storage_buffer_8bit = e12.storageBuffer8BitAccess == VK_TRUE;
     d->caps_.subgroup_size_control = e13.subgroupSizeControl == VK_TRUE;
+    d->caps_.maintenance4 = e13.maintenance4 == VK_TRUE;
+    d->caps_.vulkan_memory_model = e12.vulkanMemoryModel == VK_TRUE;
+    d->finish_matrix_setup(matrix);
     return d;
 }
 
@@ -301,7 +395,8 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
     }
     d->pipeline_cache_ = h.pipeline_cache;
     // The backend's host-path objects are made for queue 0 of the family; swinup never submits to
-    // it on the application's device (the host path is refused there).
+    // it on the application's device (the host path is refused there, and the weights' upload is
+    // recorded into the frames: network_vulkan.h).
     vkGetDeviceQueue(h.device, h.queue_family, 0, &d->queue_);
     const std::string missing = missing_requirements(d->physical_);
     if (!missing.empty()) {
@@ -311,6 +406,7 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
                           std::string("Vulkan device \"") + props.deviceName + "\" lacks " + missing);
     }
     // Optional features: only what the application says it enabled.
+    bool matrix_enabled = false;
     if (h.enabled_features) {
         d->caps_.shader_int64 = h.enabled_features->features.shaderInt64 == VK_TRUE;
         d->caps_.shader_float64 = h.enabled_features->features.shaderFloat64 == VK_TRUE;
@@ -322,12 +418,21 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
                 d->caps_.shader_float16 = f->shaderFloat16;
                 d->caps_.shader_int8 = f->shaderInt8;
                 d->caps_.storage_buffer_8bit = f->storageBuffer8BitAccess;
+                d->caps_.vulkan_memory_model = f->vulkanMemoryModel && f->vulkanMemoryModelDeviceScope;
             } else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES) {
-                d->caps_.subgroup_size_control = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s)->subgroupSizeControl;
+                const auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
+                d->caps_.subgroup_size_control = f->subgroupSizeControl;
+                d->caps_.maintenance4 = f->maintenance4;
+            } else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR) {
+                // Valid only with VK_KHR_cooperative_matrix enabled: its presence in the chain
+                // with the feature on is the application's statement that it enabled both.
+                matrix_enabled = reinterpret_cast<const VkPhysicalDeviceCooperativeMatrixFeaturesKHR*>(s)->cooperativeMatrix == VK_TRUE;
             }
         }
     }
     d->finish_setup();
+    d->finish_matrix_setup(matrix_enabled && d->caps_.shader_float16 &&
+                           d->properties_.apiVersion >= VK_API_VERSION_1_3);
     return d;
 }
 
@@ -401,6 +506,62 @@ bool Device::format_supports(VkFormat format, VkFormatFeatureFlags features) con
     return (props.optimalTilingFeatures & features) == features;
 }
 
+const char* fast_gemm_path_name(FastGemmPath path) {
+    switch (path) {
+        case FastGemmPath::portable: return "portable";
+        case FastGemmPath::matrix: return "matrix";
+        case FastGemmPath::matrix_emulated: return "matrix-emulated";
+    }
+    return "portable";
+}
+
+void Device::finish_matrix_setup(bool matrix_enabled) {
+    caps_.matrix_shapes = query_matrix_shapes(instance_, physical_);
+    // The matrix shaders' SPIR-V uses the Vulkan memory model (GL_KHR_memory_scope_semantics).
+    caps_.cooperative_matrix = SWINUP_VULKAN_MATRIX_SHADERS && matrix_enabled && caps_.vulkan_memory_model &&
+                               caps_.maintenance4 &&
+                               choose_matrix_shape(caps_.matrix_shapes, &caps_.matrix_shape);
+    fast_gemm_path_ = caps_.cooperative_matrix ? FastGemmPath::matrix : FastGemmPath::portable;
+    // The override for measurements and tests: one device, each path in turn.
+    if (const char* env = std::getenv("SWINUP_VULKAN_FAST_GEMM")) {
+        const std::string want = env;
+        FastGemmPath path = fast_gemm_path_;
+        if (want == "portable") path = FastGemmPath::portable;
+        else if (want == "matrix") path = FastGemmPath::matrix;
+        else if (want == "matrix-emulated") path = FastGemmPath::matrix_emulated;
+        else throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                               "SWINUP_VULKAN_FAST_GEMM=" + want + " is not portable, matrix or matrix-emulated");
+        if (!set_fast_gemm_path(path)) {
+            throw VulkanError(SWINUP_STATUS_UNSUPPORTED, "SWINUP_VULKAN_FAST_GEMM=" + want + ": Vulkan device \"" +
+                                                             name_ + "\" cannot run that path");
+        }
+    }
+}
+
+bool Device::can_run(FastGemmPath path) const {
+    switch (path) {
+        case FastGemmPath::portable: return true;
+        case FastGemmPath::matrix: return caps_.cooperative_matrix;
+        // f16 shared-memory tiles, subgroup ids (Vulkan 1.1) and the Vulkan 1.3 SPIR-V.
+        case FastGemmPath::matrix_emulated:
+            return SWINUP_VULKAN_MATRIX_SHADERS && caps_.shader_float16 && caps_.maintenance4 &&
+                   properties_.apiVersion >= VK_API_VERSION_1_3;
+    }
+    return false;
+}
+
+bool Device::set_fast_gemm_path(FastGemmPath path, const MatrixShape* emulated_shape) {
+    if (!can_run(path)) return false;
+    if (path == FastGemmPath::matrix_emulated) {
+        MatrixShape shape = caps_.cooperative_matrix ? caps_.matrix_shape : MatrixShape{16, 16, 16};
+        if (emulated_shape) shape = *emulated_shape;
+        if (!choose_matrix_shape({shape}, nullptr)) return false;  // a shape the tiles cannot take
+        emulated_shape_ = shape;
+    }
+    fast_gemm_path_ = path;
+    return true;
+}
+
 const ComputePipeline& Device::pipeline(const PipelineDesc& desc) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto key = std::make_pair(desc.code ? desc.code->words : nullptr, desc.specialization);
@@ -413,12 +574,12 @@ const ComputePipeline& Device::pipeline(const PipelineDesc& desc) {
 }
 
 std::vector<std::string> Device::validation_messages() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(messages_mutex_);
     return messages_;
 }
 
 void Device::clear_validation_messages() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(messages_mutex_);
     messages_.clear();
 }
 

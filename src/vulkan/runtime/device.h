@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "vulkan/runtime/cooperative_matrix.h"
+#include "vulkan/runtime/fast_gemm_path.h"
 #include "vulkan/runtime/pipeline.h"
 
 namespace swinup::vulkan {
@@ -60,7 +62,16 @@ struct DeviceCapabilities {
     bool shader_float64 = false;           // shaderFloat64: auto exposure's f64 sums (frame passes)
     bool subgroup_size_control = false;    // subgroupSizeControl (Vulkan 1.3 feature)
     bool denorm_preserve_float32 = false;  // shaderDenormPreserveFloat32 (property, Vulkan 1.2)
+    bool vulkan_memory_model = false;      // vulkanMemoryModel and vulkanMemoryModelDeviceScope (Vulkan 1.2)
+    bool maintenance4 = false;             // maintenance4 (Vulkan 1.3): LocalSizeId, the matrix shaders' local size
+    // VK_KHR_cooperative_matrix enabled (with shaderFloat16 and Vulkan 1.3, which the matrix
+    // shaders' SPIR-V needs) and a shape the fast GEMM fits (choose_matrix_shape): matrix_shape.
+    bool cooperative_matrix = false;
+    MatrixShape matrix_shape;
+    std::vector<MatrixShape> matrix_shapes;  // every shape the device reports (`swinup info`)
 };
+
+
 
 // One physical device as `swinup info` lists it.
 struct PhysicalDeviceSummary {
@@ -69,7 +80,18 @@ struct PhysicalDeviceSummary {
     std::string type;         // "discrete GPU", "integrated GPU", "CPU", ...
     uint32_t api_version = 0;
     std::string missing;      // "" when swinup can run on it, else what it lacks
+    std::string fast_gemm;    // fast mode's GEMM path on it, and why (query_matrix_support)
 };
+
+// Whether swinup's own device on `physical` runs fast mode's GEMM on the matrix units: Vulkan 1.3,
+// VK_KHR_cooperative_matrix with shaderFloat16 and vulkanMemoryModel, a shape that fits
+// (choose_matrix_shape), and a build with the matrix shaders; else the reason.
+struct MatrixSupport {
+    bool usable = false;
+    MatrixShape shape;
+    std::string reason;
+};
+MatrixSupport query_matrix_support(VkInstance instance, VkPhysicalDevice physical);
 
 // Every physical device the loader sees. Throws VulkanError when there is no loader/driver.
 std::vector<PhysicalDeviceSummary> list_physical_devices();
@@ -95,6 +117,19 @@ public:
     const std::string& name() const { return name_; }
     const DeviceCapabilities& capabilities() const { return caps_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
+
+    // The fast GEMM's kernels: `matrix` where capabilities().cooperative_matrix, else `portable`;
+    // SWINUP_VULKAN_FAST_GEMM=portable|matrix|matrix-emulated overrides it at creation (a path
+    // the device cannot run is refused then), set_fast_gemm_path for tests (false: refused).
+    // The emulated path runs `emulated_shape` (default: the device's shape, else 16x16x16), so
+    // that one CPU device tests every vendor's tiling.
+    FastGemmPath fast_gemm_path() const { return fast_gemm_path_; }
+    bool set_fast_gemm_path(FastGemmPath path, const MatrixShape* emulated_shape = nullptr);
+    bool can_run(FastGemmPath path) const;
+    // The shape gemm_matrix.comp is specialised for on the current path.
+    const MatrixShape& gemm_matrix_shape() const {
+        return fast_gemm_path_ == FastGemmPath::matrix ? caps_.matrix_shape : emulated_shape_;
+    }
 
     // A memory type index among type_bits having `required`, preferring one that also has
     // `preferred`; throws VulkanError (UNSUPPORTED) naming the properties when none has them.
@@ -143,6 +178,7 @@ public:
 private:
     Device() = default;
     void finish_setup();
+    void finish_matrix_setup(bool matrix_enabled);
     static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                      VkDebugUtilsMessageTypeFlagsEXT types,
                                                      const VkDebugUtilsMessengerCallbackDataEXT* data,
@@ -158,11 +194,18 @@ private:
     VkSampler sampler_ = VK_NULL_HANDLE;
     std::string name_;
     DeviceCapabilities caps_;
+    FastGemmPath fast_gemm_path_ = FastGemmPath::portable;
+    MatrixShape emulated_shape_{16, 16, 16};
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceMemoryProperties memory_{};
 
     std::atomic<uint64_t> allocated_bytes_{0};
-    mutable std::mutex mutex_;
+    // Two locks: the validation layer reports from inside Vulkan calls, vkCreateComputePipelines
+    // among them, which runs under pipelines_mutex_.
+    mutable std::mutex mutex_;  // pipelines_
+    mutable std::mutex messages_mutex_;
+    bool layer_predates_matrix_ = false;   // the validation layer cannot parse the matrix shaders
+    uint64_t unparsed_matrix_reports_ = 0;  // its reports about them, not recorded (device.cpp)
     std::vector<std::string> messages_;
     std::map<std::pair<const uint32_t*, std::vector<uint32_t>>, std::unique_ptr<ComputePipeline>> pipelines_;
     uint64_t pipelines_created_ = 0;

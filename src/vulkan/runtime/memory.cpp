@@ -4,6 +4,7 @@
 #include <string>
 
 #include "vulkan/runtime/device.h"
+#include "vulkan/runtime/vk_format_name.h"
 #include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan {
@@ -112,7 +113,7 @@ Image::Image(Device& device, uint32_t width, uint32_t height, VkFormat format, V
     const VkResult created = vkCreateImage(vk, &info, device.allocator(), &image);
     if (created == VK_ERROR_FORMAT_NOT_SUPPORTED) {
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() +
-                                                         "\" cannot make a " + format_name(format) + " image with the usage swinup needs");
+                                                         "\" cannot make a " + vk_format_name(format) + " image with the usage swinup needs");
     }
     check(created, "vkCreateImage");
     image_ = DeviceObject<VkImage, vkDestroyImage>(vk, image, device.allocator());
@@ -142,20 +143,6 @@ uint32_t texel_bytes(VkFormat format) {
         case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
         case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
         default: return 0;
-    }
-}
-
-const char* format_name(VkFormat format) {
-    switch (format) {
-        case VK_FORMAT_R32_SFLOAT: return "VK_FORMAT_R32_SFLOAT";
-        case VK_FORMAT_R32_UINT: return "VK_FORMAT_R32_UINT";
-        case VK_FORMAT_R8G8B8A8_UNORM: return "VK_FORMAT_R8G8B8A8_UNORM";
-        case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return "VK_FORMAT_A2B10G10R10_UNORM_PACK32";
-        case VK_FORMAT_R16G16_SFLOAT: return "VK_FORMAT_R16G16_SFLOAT";
-        case VK_FORMAT_R32G32_SFLOAT: return "VK_FORMAT_R32G32_SFLOAT";
-        case VK_FORMAT_R16G16B16A16_SFLOAT: return "VK_FORMAT_R16G16B16A16_SFLOAT";
-        case VK_FORMAT_R32G32B32A32_SFLOAT: return "VK_FORMAT_R32G32B32A32_SFLOAT";
-        default: return "a VkFormat swinup does not use";
     }
 }
 

@@ -94,6 +94,5 @@ private:
 
 // Bytes per texel of the formats swinup's images use (0 for any other).
 uint32_t texel_bytes(VkFormat format);
-const char* format_name(VkFormat format);
 
 }  // namespace swinup::vulkan

@@ -73,6 +73,12 @@ ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc, VkPi
     info.stage.module = module_handle;
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    if (desc.required_subgroup_size != 0) {
+        subgroup.requiredSubgroupSize = desc.required_subgroup_size;
+        info.stage.pNext = &subgroup;
+    }
     info.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
     check(vkCreateComputePipelines(device, cache, 1, &info, allocator, &pipeline),

@@ -24,6 +24,11 @@ struct PipelineDesc {
     std::vector<BindingKind> bindings;
     uint32_t push_constant_size = 0;       // bytes, a multiple of 4, at most 128
     std::vector<uint32_t> specialization;  // constant_id i = specialization[i] (32-bit values)
+    // Non-zero: the subgroup size the shader is written for (VK_EXT_subgroup_size_control /
+    // Vulkan 1.3), for devices whose subgroup size varies between pipelines; the caller checks
+    // that the device allows it. The pipeline cache key is the SPIR-V and the specialization, so a
+    // shader that sets this also passes it as a specialization constant.
+    uint32_t required_subgroup_size = 0;
 };
 
 // Move-only (its members are); destroyed with its Device.

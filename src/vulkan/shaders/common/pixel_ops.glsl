@@ -156,23 +156,27 @@ void px_lanczos3_weights(bool fused, float f, out float w[6]) {
 
 // ---- the output pass's kernel -----------------------------------------------------------------
 
-void px_kernel_sincos(float theta, out float sin_out, out float cos_out) {
+// a * b + c rounded once: the correctly rounded integer form (exact mode), or the hardware's fused
+// multiply-add (fast mode; Vulkan does not promise its rounding, which the fast bound allows).
+float px_fma(bool fused, float a, float b, float c) { return fused ? fma(a, b, c) : exact_fma(a, b, c); }
+
+void px_kernel_sincos(bool fused, float theta, out float sin_out, out float cos_out) {
     if (px_is_nan(theta)) theta = 0.0;
     theta = px_clampf(theta, -1024.0, 1024.0);
     const float k = exact_rint(exact_mul(theta, F(0x3f22f983u) /* 0.636619772367581343f */));
-    float f = exact_fma(-k, F(0x3fc90fdau) /* kHalfPiHi */, theta);
-    f = exact_fma(-k, F(0x33a22169u) /* kHalfPiLo */, f);
+    float f = px_fma(fused, -k, F(0x3fc90fdau) /* kHalfPiHi */, theta);
+    f = px_fma(fused, -k, F(0x33a22169u) /* kHalfPiLo */, f);
     const float f2 = exact_mul(f, f);
     float s = F(0x3638ef1du);
-    s = exact_fma(s, f2, F(0xb9500d01u));
-    s = exact_fma(s, f2, F(0x3c088889u));
-    s = exact_fma(s, f2, F(0xbe2aaaabu));
-    s = exact_fma(exact_mul(s, f2), f, f);
+    s = px_fma(fused, s, f2, F(0xb9500d01u));
+    s = px_fma(fused, s, f2, F(0x3c088889u));
+    s = px_fma(fused, s, f2, F(0xbe2aaaabu));
+    s = px_fma(fused, exact_mul(s, f2), f, f);
     float c = F(0x37d00d01u);
-    c = exact_fma(c, f2, F(0xbab60b61u));
-    c = exact_fma(c, f2, F(0x3d2aaaabu));
-    c = exact_fma(c, f2, -0.5);
-    c = exact_fma(c, f2, 1.0);
+    c = px_fma(fused, c, f2, F(0xbab60b61u));
+    c = px_fma(fused, c, f2, F(0x3d2aaaabu));
+    c = px_fma(fused, c, f2, -0.5);
+    c = px_fma(fused, c, f2, 1.0);
     const int quadrant = int(k) & 3;
     if (quadrant == 0) { sin_out = s; cos_out = c; }
     else if (quadrant == 1) { sin_out = c; cos_out = -s; }

@@ -13,8 +13,10 @@
 // and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code,
 // B10G11R11 as the f32 of the CPU's packed small floats (packed_formats.glsl), which the image's
 // conversion stores unchanged (every such value is one of the format's).
-// FAST_*: the kernel weights' and the colour compression's exp2/log2 and the Lanczos weights'
-// multiply-adds by the hardware (bound: tests/vulkan/test_vulkan_frame.cpp).
+// FAST_*: the hardware's exp2, log2, division and fused multiply-add wherever exact mode computes
+// them in integer arithmetic (exact_math.glsl): the kernel weights, sigmas and angle, the colour
+// compression, the blend weight's sigmoid, the kernel's normalisation, the output position and
+// units, and the Lanczos weights' multiply-adds (bound: tests/vulkan/test_vulkan_frame.cpp).
 #include "frame_push.glsl"
 #include "debug_view.glsl"
 #include "packed_formats.glsl"
@@ -71,6 +73,10 @@ float kernel_weight(float dx, float dy, float s, float c, float sigma_major, flo
     return exp2(-0.5 * kExactLog2e * (a * a + b * b));
 }
 const bool kFused = true;
+float div(float a, float b) { return a / b; }
+float kernel_sigma(float h) { return exp2(px_clampf(px_is_nan(h) ? 0.0 : h, -4.0, 2.0)); }
+float sigmoid(float x) { return 1.0 / (1.0 + exp2(-x * kExactLog2e)); }
+float output_units(float v, float exposure, float pre_exposure) { return v / exposure * pre_exposure; }
 #else
 float t_of(float x) { return px_t_of(x); }
 float t_inverse(float y) { return px_t_inverse(y); }
@@ -78,14 +84,18 @@ float kernel_weight(float dx, float dy, float s, float c, float sigma_major, flo
     return px_kernel_weight(dx, dy, s, c, sigma_major, sigma_minor);
 }
 const bool kFused = false;
+float div(float a, float b) { return exact_div(a, b); }
+float kernel_sigma(float h) { return px_kernel_sigma(h); }
+float sigmoid(float x) { return exact_sigmoid(x); }
+float output_units(float v, float exposure, float pre_exposure) { return px_output_units(v, exposure, pre_exposure); }
 #endif
 
 float output_position(int o, float scale) {
-    const float r = exact_sub(exact_div(float(o) + 0.5, scale), 0.5);
+    const float r = exact_sub(div(float(o) + 0.5, scale), 0.5);
     return exact_add(r, 0.5);
 }
 
-float blend_alpha(float raw) { return exact_sigmoid(px_is_nan(raw) ? 0.0 : raw); }
+float blend_alpha(float raw) { return sigmoid(px_is_nan(raw) ? 0.0 : raw); }
 
 float history_weight(float raw, float mv_x, float mv_y, float still_history_shift, float transparency) {
     const bool still = mv_x == 0.0 && mv_y == 0.0;
@@ -113,10 +123,10 @@ void main() {
     const int ny = px_clampi(px_floor_to_int(cy), 0, frame.height - 1);
     const int head_index = (ny * frame.padded_width + nx) * 16;
 
-    const float sigma_major = px_kernel_sigma(head[head_index + 4]);
-    const float sigma_minor = px_kernel_sigma(head[head_index + 5]);
+    const float sigma_major = kernel_sigma(head[head_index + 4]);
+    const float sigma_minor = kernel_sigma(head[head_index + 5]);
     float sin_theta, cos_theta;
-    px_kernel_sincos(head[head_index + 6], sin_theta, cos_theta);
+    px_kernel_sincos(kFused, head[head_index + 6], sin_theta, cos_theta);
 
     vec3 sum = vec3(0.0);
     float weight_sum = 0.0;
@@ -136,7 +146,7 @@ void main() {
     vec3 current;
     const int tn = (ny * frame.width + nx) * 3;
     for (int c = 0; c < 3; ++c) {
-        current[c] = weight_sum < F(0x1e3ce508u) /* 1e-20f */ ? tc[tn + c] : exact_div(sum[c], weight_sum);
+        current[c] = weight_sum < F(0x1e3ce508u) /* 1e-20f */ ? tc[tn + c] : div(sum[c], weight_sum);
     }
 
     const int m = (ny * frame.width + nx) * 2;
@@ -173,7 +183,7 @@ void main() {
     new_history[p + 1] = px_encode_half_colour(kept.b);
     const float exposure = scalars.exposure;
     vec3 v;
-    for (int c = 0; c < 3; ++c) v[c] = px_output_units(result[c], exposure, frame.pre_exposure);
+    for (int c = 0; c < 3; ++c) v[c] = output_units(result[c], exposure, frame.pre_exposure);
     if ((frame.flags & kFlagDebugView) != 0u) {  // debug_view.glsl: the output only, not the history
         int dx, dy;
         const int q = debug_view_source(ox, oy, frame.display_width, frame.display_height, frame.width, frame.height,

@@ -1,10 +1,14 @@
+// variants: EXACT FAST
 // Multi-head self-attention in 4x4 windows (docs/model-spec.md, "Number formats" and "Shifted
 // windows"; src/cpu/layers/window_attention.cpp), in the CPU's operation order:
 //   s_ij = sum_c q_i[c] k_j[c]   (f32, c in order; f16 x f16 products are exact)
 //   s_ij = s_ij * (1/sqrt(d)) + rel_bias[h, i, j]   (two roundings)
 //   m_i = max over allowed j, p_ij = f16(exp2((s_ij - m_i) * log2e)), 0 for masked keys
 //   l_i = sum_j p_ij (j in order), o_i = e4m3((sum over allowed j of p_ij v_j) / l_i)
-// Exact mode: exact_exp2 and IEEE division (exact_math.glsl); fast mode: exp2 and `/`.
+// EXACT (exact mode, and fast mode's heads wider than 32): exact_exp2 and IEEE division
+// (exact_math.glsl) in exact mode, exp2 and `/` in fast mode, loops to the head dimension d.
+// FAST (fast mode, d <= 32): the loops run to 32 with the channels past d skipped, unrolled, so
+// the query and output rows stay in registers; fused multiply-adds, exp2 and one reciprocal.
 // One workgroup per two windows side by side and a head, one invocation per query token (32: a
 // full NVIDIA warp; the shared memory stays at 16 KB with d up to 64). Q, K, V (f16, 2 per uint)
 // are read at the grid tokens of the (shifted or unshifted) window, and the e4m3 output is written
@@ -37,7 +41,11 @@ layout(push_constant) uniform Params {
     int exact;
 } p;
 
+#ifdef FAST
+const int kMaxHeadDim = 32;
+#else
 const int kMaxHeadDim = 64;
+#endif
 
 shared float k_tile[kWindowsPerGroup][kWindowTokens][kMaxHeadDim];
 shared float v_tile[kWindowsPerGroup][kWindowTokens][kMaxHeadDim];
@@ -61,7 +69,8 @@ void main() {
     const uint row = uint(token * c3 + head * d) / 2u;
     const uint k_at = row + uint(p.channels / 2);
     const uint v_at = row + uint(p.channels);
-    for (int c = 0; c < d; c += 2) {
+    [[unroll]] for (int c = 0; c < kMaxHeadDim; c += 2) {
+        if (c >= d) break;
         const uint w = uint(c / 2);
         const vec2 qv = unpack_f16x2(qkv_words[row + w]);
         q[c] = qv.x;
@@ -82,7 +91,13 @@ void main() {
     float m = -3.0e38;
     for (int j = 0; j < kWindowTokens; ++j) {
         float acc = 0.0;
+#ifdef FAST
+        [[unroll]] for (int c = 0; c < kMaxHeadDim; ++c) {
+            if (c < d) acc = fma(q[c], k_tile[slot][j][c], acc);
+        }
+#else
         for (int c = 0; c < d; ++c) acc = acc + q[c] * k_tile[slot][j][c];
+#endif
         precise float scaled = acc * p.inv_sqrt_d;
         precise float biased = scaled + rel_bias[bias_at + j];
         s[j] = biased;
@@ -103,6 +118,22 @@ void main() {
         l = sum;
     }
     float o[kMaxHeadDim];
+#ifdef FAST
+    [[unroll]] for (int c = 0; c < kMaxHeadDim; ++c) o[c] = 0.0;
+    for (int j = 0; j < kWindowTokens; ++j) {
+        if (((mask >> j) & 1u) == 0u) continue;  // masked keys are excluded, not weighted by 0
+        const float pj = s[j];
+        [[unroll]] for (int c = 0; c < kMaxHeadDim; ++c) {
+            if (c < d) o[c] = fma(pj, v_tile[slot][j][c], o[c]);
+        }
+    }
+    const uint out_at = uint(token * p.channels + head * d) / 4u;
+    const float inv_l = 1.0 / l;
+    [[unroll]] for (int c = 0; c < kMaxHeadDim; c += 4) {
+        if (c >= d) break;
+        out_words[out_at + uint(c / 4)] = pack_e4m3x4(vec4(o[c], o[c + 1], o[c + 2], o[c + 3]) * inv_l);
+    }
+#else
     for (int c = 0; c < d; ++c) o[c] = 0.0;
     for (int j = 0; j < kWindowTokens; ++j) {
         if (((mask >> j) & 1u) == 0u) continue;  // masked keys are excluded, not weighted by 0
@@ -115,4 +146,5 @@ void main() {
         [[dont_unroll]] for (int u = 0; u < 4; ++u) r[u] = p.exact != 0 ? exact_div(o[c + u], l) : o[c + u] / l;
         out_words[out_at + uint(c / 4)] = pack_e4m3x4(r);
     }
+#endif
 }
