@@ -75,12 +75,14 @@ inline swinup_format output_format_of(const std::string& name) {
     if (name == "rgba16f") return SWINUP_FORMAT_RGBA16F;
     if (name == "r10g10b10a2") return SWINUP_FORMAT_R10G10B10A2;
     if (name == "rgba8") return SWINUP_FORMAT_RGBA8;
-    throw std::runtime_error("--format: rgba16f, r10g10b10a2 or rgba8");
+    if (name == "b10g11r11f") return SWINUP_FORMAT_B10G11R11F;
+    throw std::runtime_error("--format: rgba16f, r10g10b10a2, rgba8 or b10g11r11f");
 }
 
 inline VkFormat vk_output_format(swinup_format f) {
     return f == SWINUP_FORMAT_RGBA16F       ? VK_FORMAT_R16G16B16A16_SFLOAT
            : f == SWINUP_FORMAT_R10G10B10A2 ? VK_FORMAT_A2B10G10R10_UNORM_PACK32
+           : f == SWINUP_FORMAT_B10G11R11F  ? VK_FORMAT_B10G11R11_UFLOAT_PACK32
                                              : VK_FORMAT_R8G8B8A8_UNORM;
 }
 
@@ -321,8 +323,22 @@ inline swinup_vulkan_image image_desc(VkImage image, VkImageView view, VkFormat 
     return d;
 }
 
+// The aspect a view of the image and a copy into it use: the depth aspect of a depth format (the
+// only one swinup reads of a depth-stencil buffer).
 inline VkImageAspectFlags aspect_of(VkFormat format) {
-    return format == VK_FORMAT_D32_SFLOAT ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    switch (format) {
+        case VK_FORMAT_D32_SFLOAT: case VK_FORMAT_D24_UNORM_S8_UINT: case VK_FORMAT_D32_SFLOAT_S8_UINT:
+            return VK_IMAGE_ASPECT_DEPTH_BIT;
+        default: return VK_IMAGE_ASPECT_COLOR_BIT;
+    }
+}
+
+// The aspects a layout transition of the whole image names: both of a depth-stencil format.
+inline VkImageAspectFlags barrier_aspect_of(VkFormat format) {
+    if (format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+        return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    }
+    return aspect_of(format);
 }
 
 // A 2D image of one mip level in optimal tiling, bound to its own device-local allocation, with a
@@ -629,7 +645,7 @@ inline void to_general(VkCommandBuffer cmd, const std::vector<const Image*>& ima
         b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
         b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         b.image = i->image;
-        b.subresourceRange = {aspect_of(i->format), 0, 1, 0, 1};
+        b.subresourceRange = {barrier_aspect_of(i->format), 0, 1, 0, 1};
         barriers.push_back(b);
     }
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,

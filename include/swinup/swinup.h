@@ -35,6 +35,9 @@ extern "C" {
 #define SWINUP_VERSION_MINOR 1
 #define SWINUP_VERSION_PATCH 0
 
+/* The largest display / render ratio per axis a context or dispatch accepts (the smallest is 1). */
+#define SWINUP_MAX_UPSCALE_RATIO 3.0f
+
 /* The most CPU worker threads a context may ask for (swinup_context_desc.num_threads). */
 #define SWINUP_MAX_THREADS 1024
 
@@ -68,7 +71,14 @@ typedef enum swinup_precision {
     SWINUP_PRECISION_FAST = 1   /* hardware approximations, held to a measured bound vs exact */
 } swinup_precision;
 
-/* Pixel formats of resources (inputs and output). */
+/* Pixel formats of resources (inputs and output). The packed formats are 32-bit words, little-
+   endian, with the memory layout of the Vulkan and DXGI formats named (a host copy of such an image
+   is passed as it is):
+     colour input:  RGBA16F, RGBA32F, RGB16F, RGB32F, R10G10B10A2, B10G11R11F
+     depth input:   R32F, D24_UNORM_S8, D32F_S8
+     motion input:  RG16F, RG32F
+     output:        RGBA16F, R10G10B10A2, RGBA8, B10G11R11F
+     masks:         R8_UNORM, R16F, R32F */
 typedef enum swinup_format {
     SWINUP_FORMAT_UNKNOWN = 0,
     SWINUP_FORMAT_RGBA16F = 1,    /* 4 x IEEE half, linear */
@@ -78,16 +88,31 @@ typedef enum swinup_format {
     SWINUP_FORMAT_R32F = 5,       /* 1 x float (depth) */
     SWINUP_FORMAT_RG16F = 6,      /* 2 x IEEE half (motion vectors) */
     SWINUP_FORMAT_RG32F = 7,      /* 2 x float (motion vectors) */
-    SWINUP_FORMAT_R10G10B10A2 = 8,/* packed UNORM, R in the low bits (output only) */
+    SWINUP_FORMAT_R10G10B10A2 = 8,/* packed UNORM: R bits 0-9, G 10-19, B 20-29, A 30-31 (Vulkan's
+                                     A2B10G10R10_UNORM_PACK32, DXGI R10G10B10A2_UNORM); colour input
+                                     (code / 1023, alpha not read) and output (alpha 3) */
     SWINUP_FORMAT_RGBA8 = 9,      /* 4 x UNORM8, R first in memory (output only) */
     SWINUP_FORMAT_R8_UNORM = 10,  /* 1 x UNORM8, value / 255 (masks) */
-    SWINUP_FORMAT_R16F = 11       /* 1 x IEEE half (masks) */
+    SWINUP_FORMAT_R16F = 11,      /* 1 x IEEE half (masks) */
+    SWINUP_FORMAT_B10G11R11F = 12,/* packed unsigned floats, linear: R bits 0-10 and G 11-21 (5-bit
+                                     exponent, 6-bit mantissa), B 22-31 (5-bit mantissa), exponent bias
+                                     15 as f16 (Vulkan's B10G11R11_UFLOAT_PACK32, DXGI R11G11B10_FLOAT,
+                                     the usual HDR scene format); colour input and output. As output,
+                                     negative values and NaN are written as 0 and values above the
+                                     largest finite one (65024, B 64512) as that one, rounded to nearest
+                                     even */
+    SWINUP_FORMAT_D24_UNORM_S8 = 13,/* depth input: 32-bit words, depth UNORM24 in bits 0-23 (read as
+                                     code / 16777215), stencil in bits 24-31 (not read): DXGI
+                                     D24_UNORM_S8_UINT, and what Vulkan's D24_UNORM_S8_UINT depth aspect
+                                     copies to a buffer as */
+    SWINUP_FORMAT_D32F_S8 = 14    /* depth input: 8 bytes a pixel, the float depth, then the stencil
+                                     byte and 3 unused bytes (not read): DXGI D32_FLOAT_S8X24_UINT */
 } swinup_format;
 
 /* Context creation flags (bit mask): they say how the inputs are to be read, and stay fixed for
    the context's life (creation refuses unknown bits). No flag selects other compiled code: at each
    dispatch both backends pass them as run-time switches to the input pass, which converts colour
-   (HDR: no clamp to 1), depth (DEPTH_INVERTED) and motion vectors (MV_DISPLAY_RES: read at the
+   (SRGB_INPUT: decoded to linear; HDR: no clamp to 1), depth (DEPTH_INVERTED) and motion vectors (MV_DISPLAY_RES: read at the
    display pixel and divided by the scale; MV_JITTERED: corrected by the jitter difference while
    history is valid); AUTO_EXPOSURE runs an exposure reduction over the colour before that pass.
    Dispatch validation expects display-sized motion vectors under MV_DISPLAY_RES and ignores the
@@ -97,7 +122,22 @@ typedef enum swinup_context_flags {
     SWINUP_FLAG_MV_DISPLAY_RES = 1u << 1, /* motion vectors are given at display resolution */
     SWINUP_FLAG_MV_JITTERED = 1u << 2,    /* motion vectors include the jitter difference */
     SWINUP_FLAG_DEPTH_INVERTED = 1u << 3, /* reverse-Z: 1 is near, 0 is far */
-    SWINUP_FLAG_AUTO_EXPOSURE = 1u << 4   /* compute exposure from the frame; ignore exposure input */
+    SWINUP_FLAG_AUTO_EXPOSURE = 1u << 4,  /* compute exposure from the frame; ignore exposure input */
+    SWINUP_FLAG_SRGB_INPUT = 1u << 5,     /* color holds sRGB-encoded values (the sRGB transfer function
+                                             of IEC 61966-2-1, e.g. an 8-bit render target's codes read
+                                             as [0, 1]): staging decodes each channel to linear before
+                                             anything else reads it (exposure, the LDR clamp); values
+                                             above 1 follow the curve, negative ones mirror it. The
+                                             output stays linear. */
+    SWINUP_FLAG_DEBUG_VIEW = 1u << 6      /* the output shows, instead of the upscaled frame, four
+                                             half-size views of it: top left the colour as staged (in
+                                             the output's units), top right the depth (reverse-Z: white
+                                             near), bottom left the motion (R, G = 0.5 + motion / 8 in
+                                             render pixels; grey is still), bottom right the network's
+                                             history weight (white keeps the history). The history and
+                                             recurrent state are the normal frame's (the view does not
+                                             feed them). CPU and Vulkan backends; the CUDA backend
+                                             refuses it (SWINUP_STATUS_UNSUPPORTED) */
 } swinup_context_flags;
 
 /* What swinup_dispatch_desc.jitter_x / jitter_y mean (both in render pixels, +x right, +y down
@@ -182,7 +222,8 @@ typedef struct swinup_resource {
 #define SWINUP_CONTEXT_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_context_desc)) /* adds log_callback, log_user_data */
 #define SWINUP_DISPATCH_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_dispatch_desc, reactive_mask)) /* 0.1.0: up to cuda_stream */
 #define SWINUP_DISPATCH_DESC_SIZE_V2 ((uint32_t)offsetof(swinup_dispatch_desc, jitter_convention)) /* adds reactive_mask, transparency_mask */
-#define SWINUP_DISPATCH_DESC_SIZE_V3 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds jitter_convention */
+#define SWINUP_DISPATCH_DESC_SIZE_V3 ((uint32_t)offsetof(swinup_dispatch_desc, sharpness)) /* adds jitter_convention (and its padding) */
+#define SWINUP_DISPATCH_DESC_SIZE_V4 ((uint32_t)sizeof(swinup_dispatch_desc)) /* adds sharpness */
 #define SWINUP_VERSION_INFO_SIZE_V1 ((uint32_t)sizeof(swinup_version_info))
 #define SWINUP_MEMORY_REQUIREMENTS_SIZE_V1 ((uint32_t)sizeof(swinup_memory_requirements))
 #define SWINUP_INPUT_STATISTICS_SIZE_V1 ((uint32_t)sizeof(swinup_input_statistics))
@@ -204,7 +245,7 @@ typedef struct swinup_context_desc {
     uint32_t display_width;          /* output width (<= 3 x render width, <= 8192) */
     uint32_t display_height;         /* output height */
     uint32_t flags;                  /* swinup_context_flags bit mask */
-    swinup_format output_format;     /* RGBA16F, R10G10B10A2 or RGBA8 */
+    swinup_format output_format;     /* RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F */
     swinup_weights_source weights_source; /* embedded / path / memory */
     const char* weights_path;        /* weights file (SWINUP_WEIGHTS_PATH) */
     const void* weights_data;        /* weights image (SWINUP_WEIGHTS_MEMORY), copied at create */
@@ -217,9 +258,9 @@ typedef struct swinup_context_desc {
 } swinup_context_desc;
 
 typedef struct swinup_dispatch_desc {
-    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V3 */
-    swinup_resource color;           /* render-res linear color, RGB(A) 16F/32F */
-    swinup_resource depth;           /* render-res device depth, R32F */
+    uint32_t struct_size;            /* a SWINUP_DISPATCH_DESC_SIZE_*; swinup_dispatch_desc_init sets V4 */
+    swinup_resource color;           /* render-res linear color: RGB(A) 16F/32F, R10G10B10A2, B10G11R11F */
+    swinup_resource depth;           /* render-res device depth: R32F, D24_UNORM_S8, D32F_S8 */
     swinup_resource motion_vectors;  /* RG 16F/32F, render or display res (context flag) */
     swinup_resource output;          /* display-res output in the context's output format */
     swinup_resource exposure;        /* optional 1x1 R32F exposure texture; data NULL = use `exposure_value` */
@@ -273,6 +314,17 @@ typedef struct swinup_dispatch_desc {
                                         the context warns once through its log callback when the
                                         first frames fit the opposite sign clearly better
                                         (docs/integration.md, "The jitter convention") */
+    uint32_t v3_tail_padding;        /* not read: the tail padding of the V3 layout made explicit, so
+                                        that SWINUP_DISPATCH_DESC_SIZE_V3 keeps the value it was
+                                        released with and the V4 fields start after it */
+    /* --- SWINUP_DISPATCH_DESC_SIZE_V4 --- */
+    float sharpness;                 /* contrast-adaptive sharpening of the output (RCAS-like: each
+                                        pixel pushed away from its four neighbours, less where the
+                                        local contrast is already high, never beyond their range):
+                                        0 (the default) off, up to 1 the strongest. Applied to the
+                                        output only, after the history is stored: it never feeds the
+                                        next frame. CPU and Vulkan backends; the CUDA backend refuses a
+                                        non-zero value (SWINUP_STATUS_UNSUPPORTED). */
 } swinup_dispatch_desc;
 
 typedef struct swinup_context swinup_context;
@@ -280,7 +332,7 @@ typedef struct swinup_context swinup_context;
 /* Fill a context descriptor with defaults: auto backend, lite, exact, LDR, RGBA16F, embedded weights. */
 SWINUP_API void swinup_context_desc_init(swinup_context_desc* desc);
 /* Fill a dispatch descriptor with defaults: mv_scale 1, exposure 1, pre-exposure 1, no reset, no
-   masks, jitter in swinup's convention (struct_size SWINUP_DISPATCH_DESC_SIZE_V3). */
+   masks, jitter in swinup's convention, no sharpening (struct_size SWINUP_DISPATCH_DESC_SIZE_V4). */
 SWINUP_API void swinup_dispatch_desc_init(swinup_dispatch_desc* desc);
 
 /* Create a context. On failure *out is NULL and swinup_last_error(NULL) says why. */
@@ -288,7 +340,7 @@ SWINUP_API swinup_status swinup_context_create(const swinup_context_desc* desc, 
 /* Upscale one frame and advance the temporal state. On failure the state is left unchanged.
  * Every field is checked before anything runs: NULL or misaligned pointers, formats, sizes, row
  * pitches, and NaN/Inf or out-of-range scalars (jitter, mv_scale, exposure, pre-exposure, frame
- * time) are SWINUP_STATUS_INVALID_ARGUMENT, and so are host-memory mask values outside [0, 1].
+ * time, sharpness) are SWINUP_STATUS_INVALID_ARGUMENT, and so are host-memory mask values outside [0, 1].
  * NaN/Inf inside pixel data is not an error: staging replaces it (colour 0, depth far, motion 0,
  * masks 0), counts it (swinup_context_get_input_statistics) and it never reaches the history. */
 SWINUP_API swinup_status swinup_dispatch(swinup_context* ctx, const swinup_dispatch_desc* desc);
@@ -297,16 +349,31 @@ SWINUP_API void swinup_context_destroy(swinup_context* ctx);
 
 /* The message of the last failure on ctx; "" when the last call on ctx succeeded. With ctx NULL:
  * the message of the last call on this thread that reports there (swinup_context_create, the
- * render-size, jitter, info, version and memory calls, or any call given a NULL ctx); "" when that call
+ * render-size, upscale-ratio, jitter, info, version and memory calls, or any call given a NULL ctx); "" when that call
  * succeeded. Valid until the next call on the same context (or, for NULL, on this thread). */
 SWINUP_API const char* swinup_last_error(const swinup_context* ctx);
 /* A short name of a status code, e.g. "SWINUP_STATUS_INVALID_ARGUMENT". */
 SWINUP_API const char* swinup_status_name(swinup_status status);
 
-/* Render size for a quality mode and display size (rounded to the nearest pixel, at least 1). */
+/* Render size for a quality mode and display size (rounded to the nearest pixel, at least 1, and
+ * at least display / 3 rounded up, so that it is always a size a context accepts). */
 SWINUP_API swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width,
                                                 uint32_t display_height, uint32_t* render_width,
                                                 uint32_t* render_height);
+/* The display / render ratio per axis of a quality mode: 1.0, 1.5, 1.7, 2.0, 3.0 (FSR 2's
+ * ffxFsr2GetUpscaleRatioFromQualityMode). An unknown mode or a NULL ratio is
+ * SWINUP_STATUS_INVALID_ARGUMENT (reported on the thread). */
+SWINUP_API swinup_status swinup_get_upscale_ratio(swinup_quality_mode mode, float* ratio);
+/* For dynamic resolution: the render sizes a context of this display size accepts, per axis from
+ * the smallest (display / SWINUP_MAX_UPSCALE_RATIO rounded up) to the largest (the display size: 1x).
+ * A context's max_render_width / height may be anything in that range, and each dispatch's
+ * render_width / height anything from the minimum to the context's maximum; an engine that scales
+ * its resolution with the frame time creates the context with the largest size it will render at
+ * and moves within [min, that]. Display axes outside 1..8192 or a NULL pointer are
+ * SWINUP_STATUS_INVALID_ARGUMENT (reported on the thread). */
+SWINUP_API swinup_status swinup_get_render_size_range(uint32_t display_width, uint32_t display_height,
+                                                      uint32_t* min_render_width, uint32_t* min_render_height,
+                                                      uint32_t* max_render_width, uint32_t* max_render_height);
 /* Recommended phase count for a display/render ratio: ceil(8 * s^2), s clamped to [1, 3] (NaN: 1). */
 SWINUP_API uint32_t swinup_get_jitter_phase_count(float scale);
 /* Jitter of `phase` (taken modulo count): Halton(2,3), minus 0.5, in [-0.5, 0.5) render pixels:

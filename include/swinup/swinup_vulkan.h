@@ -15,24 +15,32 @@
  * ---- Images: formats, usage, layouts -----------------------------------------------------------
  *
  *   resource        VkFormat (swinup_format)                              usage bit needed   layout on entry (= on exit)
- *   color           R16G16B16A16_SFLOAT (RGBA16F), R32G32B32A32_SFLOAT (RGBA32F)   SAMPLED   SHADER_READ_ONLY_OPTIMAL or GENERAL
- *   depth           R32_SFLOAT or D32_SFLOAT (R32F)                       SAMPLED            SHADER_READ_ONLY_OPTIMAL, DEPTH_STENCIL_READ_ONLY_OPTIMAL,
- *                                                                                            DEPTH_READ_ONLY_OPTIMAL or GENERAL
+ *   color           R16G16B16A16_SFLOAT (RGBA16F), R32G32B32A32_SFLOAT     SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
+ *                   (RGBA32F), B10G11R11_UFLOAT_PACK32 (B10G11R11F),
+ *                   A2B10G10R10_UNORM_PACK32 (R10G10B10A2)
+ *   depth           R32_SFLOAT or D32_SFLOAT (R32F), D24_UNORM_S8_UINT    SAMPLED            SHADER_READ_ONLY_OPTIMAL, DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+ *                   (D24_UNORM_S8), D32_SFLOAT_S8_UINT (D32F_S8)                             DEPTH_READ_ONLY_OPTIMAL or GENERAL
  *   motion_vectors  R16G16_SFLOAT (RG16F), R32G32_SFLOAT (RG32F)          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   exposure        R32_SFLOAT (R32F), 1x1, optional                      SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   reactive_mask,  R8_UNORM, R16_SFLOAT or R32_SFLOAT, optional          SAMPLED            SHADER_READ_ONLY_OPTIMAL or GENERAL
  *   transparency_mask
  *   output          the context's output_format: R16G16B16A16_SFLOAT      STORAGE            GENERAL
  *                   (RGBA16F), A2B10G10R10_UNORM_PACK32 (R10G10B10A2),
- *                   R8G8B8A8_UNORM (RGBA8)
+ *                   R8G8B8A8_UNORM (RGBA8), B10G11R11_UFLOAT_PACK32
+ *                   (B10G11R11F; the device must store it: most desktop
+ *                   GPUs and lavapipe do)
  *
  * Each image is a 2D, single-sample image; swinup reads the top-left render_width x
  * render_height texels of mip level 0, array layer 0 (display size for motion vectors under
  * SWINUP_FLAG_MV_DISPLAY_RES, one texel of the exposure image) and writes the top-left
  * display_width x display_height texels of the output: an image may be larger than what is read
  * (an engine's dynamic-resolution targets are). The view is the application's: a 2D view of that
- * mip level and layer in the image's format, identity swizzle, colour aspect (depth aspect for
- * D32_SFLOAT). swinup does not make views, because it cannot know when an image is destroyed.
+ * mip level and layer in the image's format, identity swizzle, colour aspect (the depth aspect
+ * alone for the depth formats: a depth-stencil buffer's stencil is never read). The sampler's own
+ * conversion decodes the packed formats: the small floats and f32 depths exactly, the UNORM ones
+ * (A2B10G10R10, D24) as the device divides (Vulkan allows it a small error, so a frame may differ
+ * from the CPU backend's in the last bits there). swinup does not make views, because it cannot
+ * know when an image is destroyed.
  * The layout and usage fields declare what the image is in and was created with; a missing usage
  * bit or an unlisted layout or format is refused before anything is recorded. swinup never changes
  * a layout: each image is in the same layout after swinup's commands as before.
@@ -124,7 +132,10 @@
  *     memory allocated with VkExportMemoryAllocateInfo of the handle type above (a dedicated
  *     allocation, VkMemoryDedicatedAllocateInfo, is what NVIDIA recommends; say so in `dedicated`).
  *     Formats: the table above, except that depth must be R32_SFLOAT (a D32_SFLOAT depth buffer's
- *     layout is not one CUDA maps; copy depth into an R32_SFLOAT image). Usage: the table's bits;
+ *     layout is not one CUDA maps; copy depth into an R32_SFLOAT image) and the packed and
+ *     depth-stencil formats (B10G11R11_UFLOAT_PACK32, A2B10G10R10 colour, D24_UNORM_S8_UINT,
+ *     D32_SFLOAT_S8_UINT) are SWINUP_STATUS_UNSUPPORTED naming the image (no CUDA array format
+ *     reads them per channel). Usage: the table's bits;
  *     swinup mirrors COLOR_ATTACHMENT and STORAGE into the CUDA array's flags (cudaArrayColorAttachment,
  *     cudaArraySurfaceLoadStore) so that CUDA computes the driver's layout. Layouts: as above (the
  *     layout the image is in while swinup's CUDA work runs; views are checked but not used).
@@ -170,10 +181,11 @@
  * and a call accepts exactly the sizes it has had, listed after the structs below
  * (SWINUP_VULKAN_*_SIZE_V*). swinup_vulkan_dispatch_desc.frame is a member, not a pointer, so its
  * size is fixed by the enclosing struct: with SWINUP_VULKAN_DISPATCH_DESC_SIZE_Vn its struct_size
- * must be SWINUP_DISPATCH_DESC_SIZE_Vn (n = 1, 2, 3), and with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4
- * (which only appended the buffers) SWINUP_DISPATCH_DESC_SIZE_V3. The _init functions set the
- * newest sizes; any other value is SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and
- * the accepted sizes.
+ * must be SWINUP_DISPATCH_DESC_SIZE_Vn (n = 1, 2, 3), with SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4
+ * (which only appended the buffers) SWINUP_DISPATCH_DESC_SIZE_V3, and with
+ * SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5 SWINUP_DISPATCH_DESC_SIZE_V4 (frame.sharpness, read by the
+ * Vulkan backend as by swinup_dispatch). The _init functions set the newest sizes; any other value
+ * is SWINUP_STATUS_INVALID_ARGUMENT naming the struct, the field and the accepted sizes.
  */
 #ifndef SWINUP_SWINUP_VULKAN_H
 #define SWINUP_SWINUP_VULKAN_H
@@ -224,6 +236,28 @@ typedef struct swinup_vulkan_device_desc {
                                                   vulkanMemoryModelDeviceScope) and maintenance4
                                                   enabled; else on portable shaders. `swinup info`
                                                   says which a device gets (docs/vulkan.md) */
+    /* --- SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 (both optional; the Vulkan backend reads them, the CUDA
+       backend makes no Vulkan object and ignores them) --- */
+    VkPipelineCache pipeline_cache;            /* the application's pipeline cache, or VK_NULL_HANDLE:
+                                                  swinup makes every compute pipeline with it while
+                                                  swinup_vulkan_context_create runs (so a cache the
+                                                  application saved from an earlier run,
+                                                  vkGetPipelineCacheData, makes creation cheaper) and
+                                                  never uses it after that call returns; the
+                                                  application may destroy it then. The driver
+                                                  synchronises it unless the application made it with
+                                                  VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT,
+                                                  in which case no other thread may use it during the
+                                                  call */
+    const VkAllocationCallbacks* allocation_callbacks; /* or NULL: the host allocation callbacks every
+                                                  Vulkan object swinup makes on the device (buffers,
+                                                  images, memory, views, pipelines, descriptor pools,
+                                                  events, the sampler) is created and destroyed with.
+                                                  The struct is copied; its functions and pUserData
+                                                  must stay valid until swinup_context_destroy
+                                                  returns. Checked: pfnAllocation, pfnReallocation and
+                                                  pfnFree non-NULL, the two internal ones both or
+                                                  neither */
 } swinup_vulkan_device_desc;
 
 /* One of the application's images, as it is when the recorded commands execute. */
@@ -285,10 +319,10 @@ typedef struct swinup_vulkan_dispatch_desc {
     uint32_t struct_size;          /* a SWINUP_VULKAN_DISPATCH_DESC_SIZE_* */
     swinup_dispatch_desc frame;    /* the frame's scalars, exactly as for swinup_dispatch: jitter
                                       (and jitter_convention), mv_scale, exposure_value,
-                                      pre_exposure, render size, reset, frame_time_delta_ms. Its
-                                      swinup_resource fields (images and masks) are not read (the
-                                      images are below); cuda_stream only by the CUDA backend (the
-                                      stream to run on; NULL: one swinup made) */
+                                      pre_exposure, render size, reset, frame_time_delta_ms,
+                                      sharpness (V5). Its swinup_resource fields (images and masks)
+                                      are not read (the images are below); cuda_stream only by the
+                                      CUDA backend (the stream to run on; NULL: one swinup made) */
     swinup_vulkan_image color;     /* render-resolution linear colour */
     swinup_vulkan_image depth;     /* render-resolution device depth */
     swinup_vulkan_image motion_vectors; /* render or display resolution (SWINUP_FLAG_MV_DISPLAY_RES) */
@@ -369,17 +403,24 @@ typedef struct swinup_vulkan_reactive_mask_desc {
    when swinup_dispatch_desc grew, swinup_vulkan_dispatch_desc's fields after it moved: V1 is the
    0.1.0 layout (frame a SWINUP_DISPATCH_DESC_SIZE_V1 descriptor, no masks), V2 has frame at
    SWINUP_DISPATCH_DESC_SIZE_V2 and the masks at its end, V3 frame at SWINUP_DISPATCH_DESC_SIZE_V3
-   (with jitter_convention), V4 (the newest) V3's layout with the buffers appended; the library
-   reads all four. */
-#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_device_desc))
+   (with jitter_convention), V4 V3's layout with the buffers appended, V5 (the newest) V4's fields
+   after a frame of SWINUP_DISPATCH_DESC_SIZE_V4 (with sharpness); the library reads all five.
+   swinup_vulkan_device_desc: V1 is the 0.1.0 layout, V2 adds the pipeline cache and the
+   allocation callbacks. */
+#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 ((uint32_t)offsetof(swinup_vulkan_device_desc, pipeline_cache)) /* 0.1.0 */
+#define SWINUP_VULKAN_DEVICE_DESC_SIZE_V2 ((uint32_t)sizeof(swinup_vulkan_device_desc)) /* adds pipeline_cache, allocation_callbacks */
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, reactive_mask) -                              \
-                (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V1)))
+                (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V1)))
 #define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2                                                         \
     ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, color_buffer) -                               \
-                (SWINUP_DISPATCH_DESC_SIZE_V3 - SWINUP_DISPATCH_DESC_SIZE_V2)))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 ((uint32_t)offsetof(swinup_vulkan_dispatch_desc, color_buffer))
-#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
+                (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V2)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3                                                         \
+    ((uint32_t)(offsetof(swinup_vulkan_dispatch_desc, color_buffer) -                               \
+                (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V3)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4                                                         \
+    ((uint32_t)(sizeof(swinup_vulkan_dispatch_desc) - (SWINUP_DISPATCH_DESC_SIZE_V4 - SWINUP_DISPATCH_DESC_SIZE_V3)))
+#define SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5 ((uint32_t)sizeof(swinup_vulkan_dispatch_desc))
 #define SWINUP_VULKAN_REACTIVE_MASK_DESC_SIZE_V1 ((uint32_t)sizeof(swinup_vulkan_reactive_mask_desc))
 
 /* Fill the descriptors with their defaults: struct sizes set, frame as swinup_dispatch_desc_init,
@@ -410,7 +451,19 @@ SWINUP_API void swinup_vulkan_reactive_mask_desc_init(swinup_vulkan_reactive_mas
  * waits, as swinup_context_create's Vulkan contexts do); on one made from the application's device
  * it is SWINUP_STATUS_UNSUPPORTED, because the queues are the application's (and such a context
  * allocates none of the host path's copies). Both kinds of dispatch
- * advance the one temporal state of the context. */
+ * advance the one temporal state of the context.
+ * What creation costs: besides the buffers (swinup_query_memory; it submits nothing, the weights
+ * are copied by the first frames' commands), it makes every compute pipeline the context's frames
+ * and reactive masks use (19 for a lite context on a device whose fast GEMM runs the portable
+ * kernels, 21 on a matrix path: the frame passes, the layer kernels of both precisions, 4
+ * reactive-mask variants), with device->pipeline_cache when one is given, so that no recorded
+ * frame makes a pipeline. On Mesa's lavapipe (llvmpipe, LLVM 15, two shared x86-64 cores) that is
+ * nearly all of it: 2 to 5 s to make the pipelines, 0.01 s for the
+ * rest, and the first recorded frame then takes what the next ones do (test_vulkan_context_creation
+ * prints these figures). A re-created context makes them again; a driver that keeps pipelines in
+ * a VkPipelineCache (NVIDIA's, RADV; lavapipe keeps nothing in one) makes them from the cache when
+ * the application passes one it kept (or saved with vkGetPipelineCacheData). Create the context
+ * where a stall is acceptable (a loading screen), or on a loading thread. */
 SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc,
                                                       const swinup_vulkan_device_desc* device,
                                                       swinup_context** out);
@@ -421,8 +474,10 @@ SWINUP_API swinup_status swinup_vulkan_context_create(const swinup_context_desc*
  * images, views and command buffers on it and submit to queue 0 of queue_family_index;
  * swinup_dispatch (host pointers) on such a context submits to that same queue, so the application
  * must not use the queue from another thread during it. out->struct_size must be set first
- * (swinup_vulkan_device_desc_init does); another size is SWINUP_STATUS_INVALID_ARGUMENT naming
- * swinup_vulkan_device_desc, with *out unchanged. */
+ * (swinup_vulkan_device_desc_init does; a SWINUP_VULKAN_DEVICE_DESC_SIZE_* , of which that many bytes
+ * are written); another size is SWINUP_STATUS_INVALID_ARGUMENT naming swinup_vulkan_device_desc,
+ * with *out unchanged. pipeline_cache and allocation_callbacks come back VK_NULL_HANDLE and NULL
+ * (swinup keeps neither the cache nor the application's pointer). */
 SWINUP_API swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx,
                                                           swinup_vulkan_device_desc* out);
 

@@ -243,6 +243,11 @@ swinup_status create_context(const char* caller, const swinup_context_desc* desc
         if (!ctx->backend) return fail(status, message);
         const std::string refusal = mask_embed_refusal(ctx->backend->kind(), *ctx->weights, ctx->weights_origin);
         if (!refusal.empty()) return fail(SWINUP_STATUS_UNSUPPORTED, refusal);
+        if ((desc.flags & SWINUP_FLAG_DEBUG_VIEW) != 0 && ctx->backend->kind() == SWINUP_BACKEND_CUDA) {
+            return fail(SWINUP_STATUS_UNSUPPORTED,
+                        "context_desc.flags: SWINUP_FLAG_DEBUG_VIEW is not drawn by the CUDA backend in this version "
+                        "(the CPU and Vulkan backends draw it: set context_desc.backend to one of them)");
+        }
         log.info(who + backend_text(ctx->backend->kind()) + " backend on " + ctx->backend->device_name() + ", " +
                  variant_text(desc.variant) + " network (" + ctx->weights_origin + "), render up to " +
                  std::to_string(desc.max_render_width) + "x" + std::to_string(desc.max_render_height) + ", display " +
@@ -345,19 +350,74 @@ const char* swinup_status_name(swinup_status status) {
     return "SWINUP_STATUS_UNKNOWN";
 }
 
+namespace {
+
+// The display / render ratio of a quality mode (FSR 2's), or 0 for a value that is none.
+double quality_mode_ratio(int64_t mode) {
+    switch (mode) {
+        case SWINUP_QUALITY_NATIVE_AA: return 1.0;
+        case SWINUP_QUALITY_QUALITY: return 1.5;
+        case SWINUP_QUALITY_BALANCED: return 1.7;
+        case SWINUP_QUALITY_PERFORMANCE: return 2.0;
+        case SWINUP_QUALITY_ULTRA_PERFORMANCE: return 3.0;
+        default: return 0.0;
+    }
+}
+
+// A display axis the queries accept (a context's: 1..kMaxDisplaySize), or the thread's error.
+swinup_status check_display_axis(const char* caller, const char* axis, uint32_t display) {
+    if (display >= 1 && display <= swinup::kMaxDisplaySize) return SWINUP_STATUS_OK;
+    return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, std::string(caller) + ": display_" + axis + ": must be 1.." +
+                                                           std::to_string(swinup::kMaxDisplaySize) + ", got " +
+                                                           std::to_string(display));
+}
+
+}  // namespace
+
+swinup_status swinup_get_upscale_ratio(swinup_quality_mode mode, float* ratio) {
+    const int64_t mode_value = swinup::raw_enum(mode);  // any int a C caller passed (api/raw_enum.h)
+    const double r = quality_mode_ratio(mode_value);
+    if (r == 0.0) {
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                           "swinup_get_upscale_ratio: mode: unknown value " + std::to_string(mode_value));
+    }
+    if (ratio == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_get_upscale_ratio: ratio is NULL");
+    *ratio = static_cast<float>(r);
+    t_last_error.clear();
+    return SWINUP_STATUS_OK;
+}
+
+swinup_status swinup_get_render_size_range(uint32_t display_width, uint32_t display_height, uint32_t* min_render_width,
+                                           uint32_t* min_render_height, uint32_t* max_render_width,
+                                           uint32_t* max_render_height) {
+    constexpr const char* kCaller = "swinup_get_render_size_range";
+    const struct {
+        const char* name;
+        uint32_t* out;
+    } outs[4] = {{"min_render_width", min_render_width}, {"min_render_height", min_render_height},
+                 {"max_render_width", max_render_width}, {"max_render_height", max_render_height}};
+    for (const auto& o : outs) {
+        if (o.out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, std::string(kCaller) + ": " + o.name + " is NULL");
+    }
+    swinup_status s = check_display_axis(kCaller, "width", display_width);
+    if (s == SWINUP_STATUS_OK) s = check_display_axis(kCaller, "height", display_height);
+    if (s != SWINUP_STATUS_OK) return s;
+    // The context's rule: render <= display <= 3 x render, per axis.
+    *min_render_width = (display_width + 2) / 3;
+    *min_render_height = (display_height + 2) / 3;
+    *max_render_width = display_width;
+    *max_render_height = display_height;
+    t_last_error.clear();
+    return SWINUP_STATUS_OK;
+}
+
 swinup_status swinup_get_render_size(swinup_quality_mode mode, uint32_t display_width, uint32_t display_height,
                                      uint32_t* render_width, uint32_t* render_height) {
-    double ratio;
     const int64_t mode_value = swinup::raw_enum(mode);  // any int a C caller passed (api/raw_enum.h)
-    switch (mode_value) {
-        case SWINUP_QUALITY_NATIVE_AA: ratio = 1.0; break;
-        case SWINUP_QUALITY_QUALITY: ratio = 1.5; break;
-        case SWINUP_QUALITY_BALANCED: ratio = 1.7; break;
-        case SWINUP_QUALITY_PERFORMANCE: ratio = 2.0; break;
-        case SWINUP_QUALITY_ULTRA_PERFORMANCE: ratio = 3.0; break;
-        default:
-            return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
-                               "swinup_get_render_size: mode: unknown value " + std::to_string(mode_value));
+    const double ratio = quality_mode_ratio(mode_value);
+    if (ratio == 0.0) {
+        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
+                           "swinup_get_render_size: mode: unknown value " + std::to_string(mode_value));
     }
     if (render_width == nullptr || render_height == nullptr) {
         return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,

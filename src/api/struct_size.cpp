@@ -52,7 +52,8 @@ bool read_dispatch_desc(const swinup_dispatch_desc* in, swinup_dispatch_desc* ou
     *error = size_error("dispatch.struct_size", "swinup_dispatch_desc", in->struct_size,
                         {{"SWINUP_DISPATCH_DESC_SIZE_V1", SWINUP_DISPATCH_DESC_SIZE_V1},
                          {"SWINUP_DISPATCH_DESC_SIZE_V2", SWINUP_DISPATCH_DESC_SIZE_V2},
-                         {"SWINUP_DISPATCH_DESC_SIZE_V3", SWINUP_DISPATCH_DESC_SIZE_V3}},
+                         {"SWINUP_DISPATCH_DESC_SIZE_V3", SWINUP_DISPATCH_DESC_SIZE_V3},
+                         {"SWINUP_DISPATCH_DESC_SIZE_V4", SWINUP_DISPATCH_DESC_SIZE_V4}},
                         "swinup_dispatch_desc_init sets the newest");
     if (!error->empty()) return false;
     read_over_defaults(in, out, swinup_dispatch_desc_init);

@@ -31,7 +31,8 @@ Validation invalid(std::string message) {
 constexpr swinup_format kFormats[] = {
     SWINUP_FORMAT_UNKNOWN, SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F,
     SWINUP_FORMAT_RGB32F,  SWINUP_FORMAT_R32F,    SWINUP_FORMAT_RG16F,   SWINUP_FORMAT_RG32F,
-    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8, SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F};
+    SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8, SWINUP_FORMAT_R8_UNORM, SWINUP_FORMAT_R16F,
+    SWINUP_FORMAT_B10G11R11F, SWINUP_FORMAT_D24_UNORM_S8, SWINUP_FORMAT_D32F_S8};
 
 std::string describe_format(int64_t raw) {
     for (swinup_format f : kFormats)
@@ -39,9 +40,9 @@ std::string describe_format(int64_t raw) {
     return "unknown value " + std::to_string(raw);
 }
 
-// Up to four formats a field accepts (a fixed array: validating a dispatch allocates nothing).
+// Up to eight formats a field accepts (a fixed array: validating a dispatch allocates nothing).
 struct FormatSet {
-    swinup_format formats[4] = {};
+    swinup_format formats[8] = {};
     size_t count = 0;
     FormatSet(std::initializer_list<swinup_format> list) {
         for (swinup_format f : list) formats[count++] = f;
@@ -262,17 +263,18 @@ Validation validate_context_desc(const swinup_context_desc& d) {
         }
     }
     const uint32_t known_flags = SWINUP_FLAG_HDR | SWINUP_FLAG_MV_DISPLAY_RES | SWINUP_FLAG_MV_JITTERED |
-                                 SWINUP_FLAG_DEPTH_INVERTED | SWINUP_FLAG_AUTO_EXPOSURE;
+                                 SWINUP_FLAG_DEPTH_INVERTED | SWINUP_FLAG_AUTO_EXPOSURE | SWINUP_FLAG_SRGB_INPUT |
+                                 SWINUP_FLAG_DEBUG_VIEW;
     if ((d.flags & ~known_flags) != 0) {
         char bits[32];
         std::snprintf(bits, sizeof bits, "0x%x", d.flags & ~known_flags);
         return invalid(std::string("context_desc.flags: unknown bits ") + bits + " (see swinup_context_flags)");
     }
-    if (output_format != SWINUP_FORMAT_RGBA16F && output_format != SWINUP_FORMAT_R10G10B10A2 &&
-        output_format != SWINUP_FORMAT_RGBA8) {
-        return invalid("context_desc.output_format: expected " +
-                       format_list({SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8}) +
-                       ", got " + describe_format(output_format));
+    const FormatSet outputs{SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8,
+                            SWINUP_FORMAT_B10G11R11F};
+    if (!outputs.contains(output_format)) {
+        return invalid("context_desc.output_format: expected " + format_list(outputs) + ", got " +
+                       describe_format(output_format));
     }
     if (d.num_threads > SWINUP_MAX_THREADS) {
         return invalid("context_desc.num_threads: must be 0.." + number(uint64_t{SWINUP_MAX_THREADS}) +
@@ -340,6 +342,9 @@ Validation validate_dispatch_scalars(const swinup_dispatch_desc& d, const swinup
     if (!(v = check_finite(prefix, "exposure_value", d.exposure_value, true)).ok()) return v;
     if (!(v = check_finite(prefix, "pre_exposure", d.pre_exposure, true)).ok()) return v;
     if (!(v = check_finite(prefix, "frame_time_delta_ms", d.frame_time_delta_ms, true)).ok()) return v;
+    if (!(d.sharpness >= 0.0f && d.sharpness <= 1.0f)) {  // NaN fails both
+        return invalid(std::string(prefix) + ".sharpness: must be in [0, 1] (0: off), got " + number(d.sharpness));
+    }
     return {};
 }
 
@@ -351,10 +356,11 @@ ResourceRule frame_rule(FrameRole role, const swinup_dispatch_desc& d, const swi
     switch (role) {
         case FrameRole::kColor:
             return {"color",
-                    {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F},
+                    {SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F,
+                     SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_B10G11R11F},
                     d.render_width, d.render_height, "render_width x render_height", false};
         case FrameRole::kDepth:
-            return {"depth", {SWINUP_FORMAT_R32F}, d.render_width, d.render_height, "render_width x render_height",
+            return {"depth", {SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8, SWINUP_FORMAT_D32F_S8}, d.render_width, d.render_height, "render_width x render_height",
                     false};
         case FrameRole::kMotionVectors:
             return {"motion_vectors", {SWINUP_FORMAT_RG16F, SWINUP_FORMAT_RG32F},
@@ -387,6 +393,10 @@ Validation validate_dispatch_desc(const swinup_dispatch_desc& d, const swinup_co
                                   swinup_backend backend) {
     Validation v = validate_dispatch_scalars(d, c, "dispatch");
     if (!v.ok()) return v;
+    if (backend == SWINUP_BACKEND_CUDA && d.sharpness > 0.0f) {
+        return {SWINUP_STATUS_UNSUPPORTED, "dispatch.sharpness: the CUDA backend does not sharpen the output in this "
+                                           "version (0 turns it off; the CPU and Vulkan backends sharpen)"};
+    }
 
     const ResourceRule color = frame_rule(FrameRole::kColor, d, c);
     const ResourceRule depth = frame_rule(FrameRole::kDepth, d, c);

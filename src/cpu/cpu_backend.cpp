@@ -98,7 +98,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     if (choice.device_texture != nullptr)  // validation admits only host resources on the CPU
         throw std::logic_error("the exposure texture is in device memory");
     const float exposure = choice.automatic
-                               ? auto_exposure(d, width, height, choice.pre_exposure, planes_.row_sums)
+                               ? auto_exposure(d, width, height, choice.pre_exposure, frame.srgb, planes_.row_sums)
                                : choice.value;
 
     float* z = state_.depth[frame.next].data();
@@ -147,6 +147,7 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     out.head_stride = frame.padded_width;
     out.still_history_shift = weights_->config.still_history_shift;
     out.masks = has_masks ? planes_.masks.data() : nullptr;
+    out.debug_depth = frame.debug_view ? z : nullptr;
     OutputPrevious out_prev;
     out_prev.valid = frame.history_valid;
     out_prev.history = state_.history[frame.current].data();
@@ -154,6 +155,8 @@ void CpuBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index) 
     target.resource = &d.output;
     target.exposure = exposure;
     target.pre_exposure = choice.pre_exposure;
+    target.sharpness = d.sharpness;
+    target.presharpen = planes_.presharpen.data();
     output_frame(out, out_prev, planes_.kernels.data(), state_.history[frame.next].data(), target);
     keep_recurrent_features(planes_.head.data(), frame.padded_width, width, height,
                             state_.recurrent[frame.next].data());

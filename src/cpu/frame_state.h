@@ -38,6 +38,7 @@ struct FramePlanes {
     std::vector<float> staged_masks;   // padded w * h * 2: the same, e4m3 as the network reads them
     std::vector<uint32_t> row_counts;  // per-row replaced-value counts (kRowCounts per row)
     std::vector<double> row_sums;      // per-row sums for auto exposure
+    std::vector<float> presharpen;     // display w * h * 3: the output's values before sharpening
 };
 
 // Calls visit(vector, count) for every buffer of the state and the planes with the element count
@@ -66,6 +67,7 @@ void for_each_frame_buffer(const swinup_context_desc& desc, State& state, Planes
     visit(planes.staged_masks, padded * kMasks);
     visit(planes.row_counts, static_cast<size_t>(desc.max_render_height) * kRowCounts);
     visit(planes.row_sums, static_cast<size_t>(desc.max_render_height));
+    visit(planes.presharpen, display * 3);
 }
 
 // What the last frame's staging replaced (NaN/Inf values, per component).

@@ -32,8 +32,8 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSe
                 uint32_t pixel_replaced = 0;
                 for (int c = 0; c < 3; ++c) {
                     bool replaced;
-                    color[i * 3 + c] = px::stage_color(read_input(color_image, x, y, c), exposure, pre_exposure,
-                                                       frame.ldr, &replaced);
+                    color[i * 3 + c] = px::stage_color(px::decode_colour(read_input(color_image, x, y, c), frame.srgb),
+                                                       exposure, pre_exposure, frame.ldr, &replaced);
                     pixel_replaced += replaced;
                 }
                 color_count += pixel_replaced;
@@ -99,14 +99,14 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSe
     return counts;
 }
 
-float auto_exposure(const swinup_dispatch_desc& desc, int width, int height, float pre_exposure,
+float auto_exposure(const swinup_dispatch_desc& desc, int width, int height, float pre_exposure, bool srgb,
                     std::vector<double>& row_sums) {
     const InputImage color_image = input_image(desc.color);
     tbb::parallel_for(tbb::blocked_range<int>(0, height), [&](const tbb::blocked_range<int>& rows) {
         for (int y = rows.begin(); y != rows.end(); ++y) {
             double sum = 0.0;
             for (int x = 0; x < width; ++x)
-                sum += static_cast<double>(auto_exposure_log2_luminance(color_image, x, y, pre_exposure));
+                sum += static_cast<double>(auto_exposure_log2_luminance(color_image, x, y, pre_exposure, srgb));
             row_sums[static_cast<size_t>(y)] = sum;
         }
     });

@@ -33,8 +33,8 @@ ReplacedCounts read_input_planes(const swinup_dispatch_desc& desc, const FrameSe
                                  std::vector<uint32_t>& row_counts);
 
 // The exposure to use when SWINUP_FLAG_AUTO_EXPOSURE is set (frame/exposure.h) of the colour of a
-// width x height frame. row_sums must hold `height` entries.
-float auto_exposure(const swinup_dispatch_desc& desc, int width, int height, float pre_exposure,
+// width x height frame (sRGB-encoded when `srgb`). row_sums must hold `height` entries.
+float auto_exposure(const swinup_dispatch_desc& desc, int width, int height, float pre_exposure, bool srgb,
                     std::vector<double>& row_sums);
 
 }  // namespace swinup::cpu

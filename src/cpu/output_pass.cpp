@@ -3,7 +3,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "frame/debug_view.h"
 #include "frame/formats.h"
+#include "frame/sharpen_pixel.h"
 #include "frame/output_encoding.h"
 #include "frame/recurrent_features.h"
 #include "model/model_spec.h"
@@ -42,7 +44,37 @@ void output_rows(const OutputCurrent& cur, const OutputPrevious& prev, const Ker
             h[3] = 0;
             float v[3];
             for (int c = 0; c < 3; ++c) v[c] = output_units(out[c], target.exposure, target.pre_exposure);
+            if (cur.debug_depth != nullptr) {  // the view replaces the output, not the history
+                int nx, ny;
+                const int q = debug_view_source(x, y, cur.display_width, cur.display_height, cur.width, cur.height,
+                                                &nx, &ny);
+                const size_t n = static_cast<size_t>(ny) * static_cast<size_t>(cur.width) + static_cast<size_t>(nx);
+                debug_view_value(q, cur.tc + n * 3, cur.debug_depth[n], cur.motion + n * 2, kernel.alpha(nx, ny),
+                                 target.exposure, target.pre_exposure, v);
+            }
+            if (target.sharpness > 0.0f) {  // sharpen_rows writes it, once every neighbour is made
+                float* keep = target.presharpen + (static_cast<size_t>(y) * cur.display_width + x) * 3;
+                for (int c = 0; c < 3; ++c) keep[c] = v[c];
+                continue;
+            }
             write_output_pixel(res.format, v, row, x);
+        }
+    }
+}
+
+// Rows [y0, y1) of the sharpened output (frame/sharpen_pixel.h) from target.presharpen.
+void sharpen_rows(int width, int height, const OutputTarget& target, int y0, int y1) {
+    const swinup_resource& res = *target.resource;
+    const float* v = target.presharpen;
+    const auto at = [&](int x, int y) {
+        return v + (static_cast<size_t>(px::clampi(y, 0, height - 1)) * width + px::clampi(x, 0, width - 1)) * 3;
+    };
+    for (int y = y0; y != y1; ++y) {
+        uint8_t* row = static_cast<uint8_t*>(res.data_mut) + static_cast<size_t>(y) * resource_row_pitch(res);
+        for (int x = 0; x < width; ++x) {
+            float out[3];
+            sharpen_pixel(at(x, y), at(x, y - 1), at(x - 1, y), at(x + 1, y), at(x, y + 1), target.sharpness, out);
+            write_output_pixel(res.format, out, row, x);
         }
     }
 }
@@ -85,6 +117,11 @@ void output_frame(const OutputCurrent& cur, const OutputPrevious& prev, PixelKer
     tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
         SWINUP_OUTPUT_ROWS(output_rows, cur, prev, kernel, new_history, target, rows.begin(), rows.end());
     });
+    if (target.sharpness > 0.0f) {
+        tbb::parallel_for(tbb::blocked_range<int>(0, cur.display_height), [&](const tbb::blocked_range<int>& rows) {
+            sharpen_rows(cur.display_width, cur.display_height, target, rows.begin(), rows.end());
+        });
+    }
 }
 
 void keep_recurrent_features(const float* head, int head_stride, int width, int height,

@@ -15,6 +15,10 @@ struct OutputTarget {
     // The output is written in the input's units: out / exposure * pre_exposure (RGBA16F), then
     // clamped to [0, 1] for the UNORM formats.
     float exposure = 1.0f, pre_exposure = 1.0f;
+    // swinup_dispatch_desc.sharpness (frame/sharpen_pixel.h): 0 writes each pixel as it is made;
+    // otherwise the values go to `presharpen` (display w * h * 3) and a second pass sharpens them.
+    float sharpness = 0.0f;
+    float* presharpen = nullptr;
 };
 
 // Every real render pixel's PixelKernel (pixel_kernel() of its head outputs and dilated motion),

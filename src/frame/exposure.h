@@ -21,13 +21,16 @@ constexpr float kAutoExposureMinLuminance = 6.103515625e-05f;     // 2^-14: blac
 constexpr float kAutoExposureMin = 9.5367431640625e-07f;          // 2^-20
 constexpr float kAutoExposureMax = 1048576.0f;                    // 2^20
 
-// Pixel (x, y)'s term of auto exposure's mean: log2(max(L, 2^-14)) of its colour (NaN/Inf
-// channels read as 0, as staging replaces them; no LDR clamp).
-SWINUP_HD float auto_exposure_log2_luminance(const InputImage& color, int x, int y, float pre_exposure) {
+// Pixel (x, y)'s term of auto exposure's mean: log2(max(L, 2^-14)) of its colour (made linear
+// first when `srgb`; NaN/Inf channels read as 0, as staging replaces them; no LDR clamp).
+SWINUP_HD float auto_exposure_log2_luminance(const InputImage& color, int x, int y, float pre_exposure, bool srgb) {
     bool replaced;
-    const float r = px::stage_color(read_input(color, x, y, 0), 1.0f, pre_exposure, false, &replaced);
-    const float g = px::stage_color(read_input(color, x, y, 1), 1.0f, pre_exposure, false, &replaced);
-    const float b = px::stage_color(read_input(color, x, y, 2), 1.0f, pre_exposure, false, &replaced);
+    const float r = px::stage_color(px::decode_colour(read_input(color, x, y, 0), srgb), 1.0f, pre_exposure, false,
+                                    &replaced);
+    const float g = px::stage_color(px::decode_colour(read_input(color, x, y, 1), srgb), 1.0f, pre_exposure, false,
+                                    &replaced);
+    const float b = px::stage_color(px::decode_colour(read_input(color, x, y, 2), srgb), 1.0f, pre_exposure, false,
+                                    &replaced);
     const float luminance = exact::add(exact::add(exact::mul(0.2126f, r), exact::mul(0.7152f, g)),
                                        exact::mul(0.0722f, b));
     return exact::log2(px::maxf(luminance, kAutoExposureMinLuminance));

@@ -48,6 +48,8 @@ FrameSetup FrameSequence::begin(const swinup_context_desc& context, const swinup
     }
     s.exposure = choose_exposure(context, frame);
     s.ldr = (context.flags & SWINUP_FLAG_HDR) == 0;
+    s.srgb = (context.flags & SWINUP_FLAG_SRGB_INPUT) != 0;
+    s.debug_view = (context.flags & SWINUP_FLAG_DEBUG_VIEW) != 0;
     s.depth_inverted = (context.flags & SWINUP_FLAG_DEPTH_INVERTED) != 0;
     s.mv_display_res = (context.flags & SWINUP_FLAG_MV_DISPLAY_RES) != 0;
     return s;

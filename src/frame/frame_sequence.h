@@ -34,6 +34,8 @@ struct FrameSetup {
     float motion_offset_x = 0.0f, motion_offset_y = 0.0f;
     ExposureChoice exposure;
     bool ldr = true;                     // no SWINUP_FLAG_HDR: colour clamped to [0, 1]
+    bool srgb = false;                   // SWINUP_FLAG_SRGB_INPUT: colour decoded to linear first
+    bool debug_view = false;             // SWINUP_FLAG_DEBUG_VIEW: the output shows frame/debug_view.h's views
     bool depth_inverted = false;         // SWINUP_FLAG_DEPTH_INVERTED
     bool mv_display_res = false;         // SWINUP_FLAG_MV_DISPLAY_RES
 };

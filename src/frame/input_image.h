@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "frame/formats.h"
+#include "frame/packed_formats.h"
 #include "numeric/half.h"
 #include "numeric/host_device.h"
 #include "swinup/swinup.h"
@@ -21,6 +22,7 @@ struct InputImage {       // a validated input resource (api/validation.cpp chec
     int channels = 0;     // elements per pixel
     int half = 0;         // 1: f16 elements, 0: f32 (or UNORM8 when unorm8)
     int unorm8 = 0;       // 1: one byte a pixel, code / 255 (masks: read them with read_mask_input)
+    int packing = 0;      // an InputPacking (formats.h): not kPackedNone for the packed formats
     int width = 0, height = 0;
     // CUDA only: a texture object (cudaTextureObject_t; unnormalised coordinates, point sampling,
     // element read mode) of an imported image (cuda/interop/) read instead of `data`; 0: none.
@@ -40,14 +42,37 @@ inline InputImage input_image(const swinup_resource& r) {
     im.channels = format_channels(r.format);
     im.half = format_is_half(r.format) ? 1 : 0;
     im.unorm8 = r.format == SWINUP_FORMAT_R8_UNORM ? 1 : 0;
+    im.packing = format_packing(r.format);
     im.width = static_cast<int>(r.width);
     im.height = static_cast<int>(r.height);
     return im;
 }
 
-// Channel c of pixel (x, y) as a float (f16 converted exactly).
+// Channel c of a packed pixel (im.packing != kPackedNone) whose bytes start at `pixel` (4-byte
+// aligned: validation checks the pointer and pitch against the element size).
+SWINUP_HD float read_packed_input(const InputImage& im, const uint8_t* pixel, int c) {
+    uint32_t word;
+#if defined(__CUDA_ARCH__)
+    word = *reinterpret_cast<const uint32_t*>(pixel);
+#else
+    std::memcpy(&word, pixel, sizeof word);
+#endif
+    switch (im.packing) {
+        case kPackedB10G11R11F: return px::b10g11r11f_channel(word, c);
+        case kPackedR10G10B10A2: return px::r10g10b10a2_channel(word, c);
+        case kPackedD24S8: return px::d24_depth(word);
+        default: return bits_to_float(word);  // kPackedD32FS8: the f32 depth first
+    }
+}
+
+// Channel c of pixel (x, y) as a float (f16 converted exactly, packed formats decoded by
+// frame/packed_formats.h).
 SWINUP_HD float read_input(const InputImage& im, int x, int y, int c) {
     const uint8_t* row = static_cast<const uint8_t*>(im.data) + static_cast<size_t>(y) * im.pitch;
+    if (im.packing != kPackedNone) {
+        const size_t stride = im.packing == kPackedD32FS8 ? 8 : 4;
+        return read_packed_input(im, row + static_cast<size_t>(x) * stride, c);
+    }
     const size_t e = static_cast<size_t>(x) * static_cast<size_t>(im.channels) + static_cast<size_t>(c);
 #if defined(__CUDA_ARCH__)
     if (im.texture != 0) {  // the texel's own value: half to float is exact, as f16_bits_to_f32

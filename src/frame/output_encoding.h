@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "frame/packed_formats.h"
 #include "frame/pixel_ops.h"
 #include "numeric/exact_math.h"
 #include "numeric/half.h"
@@ -73,7 +74,8 @@ SWINUP_HD void store_output_word(uint8_t* row, size_t i, uint32_t word) {
 
 // Writes pixel x of the output row `row` in `format` from v, the colour in the input's units
 // (output_units): RGBA16F as f16 by `encode_half` (alpha 1.0), R10G10B10A2 and RGBA8 as linear
-// UNORM (alpha 1). The context admits no other output format.
+// UNORM (alpha 1), B10G11R11F as its unsigned floats (packed_formats.h: NaN and negative values 0,
+// values past its largest finite one that one). The context admits no other output format.
 template <class EncodeHalf = EncodeHalfColour>
 SWINUP_HD void write_output_pixel(swinup_format format, const float v[3], uint8_t* row, int x,
                                   const EncodeHalf& encode_half = EncodeHalf{}) {
@@ -85,6 +87,8 @@ SWINUP_HD void write_output_pixel(swinup_format format, const float v[3], uint8_
         store_output_word(pixel, 1, static_cast<uint32_t>(h[2]) | (0x3c00u /* 1.0 */ << 16));
     } else if (format == SWINUP_FORMAT_R10G10B10A2) {
         store_output_word(row, static_cast<size_t>(x), px::pack_r10g10b10a2(v[0], v[1], v[2]));
+    } else if (format == SWINUP_FORMAT_B10G11R11F) {
+        store_output_word(row, static_cast<size_t>(x), px::pack_b10g11r11f(v[0], v[1], v[2]));
     } else {
         store_output_word(row, static_cast<size_t>(x), px::pack_rgba8(v[0], v[1], v[2]));
     }

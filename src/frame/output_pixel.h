@@ -28,6 +28,9 @@ struct OutputCurrent : FrameGeometry {
     // width * height * 2: the staged (reactive, transparency) pair of each render pixel
     // (frame/mask_pixel.h); nullptr when the dispatch has no mask: both read as 0.
     const float* masks = nullptr;
+    // SWINUP_FLAG_DEBUG_VIEW (frame/debug_view.h): the frame's reverse-Z depth (width * height) the
+    // view shows; nullptr: no debug view.
+    const float* debug_depth = nullptr;
 };
 
 // Render pixel i's staged mask k (kReactiveMask, kTransparencyMask): 0 without masks.

@@ -60,6 +60,27 @@ SWINUP_HD float t_inverse(float y) { return exact::tonemap_t_inverse(y); }
 
 // ---- staging of the raw inputs (docs/model-spec.md, "Staging") -------------------------------
 
+// sRGB's transfer function undone (IEC 61966-2-1), for colour given sRGB-encoded
+// (SWINUP_FLAG_SRGB_INPUT): c <= 0.04045: c / 12.92, else ((c + 0.055) / 1.055)^2.4, the power as
+// exp2(2.4 log2 x) of the exact-mode formulas, so every backend gets the same bits. Extended range:
+// values above 1 follow the curve, negative ones are its mirror image; NaN and Inf pass unchanged
+// (staging replaces them).
+SWINUP_HD float srgb_to_linear(float c) {
+    if (!is_finite(c)) return c;
+    const float a = c < 0.0f ? -c : c;
+    float linear;
+    if (a <= 0.04045f) {
+        linear = exact::div(a, 12.92f);
+    } else {
+        const float x = exact::div(exact::add(a, 0.055f), 1.055f);
+        linear = exact::exp2(exact::mul(2.4f, exact::log2(x)));
+    }
+    return c < 0.0f ? -linear : linear;
+}
+
+// A colour channel as the engine gave it, made linear when it is sRGB-encoded.
+SWINUP_HD float decode_colour(float raw, bool srgb) { return srgb ? srgb_to_linear(raw) : raw; }
+
 // Colour: max(colour * exposure / pre_exposure, 0); NaN/Inf (in the input or after scaling) -> 0;
 // LDR clamps to [0, 1]. *replaced is set when the value had to be replaced.
 SWINUP_HD float stage_color(float raw, float exposure, float pre_exposure, bool ldr, bool* replaced) {

@@ -134,7 +134,8 @@ TEST(ApiCreate, OutputFormat) {
     d.output_format = SWINUP_FORMAT_R32F;  // an input format
     EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT,
                         "context_desc.output_format: expected SWINUP_FORMAT_RGBA16F, "
-                        "SWINUP_FORMAT_R10G10B10A2 or SWINUP_FORMAT_RGBA8, got SWINUP_FORMAT_R32F");
+                        "SWINUP_FORMAT_R10G10B10A2, SWINUP_FORMAT_RGBA8 or SWINUP_FORMAT_B10G11R11F, got "
+                        "SWINUP_FORMAT_R32F");
     store_raw(&d.output_format, 99);
     EXPECT_CREATE_FAILS(d, SWINUP_STATUS_INVALID_ARGUMENT, "context_desc.output_format");
 }
@@ -328,12 +329,14 @@ TEST_F(ApiDispatch, NullPointers) {
 TEST_F(ApiDispatch, Formats) {
     const swinup_status invalid = SWINUP_STATUS_INVALID_ARGUMENT;
     expect_change_fails([](swinup_dispatch_desc& d) { d.depth.format = SWINUP_FORMAT_RG16F; }, invalid,
-                        "dispatch.depth.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F");
+                        "dispatch.depth.format: expected SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8 or "
+                        "SWINUP_FORMAT_D32F_S8, got SWINUP_FORMAT_RG16F");
     expect_change_fails([](swinup_dispatch_desc& d) { d.color.format = SWINUP_FORMAT_R32F; }, invalid,
                         "dispatch.color.format");
     expect_change_fails([](swinup_dispatch_desc& d) { store_raw(&d.color.format, 77); }, invalid,
                         "dispatch.color.format: expected SWINUP_FORMAT_RGBA16F, SWINUP_FORMAT_RGBA32F, "
-                        "SWINUP_FORMAT_RGB16F or SWINUP_FORMAT_RGB32F, got unknown value 77");
+                        "SWINUP_FORMAT_RGB16F, SWINUP_FORMAT_RGB32F, SWINUP_FORMAT_R10G10B10A2 or "
+                        "SWINUP_FORMAT_B10G11R11F, got unknown value 77");
     expect_change_fails([](swinup_dispatch_desc& d) { d.motion_vectors.format = SWINUP_FORMAT_RGBA16F; }, invalid,
                         "dispatch.motion_vectors.format");
     // The context's output format is RGBA16F.
@@ -548,6 +551,64 @@ TEST(ApiHelpers, RenderSizeErrors) {
     EXPECT_NE(std::string(swinup_last_error(nullptr)).find("display_height"), std::string::npos);
     EXPECT_EQ(swinup_get_render_size(SWINUP_QUALITY_QUALITY, 1920, 1080, nullptr, &h), SWINUP_STATUS_INVALID_ARGUMENT);
     EXPECT_NE(std::string(swinup_last_error(nullptr)).find("render_width"), std::string::npos);
+}
+
+TEST(ApiHelpers, UpscaleRatiosAreFsr2s) {
+    const struct {
+        swinup_quality_mode mode;
+        float ratio;
+    } cases[] = {{SWINUP_QUALITY_NATIVE_AA, 1.0f}, {SWINUP_QUALITY_QUALITY, 1.5f}, {SWINUP_QUALITY_BALANCED, 1.7f},
+                 {SWINUP_QUALITY_PERFORMANCE, 2.0f}, {SWINUP_QUALITY_ULTRA_PERFORMANCE, 3.0f}};
+    for (const auto& c : cases) {
+        float ratio = 0.0f;
+        ASSERT_EQ(swinup_get_upscale_ratio(c.mode, &ratio), SWINUP_STATUS_OK);
+        EXPECT_EQ(ratio, c.ratio) << "mode " << c.mode;
+        // The render size of the mode is the display size over its ratio (rounded).
+        uint32_t w = 0, h = 0;
+        ASSERT_EQ(swinup_get_render_size(c.mode, 3000, 1500, &w, &h), SWINUP_STATUS_OK);
+        EXPECT_EQ(w, uint32_t(std::lround(3000.0 / double(c.ratio))));
+    }
+    float ratio = 0.0f;
+    EXPECT_EQ(swinup_get_upscale_ratio(static_cast<swinup_quality_mode>(5), &ratio), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(nullptr)), "swinup_get_upscale_ratio: mode: unknown value 5");
+    EXPECT_EQ(swinup_get_upscale_ratio(SWINUP_QUALITY_QUALITY, nullptr), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(nullptr)), "swinup_get_upscale_ratio: ratio is NULL");
+}
+
+// The range is what a context accepts: its ends make contexts, one pixel past them does not.
+TEST(ApiHelpers, RenderSizeRangeIsWhatAContextAccepts) {
+    uint32_t min_w = 0, min_h = 0, max_w = 0, max_h = 0;
+    ASSERT_EQ(swinup_get_render_size_range(3840, 2160, &min_w, &min_h, &max_w, &max_h), SWINUP_STATUS_OK);
+    EXPECT_EQ(min_w, 1280u);
+    EXPECT_EQ(min_h, 720u);
+    EXPECT_EQ(max_w, 3840u);
+    EXPECT_EQ(max_h, 2160u);
+    ASSERT_EQ(swinup_get_render_size_range(100, 31, &min_w, &min_h, &max_w, &max_h), SWINUP_STATUS_OK);
+    EXPECT_EQ(min_w, 34u);  // 100 / 3 = 33.3: 33 would be a ratio above 3
+    EXPECT_EQ(min_h, 11u);
+    swinup_context_desc d = small_context_desc();
+    d.backend = SWINUP_BACKEND_CPU;
+    d.display_width = 100;
+    d.display_height = 31;
+    const auto creates = [&](uint32_t w, uint32_t h) {
+        d.max_render_width = w;
+        d.max_render_height = h;
+        swinup_context* ctx = nullptr;
+        const swinup_status s = swinup_context_create(&d, &ctx);
+        swinup_context_destroy(ctx);
+        return s == SWINUP_STATUS_OK;
+    };
+    EXPECT_TRUE(creates(min_w, min_h));
+    EXPECT_TRUE(creates(max_w, max_h));
+    EXPECT_FALSE(creates(min_w - 1, min_h));
+    EXPECT_FALSE(creates(min_w, min_h - 1));
+    EXPECT_FALSE(creates(max_w + 1, max_h));
+    // Refusals name the argument.
+    EXPECT_EQ(swinup_get_render_size_range(0, 1080, &min_w, &min_h, &max_w, &max_h), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(nullptr)),
+              "swinup_get_render_size_range: display_width: must be 1..8192, got 0");
+    EXPECT_EQ(swinup_get_render_size_range(1920, 1080, &min_w, nullptr, &max_w, &max_h), SWINUP_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(swinup_last_error(nullptr)), "swinup_get_render_size_range: min_render_height is NULL");
 }
 
 TEST(ApiHelpers, JitterIsHaltonTwoThreeMinusHalf) {

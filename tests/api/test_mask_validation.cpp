@@ -159,7 +159,8 @@ TEST(MaskDescriptor, InitLeavesBothMasksAbsent) {
     swinup_dispatch_desc d;
     std::memset(&d, 0x77, sizeof d);
     swinup_dispatch_desc_init(&d);
-    EXPECT_EQ(d.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(d.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);  // the newest (with sharpness, 0: off)
+    EXPECT_EQ(d.sharpness, 0.0f);
     EXPECT_GT(SWINUP_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V1);
     for (const swinup_resource* r : {&d.reactive_mask, &d.transparency_mask}) {
         EXPECT_EQ(r->data, nullptr);

@@ -583,4 +583,64 @@ TEST_F(CliUpscale, InfoNamesBackendAndRenderSizes) {
     EXPECT_NE(run.out.find("640x360"), std::string::npos) << run.out;
 }
 
+// swinup info: each quality mode's ratio and render size, and the dynamic-resolution range, as the
+// library's queries give them.
+TEST_F(CliUpscale, InfoPrintsTheQualityModesAndTheDynamicResolutionRange) {
+    const CliRun run = swinup("info --display 3840x2160 --backend cpu");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("balanced           1.70x  2259x1271"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("ultra performance  3.00x  1280x720"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("dynamic resolution 1280x720 to 3840x2160"), std::string::npos) << run.out;
+}
+
+// --srgb-input: the context decodes the colour as sRGB (SWINUP_FLAG_SRGB_INPUT), which the run's
+// record says, and the frames are those of the decoded colour, not of the codes read as linear.
+TEST_F(CliUpscale, SrgbInputDecodesTheColour) {
+    const CliRun plain = swinup("upscale " + seq() + " -o " + (root_ / "plain").string() + " --backend cpu");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const CliRun srgb = swinup("upscale " + seq() + " -o " + (root_ / "srgb").string() + " --backend cpu --srgb-input");
+    ASSERT_EQ(srgb.exit_code, 0) << srgb.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "srgb" / "upscale.json")).at("srgb_input"), true);
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "plain" / "upscale.json")).at("srgb_input"), false);
+    const Image a = exr_read((root_ / "plain" / frame_file("out", 0)).string());
+    const Image b = exr_read((root_ / "srgb" / frame_file("out", 0)).string());
+    ASSERT_EQ(a.data.size(), b.data.size());
+    double sum_a = 0, sum_b = 0;
+    for (size_t i = 0; i < a.data.size(); ++i) {
+        if (i % 4 == 3) continue;
+        sum_a += a.data[i];
+        sum_b += b.data[i];
+    }
+    EXPECT_LT(sum_b, 0.8 * sum_a);  // sRGB codes in (0, 1) decode to darker linear values
+}
+
+// --debug-view: the frames are the debug view (SWINUP_FLAG_DEBUG_VIEW), which the run's record
+// says: frame 1's motion quadrant (bottom left) holds 0.5 + (-0.5) / 8 in red, 0.5 in green.
+TEST_F(CliUpscale, DebugViewWritesTheQuadrants) {
+    const CliRun run = swinup("upscale " + seq() + " -o " + (root_ / "debug").string() + " --backend cpu --debug-view");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "debug" / "upscale.json")).at("debug_view"), true);
+    const Image image = exr_read((root_ / "debug" / frame_file("out", 1)).string());
+    for (int y = kDisplayH / 2; y < kDisplayH; ++y) {
+        for (int x = 0; x < kDisplayW / 2; ++x) {
+            ASSERT_EQ(image.data[(size_t(y) * kDisplayW + x) * 4 + 0], 0.4375f) << x << "," << y;
+            ASSERT_EQ(image.data[(size_t(y) * kDisplayW + x) * 4 + 1], 0.5f) << x << "," << y;
+        }
+    }
+}
+
+// --sharpness: every frame's swinup_dispatch_desc.sharpness, recorded in upscale.json; the frames
+// differ from the unsharpened run's; a value outside [0, 1] is a usage error (exit 2).
+TEST_F(CliUpscale, SharpnessSharpensTheFrames) {
+    const CliRun plain = swinup("upscale " + seq() + " -o " + (root_ / "plain").string() + " --backend cpu");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const CliRun sharp = swinup("upscale " + seq() + " -o " + (root_ / "sharp").string() + " --backend cpu --sharpness 1");
+    ASSERT_EQ(sharp.exit_code, 0) << sharp.err;
+    EXPECT_EQ(nlohmann::json::parse(read_text(root_ / "sharp" / "upscale.json")).at("sharpness"), 1.0);
+    const Image a = exr_read((root_ / "plain" / frame_file("out", 1)).string());
+    const Image b = exr_read((root_ / "sharp" / frame_file("out", 1)).string());
+    EXPECT_FALSE(a.data == b.data);
+    EXPECT_EQ(swinup("upscale " + seq() + " -o " + (root_ / "bad").string() + " --sharpness 2").exit_code, 2);
+}
+
 }  // namespace

@@ -1025,7 +1025,7 @@ void run_exposure(const OpCase& c) {
         const swinup_dispatch_desc d = frame_dispatch_desc(input_resource(colour.data(), SWINUP_FORMAT_RGBA32F, w, h),
                                                            {}, {}, {});
         std::vector<double> row_sums(static_cast<size_t>(h));
-        cpu = cpu::auto_exposure(d, w, h, pre_exposure, row_sums);
+        cpu = cpu::auto_exposure(d, w, h, pre_exposure, false, row_sums);
         expect_same_codes(run.buffers.at("row_sums"), bytes_of(row_sums), "exposure row sums");
     } else if (mode == 1) {
         cpu = 1.0f;  // spec: a texture value that is not finite and positive reads as 1

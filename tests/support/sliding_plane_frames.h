@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/resource_desc.h"
+#include "frame/packed_formats.h"
 #include "numeric/half.h"
 #include "swinup/swinup.h"
 
@@ -78,8 +79,9 @@ inline std::vector<float> decode_output_rgb(const std::vector<uint8_t>& bytes, s
             uint32_t w;
             std::memcpy(&w, &bytes[p * 4], 4);
             for (int c = 0; c < 3; ++c) {
-                v.push_back(format == SWINUP_FORMAT_RGBA8 ? float((w >> (8 * c)) & 0xffu) / 255.0f
-                                                          : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
+                v.push_back(format == SWINUP_FORMAT_RGBA8        ? float((w >> (8 * c)) & 0xffu) / 255.0f
+                            : format == SWINUP_FORMAT_B10G11R11F ? px::b10g11r11f_channel(w, c)
+                                                                 : float((w >> (10 * c)) & 0x3ffu) / 1023.0f);
             }
         }
     }

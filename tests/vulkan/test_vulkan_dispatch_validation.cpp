@@ -21,19 +21,23 @@ namespace {
 
 using swinup::Validation;
 using swinup::vulkan_api::read_vulkan_dispatch_desc;
+using swinup::vulkan_api::read_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_device_desc;
 using swinup::vulkan_api::validate_vulkan_dispatch_desc;
 
-// The released layouts keep their sizes: V4 only appended the buffers after V3's last field, so
-// every older size is still a layout of its own. The values are those of the headers that
+// The released layouts keep their sizes: V4 only appended the buffers after V3's last field and V5
+// grew the frame (sharpness), so every older size is still a layout of its own. The values are those of the headers that
 // released them, on LP64 (the platforms the tests run on).
 static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 &&
               SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 &&
-              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 &&
+              SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 < SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
 #if UINTPTR_MAX == UINT64_MAX
 static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1 == 696, "the 0.1.0 layout");
 static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2 == 936, "the masks' layout");
 static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3 == 944, "the jitter convention's layout");
+static_assert(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 == 1376, "the buffers' layout");
+static_assert(SWINUP_DISPATCH_DESC_SIZE_V3 == 344, "the jitter convention's swinup_dispatch_desc");
 #endif
 using swinup::vulkan_api::validate_vulkan_reactive_mask_desc;
 
@@ -90,11 +94,13 @@ TEST(VulkanDispatchValidation, AWellFormedFrameIsAccepted) {
 
 TEST(VulkanDispatchValidation, WrongFormatsAreNamed) {
     expect_refused_after([](Frame& f) { f.desc.depth.format = VK_FORMAT_R16G16_SFLOAT; },
-                         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT "
-                         "(SWINUP_FORMAT_R32F), got VK_FORMAT_R16G16_SFLOAT");
+                         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT, VK_FORMAT_D32_SFLOAT, "
+                         "VK_FORMAT_D24_UNORM_S8_UINT or VK_FORMAT_D32_SFLOAT_S8_UINT (SWINUP_FORMAT_R32F), got "
+                         "VK_FORMAT_R16G16_SFLOAT");
     expect_refused_after([](Frame& f) { f.desc.color.format = VK_FORMAT_R16G16B16_SFLOAT; },
-                         "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
-                         "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
+                         "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT, "
+                         "VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32 or "
+                         "VK_FORMAT_A2B10G10R10_UNORM_PACK32 (SWINUP_FORMAT_RGBA16F), got VK_FORMAT_R16G16B16_SFLOAT");
     expect_refused_after([](Frame& f) { f.desc.motion_vectors.format = static_cast<VkFormat>(123456); },
                          "vulkan_dispatch.motion_vectors.format: expected VK_FORMAT_R16G16_SFLOAT or "
                          "VK_FORMAT_R32G32_SFLOAT (SWINUP_FORMAT_RG16F), got VkFormat 123456");
@@ -199,15 +205,19 @@ TEST(VulkanDispatchValidation, StructSizesAndScalarsUseTheFieldPath) {
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2) +
                              " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2), " +
                              std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3) or " +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3), " +
+                             std::to_string(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) +
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) or " +
                              std::to_string(sizeof(swinup_vulkan_dispatch_desc)) +
-                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4; call swinup_vulkan_dispatch_desc_init), got 8");
+                             " (SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5; call swinup_vulkan_dispatch_desc_init), got 8");
     expect_refused_after([](Frame& f) { f.desc.frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1; },
                          "vulkan_dispatch.frame.struct_size: swinup_dispatch_desc as a member of a "
-                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4 must be " +
+                         "swinup_vulkan_dispatch_desc of SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5 must be " +
                              std::to_string(sizeof(swinup_dispatch_desc)) +
-                             " (SWINUP_DISPATCH_DESC_SIZE_V3; call swinup_vulkan_dispatch_desc_init), got " +
+                             " (SWINUP_DISPATCH_DESC_SIZE_V4; call swinup_vulkan_dispatch_desc_init), got " +
                              std::to_string(SWINUP_DISPATCH_DESC_SIZE_V1));
+    expect_refused_after([](Frame& f) { f.desc.frame.sharpness = 1.5f; },
+                         "vulkan_dispatch.frame.sharpness: must be in [0, 1] (0: off), got 1.5");
     expect_refused_after([](Frame& f) { f.desc.frame.jitter_x = 0.75f; },
                          "vulkan_dispatch.frame.jitter_x: must be a finite number in [-0.5, 0.5], got 0.75");
     expect_refused_after([](Frame& f) { f.desc.frame.render_width = 65; },
@@ -240,10 +250,11 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
-    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(read.frame.jitter_x, 0.25f);
     EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);  // the 0xA5 bytes past the V1 size are not read
     EXPECT_EQ(read.frame.render_width, 64u);
     EXPECT_EQ(read.frame.reactive_mask.data, nullptr);
     EXPECT_EQ(read.color.image, f.desc.color.image);
@@ -294,9 +305,10 @@ TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitter
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     std::free(v2);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
     EXPECT_EQ(read.frame.jitter_x, -0.125f);
     EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_SAMPLE_OFFSET);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
     EXPECT_EQ(read.signal_value, 42u);
     EXPECT_EQ(read.transparency_mask.image, f.desc.transparency_mask.image);
     EXPECT_EQ(read.transparency_mask.format, VK_FORMAT_R8_UNORM);
@@ -307,8 +319,9 @@ TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitter
 }
 
 // A program built against the header of the jitter convention (V3) passes the layout without the
-// buffers: it is read whole (frame, jitter_convention included, and masks in place), with every
-// buffer absent, and nothing past its size is read.
+// buffers: frame of SWINUP_DISPATCH_DESC_SIZE_V3 bytes (no sharpness), then color ..
+// transparency_mask. It is read field for field (jitter_convention included, masks in place),
+// with every buffer absent and sharpening off, and nothing past its size is read.
 TEST(VulkanDispatchValidation, TheJitterConventionLayoutIsReadIntoTheNewOneWithoutBuffers) {
     Frame f;
     f.desc.frame.jitter_x = -0.25f;
@@ -316,18 +329,25 @@ TEST(VulkanDispatchValidation, TheJitterConventionLayoutIsReadIntoTheNewOneWitho
     f.desc.signal_value = 7;
     f.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
                                           VK_IMAGE_USAGE_SAMPLED_BIT);
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V3;
+    const size_t tail = offsetof(swinup_vulkan_dispatch_desc, color_buffer) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3});
     alignas(swinup_vulkan_dispatch_desc) unsigned char v3[sizeof(swinup_vulkan_dispatch_desc)];
     std::memset(v3, 0xA5, sizeof v3);  // past the V3 size: not the caller's, never read
-    std::memcpy(v3, &f.desc, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3);
+    std::memcpy(v3, &f.desc, frame_end);
+    std::memcpy(v3 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
     auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v3);
     caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
     swinup_vulkan_dispatch_desc read;
     const Validation v = read_vulkan_dispatch_desc(caller, &read);
     ASSERT_TRUE(v.ok()) << v.message;
-    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4);
-    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V3);
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
     EXPECT_EQ(read.frame.jitter_x, -0.25f);
     EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_FSR_DLSS);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
     EXPECT_EQ(read.signal_value, 7u);
     EXPECT_EQ(read.reactive_mask.image, f.desc.reactive_mask.image);
     for (const swinup_vulkan_buffer* b : {&read.color_buffer, &read.depth_buffer, &read.motion_vectors_buffer,
@@ -337,6 +357,39 @@ TEST(VulkanDispatchValidation, TheJitterConventionLayoutIsReadIntoTheNewOneWitho
     }
     f.desc = read;
     EXPECT_TRUE(f.check().ok()) << f.check().message;
+}
+
+// A program built against the header of the buffers (V4) passes V3's frame (no sharpness) and the
+// buffers after the masks: read field for field, buffers included, with sharpening off.
+TEST(VulkanDispatchValidation, TheBufferLayoutIsReadIntoTheNewOneWithoutSharpening) {
+    Frame f;
+    f.desc.frame.jitter_x = 0.125f;
+    f.desc.frame.jitter_convention = SWINUP_JITTER_FSR_DLSS;
+    f.desc.signal_value = 11;
+    f.desc.output_buffer.buffer = fake<VkBuffer>(0x702);
+    f.desc.output = swinup_vulkan_image{};
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V3;
+    const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
+    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4});
+    alignas(swinup_vulkan_dispatch_desc) unsigned char v4[sizeof(swinup_vulkan_dispatch_desc)];
+    std::memset(v4, 0xA5, sizeof v4);  // past the V4 size: not the caller's, never read
+    std::memcpy(v4, &f.desc, frame_end);
+    std::memcpy(v4 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
+                tail);
+    auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v4);
+    caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4;
+    caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
+    swinup_vulkan_dispatch_desc read;
+    const Validation v = read_vulkan_dispatch_desc(caller, &read);
+    ASSERT_TRUE(v.ok()) << v.message;
+    EXPECT_EQ(read.struct_size, SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5);
+    EXPECT_EQ(read.frame.struct_size, SWINUP_DISPATCH_DESC_SIZE_V4);
+    EXPECT_EQ(read.frame.jitter_x, 0.125f);
+    EXPECT_EQ(read.frame.jitter_convention, SWINUP_JITTER_FSR_DLSS);
+    EXPECT_EQ(read.frame.sharpness, 0.0f);
+    EXPECT_EQ(read.signal_value, 11u);
+    EXPECT_EQ(read.output_buffer.buffer, f.desc.output_buffer.buffer);
+    EXPECT_EQ(read.output.image, VK_NULL_HANDLE);
 }
 
 // The signal point is read by both backends: a semaphore with the value 0 (reached before anything
@@ -430,8 +483,9 @@ TEST(VulkanDispatchValidation, FormatsAndLayoutsOutsideTheEnumsAreNamedByTheirNu
         SCOPED_TRACE(raw);
         const std::string n = std::to_string(raw);
         expect_refused_after([raw](Frame& f) { store_raw(&f.desc.color.format, raw); },
-                             "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT or "
-                             "VK_FORMAT_R32G32B32A32_SFLOAT (SWINUP_FORMAT_RGBA16F), got VkFormat " + n);
+                             "vulkan_dispatch.color.format: expected VK_FORMAT_R16G16B16A16_SFLOAT, "
+                             "VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32 or "
+                             "VK_FORMAT_A2B10G10R10_UNORM_PACK32 (SWINUP_FORMAT_RGBA16F), got VkFormat " + n);
         expect_refused_after([raw](Frame& f) { store_raw(&f.desc.motion_vectors.layout, raw); },
                              "vulkan_dispatch.motion_vectors.layout: expected VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL "
                              "or VK_IMAGE_LAYOUT_GENERAL, got VkImageLayout " + n +
@@ -518,11 +572,40 @@ TEST(VulkanDispatchValidation, DeviceDescriptionsNameTheMissingHandle) {
     const char* names[2] = {"VK_KHR_16bit_storage", nullptr};
     d.enabled_extensions = names;
     EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.enabled_extensions[1]: is NULL");
+    d.enabled_extensions = nullptr;
+    d.enabled_extension_count = 0;
+    d.struct_size = SWINUP_VULKAN_DEVICE_DESC_SIZE_V1;  // 0.1.0's size: still accepted
+    EXPECT_TRUE(validate_vulkan_device_desc(d).ok()) << validate_vulkan_device_desc(d).message;
     d.struct_size = 3;
+    const std::string refused = "vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
+                                std::to_string(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
+                                " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) or " + std::to_string(sizeof(swinup_vulkan_device_desc)) +
+                                " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V2; call swinup_vulkan_device_desc_init), got 3";
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, refused);
+    // The read takes only struct_size from a descriptor of a size it never had.
+    swinup_vulkan_device_desc read;
+    EXPECT_EQ(read_vulkan_device_desc(&d, &read).message, refused);
+}
+
+TEST(VulkanDispatchValidation, AllocationCallbacksFollowVulkansRules) {
+    swinup_vulkan_device_desc d;
+    swinup_vulkan_device_desc_init(&d);
+    d.instance = fake<VkInstance>(0x10);
+    d.physical_device = fake<VkPhysicalDevice>(0x20);
+    d.device = fake<VkDevice>(0x30);
+    VkAllocationCallbacks a{};
+    d.allocation_callbacks = &a;
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.allocation_callbacks->pfnAllocation: is NULL");
+    a.pfnAllocation = [](void*, size_t, size_t, VkSystemAllocationScope) -> void* { return nullptr; };
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.allocation_callbacks->pfnReallocation: is NULL");
+    a.pfnReallocation = [](void*, void*, size_t, size_t, VkSystemAllocationScope) -> void* { return nullptr; };
+    EXPECT_EQ(validate_vulkan_device_desc(d).message, "vulkan_device.allocation_callbacks->pfnFree: is NULL");
+    a.pfnFree = [](void*, void*) {};
+    EXPECT_TRUE(validate_vulkan_device_desc(d).ok()) << validate_vulkan_device_desc(d).message;
+    a.pfnInternalFree = [](void*, size_t, VkInternalAllocationType, VkSystemAllocationScope) {};
     EXPECT_EQ(validate_vulkan_device_desc(d).message,
-              "vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
-                  std::to_string(sizeof(swinup_vulkan_device_desc)) +
-                  " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got 3");
+              "vulkan_device.allocation_callbacks->pfnInternalAllocation: must be given together with "
+              "pfnInternalFree (both or neither)");
 }
 
 }  // namespace

@@ -240,7 +240,7 @@ protected:
         const int pw = frame.padded_width, ph = frame.padded_height;
         std::vector<double> row_sums(c.size.rh);
         const float exposure = frame.exposure.automatic
-                                   ? cpu::auto_exposure(d, c.size.rw, c.size.rh, frame.exposure.pre_exposure, row_sums)
+                                   ? cpu::auto_exposure(d, c.size.rw, c.size.rh, frame.exposure.pre_exposure, frame.srgb, row_sums)
                                    : frame.exposure.value;
         std::vector<float> color(render * 3), z(render), motion(render * 2), mask_plane(render * 2);
         std::vector<uint32_t> row_counts(static_cast<size_t>(c.size.rh) * cpu::kRowCounts);

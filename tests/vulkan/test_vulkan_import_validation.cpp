@@ -145,6 +145,39 @@ TEST(CudaInteropValidation, ADepthFormatIsRefused) {
                    "no depth format); pass the depth as a VK_FORMAT_R32_SFLOAT image");
 }
 
+TEST(CudaInteropValidation, SharpeningIsUnsupported) {
+    Frame f;
+    f.desc.frame.sharpness = 0.25f;  // accepted by the Vulkan backend
+    ASSERT_TRUE(validate_vulkan_dispatch_desc(f.desc, f.context).ok());
+    expect_refused(f, SWINUP_STATUS_UNSUPPORTED,
+                   "vulkan_dispatch.frame.sharpness: the CUDA backend does not sharpen the output in this version (0 "
+                   "turns it off; the Vulkan backend sharpens)");
+}
+
+TEST(CudaInteropValidation, ThePackedAndDepthStencilFormatsAreUnsupported) {
+    Frame f;
+    f.desc.color.format = VK_FORMAT_B10G11R11_UFLOAT_PACK32;  // accepted by the Vulkan backend
+    ASSERT_TRUE(validate_vulkan_dispatch_desc(f.desc, f.context).ok());
+    expect_refused(f, SWINUP_STATUS_UNSUPPORTED,
+                   "vulkan_dispatch.color.format: VK_FORMAT_B10G11R11_UFLOAT_PACK32 is not read or written by the CUDA "
+                   "backend on Vulkan images in this version (the Vulkan backend takes it; on CUDA pass the colour as "
+                   "VK_FORMAT_R16G16B16A16_SFLOAT)");
+    f.desc.color.format = VK_FORMAT_A2B10G10R10_UNORM_PACK32;
+    EXPECT_EQ(f.check().status, SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(f.check().message.rfind("vulkan_dispatch.color.format: VK_FORMAT_A2B10G10R10_UNORM_PACK32 is not", 0), 0u);
+    Frame d;
+    d.desc.depth.format = VK_FORMAT_D24_UNORM_S8_UINT;
+    d.desc.depth.layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+    ASSERT_TRUE(validate_vulkan_dispatch_desc(d.desc, d.context).ok());
+    expect_refused(d, SWINUP_STATUS_UNSUPPORTED,
+                   "vulkan_dispatch.depth.format: VK_FORMAT_D24_UNORM_S8_UINT is not read or written by the CUDA "
+                   "backend on Vulkan images in this version (the Vulkan backend takes it; on CUDA pass the depth as "
+                   "VK_FORMAT_R32_SFLOAT)");
+    d.desc.depth.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    EXPECT_EQ(d.check().status, SWINUP_STATUS_UNSUPPORTED);
+    EXPECT_EQ(d.check().message.rfind("vulkan_dispatch.depth.format: VK_FORMAT_D32_SFLOAT_S8_UINT is not", 0), 0u);
+}
+
 TEST(CudaInteropValidation, TheExposureImageIsCheckedOnlyWhenRead) {
     Frame f;
     f.desc.exposure = image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -281,7 +314,8 @@ TEST(CudaInteropValidation, ABuffersRowsFollowTheDevicePointerRules) {
     BufferFrame f;
     f.desc.depth_buffer.format = SWINUP_FORMAT_RG16F;
     expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
-                   "vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, got SWINUP_FORMAT_RG16F");
+                   "vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8 or "
+                   "SWINUP_FORMAT_D32F_S8, got SWINUP_FORMAT_RG16F");
     f = BufferFrame();
     f.desc.color_buffer.width = 63;
     expect_refused(f, SWINUP_STATUS_INVALID_ARGUMENT,
@@ -305,7 +339,8 @@ TEST(CudaInteropValidation, ABuffersFormatOutsideTheEnumIsNamedAsItsValue) {
     std::memcpy(&f.desc.depth_buffer.format, &raw, sizeof raw);
     const Validation v = f.check();
     EXPECT_EQ(v.status, SWINUP_STATUS_INVALID_ARGUMENT);
-    EXPECT_EQ(v.message.rfind("vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, got ", 0), 0u)
+    EXPECT_EQ(v.message.rfind("vulkan_dispatch.depth_buffer.format: expected SWINUP_FORMAT_R32F, SWINUP_FORMAT_D24_UNORM_S8 or "
+                              "SWINUP_FORMAT_D32F_S8, got ", 0), 0u)
         << v.message;
     EXPECT_NE(v.message.find("99"), std::string::npos) << v.message;
 }

@@ -208,7 +208,8 @@ TEST(RecordDispatchRefusal, RefusedFramesRecordNothingAndLeaveTheHistory) {
 
     const BadFrame bad[] = {
         {"wrong format", [](swinup_vulkan_dispatch_desc* d) { d->depth.format = VK_FORMAT_R16G16_SFLOAT; },
-         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT or VK_FORMAT_D32_SFLOAT"},
+         "vulkan_dispatch.depth.format: expected VK_FORMAT_R32_SFLOAT, VK_FORMAT_D32_SFLOAT, "
+         "VK_FORMAT_D24_UNORM_S8_UINT or VK_FORMAT_D32_SFLOAT_S8_UINT"},
         {"missing usage", [](swinup_vulkan_dispatch_desc* d) { d->output.usage &= ~VkImageUsageFlags(VK_IMAGE_USAGE_STORAGE_BIT); },
          "vulkan_dispatch.output.usage: lacks VK_IMAGE_USAGE_STORAGE_BIT"},
         {"mismatched size", [](swinup_vulkan_dispatch_desc* d) { d->frame.render_width = kRenderW + 1; d->color.width = kRenderW; },

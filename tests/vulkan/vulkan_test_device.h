@@ -156,7 +156,7 @@ public:
         b.newLayout = to;
         b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         b.image = t.image;
-        b.subresourceRange = {vulkan_app::aspect_of(t.format), 0, 1, 0, 1};
+        b.subresourceRange = {vulkan_app::barrier_aspect_of(t.format), 0, 1, 0, 1};
         vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, nullptr, 0, nullptr, 1, &b);
     }
 

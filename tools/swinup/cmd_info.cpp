@@ -1,5 +1,6 @@
 // swinup info: what this build and machine would run: the variant and its weights, the backend
-// and device chosen, the render size of each quality mode for a display size, and the build.
+// and device chosen, the render size of each quality mode for a display size and the range of
+// render sizes dynamic resolution may use, and the build.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -77,15 +78,23 @@ void print_vulkan_devices() {
 #endif
 }
 
+// Each quality mode's ratio and render size, and the range of render sizes a context of this
+// display accepts (dynamic resolution), from the library's queries.
 void print_render_sizes(const Size2& display) {
     std::printf("render sizes for display %s:\n", size_text(display.width, display.height).c_str());
     for (const QualityMode& q : kQualityModes) {
         uint32_t w = 0, h = 0;
+        float ratio = 0.0f;
         check_status(swinup_get_render_size(q.mode, display.width, display.height, &w, &h),
                      nullptr, std::string("render size of ") + q.name);
-        std::printf("  %-18s %5.2fx  %s\n", q.name, double(display.width) / double(w),
-                    size_text(w, h).c_str());
+        check_status(swinup_get_upscale_ratio(q.mode, &ratio), nullptr, std::string("upscale ratio of ") + q.name);
+        std::printf("  %-18s %4.2fx  %s\n", q.name, double(ratio), size_text(w, h).c_str());
     }
+    uint32_t min_w = 0, min_h = 0, max_w = 0, max_h = 0;
+    check_status(swinup_get_render_size_range(display.width, display.height, &min_w, &min_h, &max_w, &max_h),
+                 nullptr, "render size range");
+    std::printf("  %-18s %s to %s\n", "dynamic resolution", size_text(min_w, min_h).c_str(),
+                size_text(max_w, max_h).c_str());
 }
 
 void run_info(const InfoOptions& opt) {

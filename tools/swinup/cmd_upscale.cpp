@@ -42,6 +42,9 @@ struct UpscaleOptions {
     int threads = 0;     // 0: all hardware threads
     bool mv_display = false;
     bool no_masks = false;  // leave the sequence's masks out of the dispatches
+    bool srgb_input = false;  // the sequence's colour is sRGB-encoded (SWINUP_FLAG_SRGB_INPUT)
+    bool debug_view = false;  // write the debug view instead of the frames (SWINUP_FLAG_DEBUG_VIEW)
+    double sharpness = 0.0;   // swinup_dispatch_desc.sharpness of every frame (0: off)
     bool force = false;  // overwrite out.NNNN.exr / upscale.json that no earlier run recorded
 };
 
@@ -87,7 +90,9 @@ void run_upscale(const UpscaleOptions& opt) {
     desc.flags = flag_if(info.hdr, SWINUP_FLAG_HDR) |
                  flag_if(info.mv_jittered, SWINUP_FLAG_MV_JITTERED) |
                  flag_if(info.depth_inverted, SWINUP_FLAG_DEPTH_INVERTED) |
-                 flag_if(opt.mv_display, SWINUP_FLAG_MV_DISPLAY_RES);
+                 flag_if(opt.mv_display, SWINUP_FLAG_MV_DISPLAY_RES) |
+                 flag_if(opt.srgb_input, SWINUP_FLAG_SRGB_INPUT) |
+                 flag_if(opt.debug_view, SWINUP_FLAG_DEBUG_VIEW);
     desc.num_threads = static_cast<uint32_t>(opt.threads);
     check_context_values(desc, opt.scale > 0.0 ? "--scale" : opt.sequence + " (its render and display sizes)");
     ContextHandle ctx = create_context(desc);
@@ -126,6 +131,7 @@ void run_upscale(const UpscaleOptions& opt) {
         dispatch.jitter_x = info.jitter_x[size_t(i)];
         dispatch.jitter_y = info.jitter_y[size_t(i)];
         dispatch.reset = info.reset[size_t(i)];
+        dispatch.sharpness = static_cast<float>(opt.sharpness);
         DispatchMasks masks;  // the sequence's reactive and transparency masks, when non-zero
         masks.attach(frame.masks, dispatch);
 
@@ -163,6 +169,9 @@ void run_upscale(const UpscaleOptions& opt) {
     run["backend"] = backend_label(ctx_info.backend);
     run["device"] = ctx_info.device_name;
     run["output_format"] = format_label(desc.output_format);
+    run["srgb_input"] = opt.srgb_input;
+    run["debug_view"] = opt.debug_view;
+    run["sharpness"] = opt.sharpness;
     run["weights"] = ctx_info.weights_description;
     run["dispatch_ms"] = {{"mean", mean_ms}, {"median", median_ms}, {"per_frame", dispatch_ms}};
     run["sequence"] = nlohmann::json::parse(sequence_info_to_json(info));
@@ -204,6 +213,15 @@ void register_upscale(CLI::App& app) {
         ->check(CLI::Range(0, SWINUP_MAX_THREADS));
     cmd->add_flag("--mv-display", opt->mv_display,
                   "use the display-resolution motion vectors (mv_display.NNNN.exr)");
+    cmd->add_flag("--srgb-input", opt->srgb_input,
+                  "the sequence's colour is sRGB-encoded: decode it to linear at staging "
+                  "(SWINUP_FLAG_SRGB_INPUT; the output stays linear)");
+    cmd->add_option("--sharpness", opt->sharpness,
+                    "sharpen the output (contrast-adaptive, after the history is stored): 0 off, up to 1")
+        ->check(number_range(0.0, 1.0))->capture_default_str();
+    cmd->add_flag("--debug-view", opt->debug_view,
+                  "write the debug view instead of the upscaled frames: colour, depth, motion and the "
+                  "network's history weight in four quadrants (SWINUP_FLAG_DEBUG_VIEW)");
     cmd->add_flag("--no-masks", opt->no_masks,
                   "leave the sequence's reactive and transparency masks (masks.NNNN.exr) out");
     cmd->add_flag("--force", opt->force,

@@ -27,7 +27,8 @@ const NameTable<swinup_backend> kBackends = {
     {"vulkan", SWINUP_BACKEND_VULKAN}};
 const NameTable<swinup_format> kOutputFormats = {{"rgba16f", SWINUP_FORMAT_RGBA16F},
                                                  {"r10g10b10a2", SWINUP_FORMAT_R10G10B10A2},
-                                                 {"rgba8", SWINUP_FORMAT_RGBA8}};
+                                                 {"rgba8", SWINUP_FORMAT_RGBA8},
+                                                 {"b10g11r11f", SWINUP_FORMAT_B10G11R11F}};
 
 template <typename Enum>
 std::vector<std::string> names_of(const NameTable<Enum>& table) {

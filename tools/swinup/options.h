@@ -37,7 +37,7 @@ CLI::Validator unsigned_64();
 const std::vector<std::string>& variant_names();    // lite, full
 const std::vector<std::string>& precision_names();  // exact, fast
 const std::vector<std::string>& backend_names();    // auto, cpu, cuda
-const std::vector<std::string>& output_format_names();  // rgba16f, r10g10b10a2, rgba8
+const std::vector<std::string>& output_format_names();  // rgba16f, r10g10b10a2, rgba8, b10g11r11f
 
 // Name -> enum; throw UsageError for names not in the lists above.
 swinup_variant parse_variant_option(const std::string& name);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "frame/packed_formats.h"
 #include "numeric/half.h"
 
 namespace swinup::cli {
@@ -12,6 +13,7 @@ size_t output_bytes_per_pixel(swinup_format format) {
         case SWINUP_FORMAT_RGBA16F: return 8;
         case SWINUP_FORMAT_R10G10B10A2: return 4;
         case SWINUP_FORMAT_RGBA8: return 4;
+        case SWINUP_FORMAT_B10G11R11F: return 4;
         default: throw std::invalid_argument("not an output format");
     }
 }
@@ -38,6 +40,12 @@ Image decode_output(const std::vector<uint8_t>& bytes, swinup_format format, int
                 out[i * 4 + 1] = static_cast<float>((v >> 10) & 1023u) / 1023.0f;
                 out[i * 4 + 2] = static_cast<float>((v >> 20) & 1023u) / 1023.0f;
                 out[i * 4 + 3] = static_cast<float>(v >> 30) / 3.0f;
+                break;
+            }
+            case SWINUP_FORMAT_B10G11R11F: {
+                uint32_t v;
+                std::memcpy(&v, bytes.data() + i * 4, sizeof(v));
+                for (int c = 0; c < 4; ++c) out[i * 4 + c] = px::b10g11r11f_channel(v, c);  // alpha 1
                 break;
             }
             default: {  // RGBA8, R first in memory

@@ -1,4 +1,4 @@
-// The context's output buffer (RGBA16F, R10G10B10A2 or RGBA8, tightly packed) back to float RGBA,
+// The context's output buffer (RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F, tightly packed) back to float RGBA,
 // for writing EXR files. UNORM formats come back as their exact quantised levels / max level.
 #pragma once
 

@@ -186,6 +186,7 @@ FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_disp
     p.exposure_value = frame.exposure.value;  // a host texture was read by begin(), as on the CPU
     p.exposure_texture = static_cast<const float*>(frame.exposure.device_texture);
     p.ldr = frame.ldr ? 1 : 0;
+    p.srgb = frame.srgb ? 1 : 0;
     p.depth_inverted = frame.depth_inverted ? 1 : 0;
     p.mv_display_res = frame.mv_display_res ? 1 : 0;
     p.mv_scale_x = d.mv_scale_x;

@@ -62,8 +62,10 @@ struct FrameBuffers {
         const size_t render = size_t(desc.max_render_width) * desc.max_render_height;
         const size_t display = size_t(desc.display_width) * desc.display_height;
         for (DeviceBuffer& b : host_masks) b = DeviceBuffer(render * 4);
+        // The largest formats: RGBA32F, D32F_S8, RG32F at display res; the packed formats are read
+        // there by frame/input_image.h as on the CPU.
         host_color = DeviceBuffer(render * 16);
-        host_depth = DeviceBuffer(render * 4);
+        host_depth = DeviceBuffer(render * 8);
         host_motion = DeviceBuffer(std::max(render, display) * 8);
         host_output = DeviceBuffer(display * 8);  // last: has_host_staging() says all of them are made
     }

@@ -22,6 +22,7 @@ struct FrameParams : FrameGeometry {
     float mv_scale_x = 1.0f, mv_scale_y = 1.0f;
     float motion_offset_x = 0.0f, motion_offset_y = 0.0f;  // jitter cancellation (MV_JITTERED)
     int ldr = 1, depth_inverted = 0, mv_display_res = 0;
+    int srgb = 0;  // SWINUP_FLAG_SRGB_INPUT: colour decoded to linear (frame/pixel_ops.h decode_colour)
     // The masks (frame/mask_pixel.h; docs/masks.md): device memory read in place, host memory from
     // a packed copy, an imported image through its texture; neither data nor texture (input_given
     // false): absent, 0 at every pixel. Set both with set_masks. has_masks: either is given (staging

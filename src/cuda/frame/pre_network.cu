@@ -23,7 +23,7 @@ __global__ void exposure_rows_kernel(const FrameParams* p, double* row_sums) {
     if (y >= p->height) return;
     double sum = 0.0;
     for (int x = 0; x < p->width; ++x) {
-        sum = __dadd_rn(sum, static_cast<double>(auto_exposure_log2_luminance(p->color, x, y, p->pre_exposure)));
+        sum = __dadd_rn(sum, static_cast<double>(auto_exposure_log2_luminance(p->color, x, y, p->pre_exposure, p->srgb != 0)));
     }
     row_sums[y] = sum;
 }
@@ -61,7 +61,8 @@ __global__ void input_planes_kernel(const FrameParams* pp, FramePlanes planes) {
     float* motion = planes.motion;
     bool replaced, any = false;
     for (int c = 0; c < 3; ++c) {
-        color[i * 3 + c] = px::stage_color(read_input(p.color, x, y, c), e, p.pre_exposure, p.ldr != 0, &replaced);
+        color[i * 3 + c] = px::stage_color(px::decode_colour(read_input(p.color, x, y, c), p.srgb != 0), e,
+                                           p.pre_exposure, p.ldr != 0, &replaced);
         any = any || replaced;
     }
     count(planes.counts, kCountColor, any);

@@ -121,6 +121,8 @@ public:
         app_.enabled_extension_count = 0;  // the application's memory: not kept
         app_.enabled_extensions = nullptr;
         app_.enabled_features = nullptr;
+        app_.pipeline_cache = VK_NULL_HANDLE;   // no Vulkan pipelines or objects are made here
+        app_.allocation_callbacks = nullptr;
         const auto get_memory_fd =
             device_function<PFN_vkGetMemoryFdKHR>(app, "vkGetMemoryFdKHR", "VK_KHR_external_memory_fd");
         const auto get_semaphore_fd =

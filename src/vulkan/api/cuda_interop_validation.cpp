@@ -198,6 +198,29 @@ Validation validate_cuda_interop_desc(const swinup_vulkan_dispatch_desc& d, cons
         Validation v = check_memory(*i.image, i.name);
         if (!v.ok()) return v;
     }
+    if (d.frame.sharpness > 0.0f) {
+        return {SWINUP_STATUS_UNSUPPORTED, "vulkan_dispatch.frame.sharpness: the CUDA backend does not sharpen the "
+                                           "output in this version (0 turns it off; the Vulkan backend sharpens)"};
+    }
+    // The packed and depth-stencil formats: CUDA maps none of them to an array format its textures
+    // and surfaces read per channel, so the imports would read words, not values.
+    const struct {
+        const char* name;
+        const swinup_vulkan_image& image;
+        const char* instead;
+    } packed[3] = {{"color", d.color, "pass the colour as VK_FORMAT_R16G16B16A16_SFLOAT"},
+                   {"depth", d.depth, "pass the depth as VK_FORMAT_R32_SFLOAT"},
+                   {"output", d.output, "make the context with another output_format"}};
+    for (const auto& p : packed) {
+        const int64_t f = raw_enum(p.image.format);
+        if (f == VK_FORMAT_B10G11R11_UFLOAT_PACK32 || (f == VK_FORMAT_A2B10G10R10_UNORM_PACK32 && &p.image != &d.output) ||
+            f == VK_FORMAT_D24_UNORM_S8_UINT || f == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+            return {SWINUP_STATUS_UNSUPPORTED,
+                    std::string("vulkan_dispatch.") + p.name + ".format: " + vk_format_name(static_cast<VkFormat>(f)) +
+                        " is not read or written by the CUDA backend on Vulkan images in this version (the Vulkan "
+                        "backend takes it; on CUDA " + p.instead + ")"};
+        }
+    }
     const struct {
         const char* name;
         const swinup_vulkan_buffer& buffer;

@@ -10,7 +10,7 @@ RecordingSlots::~RecordingSlots() {
     // The header requires every recorded frame to have completed before the context is destroyed.
     for (auto& s : slots_) {
         s->arena.reset();
-        if (s->event) vkDestroyEvent(device_, s->event, nullptr);
+        if (s->event) vkDestroyEvent(device_, s->event, allocator_);
     }
 }
 
@@ -77,9 +77,9 @@ RecordingSlots::Slot& RecordingSlots::take() {
     }
     auto slot = std::make_unique<Slot>();
     slot->index = slots_.size();
-    slot->arena = std::make_unique<vulkan::DescriptorArena>(device_);
+    slot->arena = std::make_unique<vulkan::DescriptorArena>(device_, allocator_);
     VkEventCreateInfo info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-    vulkan::check(vkCreateEvent(device_, &info, nullptr, &slot->event), "vkCreateEvent");
+    vulkan::check(vkCreateEvent(device_, &info, allocator_, &slot->event), "vkCreateEvent");
     slot->pending = true;
     slots_.push_back(std::move(slot));
     return *slots_.back();

@@ -29,7 +29,8 @@ class RecordingSlots {
 public:
     static constexpr size_t kMaxSlots = 8;
 
-    explicit RecordingSlots(VkDevice device) : device_(device) {}
+    // allocator: the device's (vulkan::Device::allocator), used for the events and descriptor pools.
+    RecordingSlots(VkDevice device, const VkAllocationCallbacks* allocator) : device_(device), allocator_(allocator) {}
     ~RecordingSlots();
     RecordingSlots(const RecordingSlots&) = delete;
     RecordingSlots& operator=(const RecordingSlots&) = delete;
@@ -89,6 +90,7 @@ private:
     bool completed(Slot& slot);
     Slot& take();  // acquire's search for a free slot
     VkDevice device_;
+    const VkAllocationCallbacks* allocator_;
     PFN_vkGetSemaphoreCounterValue get_counter_ = nullptr;  // looked up on the first completion point
     std::function<void(Slot&)> on_completed_;
     std::vector<std::unique_ptr<Slot>> slots_;

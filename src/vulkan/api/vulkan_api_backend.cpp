@@ -24,7 +24,7 @@ public:
     // `app`: the application's device description (validated), or null for swinup's own device.
     // `log`: the context's messages (the destructor's warning).
     ApiBackend(std::unique_ptr<vulkan::VulkanBackend> frame, const swinup_vulkan_device_desc* app, const Log& log)
-        : frame_(std::move(frame)), slots_(frame_->device().handle()), own_device_(app == nullptr),
+        : frame_(std::move(frame)), slots_(frame_->device().handle(), frame_->device().allocator()), own_device_(app == nullptr),
           counts_(frame_->recorded_counts()), log_(log) {
         static_assert(RecordingSlots::kMaxSlots == vulkan::VulkanBackend::kRecordedCountSlots,
                       "one place in recorded_counts per recording slot");
@@ -43,6 +43,8 @@ public:
             handles_.enabled_extension_count = 0;  // the application's memory: not kept
             handles_.enabled_extensions = nullptr;
             handles_.enabled_features = nullptr;
+            handles_.pipeline_cache = VK_NULL_HANDLE;  // used during creation only
+            handles_.allocation_callbacks = nullptr;   // the application's memory: not kept (swinup keeps a copy)
         } else {
             handles_.instance = device.instance();
             handles_.physical_device = device.physical_device();
@@ -307,6 +309,8 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
             h.device = app->device;
             h.queue_family = app->queue_family_index;  // checked by wrap before any queue is taken
             h.enabled_features = app->enabled_features;
+            h.allocator = app->allocation_callbacks;
+            h.pipeline_cache = app->pipeline_cache;
             device = vulkan::Device::wrap(h);
         } else {
             vulkan::DeviceOptions options;
@@ -320,6 +324,7 @@ std::unique_ptr<VulkanApiBackend> make_vulkan_api_backend(const swinup_context_d
                                               : vulkan::VulkanBackend::HostPath::kEnabled;
         auto frame = std::make_unique<vulkan::VulkanBackend>(desc, std::move(weights), ref, std::move(device),
                                                              vulkan::VulkanBackend::NetworkFn{}, host_path);
+        ref.set_pipeline_cache(VK_NULL_HANDLE);  // the application's cache: used during creation only
         return std::make_unique<ApiBackend>(std::move(frame), app, log);
     } catch (const vulkan::VulkanError& e) {
         *status = e.status();

@@ -74,12 +74,13 @@ Validation check_image(const swinup_vulkan_image& image, const ImageRule& rule, 
 
 // The layouts swinup_vulkan_dispatch_desc has had: its size and the size of its member frame (a
 // swinup_dispatch_desc of the same header); the fields after frame follow it without padding. V4
-// (the buffers) kept V3's frame: it only appended fields.
+// (the buffers) kept V3's frame: it only appended fields. V5 has the frame of
+// SWINUP_DISPATCH_DESC_SIZE_V4 (sharpness) and V4's fields after it.
 struct Layout {
     uint32_t size, frame_size;
     const char *name, *frame_name;
 };
-constexpr int kLayouts = 4;
+constexpr int kLayouts = 5;
 const Layout* layouts() {
     static const Layout list[kLayouts] = {
         {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1, SWINUP_DISPATCH_DESC_SIZE_V1, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1",
@@ -90,6 +91,8 @@ const Layout* layouts() {
          "SWINUP_DISPATCH_DESC_SIZE_V3"},
         {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4, SWINUP_DISPATCH_DESC_SIZE_V3, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4",
          "SWINUP_DISPATCH_DESC_SIZE_V3"},
+        {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5, SWINUP_DISPATCH_DESC_SIZE_V4, "SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5",
+         "SWINUP_DISPATCH_DESC_SIZE_V4"},
     };
     return list;
 }
@@ -144,15 +147,15 @@ Validation read_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc* in, swin
     std::memcpy(static_cast<void*>(out), bytes, frame_end);
     std::memcpy(reinterpret_cast<unsigned char*>(out) + offsetof(swinup_vulkan_dispatch_desc, color),
                 bytes + frame_end, layout.size - frame_end);
-    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4;
-    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
+    out->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5;
+    out->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V4;
     return {};
 }
 
 Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& d, const swinup_context_desc& c) {
     Validation v = check_sizes(&d);
     if (!v.ok()) return v;
-    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4) {
+    if (d.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5) {
         return {SWINUP_STATUS_INTERNAL, "vulkan_dispatch.struct_size: not read into the newest layout"};
     }
     // A role given as a buffer (the CUDA backend's; its fields are checked by
@@ -259,13 +262,37 @@ Validation validate_vulkan_reactive_mask_desc(const swinup_vulkan_reactive_mask_
     return {};
 }
 
+namespace {
+
+bool device_desc_size_accepted(uint32_t size) {
+    return size == SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 || size == SWINUP_VULKAN_DEVICE_DESC_SIZE_V2;
+}
+
+Validation device_desc_size_refused(const char* field, uint32_t size) {
+    return invalid(std::string(field) + ": swinup_vulkan_device_desc accepts " +
+                   number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) + " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) or " +
+                   number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V2) +
+                   " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V2; call swinup_vulkan_device_desc_init), got " + number(size));
+}
+
+}  // namespace
+
+Validation read_vulkan_device_desc(const swinup_vulkan_device_desc* in, swinup_vulkan_device_desc* out) {
+    uint32_t size = 0;
+    std::memcpy(&size, in, sizeof size);  // only struct_size until the size is known
+    if (!device_desc_size_accepted(size)) return device_desc_size_refused("vulkan_device.struct_size", size);
+    swinup_vulkan_device_desc_init(out);
+    std::memcpy(out, in, size);  // a V1 caller's fields; the V2 ones keep their defaults
+    return {};
+}
+
+Validation device_desc_size_check_for_output(uint32_t size) {
+    if (device_desc_size_accepted(size)) return {};
+    return device_desc_size_refused("swinup_vulkan_context_get_device: out->struct_size", size);
+}
+
 Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
-    if (d.struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) {
-        return invalid("vulkan_device.struct_size: swinup_vulkan_device_desc accepts " +
-                       number(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
-                       " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got " +
-                       number(d.struct_size));
-    }
+    if (!device_desc_size_accepted(d.struct_size)) return device_desc_size_refused("vulkan_device.struct_size", d.struct_size);
     if (d.instance == VK_NULL_HANDLE) return invalid("vulkan_device.instance: is VK_NULL_HANDLE");
     if (d.physical_device == VK_NULL_HANDLE) return invalid("vulkan_device.physical_device: is VK_NULL_HANDLE");
     if (d.device == VK_NULL_HANDLE) return invalid("vulkan_device.device: is VK_NULL_HANDLE");
@@ -282,6 +309,16 @@ Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& d) {
         return {SWINUP_STATUS_UNSUPPORTED,
                 "vulkan_device.api_version: " + number(VK_API_VERSION_MAJOR(d.api_version)) + "." +
                     number(VK_API_VERSION_MINOR(d.api_version)) + ": swinup needs Vulkan 1.1 or newer"};
+    }
+    if (const VkAllocationCallbacks* a = d.allocation_callbacks) {
+        // Vulkan's rules for VkAllocationCallbacks (a driver would call a NULL function).
+        if (a->pfnAllocation == nullptr) return invalid("vulkan_device.allocation_callbacks->pfnAllocation: is NULL");
+        if (a->pfnReallocation == nullptr) return invalid("vulkan_device.allocation_callbacks->pfnReallocation: is NULL");
+        if (a->pfnFree == nullptr) return invalid("vulkan_device.allocation_callbacks->pfnFree: is NULL");
+        if ((a->pfnInternalAllocation == nullptr) != (a->pfnInternalFree == nullptr)) {
+            return invalid("vulkan_device.allocation_callbacks->pfnInternalAllocation: must be given together with "
+                           "pfnInternalFree (both or neither)");
+        }
     }
     return {};
 }

@@ -31,6 +31,17 @@ Validation validate_vulkan_dispatch_desc(const swinup_vulkan_dispatch_desc& desc
 Validation validate_vulkan_reactive_mask_desc(const swinup_vulkan_reactive_mask_desc& desc,
                                               const swinup_context_desc& context);
 
+// Reads the caller's device descriptor by the struct_size rule (only struct_size is read before
+// the size is known to be one it has had, SWINUP_VULKAN_DEVICE_DESC_SIZE_V1 or _V2) into *out,
+// the newest layout, whose fields past the caller's size keep swinup_vulkan_device_desc_init's
+// defaults; out->struct_size is the caller's.
+Validation read_vulkan_device_desc(const swinup_vulkan_device_desc* in, swinup_vulkan_device_desc* out);
+
+// `desc` has the newest layout (read_vulkan_device_desc made it): its handles, extension list,
+// api_version and allocation callbacks.
 Validation validate_vulkan_device_desc(const swinup_vulkan_device_desc& desc);
+
+// swinup_vulkan_context_get_device's check of out->struct_size (a size the struct has had).
+Validation device_desc_size_check_for_output(uint32_t size);
 
 }  // namespace swinup::vulkan_api

@@ -146,9 +146,15 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
                                            swinup_context** out) {
     if (out != nullptr) *out = nullptr;
     try {
+        // The caller's device descriptor in the newest layout (a V1 caller's without the cache and
+        // the allocation callbacks).
+        swinup_vulkan_device_desc device_read;
         if (device != nullptr) {
-            const swinup::Validation v = swinup::vulkan_api::validate_vulkan_device_desc(*device);
+            swinup::Validation v = swinup::vulkan_api::read_vulkan_device_desc(device, &device_read);
             if (!v.ok()) return fail_thread(v.status, v.message);
+            v = swinup::vulkan_api::validate_vulkan_device_desc(device_read);
+            if (!v.ok()) return fail_thread(v.status, v.message);
+            device = &device_read;
         }
         if (desc != nullptr) {
             // The backend field keeps its meaning: what runs the frame on these Vulkan images.
@@ -186,26 +192,23 @@ swinup_status swinup_vulkan_context_create(const swinup_context_desc* desc, cons
 swinup_status swinup_vulkan_context_get_device(const swinup_context* ctx, swinup_vulkan_device_desc* out) {
     if (ctx == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_context_get_device: ctx is NULL");
     if (out == nullptr) return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT, "swinup_vulkan_context_get_device: out is NULL");
-    // The struct_size rule: *out is written only when its size is one swinup_vulkan_device_desc has had.
-    if (out->struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) {
-        return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
-                           "swinup_vulkan_context_get_device: out->struct_size: swinup_vulkan_device_desc accepts " +
-                               std::to_string(SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) +
-                               " (SWINUP_VULKAN_DEVICE_DESC_SIZE_V1; call swinup_vulkan_device_desc_init), got " +
-                               std::to_string(out->struct_size));
-    }
+    // The struct_size rule: *out is written only when its size is one swinup_vulkan_device_desc has
+    // had, and only its first struct_size bytes.
+    const uint32_t out_size = out->struct_size;
+    const swinup::Validation size_check = swinup::vulkan_api::device_desc_size_check_for_output(out_size);
+    if (!size_check.ok()) return fail_thread(size_check.status, size_check.message);
     try {
+        swinup_vulkan_device_desc handles;
         if (const CudaInteropBackend* cuda = cuda_backend_of(ctx)) {
-            *out = cuda->device();
-            swinup::clear_thread_error();
-            return SWINUP_STATUS_OK;
-        }
-        const auto* backend = dynamic_cast<const VulkanApiBackend*>(ctx->backend.get());
-        if (backend == nullptr) {
+            handles = cuda->device();
+        } else if (const auto* backend = dynamic_cast<const VulkanApiBackend*>(ctx->backend.get())) {
+            handles = backend->device();
+        } else {
             return fail_thread(SWINUP_STATUS_INVALID_ARGUMENT,
                                "swinup_vulkan_context_get_device: ctx was not made by swinup_vulkan_context_create");
         }
-        *out = backend->device();
+        handles.struct_size = out_size;
+        std::memcpy(out, &handles, out_size);
         swinup::clear_thread_error();
         return SWINUP_STATUS_OK;
     } catch (...) {

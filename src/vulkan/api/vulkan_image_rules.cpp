@@ -23,6 +23,10 @@ constexpr FormatEntry kFormats[] = {
     {VK_FORMAT_R8G8B8A8_UNORM, SWINUP_FORMAT_RGBA8},
     {VK_FORMAT_R8_UNORM, SWINUP_FORMAT_R8_UNORM},
     {VK_FORMAT_R16_SFLOAT, SWINUP_FORMAT_R16F},
+    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, SWINUP_FORMAT_B10G11R11F},
+    // Depth-stencil buffers read through their depth aspect: the depth as the host formats carry it.
+    {VK_FORMAT_D24_UNORM_S8_UINT, SWINUP_FORMAT_D24_UNORM_S8},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, SWINUP_FORMAT_D32F_S8},
 };
 
 struct LayoutEntry {
@@ -87,7 +91,8 @@ swinup_format swinup_format_of(VkFormat format) {
 
 const ImageRule& color_rule() {
     static const ImageRule rule{"color",
-                                {VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_UNDEFINED},
+                                {VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT,
+                                 VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_A2B10G10R10_UNORM_PACK32},
                                 VK_IMAGE_USAGE_SAMPLED_BIT,
                                 kSampledReason,
                                 {kSampledLayouts, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED}};
@@ -96,7 +101,8 @@ const ImageRule& color_rule() {
 
 const ImageRule& depth_rule() {
     static const ImageRule rule{"depth",
-                                {VK_FORMAT_R32_SFLOAT, VK_FORMAT_D32_SFLOAT, VK_FORMAT_UNDEFINED},
+                                {VK_FORMAT_R32_SFLOAT, VK_FORMAT_D32_SFLOAT, VK_FORMAT_D24_UNORM_S8_UINT,
+                                 VK_FORMAT_D32_SFLOAT_S8_UINT},
                                 VK_IMAGE_USAGE_SAMPLED_BIT,
                                 kSampledReason,
                                 {kSampledLayouts, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
@@ -143,8 +149,12 @@ const ImageRule& transparency_mask_rule() {
 }
 
 ImageRule reactive_colour_rule(const char* name) {
+    // The float colour formats only: the reactive mask's values are the CPU's to the bit, and
+    // swinup_generate_reactive_mask takes float colours (the packed ones are a frame's input).
     ImageRule rule = color_rule();
     rule.name = name;
+    rule.formats[2] = VK_FORMAT_UNDEFINED;
+    rule.formats[3] = VK_FORMAT_UNDEFINED;
     return rule;
 }
 
@@ -162,6 +172,7 @@ ImageRule output_rule(swinup_format output_format) {
     VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
     if (output_format == SWINUP_FORMAT_R10G10B10A2) format = VK_FORMAT_A2B10G10R10_UNORM_PACK32;
     if (output_format == SWINUP_FORMAT_RGBA8) format = VK_FORMAT_R8G8B8A8_UNORM;
+    if (output_format == SWINUP_FORMAT_B10G11R11F) format = VK_FORMAT_B10G11R11_UFLOAT_PACK32;
     return ImageRule{"output",
                      {format, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED},
                      VK_IMAGE_USAGE_STORAGE_BIT,
@@ -170,7 +181,8 @@ ImageRule output_rule(swinup_format output_format) {
 }
 
 std::string format_list(const ImageRule& rule) {
-    return join(rule.formats, 3, VK_FORMAT_UNDEFINED, [](VkFormat f) { return vk_format_name(f); });
+    return join(rule.formats, sizeof rule.formats / sizeof rule.formats[0], VK_FORMAT_UNDEFINED,
+                [](VkFormat f) { return vk_format_name(f); });
 }
 
 std::string layout_list(const ImageRule& rule) {

@@ -24,12 +24,13 @@ std::string vk_format_name(int64_t format);
 std::string vk_layout_name(int64_t layout);
 
 // The swinup_format a VkFormat carries (SWINUP_FORMAT_UNKNOWN for one this API does not read or
-// write). D32_SFLOAT is a depth buffer read through its depth aspect: R32F.
+// write). D32_SFLOAT is a depth buffer read through its depth aspect: R32F; D24_UNORM_S8_UINT and
+// D32_SFLOAT_S8_UINT, read through theirs, carry D24_UNORM_S8 and D32F_S8.
 swinup_format swinup_format_of(VkFormat format);
 
 struct ImageRule {
     const char* name;               // "color", "depth", ...
-    VkFormat formats[3];            // accepted formats (VK_FORMAT_UNDEFINED ends the list)
+    VkFormat formats[4];            // accepted formats (VK_FORMAT_UNDEFINED ends a shorter list)
     VkImageUsageFlagBits usage;     // the bit the shaders need
     const char* usage_reason;       // why, for the message
     VkImageLayout layouts[4];       // accepted layouts (VK_IMAGE_LAYOUT_UNDEFINED ends the list)
@@ -43,8 +44,8 @@ const ImageRule& exposure_rule();
 // The reactive and transparency masks (name "reactive_mask" / "transparency_mask").
 const ImageRule& reactive_mask_rule();
 const ImageRule& transparency_mask_rule();
-// swinup_vulkan_record_reactive_mask's images: the two colours (the colour rule under their own
-// name, "opaque_color" / "final_color") and the mask it writes (R8_UNORM, R16_SFLOAT or
+// swinup_vulkan_record_reactive_mask's images: the two colours (the colour rule's float formats
+// under their own name, "opaque_color" / "final_color") and the mask it writes (R8_UNORM, R16_SFLOAT or
 // R32_SFLOAT; STORAGE; GENERAL).
 ImageRule reactive_colour_rule(const char* name);
 const ImageRule& reactive_output_rule();

@@ -12,6 +12,7 @@
 #include "model/model_spec.h"
 #include "vulkan/backend/network_vulkan.h"
 #include "vulkan/frame/reactive_mask_pass.h"
+#include "vulkan/layers/runtime_layer_recorder.h"
 #include "vulkan/runtime/vulkan_error.h"
 
 namespace swinup::vulkan {
@@ -37,6 +38,11 @@ VulkanBackend::VulkanBackend(const swinup_context_desc& desc, std::shared_ptr<co
     }
     check_output_format_storable(device, desc.output_format);
     if (host_path == HostPath::kEnabled) io_ = std::make_unique<HostFrameIo>(device, desc);
+    // Every pipeline this context's frames and reactive masks record is made now, once, rather
+    // than at the first frame (its cost is creation's: swinup_vulkan.h says how much).
+    passes_.build_pipelines((desc.flags & SWINUP_FLAG_AUTO_EXPOSURE) != 0, weights_->config.masks, desc.output_format);
+    if (!network_fn_) build_layer_pipelines(device);
+    build_reactive_mask_pipelines(device);
 }
 
 VulkanBackend::~VulkanBackend() {
@@ -90,6 +96,10 @@ void VulkanBackend::record_frame(Recorder& rec, const FrameSetup& frame, const s
     if (timer_) timer_->mark(rec, "network");
     rec.barrier();
     passes_.record_output(rec, push, frame, buffers_, output, desc_.output_format);
+    if (push.sharpness > 0.0f) {  // the output pass left the values in presharpen
+        rec.barrier();
+        passes_.record_sharpen(rec, push, buffers_, output, desc_.output_format);
+    }
     passes_.record_recurrent(rec, push, frame, buffers_);
     if (timer_) timer_->mark(rec, "output pass, recurrent store");
 }

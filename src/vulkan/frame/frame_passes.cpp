@@ -21,14 +21,65 @@ const SpirvCode& output_shader(swinup_precision precision, swinup_format format)
         case SWINUP_FORMAT_RGBA16F: return fast ? shaders::frame_output_pass_fast_rgba16f : shaders::frame_output_pass_exact_rgba16f;
         case SWINUP_FORMAT_R10G10B10A2: return fast ? shaders::frame_output_pass_fast_rgb10a2 : shaders::frame_output_pass_exact_rgb10a2;
         case SWINUP_FORMAT_RGBA8: return fast ? shaders::frame_output_pass_fast_rgba8 : shaders::frame_output_pass_exact_rgba8;
+        case SWINUP_FORMAT_B10G11R11F:
+            return fast ? shaders::frame_output_pass_fast_b10g11r11 : shaders::frame_output_pass_exact_b10g11r11;
         default: {
             const char* name = format_name(format);
             const std::string got = name != nullptr ? std::string(name)
                                                     : "swinup_format " + std::to_string(static_cast<int>(format));
             throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
-                              "the output format must be RGBA16F, R10G10B10A2 or RGBA8 (got " + got + ")");
+                              "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F (got " + got + ")");
         }
     }
+}
+
+// The pipeline of each pass: one definition for its recording and build_pipelines.
+PipelineDesc exposure_rows_pipeline() {
+    return {&shaders::frame_exposure_rows, {K::SampledImage, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc exposure_auto_pipeline() {
+    return {&shaders::frame_exposure_auto, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc exposure_fixed_pipeline() {
+    return {&shaders::frame_exposure_fixed, {K::SampledImage, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc input_planes_pipeline() {
+    return {&shaders::frame_input_planes,
+            {K::SampledImage, K::SampledImage, K::SampledImage, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+             K::StorageBuffer, K::SampledImage, K::SampledImage, K::StorageBuffer},
+            kPush, {}};
+}
+PipelineDesc staging_pipeline() {
+    return {&shaders::frame_staging,
+            {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+             K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
+            kPush, {}};
+}
+PipelineDesc mask_tokens_pipeline() {
+    return {&shaders::frame_mask_tokens, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
+}
+PipelineDesc output_pipeline(swinup_precision precision, swinup_format format) {
+    return {&output_shader(precision, format),
+            {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
+             K::StorageImage, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer},
+            kPush, {}};
+}
+PipelineDesc sharpen_pipeline(swinup_format format) {
+    const SpirvCode* code = nullptr;
+    switch (format) {
+        case SWINUP_FORMAT_RGBA16F: code = &shaders::frame_sharpen_out_rgba16f; break;
+        case SWINUP_FORMAT_R10G10B10A2: code = &shaders::frame_sharpen_out_rgb10a2; break;
+        case SWINUP_FORMAT_RGBA8: code = &shaders::frame_sharpen_out_rgba8; break;
+        case SWINUP_FORMAT_B10G11R11F: code = &shaders::frame_sharpen_out_b10g11r11; break;
+        default:
+            throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT,
+                              "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F (got " +
+                                  std::to_string(static_cast<int>(format)) + ")");
+    }
+    return {code, {K::StorageBuffer, K::StorageImage}, kPush, {}};
+}
+PipelineDesc recurrent_pipeline() {
+    return {&shaders::frame_recurrent_store, {K::StorageBuffer, K::StorageBuffer}, kPush, {}};
 }
 
 Groups groups_2d(int width, int height) {
@@ -49,7 +100,8 @@ FrameBuffers::FrameBuffers(Device& device, int rw, int rh, int dw, int dh)
       masks(device, sz(rw, rh) * 8, MemoryUse::DeviceLocal),
       mask_tokens(device, sz(pad_to_grid(rw), pad_to_grid(rh)) * 4, MemoryUse::DeviceLocal),
       no_exposure(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT),
-      no_mask(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT) {
+      no_mask(device, 1, 1, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT),
+      presharpen(device, sz(dw, dh) * 12, MemoryUse::DeviceLocal) {
     for (int i = 0; i < 2; ++i) {
         history[i] = Buffer(device, sz(dw, dh) * 8, MemoryUse::DeviceLocal);
         depth[i] = Buffer(device, sz(rw, rh) * 4, MemoryUse::DeviceLocal);
@@ -81,7 +133,8 @@ FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, floa
     p.prev_width = f.history_valid ? f.previous_width : g.width;
     p.prev_height = f.history_valid ? f.previous_height : g.height;
     p.flags = (f.history_valid ? kFlagHistoryValid : 0u) | (f.ldr ? kFlagLdr : 0u) |
-              (f.depth_inverted ? kFlagDepthInverted : 0u) | (f.mv_display_res ? kFlagMvDisplayRes : 0u);
+              (f.depth_inverted ? kFlagDepthInverted : 0u) | (f.mv_display_res ? kFlagMvDisplayRes : 0u) |
+              (f.srgb ? kFlagSrgb : 0u) | (f.debug_view ? kFlagDebugView : 0u);
     p.pre_exposure = f.exposure.pre_exposure;
     p.mv_scale_x = desc.mv_scale_x;
     p.mv_scale_y = desc.mv_scale_y;
@@ -89,6 +142,7 @@ FramePush frame_push(const FrameSetup& f, const swinup_dispatch_desc& desc, floa
     p.motion_offset_y = f.motion_offset_y;
     p.still_history_shift = still_history_shift;
     p.exposure_value = f.exposure.value;
+    p.sharpness = desc.sharpness;
     return p;
 }
 
@@ -101,11 +155,27 @@ VkFormat output_vk_format(swinup_format format) {
         case SWINUP_FORMAT_RGBA16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
         case SWINUP_FORMAT_R10G10B10A2: return VK_FORMAT_A2B10G10R10_UNORM_PACK32;
         case SWINUP_FORMAT_RGBA8: return VK_FORMAT_R8G8B8A8_UNORM;
+        case SWINUP_FORMAT_B10G11R11F: return VK_FORMAT_B10G11R11_UFLOAT_PACK32;
         default: return VK_FORMAT_UNDEFINED;
     }
 }
 
 FramePasses::FramePasses(Device& device, swinup_precision precision) : device_(device), precision_(precision) {}
+
+void FramePasses::build_pipelines(bool auto_exposure, bool mask_tokens, swinup_format output_format) {
+    if (auto_exposure) {
+        device_.pipeline(exposure_rows_pipeline());
+        device_.pipeline(exposure_auto_pipeline());
+    } else {
+        device_.pipeline(exposure_fixed_pipeline());
+    }
+    device_.pipeline(input_planes_pipeline());
+    device_.pipeline(staging_pipeline());
+    if (mask_tokens) device_.pipeline(mask_tokens_pipeline());
+    device_.pipeline(output_pipeline(precision_, output_format));
+    device_.pipeline(sharpen_pipeline(output_format));
+    device_.pipeline(recurrent_pipeline());
+}
 
 void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                   const FrameInputViews& inputs, FrameBuffers& buffers) {
@@ -115,10 +185,10 @@ void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const Fr
                               "auto exposure needs shaderFloat64, which Vulkan device \"" + device_.name() +
                                   "\" lacks (pass an exposure value or texture instead)");
         }
-        rec.dispatch(device_.pipeline({&shaders::frame_exposure_rows, {K::SampledImage, K::StorageBuffer}, kPush, {}}),
+        rec.dispatch(device_.pipeline(exposure_rows_pipeline()),
                      {Bind::sampled_image(inputs.color.view, inputs.color.layout), Bind::buffer(buffers.row_sums)},
                      push, Groups{div_up(static_cast<uint32_t>(push.height), 64)});
-        rec.dispatch(device_.pipeline({&shaders::frame_exposure_auto, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+        rec.dispatch(device_.pipeline(exposure_auto_pipeline()),
                      {Bind::buffer(buffers.row_sums), Bind::buffer(buffers.scalars)}, push, Groups{1});
         return;
     }
@@ -133,7 +203,7 @@ void FramePasses::record_exposure(Recorder& rec, const FramePush& push, const Fr
     }
     const Bind texture = inputs.exposure.view ? Bind::sampled_image(inputs.exposure.view, inputs.exposure.layout)
                                               : Bind::sampled_image(buffers.no_exposure);
-    rec.dispatch(device_.pipeline({&shaders::frame_exposure_fixed, {K::SampledImage, K::StorageBuffer}, kPush, {}}),
+    rec.dispatch(device_.pipeline(exposure_fixed_pipeline()),
                  {texture, Bind::buffer(buffers.scalars)}, p, Groups{1});
 }
 
@@ -151,11 +221,7 @@ void FramePasses::record_input_planes(Recorder& rec, const FramePush& push, cons
     const auto mask = [&](const InputView& view) {
         return view.view ? Bind::sampled_image(view.view, view.layout) : Bind::sampled_image(buffers.no_mask);
     };
-    rec.dispatch(device_.pipeline({&shaders::frame_input_planes,
-                                   {K::SampledImage, K::SampledImage, K::SampledImage, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::SampledImage,
-                                    K::SampledImage, K::StorageBuffer},
-                                   kPush, {}}),
+    rec.dispatch(device_.pipeline(input_planes_pipeline()),
                  {Bind::sampled_image(inputs.color.view, inputs.color.layout),
                   Bind::sampled_image(inputs.depth.view, inputs.depth.layout),
                   Bind::sampled_image(inputs.motion.view, inputs.motion.layout), Bind::buffer(buffers.color),
@@ -166,11 +232,7 @@ void FramePasses::record_input_planes(Recorder& rec, const FramePush& push, cons
 
 void FramePasses::record_staging(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                  FrameBuffers& buffers) {
-    rec.dispatch(device_.pipeline({&shaders::frame_staging,
-                                   {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer},
-                                   kPush, {}}),
+    rec.dispatch(device_.pipeline(staging_pipeline()),
                  {Bind::buffer(buffers.color), Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.motion),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.depth[frame.current]),
                   Bind::buffer(buffers.recurrent[frame.current]), Bind::buffer(buffers.staged),
@@ -183,25 +245,30 @@ void FramePasses::record_mask_tokens(Recorder& rec, const FramePush& push, Frame
     p.option = lite ? 1u : 0u;
     const Groups groups = lite ? groups_2d(push.padded_width / 2, push.padded_height / 2)
                                : groups_2d(push.padded_width, push.padded_height);
-    rec.dispatch(device_.pipeline({&shaders::frame_mask_tokens, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+    rec.dispatch(device_.pipeline(mask_tokens_pipeline()),
                  {Bind::buffer(buffers.masks), Bind::buffer(buffers.mask_tokens)}, p, groups);
 }
 
 void FramePasses::record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                 FrameBuffers& buffers, VkImageView output, swinup_format format) {
-    rec.dispatch(device_.pipeline({&output_shader(precision_, format),
-                                   {K::StorageBuffer, K::StorageBuffer, K::StorageBuffer, K::StorageBuffer,
-                                    K::StorageBuffer, K::StorageImage, K::StorageBuffer, K::StorageBuffer},
-                                   kPush, {}}),
+    rec.dispatch(device_.pipeline(output_pipeline(precision_, format)),
                  {Bind::buffer(buffers.tc), Bind::buffer(buffers.dilated), Bind::buffer(buffers.head),
                   Bind::buffer(buffers.history[frame.current]), Bind::buffer(buffers.history[frame.next]),
-                  Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks)},
+                  Bind::storage_image(output), Bind::buffer(buffers.scalars), Bind::buffer(buffers.masks),
+                  Bind::buffer(buffers.depth[frame.next]), Bind::buffer(buffers.presharpen)},
                  push, groups_2d(push.display_width, push.display_height));
+}
+
+void FramePasses::record_sharpen(Recorder& rec, const FramePush& push, FrameBuffers& buffers, VkImageView output,
+                                 swinup_format format) {
+    rec.dispatch(device_.pipeline(sharpen_pipeline(format)),
+                 {Bind::buffer(buffers.presharpen), Bind::storage_image(output)}, push,
+                 groups_2d(push.display_width, push.display_height));
 }
 
 void FramePasses::record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame,
                                    FrameBuffers& buffers) {
-    rec.dispatch(device_.pipeline({&shaders::frame_recurrent_store, {K::StorageBuffer, K::StorageBuffer}, kPush, {}}),
+    rec.dispatch(device_.pipeline(recurrent_pipeline()),
                  {Bind::buffer(buffers.head), Bind::buffer(buffers.recurrent[frame.next])}, push,
                  groups_2d(push.width, push.height));
 }

@@ -59,13 +59,14 @@ struct FrameBuffers {
     Buffer mask_tokens;                  // padded grid, 4 e4m3 codes a pixel: the network's masks
     Image no_exposure;                   // 1x1 R32F bound when a frame has no exposure texture
     Image no_mask;                       // 1x1 R32F bound for an absent mask (never read)
+    Buffer presharpen;                   // display w * h * 3 f32: the output before sharpening
 };
 
 // The FramePush of a frame (its setup, the dispatch's motion scales, the network's
 // still_history_shift).
 FramePush frame_push(const FrameSetup& frame, const swinup_dispatch_desc& desc, float still_history_shift);
 
-// The VkFormat of the output image for an output format (RGBA16F, R10G10B10A2, RGBA8), or
+// The VkFormat of the output image for an output format (RGBA16F, R10G10B10A2, RGBA8, B10G11R11F), or
 // VK_FORMAT_UNDEFINED for any other.
 VkFormat output_vk_format(swinup_format format);
 
@@ -73,6 +74,11 @@ class FramePasses {
 public:
     // Throws VulkanError when a pipeline cannot be made.
     FramePasses(Device& device, swinup_precision precision);
+
+    // Makes the pipeline of every pass a frame of this context records (the exposure passes of
+    // auto exposure or of a fixed exposure, mask_tokens when the network reads masks, the output
+    // pass of output_format), so that recording a frame makes none.
+    void build_pipelines(bool auto_exposure, bool mask_tokens, swinup_format output_format);
 
     // The frame's exposure into buffers.scalars (and its counters cleared): automatic (needs
     // shaderFloat64: VulkanError(UNSUPPORTED) naming it otherwise), the exposure texture's value,
@@ -90,9 +96,14 @@ public:
     void record_mask_tokens(Recorder& rec, const FramePush& push, FrameBuffers& buffers, bool lite);
     // After the network wrote buffers.head: the output image (its format `format`, a storage
     // image in GENERAL layout) and the new history (buffers.history[frame.next]); reads
-    // buffers.masks when `push` has a mask flag.
+    // buffers.masks when `push` has a mask flag. With push.sharpness > 0 the output's values go to
+    // buffers.presharpen instead, for record_sharpen to write the image.
     void record_output(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers,
                        VkImageView output, swinup_format format);
+    // After record_output of a frame with push.sharpness > 0 (and a barrier): the sharpened output
+    // (frame/sharpen_pixel.h, shaders/frame/sharpen.comp) from buffers.presharpen into `output`.
+    void record_sharpen(Recorder& rec, const FramePush& push, FrameBuffers& buffers, VkImageView output,
+                        swinup_format format);
     // The recurrent features of buffers.head into buffers.recurrent[frame.next].
     void record_recurrent(Recorder& rec, const FramePush& push, const FrameSetup& frame, FrameBuffers& buffers);
 

@@ -12,6 +12,8 @@ constexpr uint32_t kFlagDepthInverted = 4u;
 constexpr uint32_t kFlagMvDisplayRes = 8u;
 constexpr uint32_t kFlagReactiveMask = 16u;      // the frame has a reactive mask
 constexpr uint32_t kFlagTransparencyMask = 32u;  // the frame has a transparency & composition mask
+constexpr uint32_t kFlagSrgb = 64u;              // colour is sRGB-encoded (SWINUP_FLAG_SRGB_INPUT)
+constexpr uint32_t kFlagDebugView = 128u;        // the output shows the debug view (SWINUP_FLAG_DEBUG_VIEW)
 // The input planes pass's `option`: which mask images hold UNORM8 codes (read back to code / 255).
 constexpr uint32_t kOptionReactiveUnorm8 = 1u;
 constexpr uint32_t kOptionTransparencyUnorm8 = 2u;
@@ -25,7 +27,8 @@ struct FramePush {
     float motion_offset_x, motion_offset_y, still_history_shift;
     uint32_t option;
     float exposure_value;
-    uint32_t pad0, pad1, pad2;
+    float sharpness;  // swinup_dispatch_desc.sharpness: 0 off (the output pass writes the image)
+    uint32_t pad1, pad2;
 };
 static_assert(sizeof(FramePush) == 96, "FramePush must match shaders/common/frame_push.glsl");
 

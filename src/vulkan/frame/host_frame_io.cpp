@@ -5,6 +5,7 @@
 #include <string>
 
 #include "frame/formats.h"
+#include "frame/input_image.h"
 #include "vulkan/runtime/vk_format_name.h"
 #include "vulkan/runtime/vulkan_error.h"
 
@@ -15,9 +16,13 @@ enum Role { kColor = 0, kDepth = 1, kMotion = 2, kReactive = 3, kTransparency = 
 // The automatic reactive mask's two colour images (record_upload_colours): images of their own.
 enum MaskRole { kOpaque = kRoles, kFinal = kRoles + 1 };
 
-// The image format a host input is copied into, and its bytes per texel.
+// The image format a host input is copied into. The packed formats are decoded on the host by
+// frame/input_image.h (the CPU backend's reader) into f32 images, so the host-pointer path reads
+// the values the CPU reads.
 VkFormat input_vk_format(swinup_format f) {
     switch (f) {
+        case SWINUP_FORMAT_R10G10B10A2: case SWINUP_FORMAT_B10G11R11F: return VK_FORMAT_R32G32B32A32_SFLOAT;
+        case SWINUP_FORMAT_D24_UNORM_S8: case SWINUP_FORMAT_D32F_S8: return VK_FORMAT_R32_SFLOAT;
         case SWINUP_FORMAT_RGBA16F: case SWINUP_FORMAT_RGB16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
         case SWINUP_FORMAT_RGBA32F: case SWINUP_FORMAT_RGB32F: return VK_FORMAT_R32G32B32A32_SFLOAT;
         case SWINUP_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
@@ -32,8 +37,24 @@ VkFormat input_vk_format(swinup_format f) {
 size_t align16(size_t n) { return (n + 15) / 16 * 16; }
 
 // Copies a host resource's rows, packed, into dst in the image's texel layout (3 channels widened
-// to 4, the fourth set to 1).
+// to 4, the fourth set to 1; packed formats decoded into f32, colour as RGB and 1).
 void pack_rows(const swinup_resource& r, uint8_t* dst) {
+    if (format_packing(r.format) != kPackedNone) {
+        const InputImage image = input_image(r);
+        const bool colour = r.format == SWINUP_FORMAT_R10G10B10A2 || r.format == SWINUP_FORMAT_B10G11R11F;
+        auto* out = reinterpret_cast<float*>(dst);  // the upload buffer's offsets are 16-byte aligned
+        for (int y = 0; y < image.height; ++y) {
+            for (int x = 0; x < image.width; ++x) {
+                if (colour) {
+                    for (int c = 0; c < 3; ++c) *out++ = read_input(image, x, y, c);
+                    *out++ = 1.0f;
+                } else {
+                    *out++ = read_input(image, x, y, 0);
+                }
+            }
+        }
+        return;
+    }
     const size_t pitch = resource_row_pitch(r);
     const size_t element = format_element_bytes(r.format);
     const int channels = format_channels(r.format);
@@ -61,7 +82,7 @@ void pack_rows(const swinup_resource& r, uint8_t* dst) {
 void check_output_format_storable(const Device& device, swinup_format output_format) {
     const VkFormat format = output_vk_format(output_format);
     if (format == VK_FORMAT_UNDEFINED) {
-        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "the output format must be RGBA16F, R10G10B10A2 or RGBA8");
+        throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "the output format must be RGBA16F, R10G10B10A2, RGBA8 or B10G11R11F");
     }
     if (!device.format_supports(format, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() +

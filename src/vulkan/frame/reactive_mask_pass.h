@@ -35,4 +35,8 @@ void record_reactive_mask_values(Device& device, Recorder& rec, const ReactiveMa
 void record_reactive_mask_image(Device& device, Recorder& rec, const ReactiveMaskPush& push, const InputView& opaque,
                                 const InputView& final_color, VkImageView output, VkFormat format);
 
+// Makes the pipelines of both recordings (the buffer, and each mask format the device can store),
+// so that no recording makes one.
+void build_reactive_mask_pipelines(Device& device);
+
 }  // namespace swinup::vulkan

@@ -61,16 +61,36 @@ KernelDesc kernel_desc(const Device& device, LayerKernel kernel) {
 
 }  // namespace
 
-void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
-                                    uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
-    const KernelDesc k = kernel_desc(device_, kernel);
+PipelineDesc layer_kernel_pipeline(const Device& device, LayerKernel kernel) {
+    const KernelDesc k = kernel_desc(device, kernel);
     PipelineDesc desc;
     desc.code = k.code;
     desc.bindings.assign(size_t(k.buffers), BindingKind::StorageBuffer);
     desc.push_constant_size = k.push_bytes;
     desc.specialization = k.specialization;
     desc.required_subgroup_size = k.required_subgroup_size;
-    const ComputePipeline& pipeline = device_.pipeline(desc);
+    return desc;
+}
+
+void build_layer_pipelines(Device& device) {
+    static_assert(static_cast<int>(LayerKernel::gather_rows) + 1 == kLayerKernelCount,
+                  "kLayerKernelCount counts every LayerKernel");
+    for (int i = 0; i < kLayerKernelCount; ++i) {
+        const auto kernel = static_cast<LayerKernel>(i);
+        // The matrix kernels run only on the matrix or emulated path, and are the variant of the
+        // path the device is on now; a path switched later (set_fast_gemm_path) makes its
+        // pipelines at their first use, as Device::pipeline does for anything not built here.
+        const bool matrix = kernel == LayerKernel::gemm_matrix || kernel == LayerKernel::gemm_matrix_n32;
+        if (matrix && device.fast_gemm_path() == FastGemmPath::portable) continue;
+        const PipelineDesc desc = layer_kernel_pipeline(device, kernel);
+        if (desc.code == nullptr) continue;  // a variant this build has no shader for
+        device.pipeline(desc);
+    }
+}
+
+void RuntimeLayerRecorder::dispatch(LayerKernel kernel, std::initializer_list<BufferView> buffers, const void* push,
+                                    uint32_t push_bytes, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z) {
+    const ComputePipeline& pipeline = device_.pipeline(layer_kernel_pipeline(device_, kernel));
     std::vector<Bind> binds;
     binds.reserve(buffers.size());
     for (const BufferView& b : buffers) binds.push_back(Bind::buffer(b.buffer, b.offset, b.size));

@@ -1,17 +1,29 @@
 // LayerRecorder on the runtime's Recorder (vulkan/runtime/recorder.h): the layer kernels'
-// pipelines from the embedded SPIR-V (made on first use and kept by the Device), their dispatches
-// and the barriers between them.
+// pipelines from the embedded SPIR-V (made when the backend is made, build_layer_pipelines, and
+// kept by the Device), their dispatches and the barriers between them.
 #pragma once
 
 #include <functional>
 #include <utility>
 
 #include "vulkan/layers/layer_recorder.h"
+#include "vulkan/runtime/pipeline.h"
 
 namespace swinup::vulkan {
 
 class Device;
 class Recorder;
+
+// The pipeline of a layer kernel (its shader, storage-buffer bindings, push constants and
+// specialisation, required subgroup size) on `device`, as dispatch() makes it: the matrix kernels'
+// variant, constants and subgroup size are the device's fast-GEMM path's.
+PipelineDesc layer_kernel_pipeline(const Device& device, LayerKernel kernel);
+
+// Makes the pipeline of every kernel of the LayerKernel list (kLayerKernelCount of them) on
+// `device`, so that no recorded frame creates one: a kernel added to the list is built here too.
+// The matrix kernels are built for the path the device is on (none on the portable path); one
+// not built here is made at its first dispatch.
+void build_layer_pipelines(Device& device);
 
 class RuntimeLayerRecorder final : public LayerRecorder {
 public:

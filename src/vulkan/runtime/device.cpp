@@ -380,6 +380,11 @@ std::unique_ptr<Device> Device::wrap(const ExternalHandles& h) {
     d->physical_ = h.physical_device;
     d->device_ = h.device;
     d->queue_family_ = h.queue_family;
+    if (h.allocator) {
+        d->allocator_copy_ = *h.allocator;
+        d->allocator_ = &d->allocator_copy_;
+    }
+    d->pipeline_cache_ = h.pipeline_cache;
     // The backend's host-path objects are made for queue 0 of the family; swinup never submits to
     // it on the application's device (the host path is refused there, and the weights' upload is
     // recorded into the frames: network_vulkan.h).
@@ -448,13 +453,13 @@ void Device::finish_setup() {
     sampler.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     sampler.unnormalizedCoordinates = VK_FALSE;
-    check(vkCreateSampler(device_, &sampler, nullptr, &sampler_), "vkCreateSampler");
+    check(vkCreateSampler(device_, &sampler, allocator_, &sampler_), "vkCreateSampler");
 }
 
 Device::~Device() {
     if (device_) {
         pipelines_.clear();
-        if (sampler_) vkDestroySampler(device_, sampler_, nullptr);
+        if (sampler_) vkDestroySampler(device_, sampler_, allocator_);
     }
     if (!owned_) return;
     if (device_) vkDestroyDevice(device_, nullptr);
@@ -553,7 +558,8 @@ const ComputePipeline& Device::pipeline(const PipelineDesc& desc) {
     auto key = std::make_pair(desc.code ? desc.code->words : nullptr, desc.specialization);
     auto it = pipelines_.find(key);
     if (it == pipelines_.end()) {
-        it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, desc)).first;
+        it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, desc, pipeline_cache_, allocator_)).first;
+        ++pipelines_created_;
     }
     return *it->second;
 }

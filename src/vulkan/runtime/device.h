@@ -41,6 +41,10 @@ struct ExternalHandles {
     // The VkPhysicalDeviceFeatures2 chain the device was created with (may be null: then no
     // optional feature is assumed enabled). Vulkan11/12/13Features structs in it are read.
     const VkPhysicalDeviceFeatures2* enabled_features = nullptr;
+    // Host allocation callbacks for every object swinup makes on the device (copied; nullptr: the
+    // driver's allocator), and a pipeline cache pipelines are made with (see set_pipeline_cache).
+    const VkAllocationCallbacks* allocator = nullptr;
+    VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
 };
 
 // What the device has and swinup enabled. The portable shaders need none of the optional ones.
@@ -144,7 +148,23 @@ public:
     bool format_supports(VkFormat format, VkFormatFeatureFlags features) const;
 
     // The pipeline for a shader (made on first use, kept for the device's life). Thread-safe.
+    // A backend asks for every pipeline its frames use when it is made (VulkanBackend's
+    // constructor), so that no frame pays for their creation.
     const ComputePipeline& pipeline(const PipelineDesc& desc);
+    // How many pipelines pipeline() has made so far (tests: a recorded frame makes none).
+    uint64_t pipelines_created() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return pipelines_created_;
+    }
+    // The VkPipelineCache pipeline() makes pipelines with (VK_NULL_HANDLE: none). The application's
+    // cache is used only while its context is created, then dropped (swinup_vulkan.h).
+    void set_pipeline_cache(VkPipelineCache cache) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pipeline_cache_ = cache;
+    }
+    // The application's host allocation callbacks (nullptr: the driver's): every object swinup
+    // makes on the device is created and destroyed with them.
+    const VkAllocationCallbacks* allocator() const { return allocator_; }
 
     // The nearest-filter, clamp-to-edge sampler that sampled-image bindings use (shaders read
     // them with texelFetch, which ignores filtering).
@@ -188,6 +208,10 @@ private:
     uint64_t unparsed_matrix_reports_ = 0;  // its reports about them, not recorded (device.cpp)
     std::vector<std::string> messages_;
     std::map<std::pair<const uint32_t*, std::vector<uint32_t>>, std::unique_ptr<ComputePipeline>> pipelines_;
+    uint64_t pipelines_created_ = 0;
+    VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
+    VkAllocationCallbacks allocator_copy_{};
+    const VkAllocationCallbacks* allocator_ = nullptr;  // &allocator_copy_ when the application gave some
 };
 
 }  // namespace swinup::vulkan

@@ -16,10 +16,10 @@ DeviceAllocation allocate(Device& device, const VkMemoryRequirements& req, VkMem
     info.allocationSize = req.size;
     info.memoryTypeIndex = device.memory_type(req.memoryTypeBits, required, preferred);
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    check(vkAllocateMemory(device.handle(), &info, nullptr, &memory),
+    check(vkAllocateMemory(device.handle(), &info, device.allocator(), &memory),
           ("vkAllocateMemory (" + std::to_string(req.size) + " bytes)").c_str());
     DeviceAllocation allocation;
-    allocation.memory = DeviceObject<VkDeviceMemory, vkFreeMemory>(device.handle(), memory);
+    allocation.memory = DeviceObject<VkDeviceMemory, vkFreeMemory>(device.handle(), memory, device.allocator());
     device.count_allocation(req.size);
     allocation.counted = std::unique_ptr<Device, CountedFree>(&device, CountedFree{req.size});
     allocation.type = info.memoryTypeIndex;
@@ -42,8 +42,8 @@ Buffer::Buffer(Device& device, VkDeviceSize size, MemoryUse use) : device_(devic
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VkBuffer buffer = VK_NULL_HANDLE;
-    check(vkCreateBuffer(device_, &info, nullptr, &buffer), "vkCreateBuffer");
-    buffer_ = DeviceObject<VkBuffer, vkDestroyBuffer>(device_, buffer);
+    check(vkCreateBuffer(device_, &info, device.allocator(), &buffer), "vkCreateBuffer");
+    buffer_ = DeviceObject<VkBuffer, vkDestroyBuffer>(device_, buffer, device.allocator());
     // A throw from here on destroys what is made so far (the members).
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(device_, buffer, &req);
@@ -110,13 +110,13 @@ Image::Image(Device& device, uint32_t width, uint32_t height, VkFormat format, V
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImage image = VK_NULL_HANDLE;
-    const VkResult created = vkCreateImage(vk, &info, nullptr, &image);
+    const VkResult created = vkCreateImage(vk, &info, device.allocator(), &image);
     if (created == VK_ERROR_FORMAT_NOT_SUPPORTED) {
         throw VulkanError(SWINUP_STATUS_UNSUPPORTED, std::string("Vulkan device \"") + device.name() +
                                                          "\" cannot make a " + vk_format_name(format) + " image with the usage swinup needs");
     }
     check(created, "vkCreateImage");
-    image_ = DeviceObject<VkImage, vkDestroyImage>(vk, image);
+    image_ = DeviceObject<VkImage, vkDestroyImage>(vk, image, device.allocator());
     // A throw from here on destroys what is made so far (the members).
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(vk, image, &req);
@@ -128,8 +128,8 @@ Image::Image(Device& device, uint32_t width, uint32_t height, VkFormat format, V
     view_info.format = format;
     view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkImageView view = VK_NULL_HANDLE;
-    check(vkCreateImageView(vk, &view_info, nullptr, &view), "vkCreateImageView");
-    view_ = DeviceObject<VkImageView, vkDestroyImageView>(vk, view);
+    check(vkCreateImageView(vk, &view_info, device.allocator(), &view), "vkCreateImageView");
+    view_ = DeviceObject<VkImageView, vkDestroyImageView>(vk, view, device.allocator());
 }
 
 uint32_t texel_bytes(VkFormat format) {

@@ -13,7 +13,8 @@ VkDescriptorType descriptor_type(BindingKind kind) {
     return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
 
-ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc)
+ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc, VkPipelineCache cache,
+                                 const VkAllocationCallbacks* allocator)
     : bindings_(desc.bindings), push_size_(desc.push_constant_size), name_(desc.code ? desc.code->name : "") {
     if (!desc.code || !desc.code->words || desc.code->word_count == 0) {
         throw VulkanError(SWINUP_STATUS_INTERNAL, "a pipeline was requested without SPIR-V");
@@ -36,8 +37,8 @@ ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc)
     set_info.bindingCount = static_cast<uint32_t>(layout_bindings.size());
     set_info.pBindings = layout_bindings.data();
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
-    set_layout_ = DeviceObject<VkDescriptorSetLayout, vkDestroyDescriptorSetLayout>(device, set_layout);
+    check(vkCreateDescriptorSetLayout(device, &set_info, allocator, &set_layout), "vkCreateDescriptorSetLayout");
+    set_layout_ = DeviceObject<VkDescriptorSetLayout, vkDestroyDescriptorSetLayout>(device, set_layout, allocator);
 
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size_};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -46,15 +47,15 @@ ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc)
     layout_info.pushConstantRangeCount = push_size_ ? 1u : 0u;
     layout_info.pPushConstantRanges = push_size_ ? &range : nullptr;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    check(vkCreatePipelineLayout(device, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
-    layout_ = DeviceObject<VkPipelineLayout, vkDestroyPipelineLayout>(device, layout);
+    check(vkCreatePipelineLayout(device, &layout_info, allocator, &layout), "vkCreatePipelineLayout");
+    layout_ = DeviceObject<VkPipelineLayout, vkDestroyPipelineLayout>(device, layout, allocator);
 
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = desc.code->word_count * sizeof(uint32_t);
     module_info.pCode = desc.code->words;
     VkShaderModule module_handle = VK_NULL_HANDLE;
-    check(vkCreateShaderModule(device, &module_info, nullptr, &module_handle), "vkCreateShaderModule");
-    const DeviceObject<VkShaderModule, vkDestroyShaderModule> module(device, module_handle);  // only while creating
+    check(vkCreateShaderModule(device, &module_info, allocator, &module_handle), "vkCreateShaderModule");
+    const DeviceObject<VkShaderModule, vkDestroyShaderModule> module(device, module_handle, allocator);  // only while creating
 
     std::vector<VkSpecializationMapEntry> entries;
     for (uint32_t i = 0; i < desc.specialization.size(); ++i) {
@@ -80,9 +81,9 @@ ComputePipeline::ComputePipeline(VkDevice device, const PipelineDesc& desc)
     }
     info.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+    check(vkCreateComputePipelines(device, cache, 1, &info, allocator, &pipeline),
           ("vkCreateComputePipelines (" + name_ + ")").c_str());
-    pipeline_ = DeviceObject<VkPipeline, vkDestroyPipeline>(device, pipeline);
+    pipeline_ = DeviceObject<VkPipeline, vkDestroyPipeline>(device, pipeline, allocator);
 }
 
 }  // namespace swinup::vulkan

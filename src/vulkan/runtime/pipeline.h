@@ -34,7 +34,10 @@ struct PipelineDesc {
 // Move-only (its members are); destroyed with its Device.
 class ComputePipeline {
 public:
-    ComputePipeline(VkDevice device, const PipelineDesc& desc);
+    // cache: a VkPipelineCache the driver may read and fill (VK_NULL_HANDLE: none); allocator: the
+    // host allocation callbacks every object of it is made and destroyed with (nullptr: the driver's).
+    ComputePipeline(VkDevice device, const PipelineDesc& desc, VkPipelineCache cache,
+                    const VkAllocationCallbacks* allocator);
 
     VkPipeline handle() const { return pipeline_.get(); }
     VkPipelineLayout layout() const { return layout_.get(); }

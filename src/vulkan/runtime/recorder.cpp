@@ -26,7 +26,7 @@ const char* kind_name(BindingKind k) {
 }  // namespace
 
 DescriptorArena::~DescriptorArena() {
-    for (auto pool : pools_) vkDestroyDescriptorPool(device_, pool, nullptr);
+    for (auto pool : pools_) vkDestroyDescriptorPool(device_, pool, allocator_);
 }
 
 void DescriptorArena::add_pool() {
@@ -40,7 +40,7 @@ void DescriptorArena::add_pool() {
     info.poolSizeCount = 3;
     info.pPoolSizes = sizes;
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    check(vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
+    check(vkCreateDescriptorPool(device_, &info, allocator_, &pool), "vkCreateDescriptorPool");
     pools_.push_back(pool);
 }
 
@@ -190,14 +190,14 @@ void Recorder::transition(Image& image, VkImageLayout layout) {
     image.layout = layout;
 }
 
-HostSubmitter::HostSubmitter(Device& device) : device_(device), arena_(device.handle()) {
+HostSubmitter::HostSubmitter(Device& device) : device_(device), arena_(device.handle(), device.allocator()) {
     if (!device.queue()) {
         throw VulkanError(SWINUP_STATUS_INVALID_ARGUMENT, "the host-pointer path needs a VkQueue, none was given");
     }
     VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pool.queueFamilyIndex = device.queue_family();
-    check(vkCreateCommandPool(device.handle(), &pool, nullptr, &pool_), "vkCreateCommandPool");
+    check(vkCreateCommandPool(device.handle(), &pool, device.allocator(), &pool_), "vkCreateCommandPool");
     try {
         VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         alloc.commandPool = pool_;
@@ -205,16 +205,16 @@ HostSubmitter::HostSubmitter(Device& device) : device_(device), arena_(device.ha
         alloc.commandBufferCount = 1;
         check(vkAllocateCommandBuffers(device.handle(), &alloc, &commands_), "vkAllocateCommandBuffers");
         VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        check(vkCreateFence(device.handle(), &fence, nullptr, &fence_), "vkCreateFence");
+        check(vkCreateFence(device.handle(), &fence, device.allocator(), &fence_), "vkCreateFence");
     } catch (...) {
-        vkDestroyCommandPool(device.handle(), pool_, nullptr);
+        vkDestroyCommandPool(device.handle(), pool_, device.allocator());
         throw;
     }
 }
 
 HostSubmitter::~HostSubmitter() {
-    if (fence_) vkDestroyFence(device_.handle(), fence_, nullptr);
-    vkDestroyCommandPool(device_.handle(), pool_, nullptr);
+    if (fence_) vkDestroyFence(device_.handle(), fence_, device_.allocator());
+    vkDestroyCommandPool(device_.handle(), pool_, device_.allocator());
 }
 
 Recorder& HostSubmitter::begin() {

@@ -84,7 +84,9 @@ struct Bind {
 // (only when the GPU no longer uses them).
 class DescriptorArena {
 public:
-    explicit DescriptorArena(VkDevice device) : device_(device) {}
+    // allocator: the device's (Device::allocator), used for the pools.
+    DescriptorArena(VkDevice device, const VkAllocationCallbacks* allocator)
+        : device_(device), allocator_(allocator) {}
     ~DescriptorArena();
     DescriptorArena(const DescriptorArena&) = delete;
     DescriptorArena& operator=(const DescriptorArena&) = delete;
@@ -94,6 +96,7 @@ public:
 private:
     void add_pool();
     VkDevice device_;
+    const VkAllocationCallbacks* allocator_;
     std::vector<VkDescriptorPool> pools_;
     size_t current_ = 0;
 };

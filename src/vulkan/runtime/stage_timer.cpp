@@ -21,10 +21,10 @@ StageTimer::StageTimer(Device& device, uint32_t max_marks) : device_(device), ca
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     info.queryCount = capacity_;
-    check(vkCreateQueryPool(device.handle(), &info, nullptr, &pool_), "vkCreateQueryPool");
+    check(vkCreateQueryPool(device.handle(), &info, device.allocator(), &pool_), "vkCreateQueryPool");
 }
 
-StageTimer::~StageTimer() { vkDestroyQueryPool(device_.handle(), pool_, nullptr); }
+StageTimer::~StageTimer() { vkDestroyQueryPool(device_.handle(), pool_, device_.allocator()); }
 
 void StageTimer::begin(Recorder& rec) {
     labels_.clear();

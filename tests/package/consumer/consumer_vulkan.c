@@ -19,18 +19,21 @@ int main(void) {
     swinup_vulkan_device_desc device;
     memset(&device, 0xff, sizeof device);
     swinup_vulkan_device_desc_init(&device);
-    if (device.struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V1) return fail("device desc: struct_size not set");
+    if (device.struct_size != SWINUP_VULKAN_DEVICE_DESC_SIZE_V2) return fail("device desc: struct_size not set");
     if (device.device != VK_NULL_HANDLE || device.get_device_proc_addr != NULL)
         return fail("device desc: handles not VK_NULL_HANDLE");
+    if (device.pipeline_cache != VK_NULL_HANDLE || device.allocation_callbacks != NULL)
+        return fail("device desc: pipeline cache or allocation callbacks set");
 
     swinup_vulkan_dispatch_desc dispatch;
     memset(&dispatch, 0xff, sizeof dispatch);
     swinup_vulkan_dispatch_desc_init(&dispatch);
     swinup_dispatch_desc frame;
     swinup_dispatch_desc_init(&frame);
-    if (dispatch.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4)
+    if (dispatch.struct_size != SWINUP_VULKAN_DISPATCH_DESC_SIZE_V5)
         return fail("dispatch desc: struct_size not the current size");
-    if (dispatch.frame.struct_size != frame.struct_size || dispatch.frame.exposure_value != frame.exposure_value)
+    if (dispatch.frame.struct_size != frame.struct_size || dispatch.frame.exposure_value != frame.exposure_value ||
+        dispatch.frame.sharpness != 0.0f)
         return fail("dispatch desc: frame not as swinup_dispatch_desc_init sets it");
     if (dispatch.color.format != VK_FORMAT_UNDEFINED || dispatch.output.image != VK_NULL_HANDLE)
         return fail("dispatch desc: images not empty");

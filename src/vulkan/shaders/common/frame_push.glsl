@@ -9,6 +9,8 @@ const uint kFlagDepthInverted = 4u;  // depth is already reverse-Z
 const uint kFlagMvDisplayRes = 8u;   // motion vectors at display resolution
 const uint kFlagReactiveMask = 16u;      // the frame has a reactive mask
 const uint kFlagTransparencyMask = 32u;  // the frame has a transparency & composition mask
+const uint kFlagSrgb = 64u;              // colour is sRGB-encoded: decoded to linear first
+const uint kFlagDebugView = 128u;        // the output shows the debug view (common/debug_view.glsl)
 const uint kOptionReactiveUnorm8 = 1u;      // input planes: the reactive image holds UNORM8 codes
 const uint kOptionTransparencyUnorm8 = 2u;  // input planes: the transparency image holds UNORM8 codes
 
@@ -21,7 +23,8 @@ layout(push_constant) uniform FramePush {
     float motion_offset_x, motion_offset_y, still_history_shift;
     uint option;           // pass-specific (exposure: 0 value, 1 texture)
     float exposure_value;  // the exposure of a fixed-exposure frame
-    uint pad0, pad1, pad2;
+    float sharpness;  // 0: the output pass writes the image; else sharpen.comp does
+    uint pad1, pad2;
 } frame;
 
 // The frame's scalars, written by the exposure pass, counted by the input pass (the *_replaced

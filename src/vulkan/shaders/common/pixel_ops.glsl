@@ -31,6 +31,22 @@ bool px_on_screen(float pos, int size) { return pos >= 0.0 && pos < float(size);
 float px_t_of(float x) { return exact_tonemap_t(x); }
 float px_t_inverse(float y) { return exact_tonemap_t_inverse(y); }
 
+// frame/pixel_ops.h srgb_to_linear: sRGB's transfer function undone with the exact-mode formulas.
+float px_srgb_to_linear(float c) {
+    if (!px_is_finite(c)) return c;
+    const float a = abs(c);
+    float linear;
+    if (a <= F(0x3d25aee6u) /* 0.04045f */) {
+        linear = exact_div(a, F(0x414eb852u) /* 12.92f */);
+    } else {
+        const float x = exact_div(exact_add(a, F(0x3d6147aeu) /* 0.055f */), F(0x3f870a3du) /* 1.055f */);
+        linear = exact_exp2(exact_mul(F(0x4019999au) /* 2.4f */, exact_log2(x)));
+    }
+    return c < 0.0 ? -linear : linear;
+}
+
+float px_decode_colour(float raw, bool srgb) { return srgb ? px_srgb_to_linear(raw) : raw; }
+
 // Staging of the raw inputs. `replaced` is set when the value had to be replaced.
 float px_stage_color(float raw, float exposure, float pre_exposure, bool ldr, out bool replaced) {
     float c = exact_div(exact_mul(raw, exposure), pre_exposure);
@@ -77,11 +93,11 @@ float px_unorm8_mask_value(float sampled) {
 uint px_slot_code(float x) { return f32_to_e4m3(px_clampf(x, -kE4m3Max, kE4m3Max)); }
 
 // Auto exposure's per-pixel term (frame/exposure.h): log2(max(Rec.709 luminance, 2^-14)).
-float px_auto_exposure_log2_luminance(vec3 rgb, float pre_exposure) {
+float px_auto_exposure_log2_luminance(vec3 rgb, float pre_exposure, bool srgb) {
     bool replaced;
-    const float r = px_stage_color(rgb.r, 1.0, pre_exposure, false, replaced);
-    const float g = px_stage_color(rgb.g, 1.0, pre_exposure, false, replaced);
-    const float b = px_stage_color(rgb.b, 1.0, pre_exposure, false, replaced);
+    const float r = px_stage_color(px_decode_colour(rgb.r, srgb), 1.0, pre_exposure, false, replaced);
+    const float g = px_stage_color(px_decode_colour(rgb.g, srgb), 1.0, pre_exposure, false, replaced);
+    const float b = px_stage_color(px_decode_colour(rgb.b, srgb), 1.0, pre_exposure, false, replaced);
     const float luminance = exact_add(exact_add(exact_mul(F(0x3e59b3d0u) /* 0.2126f */, r),
                                                 exact_mul(F(0x3f371759u) /* 0.7152f */, g)),
                                       exact_mul(F(0x3d93dd98u) /* 0.0722f */, b));

@@ -15,7 +15,8 @@ void main() {
     if (y >= frame.height) return;
     precise double sum = 0.0LF;
     for (int x = 0; x < frame.width; ++x) {
-        sum += double(px_auto_exposure_log2_luminance(texelFetch(color, ivec2(x, y), 0).rgb, frame.pre_exposure));
+        sum += double(px_auto_exposure_log2_luminance(texelFetch(color, ivec2(x, y), 0).rgb, frame.pre_exposure,
+                                                       (frame.flags & kFlagSrgb) != 0u));
     }
     row_sums[y] = sum;
 }

@@ -43,11 +43,12 @@ void main() {
     const int i = y * frame.width + x;
     const float exposure = scalars.exposure;
     const bool ldr = (frame.flags & kFlagLdr) != 0u;
+    const bool srgb = (frame.flags & kFlagSrgb) != 0u;
     const vec4 c = texelFetch(color_image, ivec2(x, y), 0);
     uint color_count = 0u;
     for (int k = 0; k < 3; ++k) {
         bool replaced;
-        color[i * 3 + k] = px_stage_color(c[k], exposure, frame.pre_exposure, ldr, replaced);
+        color[i * 3 + k] = px_stage_color(px_decode_colour(c[k], srgb), exposure, frame.pre_exposure, ldr, replaced);
         color_count += replaced ? 1u : 0u;
     }
     bool depth_replaced;

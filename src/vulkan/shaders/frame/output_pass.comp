@@ -1,4 +1,4 @@
-// variants: EXACT_RGBA16F EXACT_RGB10A2 EXACT_RGBA8 FAST_RGBA16F FAST_RGB10A2 FAST_RGBA8
+// variants: EXACT_RGBA16F EXACT_RGB10A2 EXACT_RGBA8 EXACT_B10G11R11 FAST_RGBA16F FAST_RGB10A2 FAST_RGBA8 FAST_B10G11R11
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // The output pass (src/frame/output_pixel.h, cpu/output_pass.cpp): per display pixel the
@@ -10,15 +10,19 @@
 // the colour kept as history to share * (1 - r) (the particle reaches the display, not the
 // history: docs/masks.md); absent masks (0) leave every bit as it was.
 // The output image's format is the variant's: RGBA16F as f16 (alpha 1), RGB10A2
-// and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code.
+// and RGBA8 as code / max code, which the UNORM conversion maps back to the CPU's integer code,
+// B10G11R11 as the f32 of the CPU's packed small floats (packed_formats.glsl), which the image's
+// conversion stores unchanged (every such value is one of the format's).
 // FAST_*: the hardware's exp2, log2, division and fused multiply-add wherever exact mode computes
 // them in integer arithmetic (exact_math.glsl): the kernel weights, sigmas and angle, the colour
 // compression, the blend weight's sigmoid, the kernel's normalisation, the output position and
 // units, and the Lanczos weights' multiply-adds (bound: tests/vulkan/test_vulkan_frame.cpp).
 #include "frame_push.glsl"
+#include "debug_view.glsl"
+#include "packed_formats.glsl"
 #include "pixel_ops.glsl"
 
-#if defined(FAST_RGBA16F) || defined(FAST_RGB10A2) || defined(FAST_RGBA8)
+#if defined(FAST_RGBA16F) || defined(FAST_RGB10A2) || defined(FAST_RGBA8) || defined(FAST_B10G11R11)
 #define FAST 1
 #endif
 
@@ -29,14 +33,22 @@ layout(std430, binding = 2) readonly buffer Head { float head[]; };           //
 layout(std430, binding = 3) readonly buffer History { uint history[]; };
 layout(std430, binding = 4) writeonly buffer NewHistory { uint new_history[]; };
 #if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
-layout(rgba16f, binding = 5) uniform writeonly image2D output_image;
+#define OUT_RGBA16F 1
 #elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
-layout(rgb10_a2, binding = 5) uniform writeonly image2D output_image;
+#define OUT_RGB10A2 1
+#elif defined(EXACT_B10G11R11) || defined(FAST_B10G11R11)
+#define OUT_B10G11R11 1
 #else
-layout(rgba8, binding = 5) uniform writeonly image2D output_image;
+#define OUT_RGBA8 1
 #endif
+#define OUTPUT_BINDING 5
+#include "output_store.glsl"
 layout(std430, binding = 6) readonly buffer Scalars { FrameScalars scalars; };
 layout(std430, binding = 7) readonly buffer Masks { float masks[]; };  // render w * h * 2, when present
+layout(std430, binding = 8) readonly buffer Depth { float depth[]; };  // render w * h reverse-Z (debug view)
+// With sharpening (frame.sharpness > 0): the output's values, display w * h * 3, which sharpen.comp
+// reads and writes into the image once every pixel is made.
+layout(std430, binding = 9) writeonly buffer Presharpen { float presharpen[]; };
 
 // output_pixel.h mask_at: render pixel i's staged mask k, 0 when the frame has none.
 float mask_at(int i, int k) {
@@ -172,16 +184,22 @@ void main() {
     const float exposure = scalars.exposure;
     vec3 v;
     for (int c = 0; c < 3; ++c) v[c] = output_units(result[c], exposure, frame.pre_exposure);
-#if defined(EXACT_RGBA16F) || defined(FAST_RGBA16F)
-    // f16 values are exact in f32, and the image's f32 -> f16 conversion of an f16 value is exact.
-    const vec4 stored = vec4(f16_bits_to_f32(px_encode_half_colour(v.r)), f16_bits_to_f32(px_encode_half_colour(v.g)),
-                             f16_bits_to_f32(px_encode_half_colour(v.b)), 1.0);
-#elif defined(EXACT_RGB10A2) || defined(FAST_RGB10A2)
-    const vec4 stored = vec4(float(px_unorm_encode(v.r, 1023.0)) / 1023.0, float(px_unorm_encode(v.g, 1023.0)) / 1023.0,
-                             float(px_unorm_encode(v.b, 1023.0)) / 1023.0, 1.0);
-#else
-    const vec4 stored = vec4(float(px_unorm_encode(v.r, 255.0)) / 255.0, float(px_unorm_encode(v.g, 255.0)) / 255.0,
-                             float(px_unorm_encode(v.b, 255.0)) / 255.0, 1.0);
-#endif
+    if ((frame.flags & kFlagDebugView) != 0u) {  // debug_view.glsl: the output only, not the history
+        int dx, dy;
+        const int q = debug_view_source(ox, oy, frame.display_width, frame.display_height, frame.width, frame.height,
+                                        dx, dy);
+        const int dn = dy * frame.width + dx;
+        const int dh = (dy * frame.padded_width + dx) * 16;
+        const vec2 dmv = vec2(motion[dn * 2], motion[dn * 2 + 1]);
+        const float dalpha = history_weight(head[dh + 7], dmv.x, dmv.y, frame.still_history_shift, mask_at(dn, 1));
+        v = debug_view_value(q, vec3(tc[dn * 3], tc[dn * 3 + 1], tc[dn * 3 + 2]), depth[dn], dmv, dalpha, exposure,
+                             frame.pre_exposure);
+    }
+    if (frame.sharpness > 0.0) {  // frame/sharpen_pixel.h: sharpen.comp writes the image
+        const int o = (oy * frame.display_width + ox) * 3;
+        for (int c = 0; c < 3; ++c) presharpen[o + c] = v[c];
+        return;
+    }
+    const vec4 stored = output_stored(v);
     imageStore(output_image, ivec2(ox, oy), stored);
 }
