@@ -56,18 +56,26 @@ swinup_context_desc context_desc() {
 #define SKIP_WITHOUT_DEVICE(dev) \
     if (!(dev).skip_reason.empty()) GTEST_SKIP() << (dev).skip_reason
 
-// The host path on a VulkanBackend of a fresh device of swinup's own: the pipelines are counted
-// on that device from the start.
-TEST(VulkanContextCreation, TheFirstFrameMakesNoPipeline) {
-    std::unique_ptr<vulkan::Device> device;
+// A device of swinup's own made for one test (its pipeline count starts at zero), or null with the
+// reason when none can be made.
+std::unique_ptr<vulkan::Device> fresh_device(std::string* skip) {
     try {
         vulkan::DeviceOptions options;
         const char* selector = std::getenv("SWINUP_VULKAN_DEVICE");
         options.selector = selector ? selector : "";
-        device = vulkan::Device::create(options);
+        return vulkan::Device::create(options);
     } catch (const vulkan::VulkanError& e) {
-        GTEST_SKIP() << e.what();
+        *skip = e.what();
+        return nullptr;
     }
+}
+
+// The host path on a VulkanBackend of a fresh device of swinup's own: the pipelines are counted
+// on that device from the start.
+TEST(VulkanContextCreation, TheFirstFrameMakesNoPipeline) {
+    std::string skip;
+    std::unique_ptr<vulkan::Device> device = fresh_device(&skip);
+    if (!device) GTEST_SKIP() << skip;
     std::string error;
     const auto weights = weights_load_embedded(Variant::lite, &error);
     ASSERT_TRUE(weights) << error;
@@ -103,15 +111,9 @@ TEST(VulkanContextCreation, TheFirstFrameMakesNoPipeline) {
 // too, for the fast-GEMM path the device is on: its first frame makes none. A path switched after
 // creation (tests do: set_fast_gemm_path) makes the kernels it lacks at their first use.
 TEST(VulkanContextCreation, AFastContextsFirstFrameMakesNoPipelineAndASwitchedPathMakesItsOwn) {
-    std::unique_ptr<vulkan::Device> device;
-    try {
-        vulkan::DeviceOptions options;
-        const char* selector = std::getenv("SWINUP_VULKAN_DEVICE");
-        options.selector = selector ? selector : "";
-        device = vulkan::Device::create(options);
-    } catch (const vulkan::VulkanError& e) {
-        GTEST_SKIP() << e.what();
-    }
+    std::string skip;
+    std::unique_ptr<vulkan::Device> device = fresh_device(&skip);
+    if (!device) GTEST_SKIP() << skip;
     std::string error;
     const auto weights = weights_load_embedded(Variant::lite, &error);
     ASSERT_TRUE(weights) << error;
