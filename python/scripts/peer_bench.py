@@ -17,8 +17,9 @@ otherwise reach dynamo's recompile limit and fall back to eager), and with induc
 emulate_precision_casts as it needs it (off for bf16; compile_forward turns it on).
 
 Prints one line per variant and peer: the warm-up's seconds (the compilation, mostly), the median
-and min ms over --iterations runs after --warmup, and with --cuda-ms V=MS (from `swinup bench`,
-same size) the ratio peer median / CUDA.
+and min ms over --iterations runs after --warmup, and with --cuda-ms V=MS the ratio peer median /
+CUDA, MS being the line "the network's stages ... sum to MS ms" of `swinup bench` at the same size
+(the network alone, its kernels launched one by one: an upper figure for the CUDA network).
 
 --compile-mode, torch.compile's mode for both peers, sets what the compilation costs (the
 warm-up column shows it); the GPU machine's calls are limited to 10 minutes:
@@ -131,7 +132,8 @@ def main():
                     help="torch.compile's mode for both peers (default: the cheapest compilation; the "
                          "module's docstring says what each costs)")
     ap.add_argument("--no-compile", action="store_true")
-    ap.add_argument("--cuda-ms", default="", help="V=MS,...: swinup bench's network figure for the ratio")
+    ap.add_argument("--cuda-ms", default="",
+                    help="V=MS,...: swinup bench's \"network's stages\" figure per variant, for the ratio")
     args = ap.parse_args()
     w, h = (int(v) for v in args.render.lower().split("x"))
     device = torch.device(args.device)

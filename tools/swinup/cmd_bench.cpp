@@ -177,6 +177,13 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
                         "stages launched one by one sum to %.3f ms\n",
                         c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
+            // The network alone (every stage but the frame passes around it): what
+            // python/scripts/peer_bench.py times in PyTorch, for its --cuda-ms ratio.
+            double network_ms = 0;
+            for (const cuda_tools::BenchStage& s : r.stages)
+                if (s.layer != "frame") network_ms += s.median_ms;
+            std::printf("the network's stages (launched one by one, the frame passes left out) sum to %.3f ms\n",
+                        network_ms);
             std::printf("measured ceilings: copy %.0f GB/s (read + write), mma.sync e4m3 %.0f TFLOP/s, "
                         "mma.sync f16 %.0f TFLOP/s\n\n",
                         r.copy_bandwidth_gbs, r.mma_fp8_tflops, r.mma_f16_tflops);
