@@ -260,10 +260,11 @@ INSTANTIATE_TEST_SUITE_P(
                     StatisticsCase{SWINUP_PRECISION_FAST, SWINUP_MEMORY_CUDA, false}),
     case_name);
 
-// Through the C API, device pointers (the dispatch returns before the frame has run): nothing
-// counted at creation; each reading, taken while no frame is waited for in between, is the sum of
-// the frames so far, in both precisions. Between the readings the context reads the slots of the
-// frames it sees completed after every dispatch (for its warnings) while later frames run.
+// Through the C API, device pointers (the dispatch returns before the frame has run, so frames
+// queue up behind each other): nothing counted at creation; each reading (midway and at the end)
+// is the sum of the frames so far, in both precisions. Between the readings the context collects
+// the slots of the frames it sees completed after every dispatch (for its warnings) while later
+// frames run, and each frame claims a slot whose frame 8 back may still be running.
 TEST(CudaInputStatistics, TheCApiReadsEveryFrameWhileLaterFramesRun) {
     SWINUP_REQUIRE_GPU();
     const std::vector<Frame> frames = make_frames();
