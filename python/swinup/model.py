@@ -247,12 +247,13 @@ class SwinUp(nn.Module):
             elif s.name.endswith(".rel_bias"):
                 self._rel_bias(s.name[:-len(".rel_bias")])
 
-    def compile_forward(self):
+    def compile_forward(self, mode=None):
         """Runs the forward pass through torch.compile from now on (train.py --compile; torch >=
         2). Training launches thousands of small kernels a frame; the compiler fuses the
         elementwise ones (roundings, norms, GELU, residual adds) into a few. One graph per frame
         parity (the only way the frame index enters) and per gradient mode. Fast mode only:
-        fusion reorders float32 arithmetic, which exact mode must not do."""
+        fusion reorders float32 arithmetic, which exact mode must not do. `mode`: torch.compile's
+        (None: its default; scripts/peer_bench.py passes its --compile-mode)."""
         if self.exact:
             raise ValueError("compile_forward: exact mode keeps the C++ order of every sum; compile fast mode only")
         if not hasattr(torch, "compile"):
@@ -267,7 +268,7 @@ class SwinUp(nn.Module):
         # and read when a graph is compiled.
         import torch._inductor.config as inductor_config
         inductor_config.emulate_precision_casts = True
-        self._compiled = torch.compile(self.forward, dynamic=False)
+        self._compiled = torch.compile(self.forward, dynamic=False, mode=mode)
 
     def run(self, staged: torch.Tensor, frame_index: int, masks=None) -> torch.Tensor:
         """The forward pass, compiled if compile_forward was called (then called with the frame's

@@ -1074,7 +1074,8 @@ void run_input_planes(const OpCase& c) {
                     {"exposure", bytes_of(std::vector<float>{exposure})},
                     {"color_plane", poison(size_t(w) * h * 12)}, {"z", poison(size_t(w) * h * 4)},
                     {"motion_plane", poison(size_t(w) * h * 8)},
-                    {"counts", poison(size_t(kFrameCounts) * sizeof(unsigned int))}};
+                    // The counters start at 0 (CudaBackend: at creation, then as staging publishes them).
+                    {"counts", bytes_of(std::vector<uint32_t>(kFrameCounts, 0u))}};
     const KernelRun run = launch(call, {"color_plane", "z", "motion_plane", "counts"});
 
     swinup_dispatch_desc d = frame_dispatch_desc(
@@ -1137,20 +1138,38 @@ void run_staging(const OpCase& c) {
                              motion = r.floats(size_t(w) * h * 2, -3.0f, 3.0f);
     const PreviousFrame prev = random_previous(r, w, h, dw, dh);
     const float jitter_x = -0.3125f, jitter_y = 0.1875f;
+    // The input statistics' hand-over (pre_network.cu publish_counts): staging copies the counters
+    // input_planes left into slot `count_slot` of the published slots and clears them; the other
+    // slots stay as they were. Slot -1 (the memset-and-copy path) touches neither.
+    constexpr int kPublishedSlots = 3;
+    const int count_slot = history ? (w + h) % kPublishedSlots : -1;
+    std::vector<uint32_t> counters(kFrameCounts);
+    for (int k = 0; k < kFrameCounts; ++k) counters[k] = uint32_t(1000 * (k + 1) + w);
     KernelCall call;
     call.kernel = "staging";
     call.ints = {{"width", w}, {"height", h}, {"display_width", dw}, {"display_height", dh},
-                 {"padded_width", pw}, {"padded_height", ph}};
+                 {"padded_width", pw}, {"padded_height", ph}, {"count_slot", count_slot}};
     call.floats = {{"jitter_x", jitter_x}, {"jitter_y", jitter_y}};
     call.buffers = {{"color_plane", bytes_of(colour)}, {"z", bytes_of(z)}, {"motion_plane", bytes_of(motion)},
                     {"staged", poison(size_t(pw) * ph * kSlots)}, {"dilated", poison(size_t(w) * h * 8)},
-                    {"tc", poison(size_t(w) * h * 12)}};
+                    {"tc", poison(size_t(w) * h * 12)}, {"counts", bytes_of(counters)},
+                    {"published_counts", poison(size_t(kPublishedSlots) * kFrameCounts * sizeof(uint32_t))}};
     if (history) {
         call.buffers["history_in"] = bytes_of(prev.history);
         call.buffers["z_prev"] = bytes_of(prev.z);
         call.buffers["recurrent_in"] = bytes_of(prev.recurrent);
     }
-    const KernelRun run = launch(call, {"staged", "dilated", "tc"});
+    const KernelRun run = launch(call, {"staged", "dilated", "tc", "counts", "published_counts"});
+    const std::vector<uint32_t> published = values_of<uint32_t>(run.buffers.at("published_counts"));
+    const std::vector<uint32_t> untouched = values_of<uint32_t>(poison(kFrameCounts * sizeof(uint32_t)));
+    for (int slot = 0; slot < kPublishedSlots; ++slot) {
+        const std::vector<uint32_t> got(published.begin() + slot * kFrameCounts,
+                                        published.begin() + (slot + 1) * kFrameCounts);
+        EXPECT_EQ(got, slot == count_slot ? counters : untouched) << "published slot " << slot;
+    }
+    EXPECT_EQ(values_of<uint32_t>(run.buffers.at("counts")),
+              count_slot >= 0 ? std::vector<uint32_t>(kFrameCounts, 0u) : counters)
+        << "the counters after staging (count_slot " << count_slot << ")";
 
     const StageCurrent cur{frame_geometry(w, h, dw, dh, jitter_x, jitter_y), colour.data(), z.data(), motion.data()};
     StagePrevious p;

@@ -532,6 +532,48 @@ TEST_F(CudaVulkanInterop, TheApplicationsWriteIsWaitedForOnTheGpu) {
     }
 }
 
+// The input statistics of imported frames (run_imported_frame publishes its counters like any
+// frame): ten frames, more than the backend's 8 counter slots, with NaN colour (one pixel also
+// Inf in another channel: counted once), Inf / NaN depth and NaN / Inf motion pixels, and masks on
+// some frames (the graphs with mask staging); swinup_context_get_input_statistics on the
+// application's context gives the counts the frames hold, as the host-pointer reference does.
+TEST_F(CudaVulkanInterop, ImportedFramesCountTheirRepairedPixels) {
+    Compared c(*gpu_, context_desc(SWINUP_FORMAT_RGBA16F));
+    constexpr int kFrames = 10;
+    constexpr uint16_t kF16NaN = 0x7e00, kF16Inf = 0x7c00;
+    uint64_t colour = 0, depth = 0, motion = 0;
+    for (int f = 0; f < kFrames; ++f) {
+        Inputs in = make_inputs(kRenderW, kRenderH, f);
+        if (f % 3 == 1) add_masks(&in, f);
+        const int colour_pixels = 1 + f % 3, depth_pixels = f % 4, motion_pixels = (2 * f) % 5;
+        for (int k = 0; k < colour_pixels; ++k) in.color[size_t(9 * k) * 4 + 1] = kF16NaN;
+        in.color[2] = kF16Inf;  // pixel 0 again
+        for (int k = 0; k < depth_pixels; ++k) in.depth[in.depth.size() - 1 - size_t(6 * k)] = k % 2 ? NAN : INFINITY;
+        for (int k = 0; k < motion_pixels; ++k) in.motion[(4 + size_t(13 * k)) * 2 + k % 2] = k % 2 ? -INFINITY : NAN;
+        colour += uint64_t(colour_pixels);
+        depth += uint64_t(depth_pixels);
+        motion += uint64_t(motion_pixels);
+        c.expect_same_frame(in, Scalars{}, "frame " + std::to_string(f));
+    }
+    swinup_input_statistics got{}, reference{};
+    got.struct_size = reference.struct_size = SWINUP_INPUT_STATISTICS_SIZE_V1;
+    ASSERT_EQ(swinup_context_get_input_statistics(c.app.ctx(), &got), SWINUP_STATUS_OK) << swinup_last_error(nullptr);
+    ASSERT_EQ(swinup_context_get_input_statistics(c.reference.ctx(), &reference), SWINUP_STATUS_OK)
+        << swinup_last_error(nullptr);
+    EXPECT_EQ(got.frames, uint64_t(kFrames));
+    EXPECT_EQ(got.color_nonfinite, colour);
+    EXPECT_EQ(got.depth_nonfinite, depth);
+    EXPECT_EQ(got.motion_nonfinite, motion);
+    for (const swinup_input_statistics* s : {&got, &reference}) {
+        EXPECT_EQ(s->reactive_nonfinite + s->transparency_nonfinite, 0u);
+        EXPECT_EQ(s->reactive_out_of_range + s->transparency_out_of_range, 0u);
+    }
+    EXPECT_EQ(reference.frames, got.frames);
+    EXPECT_EQ(reference.color_nonfinite, got.color_nonfinite);
+    EXPECT_EQ(reference.depth_nonfinite, got.depth_nonfinite);
+    EXPECT_EQ(reference.motion_nonfinite, got.motion_nonfinite);
+}
+
 // A frame whose CUDA graph is captured in the call (the first of each window-shift parity, the
 // first with masks) must not wait on the host either: its upload is held back until the call has
 // returned, as above. A capture (and the loading of a kernel's module during it) that ran after

@@ -70,7 +70,8 @@ std::string weights_label(const BenchOptions& o) { return o.weights.empty() ? ""
 std::string unfused_label(const cuda::NetworkFusions& f) {
     std::string kinds;
     for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
-                            std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"}})
+                            std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"},
+                            std::pair{f.published_counts, "counts"}})
         if (!on) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
     return kinds.empty() ? "" : " (unfused " + kinds + ")";
 }
@@ -166,6 +167,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (all || kind == "attention") c.fusions.attention = false;
                 if (all || kind == "tail") c.fusions.lite_tail = false;
                 if (all || kind == "head") c.fusions.head = false;
+                if (all || kind == "counts") c.fusions.published_counts = false;
             }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
             std::printf("\n## %s %s, %s -> %s on %s%s%s\n", variant_label(v), precision_label(c.precision),
@@ -175,6 +177,13 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
                         "stages launched one by one sum to %.3f ms\n",
                         c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
+            // The network alone (every stage but the frame passes around it): what
+            // python/scripts/peer_bench.py times in PyTorch, for its --cuda-ms ratio.
+            double network_ms = 0;
+            for (const cuda_tools::BenchStage& s : r.stages)
+                if (s.layer != "frame") network_ms += s.median_ms;
+            std::printf("the network's stages (launched one by one, the frame passes left out) sum to %.3f ms\n",
+                        network_ms);
             std::printf("measured ceilings: copy %.0f GB/s (read + write), mma.sync e4m3 %.0f TFLOP/s, "
                         "mma.sync f16 %.0f TFLOP/s\n\n",
                         r.copy_bandwidth_gbs, r.mma_fp8_tflops, r.mma_f16_tflops);
@@ -423,9 +432,11 @@ void register_bench(CLI::App& app) {
                     "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
                     "and norm2 -> fc1; mlp: norm2 -> fc1 -> fc2; attention: norm1 -> qkv -> attention -> proj; "
                     "tail: lite's expand0 + skip0 -> head (-> head MLP); head: full's head norm -> head linear (-> head "
-                    "MLP); all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
+                    "MLP); counts: the input statistics' counters cleared by a memset node and copied to the host "
+                    "after each frame, instead of published by the staging kernel; all); the same bytes and counts, "
+                    "for comparing times (CudaBackend::set_fusions)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "all"}));
+        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "counts", "all"}));
     cmd->add_option("--weights", options->weights,
                     "a .safetensors weights file instead of the embedded weights (its variant must be the one "
                     "--variant names), e.g. to compare two files' times")

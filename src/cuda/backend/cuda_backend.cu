@@ -1,6 +1,7 @@
 #include "cuda/backend/cuda_backend.cuh"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 
@@ -93,7 +94,14 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
     planes_.counts = buffers_.counts.get<unsigned int>();
     // The mask rows' bytes after the pairs are never written: zero once (the GEMM reads them).
     SWINUP_CUDA_CHECK(cudaMemset(buffers_.mask_tokens.get(), 0, buffers_.mask_tokens.bytes()));
-    SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_counts_, sizeof(unsigned int) * kFrameCounts * kCountSlots));
+    // The counters start at zero once; after that each frame's staging kernel clears them as it
+    // publishes them (pre_network.cu publish_counts) into these slots of mapped host memory.
+    SWINUP_CUDA_CHECK(cudaMemset(buffers_.counts.get(), 0, buffers_.counts.bytes()));
+    const size_t host_counts_bytes = sizeof(unsigned int) * kFrameCounts * kCountSlots;
+    SWINUP_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_counts_), host_counts_bytes, cudaHostAllocMapped));
+    std::memset(host_counts_, 0, host_counts_bytes);
+    SWINUP_CUDA_CHECK(
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&planes_.published_counts), host_counts_, 0));
     SWINUP_CUDA_CHECK(cudaMallocHost(&pinned_params_, sizeof(FrameParams) * kParamSlots));
     for (cudaEvent_t& e : param_copied_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     for (CountSlot& c : count_slots_) SWINUP_CUDA_CHECK(cudaEventCreateWithFlags(&c.done, cudaEventDisableTiming));
@@ -112,7 +120,7 @@ CudaBackend::~CudaBackend() {
     // Every frame's work is done by now (swinup.h: a context is destroyed after its frames).
     for (CountSlot& c : count_slots_)
         if (c.done) cudaEventDestroy(c.done);
-    if (pinned_counts_) cudaFreeHost(pinned_counts_);
+    if (host_counts_) cudaFreeHost(host_counts_);
     graphs_.clear();
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
     if (last_frame_done_) cudaEventDestroy(last_frame_done_);
@@ -157,8 +165,13 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
         if (marker_) marker_(s, false, stream);
     };
     stage("exposure", host.auto_exposure ? render * 8 : 0.0, [&] { launch_exposure(host, params, planes_, stream); });
-    stage("input_planes", render * (8 + 4 + 4 + 12 + 4 + 8),
-          [&] { launch_input_planes(host, params, planes_, stream); });
+    stage("input_planes", render * (8 + 4 + 4 + 12 + 4 + 8), [&] {
+        // NetworkFusions::published_counts off: a memset node clears the counters (staging leaves
+        // them, FrameParams::count_slot -1) and enqueue_counts copies them after the frame.
+        if (!published_counts_)
+            SWINUP_CUDA_CHECK(cudaMemsetAsync(planes_.counts, 0, kFrameCounts * sizeof(unsigned int), stream));
+        launch_input_planes(host, params, planes_, stream);
+    });
     stage("staging", render * (12 + 4 + 8 + 4 + 8 + 8 + 12) + padded * kSlots + display * 8,
           [&] { launch_staging(host, params, planes_, stream); });
     network_->run(planes_.staged, host.padded_width, host.padded_height, frame_index, planes_.head, stream,
@@ -256,6 +269,7 @@ int CudaBackend::mask_tokens_of(const FrameParams& p) const {
 
 void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index, cudaStream_t stream) {
     const FrameSetup frame = frames_.begin(desc_, d);
+    const int count_slot = claim_count_slot();
     const bool any_host = d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
                           d.motion_vectors.memory == SWINUP_MEMORY_HOST || d.output.memory == SWINUP_MEMORY_HOST ||
                           (d.reactive_mask.data != nullptr && d.reactive_mask.memory == SWINUP_MEMORY_HOST) ||
@@ -269,6 +283,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
     }
     SWINUP_CUDA_CHECK(cudaStreamWaitEvent(stream, last_frame_done_, 0));  // the previous frame, any stream
     FrameParams p = frame_params(frame, d);
+    p.count_slot = published_counts_ ? count_slot : -1;
     p.color = input(d.color, buffers_.host_color, stream);
     p.depth = input(d.depth, buffers_.host_depth, stream);
     p.motion = input(d.motion_vectors, buffers_.host_motion, stream);
@@ -300,7 +315,7 @@ void CudaBackend::run_frame(const swinup_dispatch_desc& d, uint64_t frame_index,
         SWINUP_CUDA_CHECK(cudaMemcpy2DAsync(d.output.data_mut, resource_row_pitch(d.output), buffers_.host_output.get(),
                                             out_row, out_row, d.output.height, cudaMemcpyDeviceToHost, stream));
     }
-    enqueue_counts(stream);
+    enqueue_counts(count_slot, stream);
     SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
     if (host_output || host_mask || d.color.memory == SWINUP_MEMORY_HOST || d.depth.memory == SWINUP_MEMORY_HOST ||
         d.motion_vectors.memory == SWINUP_MEMORY_HOST) {
@@ -318,7 +333,9 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
     swinup_dispatch_desc d = scalars;
     d.color = d.depth = d.motion_vectors = d.output = d.exposure = swinup_resource{};
     const FrameSetup frame = frames_.begin(desc_, d);
+    const int count_slot = claim_count_slot();  // may wait for a frame kCountSlots back: host-side work
     FrameParams p = frame_params(frame, d);
+    p.count_slot = published_counts_ ? count_slot : -1;
     p.color = images.color;
     p.depth = images.depth;
     p.motion = images.motion;
@@ -348,12 +365,12 @@ void CudaBackend::run_imported_frame(const swinup_dispatch_desc& scalars, const 
         signal.params.fence.value = order.signal_value;
         SWINUP_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&order.signal, &signal, 1, stream));
     }
-    enqueue_counts(stream);
+    enqueue_counts(count_slot, stream);
     SWINUP_CUDA_CHECK(cudaEventRecord(last_frame_done_, stream));
     frames_.commit(frame);
 }
 
-void CudaBackend::enqueue_counts(cudaStream_t stream) {
+int CudaBackend::claim_count_slot() {
     const int slot = next_count_slot_;
     next_count_slot_ = (next_count_slot_ + 1) % kCountSlots;
     CountSlot& c = count_slots_[slot];
@@ -361,8 +378,16 @@ void CudaBackend::enqueue_counts(cudaStream_t stream) {
         SWINUP_CUDA_CHECK(cudaEventSynchronize(c.done));
         collect_counts(false);
     }
-    SWINUP_CUDA_CHECK(cudaMemcpyAsync(pinned_counts_ + size_t(slot) * kFrameCounts, planes_.counts,
-                                      sizeof(unsigned int) * kFrameCounts, cudaMemcpyDeviceToHost, stream));
+    // The slot is read and free: the frame about to be enqueued may write it.
+    return slot;
+}
+
+void CudaBackend::enqueue_counts(int slot, cudaStream_t stream) {
+    if (!published_counts_) {
+        SWINUP_CUDA_CHECK(cudaMemcpyAsync(host_counts_ + size_t(slot) * kFrameCounts, planes_.counts,
+                                          sizeof(unsigned int) * kFrameCounts, cudaMemcpyDeviceToHost, stream));
+    }
+    CountSlot& c = count_slots_[slot];
     SWINUP_CUDA_CHECK(cudaEventRecord(c.done, stream));
     c.pending = true;
 }
@@ -378,7 +403,9 @@ void CudaBackend::collect_counts(bool wait) const {
             if (status == cudaErrorNotReady) continue;
             SWINUP_CUDA_CHECK(status);
         }
-        const unsigned int* n = pinned_counts_ + size_t(slot) * kFrameCounts;
+        // Written by the frame's staging kernel (or the copy) before the event: the event's
+        // completion makes them visible here.
+        const unsigned int* n = host_counts_ + size_t(slot) * kFrameCounts;
         // Each mask's two counts follow each other (frame_planes.cuh), reactive first.
         add_frame_counts(statistics_, n[kCountColor], n[kCountDepth], n[kCountMotion], n + kCountReactiveNonfinite,
                          n + kCountReactiveOutOfRange);

@@ -64,6 +64,12 @@ public:
     // without a graph on `stream` (bench times its stages one by one).
     CudaNetwork& network() { return *network_; }
     void set_use_graphs(bool use) { use_graphs_ = use; }
+    // Tests and bench: the network's fused kernels and the input statistics' hand-over
+    // (NetworkFusions::published_counts); before the first frame, which captures the graphs.
+    void set_fusions(const NetworkFusions& fusions) {
+        network_->set_fusions(fusions);
+        published_counts_ = fusions.published_counts;
+    }
     // Bench: called around every launch of the frame (the network's too).
     void set_stage_marker(CudaNetwork::StageMarker marker) {
         marker_ = marker;
@@ -96,7 +102,8 @@ public:
     // default since 12.2, the first use of a kernel loads it, which may synchronise the context,
     // i.e. wait for the earlier frames) and the parameters' copy (enqueued before the wait: its
     // pinned slot is reused once the copy kParamSlots frames back ran, which waits only for the
-    // frames before that one). The scalars are swinup_dispatch_desc's; its resources are not read.
+    // frames before that one), and the input statistics' slot (claim_count_slot: its reuse waits for
+    // the frame kCountSlots back). The scalars are swinup_dispatch_desc's; its resources are not read.
     // Throws CudaError; the temporal state commits only on success.
     void run_imported_frame(const swinup_dispatch_desc& scalars, const ImportedImages& images,
                             const ExternalOrder& order, uint64_t frame_index, cudaStream_t stream);
@@ -160,20 +167,27 @@ private:
     cudaEvent_t param_copied_[kParamSlots] = {};
     int next_param_slot_ = 0;
     void stage_params_pinned(const FrameParams& p, cudaStream_t stream);
-    // The input statistics: each frame's counters (FramePlanes::counts) are copied, after the
-    // frame, into a pinned slot whose event says when they arrived; a slot is added to
-    // statistics_ once its event has completed (collect), at the latest before it is reused.
+    // The input statistics: each frame's counters (FramePlanes::counts) arrive in a slot of mapped
+    // pinned host memory, written by the frame's staging kernel (FrameParams::count_slot), or with
+    // published_counts_ off copied there after the frame; the slot's event, recorded after the
+    // frame, says when they are there. A slot is added to statistics_ once its event has completed
+    // (collect), at the latest when a frame claims it again, before that frame is enqueued.
     static constexpr int kCountSlots = 8;
     struct CountSlot {
         cudaEvent_t done = nullptr;
         bool pending = false;
     };
-    unsigned int* pinned_counts_ = nullptr;  // kCountSlots x kFrameCounts
+    unsigned int* host_counts_ = nullptr;    // kCountSlots x kFrameCounts, mapped (cudaHostAllocMapped)
     mutable CountSlot count_slots_[kCountSlots];
     int next_count_slot_ = 0;
+    bool published_counts_ = true;           // NetworkFusions::published_counts
     mutable InputStatistics statistics_;
-    // Enqueues the copy of this frame's counters on `stream` (after the frame's work).
-    void enqueue_counts(cudaStream_t stream);
+    // The slot of the frame about to be enqueued: its previous frame's counts (kCountSlots frames
+    // back) are added first, waiting for that frame if it is still running.
+    int claim_count_slot();
+    // After the frame's work on `stream`: the counters' copy (published_counts_ off) and the
+    // slot's event.
+    void enqueue_counts(int slot, cudaStream_t stream);
     // Adds the completed slots' counts; with `wait`, waits for the pending ones first.
     void collect_counts(bool wait) const;
 };

@@ -49,6 +49,11 @@ struct FrameParams : FrameGeometry {
     size_t output_pitch = 0;
     unsigned long long output_surface = 0;   // an imported image (cuda/interop) written instead, or 0
     int output_format = 0;                    // swinup_format
+    // The input statistics (FramePlanes::counts): the slot of FramePlanes::published_counts the
+    // staging kernel copies this frame's counters into, clearing them for the next frame; -1:
+    // neither (NetworkFusions::published_counts off: a memset clears them and a copy reads them).
+    // Chosen per frame, so it lives here and the captured graphs need no update.
+    int count_slot = -1;
 };
 
 // The frame's masks and has_masks, for both of the CUDA backend's paths (swinup_dispatch's

@@ -1,6 +1,8 @@
-// Which fused kernels the CUDA network runs (plain C++: the GPU tests and `swinup bench` choose
-// them through cuda_tools.h without CUDA headers). Every choice gives the same bytes as the
-// layer-by-layer launches; tests/cuda/test_cuda_fusion.cpp checks that layer by layer.
+// Which fused kernels the CUDA network runs, and how the frame hands its input statistics over
+// (plain C++: the GPU tests and `swinup bench` choose them through cuda_tools.h without CUDA
+// headers). Every choice gives the same bytes as the layer-by-layer launches;
+// tests/cuda/test_cuda_fusion.cpp checks that layer by layer, tests/cuda/test_cuda_input_statistics.cpp
+// the same counts either way.
 #pragma once
 
 namespace swinup::cuda {
@@ -21,6 +23,12 @@ struct NetworkFusions {
     // full: head norm -> head linear (-> head MLP) as one kernel per 32-pixel tile
     // (head_fused.cuh; lite's tail already holds its head).
     bool head = true;
+    // The frame's input statistics: its counters published into mapped host memory and cleared by
+    // one thread of the staging kernel (pre_network.cu publish_counts), no nodes of their own;
+    // false: cleared by a memset node before input_planes and copied to pinned host memory after
+    // the frame, as before (for timing the difference). The CUDA backend's, not the network's:
+    // CudaBackend::set_fusions, before the first frame.
+    bool published_counts = true;
 };
 
 }  // namespace swinup::cuda

@@ -47,8 +47,14 @@ struct FramePlanes {      // device scratch of one frame, sized for the maximum 
     // its pair), the bytes after those always 0.
     float* masks = nullptr;
     uint8_t* mask_tokens = nullptr;
-    // kFrameCounts u32: the frame's repaired input pixels (FrameCount), cleared before each frame.
+    // kFrameCounts u32: the frame's repaired input pixels (FrameCount), counted by input_planes'
+    // atomics. Zero at the start of every frame: cleared once at context creation, then by the
+    // staging kernel of each frame as it publishes them (FrameParams::count_slot).
     unsigned int* counts = nullptr;
+    // Where staging publishes them: slots of kFrameCounts u32 in mapped pinned host memory (the
+    // device's address of it), one slot per frame in flight; the host reads a slot once the frame's
+    // event has completed. Null (tests of single kernels): nothing published.
+    unsigned int* published_counts = nullptr;
 };
 
 // The mask rows' stride: the GEMM reads rows of a multiple of 16 bytes.

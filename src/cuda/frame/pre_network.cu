@@ -95,12 +95,30 @@ __global__ void input_planes_kernel(const FrameParams* pp, FramePlanes planes) {
     motion[i * 2 + 1] = exact::add(vy, p.motion_offset_y);
 }
 
+// ---- the counters' hand-over -----------------------------------------------------------------
+// The frame's counters into its slot of mapped pinned host memory, each cleared as it is read
+// (atomicExch), by one thread of the staging kernel: staging runs after input_planes, the one
+// kernel that counts, in both precisions and on every path (device or host pointers, imported
+// images; with or without a graph), and before the next frame's input_planes (a context's frames
+// run one after another: CudaBackend::last_frame_done). So the counters need no memset node and no
+// copy of their own, and are zero whenever input_planes starts. The system-scope fence orders the
+// host stores before the kernel's completion, which the host waits for (the frame's event) before
+// it reads the slot.
+__device__ __forceinline__ void publish_counts(const FrameParams& p, const FramePlanes& planes) {
+    if (p.count_slot < 0 || planes.published_counts == nullptr) return;
+    unsigned int* slot = planes.published_counts + static_cast<size_t>(p.count_slot) * kFrameCounts;
+    for (int k = 0; k < kFrameCounts; ++k) slot[k] = atomicExch(planes.counts + k, 0u);
+    __threadfence_system();
+}
+
 // ---- staging --------------------------------------------------------------------------------
 // One thread per padded-grid pixel; padding pixels stage their clamped real pixel again (the same
-// function of the same data, so the same slots as the CPU's copy).
+// function of the same data, so the same slots as the CPU's copy). Its first thread also publishes
+// the frame's input statistics (publish_counts).
 __global__ void staging_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x == 0 && y == 0) publish_counts(p, planes);
     if (x >= p.padded_width) return;
     StageCurrent cur;
     static_cast<FrameGeometry&>(cur) = p;
@@ -160,8 +178,6 @@ void launch_exposure(const FrameParams& host, const FrameParams* params, const F
 
 void launch_input_planes(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
                          cudaStream_t stream) {
-    // The frame's counters start at 0 (a memset node in the frame's graph).
-    SWINUP_CUDA_CHECK(cudaMemsetAsync(planes.counts, 0, kFrameCounts * sizeof(unsigned int), stream));
     input_planes_kernel<<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
 }

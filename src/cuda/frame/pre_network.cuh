@@ -4,9 +4,11 @@
 //   exposure:     the exposure staging uses (auto: the CPU's row-then-total f64 log-luminance sum,
 //                 in the same order, so the value is bit-identical);
 //   input_planes: colour / depth / motion sanitised into f32 planes, the masks staged
-//                 (mask_pixel.h), the repaired pixels counted (FrameCount);
+//                 (mask_pixel.h), the repaired pixels counted (FrameCount) into FramePlanes::counts,
+//                 which must be zero when it starts;
 //   staging:      dilated motion and the 16 e4m3 slots of every padded-grid pixel, t(colour), and
-//                 the mask rows the network's mask_embed reads.
+//                 the mask rows the network's mask_embed reads; one thread publishes the counters
+//                 into FrameParams::count_slot of FramePlanes::published_counts and clears them.
 #pragma once
 
 #include <cuda_runtime.h>

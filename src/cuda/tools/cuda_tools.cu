@@ -251,6 +251,32 @@ std::vector<size_t> dispatch_counting_graphs(const swinup_context_desc& desc, bo
     return counts;
 }
 
+std::vector<InputStatistics> dispatch_reading_statistics(const swinup_context_desc& desc,
+                                                         const cuda::NetworkFusions& fusions,
+                                                         const std::vector<swinup_dispatch_desc>& frames,
+                                                         const std::vector<size_t>& read_after) {
+    std::string error;
+    const Variant variant = desc.variant == SWINUP_VARIANT_FULL ? Variant::full : Variant::lite;
+    const std::shared_ptr<const Weights> weights = weights_load_embedded(variant, &error);
+    if (!weights) throw std::runtime_error("dispatch_reading_statistics: " + error);
+    cuda::CudaBackend backend(desc, weights);
+    backend.set_fusions(fusions);
+    std::vector<InputStatistics> readings;
+    size_t next_read = 0;
+    for (size_t i = 0; i < frames.size(); ++i) {
+        if (backend.dispatch(frames[i], i, &error) != SWINUP_STATUS_OK)
+            throw std::runtime_error("dispatch_reading_statistics: frame " + std::to_string(i) + ": " + error);
+        if (next_read < read_after.size() && read_after[next_read] == i) {
+            InputStatistics s;
+            if (backend.input_statistics(&s, &error) != SWINUP_STATUS_OK)
+                throw std::runtime_error("dispatch_reading_statistics: after frame " + std::to_string(i) + ": " + error);
+            readings.push_back(s);
+            ++next_read;
+        }
+    }
+    return readings;
+}
+
 BenchResult bench(const BenchConfig& c) {
     BenchResult r;
     swinup_context_desc desc;
@@ -272,7 +298,7 @@ BenchResult bench(const BenchConfig& c) {
         throw std::invalid_argument(std::string("bench: the weights are for ") + variant_name(weights->config.variant) +
                                     ", not " + variant_name(variant));
     cuda::CudaBackend backend(desc, weights);
-    backend.network().set_fusions(c.fusions);  // before the first dispatch captures the graphs
+    backend.set_fusions(c.fusions);  // before the first dispatch captures the graphs
     r.device = backend.device_name();
 
     // Synthetic frame: smooth colour with noise, a depth ramp, small motion (data, not zeros).

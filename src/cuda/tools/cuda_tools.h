@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/backend.h"
 #include "model/weights.h"
 #include "cuda/backend/network_fusions.h"
 #include "swinup/swinup.h"
@@ -64,6 +65,16 @@ size_t device_free_bytes();
 std::vector<size_t> dispatch_counting_graphs(const swinup_context_desc& desc, bool use_graphs,
                                              const std::vector<swinup_dispatch_desc>& frames);
 
+// Dispatches `frames` in order (frame index 0, 1, ...) on one CUDA backend made from `desc` with
+// its embedded weights and `fusions` (CudaBackend::set_fusions: NetworkFusions::published_counts
+// chooses how the input statistics leave the device); after the frames at the indices of
+// `read_after` (ascending), reads the input statistics, which waits for the frames dispatched.
+// Returns one reading per index. Throws std::runtime_error naming the frame when one fails.
+std::vector<InputStatistics> dispatch_reading_statistics(const swinup_context_desc& desc,
+                                                         const cuda::NetworkFusions& fusions,
+                                                         const std::vector<swinup_dispatch_desc>& frames,
+                                                         const std::vector<size_t>& read_after);
+
 // Device memory for tests of the C API's SWINUP_MEMORY_CUDA path (device 0).
 void* device_alloc(size_t bytes);
 void device_free(void* p);
@@ -78,7 +89,7 @@ struct BenchConfig {
     int display_width = 3840, display_height = 2160;
     int warmup = 20;
     int iterations = 200;  // timed evaluations (medians are of these)
-    cuda::NetworkFusions fusions;  // CudaNetwork::set_fusions
+    cuda::NetworkFusions fusions;  // CudaBackend::set_fusions
     // The network's weights (their config's variant must be `variant`); null: the embedded ones.
     std::shared_ptr<const Weights> weights;
 };

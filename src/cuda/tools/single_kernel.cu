@@ -182,6 +182,7 @@ cuda::FrameParams frame_params(const KernelCall& c, const GuardedBuffers& b) {
     p.output = b.optional<void>("output");
     p.output_format = int_or(c, "output_format", SWINUP_FORMAT_RGBA16F);
     p.output_pitch = static_cast<size_t>(int_or(c, "output_pitch", p.display_width * 8));
+    p.count_slot = int_or(c, "count_slot", -1);
     return p;
 }
 
@@ -203,6 +204,7 @@ cuda::FramePlanes frame_planes(const GuardedBuffers& b) {
     f.masks = b.optional<float>("masks");
     f.mask_tokens = b.optional<uint8_t>("mask_tokens");
     f.counts = b.optional<unsigned int>("counts");
+    f.published_counts = b.optional<unsigned int>("published_counts");  // device memory here
     return f;
 }
 
