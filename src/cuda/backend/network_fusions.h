@@ -21,6 +21,10 @@ struct NetworkFusions {
     // full: head norm -> head linear (-> head MLP) as one kernel per 32-pixel tile
     // (head_fused.cuh; lite's tail already holds its head).
     bool head = true;
+    // Where the fused attention half and the fused MLP run on level 3 (C = 128: ~900 windows at
+    // 720p, too few to fill the GPU with one warp each), a team of 4 warps per window or tile
+    // instead of one warp (attention_team.cuh, mlp_team.cuh; warp_team.cuh says why).
+    bool teams = true;
 };
 
 }  // namespace swinup::cuda
