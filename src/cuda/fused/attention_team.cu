@@ -25,18 +25,26 @@ constexpr int kRowPad = 16;
 constexpr int kMinTeams = 2;
 
 // Shared memory of a CTA: the CTA's operands as attention_fused's (Wqkv [3C][C + 16], Wproj
-// [C][C + 16], the scale/bias pairs, norm1's gains), then per team its window's 16 f16 token rows
-// [16][2C + 16] (one buffer; they take proj's residual add in place before the store), the e4m3
-// rows [16][C + 16] (norm1's output, qkv's A; then the attention output, proj's A) and the f16
-// Q K V rows [16][6C + 16].
+// [C][C + 16], the scale/bias pairs, norm1's gains), then per team kXBuffers buffers of its
+// window's 16 f16 token rows [16][2C + 16] (they take proj's residual add in place before the
+// store; with two, the next window's copy overlaps this one), the e4m3 rows [16][C + 16] (norm1's
+// output, qkv's A; then the attention output, proj's A) and the f16 Q K V rows [16][6C + 16].
 //
-// C = 128: 78,336 bytes for the CTA, 19,200 per team; 7 teams (28 warps, 212,736 bytes) on sm_90,
-// so the H200's 132 x 7 teams take the 900 windows of 720p in one round. A second row buffer (so
-// the next window's copy overlaps) would leave 6 teams and a second round of 108 windows.
+// Per level (sm_90, 227 KiB a block; kMaxTeams is the launch bound, i.e. the register budget):
+//   C = 128 (level 3, 4 heads): teams of 4 warps (a head each), one row buffer: 78,336 bytes for
+//     the CTA, 19,200 per team, 7 teams (28 warps, 72 registers): the H200's 132 x 7 teams take the
+//     900 windows of 720p in one round (a second buffer would leave 6 teams and a second round);
+//   C = 96 (level 2, 4 heads): teams of 2 warps (two heads each), two row buffers: 46,464 bytes for
+//     the CTA, 17,920 per team, 10 teams (20 warps, 102 registers): 3,600 windows at 720p in about
+//     three rounds, each window's chain half as long as one warp's.
 template <int kC, int kHeads>
 struct AttentionTeamLayout {
     static_assert(kC % 32 == 0 && kC % kHeads == 0, "C a multiple of the K chunk and of the heads");
-    static constexpr int kTeam = kHeads;  // one head per warp in the attention step
+    static constexpr int kTeam = kC >= 128 ? 4 : 2;
+    static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
+    static constexpr int kMaxTeams = kC >= 128 ? 7 : 10;
+    static_assert(kHeads % kTeam == 0, "the heads split evenly over the team");
+    static constexpr int kHeadsPerWarp = kHeads / kTeam;
     using Operands = BlockCtaOperands<3 * kC, kC, kC, kC, kRowPad>;  // norm1, qkv, proj
     static constexpr int kWStride = Operands::kStride1;
     static_assert(Operands::kStride2 == kWStride, "Wqkv and Wproj rows alike");
@@ -46,12 +54,11 @@ struct AttentionTeamLayout {
     // proj's output steps per warp, contiguous: warp w owns columns [16 kProjSteps w, + 16 kProjSteps).
     static constexpr int kProjSteps = kC / 16 / kTeam;
     static_assert(kProjSteps * 16 * kTeam == kC, "proj's columns split evenly over the team");
+    static_assert(16 % kTeam == 0 && (3 * kC / 16) % kTeam == 0, "rows and qkv steps split evenly");
     static constexpr int kCtaBytes = Operands::kBytes;
     static constexpr int kXBytes = 16 * kXStride;
-    static constexpr int kTeamBytes = kXBytes + 16 * kAStride + 16 * kQkvStride;
+    static constexpr int kTeamBytes = kXBuffers * kXBytes + 16 * kAStride + 16 * kQkvStride;
     static_assert(kCtaBytes % 16 == 0 && kTeamBytes % 16 == 0, "16-byte aligned regions");
-    // The launch bound: 7 teams of 4 warps, 72 registers a thread.
-    static constexpr int kMaxTeams = 7;
     static constexpr int kMaxThreads = kMaxTeams * kTeam * 32;
 };
 
@@ -71,9 +78,9 @@ __device__ __forceinline__ void load_window_rows_team(const AttentionBlockArgs& 
 }
 
 // One CTA keeps Wqkv, Wproj and their scales and biases in shared memory; each team walks windows
-// (persistent_tile_loop.cuh's loop with the team's barrier) through norm1 (warp w: rows 4w..4w+3),
-// qkv (warp w: the 16-column steps w, w + 4, ...), the heads' attention (warp w: head w), proj
-// (warp w: a quarter of the columns) with the residual add in place, and the rows' store. A is read
+// (persistent_tile_loop.cuh's loop with the team's barrier) through norm1 (warp w of a team of n:
+// rows 16w/n ..), qkv (warp w: the 16-column steps w, w + n, ...), the heads' attention (warp w:
+// heads w h/n ..), proj (warp w: the w-th n-th of the columns) with the residual add in place, and the rows' store. A is read
 // from shared memory one K chunk at a time (mma_step16_shared_a, mma_all_steps): 28 warps per SM
 // leave 72 registers a thread.
 template <int kC, int kHeads>
@@ -88,16 +95,19 @@ __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
     const Team team = Team::of_this_thread();
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int teams = static_cast<int>(blockDim.x) / Team::kThreads;
-    uint8_t* x_s = smem + L::kCtaBytes + team.index * L::kTeamBytes;  // the window's f16 rows
-    uint8_t* a_s = x_s + L::kXBytes;                                   // norm1 output, then attention output
+    uint8_t* x_base = smem + L::kCtaBytes + team.index * L::kTeamBytes;  // kXBuffers buffers of f16 rows
+    uint8_t* a_s = x_base + L::kXBuffers * L::kXBytes;                     // norm1 output, then attention output
     uint8_t* qkv_s = a_s + 16 * L::kAStride;
 
     cta.stage(p.norm_gain, p.w_qkv, p.scale_qkv, p.bias_qkv, p.w_proj, p.scale_proj, p.bias_proj);
 
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
-    auto load = [&](int window, int) { load_window_rows_team<kC, Team::kThreads>(p, window, x_s, team.thread); };
-    auto compute = [&](int window, int) {
+    auto load = [&](int window, int buf) {
+        load_window_rows_team<kC, Team::kThreads>(p, window, x_base + buf * L::kXBytes, team.thread);
+    };
+    auto compute = [&](int window, int buf) {
+        uint8_t* x_s = x_base + buf * L::kXBytes;
         // norm1 -> qkv's A (16 x C e4m3), each warp its rows.
         rms_normalise_rows<kC, 16 / L::kTeam>(x_s, L::kXStride, cta.gain_s, a_s, L::kAStride, p.precision, lane,
                                               team.member * (16 / L::kTeam));
@@ -114,13 +124,12 @@ __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
         }
         team.sync();  // Q K V complete, and norm1's rows read by every warp, before the heads overwrite a_s
 
-        // Head `member`: window_attention's arithmetic -> its e4m3 columns of a_s.
-        {
-            const int head = team.member;
-            const bool masked = window_has_mask(window, p.width, p.height, p.shifted);
-            const uint32_t mask[2] = {
-                masked ? window_key_mask(window, g, p.width, p.height, p.shifted) : 0xffffu,
-                masked ? window_key_mask(window, g + 8, p.width, p.height, p.shifted) : 0xffffu};
+        // The warp's heads: window_attention's arithmetic -> their e4m3 columns of a_s.
+        const bool masked = window_has_mask(window, p.width, p.height, p.shifted);
+        const uint32_t mask[2] = {masked ? window_key_mask(window, g, p.width, p.height, p.shifted) : 0xffffu,
+                                  masked ? window_key_mask(window, g + 8, p.width, p.height, p.shifted) : 0xffffu};
+#pragma unroll 1
+        for (int head = team.member * L::kHeadsPerWarp; head < (team.member + 1) * L::kHeadsPerWarp; ++head) {
             const uint16_t* q_lo = reinterpret_cast<const uint16_t*>(qkv_s + g * L::kQkvStride) + head * kD;
             const uint16_t* q_hi = reinterpret_cast<const uint16_t*>(qkv_s + (g + 8) * L::kQkvStride) + head * kD;
             const uint16_t* v[4];
@@ -147,7 +156,7 @@ __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
             return RowToken{window_token_index(window, r, p.width, p.height, p.shifted), true};
         });
     };
-    persistent_item_loop<1, false>(static_cast<int>(blockIdx.x) * teams + team.index,
+    persistent_item_loop<L::kXBuffers, false>(static_cast<int>(blockIdx.x) * teams + team.index,
                                    static_cast<int>(gridDim.x) * teams, window_count(p.width, p.height),
                                    [&] { team.sync(); }, load, compute);
 }
@@ -159,6 +168,7 @@ void require(bool ok, const char* what) {
 }  // namespace
 
 bool attention_team_supported(int channels, int heads) {
+    if (channels == 96 && heads == 4) return cta_teams_for_device<AttentionTeamLayout<96, 4>>() >= kMinTeams;
     if (channels == 128 && heads == 4) return cta_teams_for_device<AttentionTeamLayout<128, 4>>() >= kMinTeams;
     return false;
 }
@@ -174,9 +184,14 @@ void attention_team(const AttentionBlockArgs& p, cudaStream_t stream) {
             "the weights must be 16-byte aligned");
     require(attention_team_supported(p.channels, p.heads),
             "unsupported (channels, heads) (see attention_team_supported)");
-    using L = AttentionTeamLayout<128, 4>;
-    launch_cta_teams<L>(attention_team_kernel<128, 4>, p, kMinTeams, window_count(p.width, p.height),
-                        "attention_team", stream);
+    const long long windows = window_count(p.width, p.height);
+    if (p.channels == 96) {
+        launch_cta_teams<AttentionTeamLayout<96, 4>>(attention_team_kernel<96, 4>, p, kMinTeams, windows,
+                                                     "attention_team", stream);
+    } else {
+        launch_cta_teams<AttentionTeamLayout<128, 4>>(attention_team_kernel<128, 4>, p, kMinTeams, windows,
+                                                      "attention_team", stream);
+    }
 }
 
 }  // namespace swinup::cuda

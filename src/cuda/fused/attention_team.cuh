@@ -17,8 +17,9 @@
 
 namespace swinup::cuda {
 
-// Whether the team kernel handles (C, h) on the current device: (128, 4), a team of 4 warps (one
-// per head), when the weights and at least 2 teams' buffers fit in one CTA's shared memory.
+// Whether the team kernel handles (C, h) on the current device: (128, 4) with a team of 4 warps (a
+// head each) and (96, 4) with 2 (two heads each), when the weights and at least 2 teams' buffers
+// fit in one CTA's shared memory.
 bool attention_team_supported(int channels, int heads);
 
 // Checks the preconditions (throws std::invalid_argument naming the field) and launches.

@@ -22,38 +22,43 @@ constexpr int kRowPad = 16;
 constexpr int kMinTeams = 2;
 
 // Shared memory of a CTA: the CTA's operands as mlp_fused's (W1 [4C][C + 16], W2 [C][4C + 16],
-// the scale/bias pairs, norm2's gains), then per team its tile's 16 f16 token rows [16][2C + 16]
-// (one buffer; they take fc2's residual add in place before the store), the e4m3 normalised rows
-// [16][C + 16] (fc1's A) and the e4m3 hidden rows of one part of the hidden width
-// [16][4C / kParts + 16]. The hidden width goes in two parts of 2C, as in mlp_fused<128> (fc1 of
-// part 0, fc2's K chunks of part 0, fc1 of part 1, fc2's K chunks of part 1: each fc2 accumulator
-// still takes its chunks in increasing order).
+// the scale/bias pairs, norm2's gains), then per team kXBuffers buffers of its tile's 16 f16 token
+// rows [16][2C + 16] (they take fc2's residual add in place before the store; with two, the next
+// tile's copy overlaps this one), the e4m3 normalised rows [16][C + 16] (fc1's A) and the e4m3
+// hidden rows of one part of the hidden width [16][4C / kParts + 16]. With two parts (as
+// mlp_fused<128>): fc1 of part 0, fc2's K chunks of part 0, fc1 of part 1, fc2's K chunks of part
+// 1; each fc2 accumulator still takes its chunks in increasing order.
 //
-// C = 128: 146,944 bytes for the CTA, 11,008 per team; 7 teams (28 warps, 224,000 bytes) on sm_90,
-// so the H200's 132 x 7 teams take the 900 tiles of 720p in one round.
+// Per level (sm_90, 227 KiB a block; kMaxTeams is the launch bound, i.e. the register budget):
+//   C = 128 (level 3): teams of 4 warps, one row buffer, two parts: 146,944 bytes for the CTA,
+//     11,008 per team, 7 teams (28 warps, 72 registers): the H200's 132 x 7 teams take the 900
+//     tiles of 720p in one round;
+//   C = 96 (level 2): teams of 2 warps, two row buffers, one part: 85,632 bytes for the CTA, 14,848
+//     per team, 9 teams (18 warps, 113 registers): 3,600 tiles at 720p in about three rounds, each
+//     tile's chain half as long as one warp's.
 template <int kC>
 struct MlpTeamLayout {
     static_assert(kC % 32 == 0, "C must be a multiple of the K chunk");
-    static constexpr int kTeam = 4;
+    static constexpr int kTeam = kC >= 128 ? 4 : 2;
+    static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
+    static constexpr int kParts = kC >= 128 ? 2 : 1;
+    static constexpr int kMaxTeams = kC >= 128 ? 7 : 9;
     static constexpr int kHidden = 4 * kC;
     using Operands = BlockCtaOperands<kHidden, kC, kC, kHidden, kRowPad>;  // norm2, fc1, fc2
     static constexpr int kW1Stride = Operands::kStride1;
     static constexpr int kW2Stride = Operands::kStride2;
     static constexpr int kXStride = 2 * kC + kRowPad;
     static constexpr int kAStride = kC + kRowPad;
-    static constexpr int kParts = 2;
     static constexpr int kPart = kHidden / kParts;  // hidden columns computed at a time
     static constexpr int kHStride = kPart + kRowPad;
     // fc2's output steps per warp, contiguous: warp w owns columns [16 kSteps2 w, 16 kSteps2 (w + 1)).
     static constexpr int kSteps2 = kC / 16 / kTeam;
     static_assert(kSteps2 * 16 * kTeam == kC, "fc2's columns split evenly over the team");
-    static_assert((kPart / 16) % kTeam == 0, "fc1's steps of a part split evenly over the team");
+    static_assert((kPart / 16) % kTeam == 0 && 16 % kTeam == 0, "fc1's steps and the rows split evenly");
     static constexpr int kCtaBytes = Operands::kBytes;
     static constexpr int kXBytes = 16 * kXStride;
-    static constexpr int kTeamBytes = kXBytes + 16 * kAStride + 16 * kHStride;
+    static constexpr int kTeamBytes = kXBuffers * kXBytes + 16 * kAStride + 16 * kHStride;
     static_assert(kCtaBytes % 16 == 0 && kTeamBytes % 16 == 0, "16-byte aligned regions");
-    // The launch bound: 7 teams of 4 warps, 72 registers a thread.
-    static constexpr int kMaxTeams = 7;
     static constexpr int kMaxThreads = kMaxTeams * kTeam * 32;
 };
 
@@ -74,10 +79,10 @@ __device__ __forceinline__ void load_tile_rows_team(const MlpArgs& p, int tile, 
 }
 
 // One CTA keeps W1, W2 and their scales and biases in shared memory; each team walks 16-token tiles
-// (persistent_tile_loop.cuh's loop with the team's barrier) through norm2 (warp w: rows 4w..4w+3),
-// per part fc1 + GELU -> e4m3 hidden rows (warp w: the part's 16-column steps w, w + 4, ...) and
-// fc2's K chunks of that part (warp w: output steps [kSteps2 w, kSteps2 (w + 1))), the residual add
-// in place, and the rows' store.
+// (persistent_tile_loop.cuh's loop with the team's barrier) through norm2 (warp w of a team of n:
+// rows 16w/n ..), per part fc1 + GELU -> e4m3 hidden rows (warp w: the part's 16-column steps w,
+// w + n, ...) and fc2's K chunks of that part (warp w: output steps [kSteps2 w, kSteps2 (w + 1))),
+// the residual add in place, and the rows' store.
 template <int kC>
 __global__ void __launch_bounds__(MlpTeamLayout<kC>::kMaxThreads) mlp_team_kernel(const MlpArgs p) {
     using L = MlpTeamLayout<kC>;
@@ -88,8 +93,8 @@ __global__ void __launch_bounds__(MlpTeamLayout<kC>::kMaxThreads) mlp_team_kerne
     const Team team = Team::of_this_thread();
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int teams = static_cast<int>(blockDim.x) / Team::kThreads;
-    uint8_t* x_s = smem + L::kCtaBytes + team.index * L::kTeamBytes;  // the tile's f16 rows
-    uint8_t* a_s = x_s + L::kXBytes;                                   // norm2's e4m3 rows
+    uint8_t* x_base = smem + L::kCtaBytes + team.index * L::kTeamBytes;  // kXBuffers buffers of f16 rows
+    uint8_t* a_s = x_base + L::kXBuffers * L::kXBytes;                     // norm2's e4m3 rows
     uint8_t* h_s = a_s + 16 * L::kAStride;                             // one part's hidden rows
 
     cta.stage(p.norm_gain, p.w1, p.scale1, p.bias1, p.w2, p.scale2, p.bias2);
@@ -97,8 +102,11 @@ __global__ void __launch_bounds__(MlpTeamLayout<kC>::kMaxThreads) mlp_team_kerne
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
     const int n2 = 16 * L::kSteps2 * team.member;  // the warp's first fc2 output column
-    auto load = [&](int tile, int) { load_tile_rows_team<kC, Team::kThreads>(p, tile, x_s, team.thread); };
-    auto compute = [&](int tile, int) {
+    auto load = [&](int tile, int buf) {
+        load_tile_rows_team<kC, Team::kThreads>(p, tile, x_base + buf * L::kXBytes, team.thread);
+    };
+    auto compute = [&](int tile, int buf) {
+        uint8_t* x_s = x_base + buf * L::kXBytes;
         // norm2 -> fc1's A (16 x C e4m3), each warp its rows. fc1 reads A from shared memory one K chunk
         // at a time (mma_step16_shared_a): 28 warps per SM leave 72 registers a thread.
         rms_normalise_rows<kC, 16 / L::kTeam>(x_s, L::kXStride, cta.gain_s, a_s, L::kAStride, p.precision, lane,
@@ -133,7 +141,7 @@ __global__ void __launch_bounds__(MlpTeamLayout<kC>::kMaxThreads) mlp_team_kerne
             return RowToken{m, m < p.m};
         });
     };
-    persistent_item_loop<1, false>(static_cast<int>(blockIdx.x) * teams + team.index,
+    persistent_item_loop<L::kXBuffers, false>(static_cast<int>(blockIdx.x) * teams + team.index,
                                    static_cast<int>(gridDim.x) * teams, (p.m + 15) / 16, [&] { team.sync(); },
                                    load, compute);
 }
@@ -145,7 +153,9 @@ void require(bool ok, const char* what) {
 }  // namespace
 
 bool mlp_team_supported(int channels) {
-    return channels == 128 && cta_teams_for_device<MlpTeamLayout<128>>() >= kMinTeams;
+    if (channels == 96) return cta_teams_for_device<MlpTeamLayout<96>>() >= kMinTeams;
+    if (channels == 128) return cta_teams_for_device<MlpTeamLayout<128>>() >= kMinTeams;
+    return false;
 }
 
 void mlp_team(const MlpArgs& p, cudaStream_t stream) {
@@ -155,7 +165,12 @@ void mlp_team(const MlpArgs& p, cudaStream_t stream) {
     require(reinterpret_cast<uintptr_t>(p.w1) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w2) % 16 == 0,
             "the weights must be 16-byte aligned");
     require(mlp_team_supported(p.channels), "unsupported channel count (see mlp_team_supported)");
-    launch_cta_teams<MlpTeamLayout<128>>(mlp_team_kernel<128>, p, kMinTeams, (p.m + 15) / 16, "mlp_team", stream);
+    const long long tiles = (p.m + 15) / 16;
+    if (p.channels == 96) {
+        launch_cta_teams<MlpTeamLayout<96>>(mlp_team_kernel<96>, p, kMinTeams, tiles, "mlp_team", stream);
+    } else {
+        launch_cta_teams<MlpTeamLayout<128>>(mlp_team_kernel<128>, p, kMinTeams, tiles, "mlp_team", stream);
+    }
 }
 
 }  // namespace swinup::cuda

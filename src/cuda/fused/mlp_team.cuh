@@ -17,8 +17,8 @@
 
 namespace swinup::cuda {
 
-// Whether the team kernel handles C on the current device: C = 128, a team of 4 warps, when the
-// weights and at least 2 teams' buffers fit in one CTA's shared memory.
+// Whether the team kernel handles C on the current device: C = 128 (a team of 4 warps) or 96 (2
+// warps), when the weights and at least 2 teams' buffers fit in one CTA's shared memory.
 bool mlp_team_supported(int channels);
 
 // Checks the preconditions (throws std::invalid_argument naming the field) and launches.
