@@ -4,12 +4,13 @@
 # first frame's graph, then a later frame's output pass, which has a history to sample). Logs go
 # under $OUT (default out/device).
 #
-#   scripts/device_cuda_profile.sh [BIN_DIR]     # BIN_DIR as in scripts/device_cuda_check.sh
+#   scripts/device_cuda_profile.sh [BIN_DIR]     # BIN_DIR as in scripts/device_cuda_speed_check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out/device}
 mkdir -p "$OUT"
 BIN=${1:-.devrun}
+[ -f "$BIN/bins.tar.xz" ] && [ ! -x "$BIN/swinup" ] && tar xJf "$BIN/bins.tar.xz" -C "$BIN"
 export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
 cat "$OUT/gpu.txt"
