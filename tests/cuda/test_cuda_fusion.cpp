@@ -2,9 +2,9 @@
 // (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm), the fused MLP (norm2 -> fc1 -> GELU -> fc2 +
 // residual in one kernel, mlp_fused.cuh), the fused attention half (norm1 -> qkv -> window
 // attention -> proj + residual, attention_fused.cuh), lite's fused tail (expand0 + skip0 -> head,
-// lite_tail_fused.cuh), full's fused head (head norm -> head linear -> head MLP, head_fused.cuh)
-// and all of them together, against the unfused
-// norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
+// lite_tail_fused.cuh), full's fused head (head norm -> head linear -> head MLP, head_fused.cuh),
+// level 3's team kernels (attention_team.cuh, mlp_team.cuh) and all of them together, against the
+// unfused norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
 // both variants, both precision modes and both window-shift parities (docs/cuda-kernels.md: fused
 // kernels must equal the layer-by-layer reference exactly). The HeadMlp cases do the same with
 // weights that have the head MLP (format 3, random everywhere): lite's fused tail and full's fused
@@ -44,13 +44,15 @@ struct Fusion {
     cuda::NetworkFusions kernels;
     const char* label;
 };
-constexpr cuda::NetworkFusions kNone{false, false, false, false, false};
-const Fusion kAllFused{{true, true, true, true, true}, "all fused kernels"};
+constexpr cuda::NetworkFusions kNone{false, false, false, false, false, false};
+const Fusion kAllFused{{true, true, true, true, true, true}, "all fused kernels"};
 // head_mlp: random weights with the head MLP (weights_make_initial's fc3 is zero, and its zero
 // biases and unit gains would hide a parameter read from the wrong place). random: random weights
 // without it too (the head's own scale, bias and gain then differ per channel).
+// `reference`: the kernels the compared run is checked against (by default none: the layer-by-layer
+// launches), `reference_label` their name in the messages.
 void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion, int w = 96,
-             int h = 64, bool head_mlp = false, bool random = false) {
+             int h = 64, bool head_mlp = false, bool random = false, const Fusion& reference = {kNone, "unfused"}) {
     const std::shared_ptr<const Weights> weights =
         head_mlp || random ? std::shared_ptr<const Weights>(test::make_random_weights(variant, 2, head_mlp))
                            : std::make_shared<const Weights>(weights_make_initial(variant, 2));
@@ -63,7 +65,7 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
             [&](const std::string& name, const float* d, int lw, int lh, int c) {
                 layers[fused][name].assign(d, d + size_t(lw) * lh * c);
             },
-            fused == 1 ? fusion.kernels : kNone);
+            fused == 1 ? fusion.kernels : reference.kernels);
     }
     ASSERT_EQ(layers[0].size(), layers[1].size());
     size_t differing_layers = 0;
@@ -72,12 +74,14 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
         ASSERT_EQ(fused.size(), unfused.size()) << name;
         const bool same = std::memcmp(fused.data(), unfused.data(), unfused.size() * sizeof(float)) == 0;
         if (!same) ++differing_layers;
-        EXPECT_TRUE(same) << "layer " << name << " differs between the " << fusion.label << " and unfused kernels";
+        EXPECT_TRUE(same) << "layer " << name << " differs between the " << fusion.label << " and " << reference.label
+                          << " kernels";
     }
     ASSERT_EQ(head[0].size(), head[1].size());
     EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
-        << "head outputs differ between the " << fusion.label << " and unfused kernels";
-    std::printf("[ measured ] %s vs unfused %s%s%s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
+        << "head outputs differ between the " << fusion.label << " and " << reference.label << " kernels";
+    std::printf("[ measured ] %s vs %s %s%s%s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
+                reference.label,
                 variant == Variant::lite ? "lite" : "full", head_mlp ? " head_mlp" : "",
                 random && !head_mlp ? " random" : "", precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", w, h,
                 static_cast<unsigned long long>(frame), differing_layers, layers[0].size());
@@ -88,7 +92,7 @@ struct FusionCase {
     const char* name;  // the test's name suffix (gtest filters select on it)
     Variant variant;
     swinup_precision precision;
-    bool norms, mlp, attention, tail, head;
+    bool norms, mlp, attention, tail, head, teams;
     const char* label;
     bool head_mlp = false;  // weights with the head MLP (random)
 };
@@ -96,34 +100,34 @@ struct FusionCase {
 // Each fused kernel alone and all of them together (the default), for both variants and both
 // precision modes; each case runs both shift parities (frame 0 and 1).
 const FusionCase kCases[] = {
-    {"LiteExactNorms", Variant::lite, SWINUP_PRECISION_EXACT, true, false, false, false, false, "fused norms"},
-    {"LiteFastNorms", Variant::lite, SWINUP_PRECISION_FAST, true, false, false, false, false, "fused norms"},
-    {"FullExactNorms", Variant::full, SWINUP_PRECISION_EXACT, true, false, false, false, false, "fused norms"},
-    {"FullFastNorms", Variant::full, SWINUP_PRECISION_FAST, true, false, false, false, false, "fused norms"},
-    {"LiteExactNormsMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, false, false, false, "fused norms + MLP"},
-    {"LiteFastNormsMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, false, false, false, "fused norms + MLP"},
-    {"FullExactNormsMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, false, false, false, "fused norms + MLP"},
-    {"FullFastNormsMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, false, false, false, "fused norms + MLP"},
-    {"LiteExactAttention", Variant::lite, SWINUP_PRECISION_EXACT, false, false, true, false, false, "fused attention"},
-    {"LiteFastAttention", Variant::lite, SWINUP_PRECISION_FAST, false, false, true, false, false, "fused attention"},
-    {"FullExactAttention", Variant::full, SWINUP_PRECISION_EXACT, false, false, true, false, false, "fused attention"},
-    {"FullFastAttention", Variant::full, SWINUP_PRECISION_FAST, false, false, true, false, false, "fused attention"},
-    {"LiteExactTail", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, false, "fused lite tail"},
-    {"LiteFastTail", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, false, "fused lite tail"},
-    {"LiteExactAll", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels"},
-    {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels"},
-    {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels"},
-    {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels"},
-    {"LiteExactTailHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, false, "fused lite tail", true},
-    {"LiteFastTailHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, false, "fused lite tail", true},
-    {"LiteExactAllHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels", true},
-    {"LiteFastAllHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels", true},
-    {"FullExactAllHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels", true},
-    {"FullFastAllHeadMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels", true},
-    {"FullExactHead", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, "fused full head"},
-    {"FullFastHead", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, "fused full head"},
-    {"FullExactHeadHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, "fused full head", true},
-    {"FullFastHeadHeadMlp", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, "fused full head", true},
+    {"LiteExactNorms", Variant::lite, SWINUP_PRECISION_EXACT, true, false, false, false, false, false, "fused norms"},
+    {"LiteFastNorms", Variant::lite, SWINUP_PRECISION_FAST, true, false, false, false, false, false, "fused norms"},
+    {"FullExactNorms", Variant::full, SWINUP_PRECISION_EXACT, true, false, false, false, false, false, "fused norms"},
+    {"FullFastNorms", Variant::full, SWINUP_PRECISION_FAST, true, false, false, false, false, false, "fused norms"},
+    {"LiteExactNormsMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, false, false, false, false, "fused norms + MLP"},
+    {"LiteFastNormsMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, false, false, false, false, "fused norms + MLP"},
+    {"FullExactNormsMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, false, false, false, false, "fused norms + MLP"},
+    {"FullFastNormsMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, false, false, false, false, "fused norms + MLP"},
+    {"LiteExactAttention", Variant::lite, SWINUP_PRECISION_EXACT, false, false, true, false, false, false, "fused attention"},
+    {"LiteFastAttention", Variant::lite, SWINUP_PRECISION_FAST, false, false, true, false, false, false, "fused attention"},
+    {"FullExactAttention", Variant::full, SWINUP_PRECISION_EXACT, false, false, true, false, false, false, "fused attention"},
+    {"FullFastAttention", Variant::full, SWINUP_PRECISION_FAST, false, false, true, false, false, false, "fused attention"},
+    {"LiteExactTail", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, false, false, "fused lite tail"},
+    {"LiteFastTail", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, false, false, "fused lite tail"},
+    {"LiteExactAll", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, true, "all fused kernels"},
+    {"LiteFastAll", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, true, "all fused kernels"},
+    {"FullExactAll", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, true, "all fused kernels"},
+    {"FullFastAll", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, true, "all fused kernels"},
+    {"LiteExactTailHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, false, false, false, true, false, false, "fused lite tail", true},
+    {"LiteFastTailHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, false, false, false, true, false, false, "fused lite tail", true},
+    {"LiteExactAllHeadMlp", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, true, "all fused kernels", true},
+    {"LiteFastAllHeadMlp", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, true, "all fused kernels", true},
+    {"FullExactAllHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, true, "all fused kernels", true},
+    {"FullFastAllHeadMlp", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, true, "all fused kernels", true},
+    {"FullExactHead", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, false, "fused full head"},
+    {"FullFastHead", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, false, "fused full head"},
+    {"FullExactHeadHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, false, "fused full head", true},
+    {"FullFastHeadHeadMlp", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, false, "fused full head", true},
 };
 
 class CudaFusion : public ::testing::TestWithParam<FusionCase> {};
@@ -132,7 +136,7 @@ TEST_P(CudaFusion, FusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
     const FusionCase& c = GetParam();
-    const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail, c.head}, c.label};
+    const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail, c.head, c.teams}, c.label};
     compare(c.variant, c.precision, 0, fusion, 96, 64, c.head_mlp);
     compare(c.variant, c.precision, 1, fusion, 96, 64, c.head_mlp);
 #endif
@@ -147,6 +151,23 @@ TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
 #ifdef SWINUP_HAVE_CUDA
     compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kAllFused, 1280, 1024);
     compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kAllFused, 1280, 1024);
+#endif
+}
+
+// Level 3's team kernels (attention_team, mlp_team: four warps per window or tile) against the
+// same fused kernels with one warp per window or tile, every layer byte for byte. 96 x 64: 6
+// windows, so most teams get no item; 1280 x 1024: 1,280 windows and tiles for 132 x 7 teams on
+// an H200, so teams walk a second item (the one-buffer refill); 1280 x 736: the 720p benchmark's
+// padded grid (920 windows).
+TEST(CudaFusionTeams, TeamsEqualOneWarpPerWindow) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    const Fusion one_warp{{true, true, true, true, true, false}, "one-warp-per-window"};
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 0, kAllFused, 96, 64, false, true, one_warp);
+    compare(Variant::lite, SWINUP_PRECISION_EXACT, 1, kAllFused, 96, 64, false, true, one_warp);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kAllFused, 1280, 1024, false, true, one_warp);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kAllFused, 1280, 1024, false, true, one_warp);
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 0, kAllFused, 1280, 736, false, true, one_warp);
 #endif
 }
 
@@ -175,7 +196,7 @@ TEST(CudaFusionLarge, FullHeadMlpAllFusedEqualsUnfusedAt1280x1024) {
 TEST(CudaFusionSizes, FullHeadEqualsUnfusedAtSeveralSizes) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
-    const Fusion head{{false, false, false, false, true}, "fused full head"};
+    const Fusion head{{false, false, false, false, true, false}, "fused full head"};
     const int sizes[][2] = {{32, 32}, {160, 96}, {1280, 736}};
     for (const auto& size : sizes)
         for (const swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST})

@@ -71,7 +71,7 @@ std::string unfused_label(const cuda::NetworkFusions& f) {
     std::string kinds;
     for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
                             std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"},
-                            std::pair{f.published_counts, "counts"}})
+                            std::pair{f.teams, "teams"}, std::pair{f.published_counts, "counts"}})
         if (!on) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
     return kinds.empty() ? "" : " (unfused " + kinds + ")";
 }
@@ -167,6 +167,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (all || kind == "attention") c.fusions.attention = false;
                 if (all || kind == "tail") c.fusions.lite_tail = false;
                 if (all || kind == "head") c.fusions.head = false;
+                if (all || kind == "teams") c.fusions.teams = false;
                 if (all || kind == "counts") c.fusions.published_counts = false;
             }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
@@ -432,11 +433,12 @@ void register_bench(CLI::App& app) {
                     "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
                     "and norm2 -> fc1; mlp: norm2 -> fc1 -> fc2; attention: norm1 -> qkv -> attention -> proj; "
                     "tail: lite's expand0 + skip0 -> head (-> head MLP); head: full's head norm -> head linear (-> head "
-                    "MLP); counts: the input statistics' counters cleared by a memset node and copied to the host "
-                    "after each frame, instead of published by the staging kernel; all); the same bytes and counts, "
-                    "for comparing times (CudaBackend::set_fusions)")
+                    "MLP); teams: levels 2 and 3's attention and MLP with one warp per window or tile instead of "
+                    "a team of warps; counts: the input statistics' counters cleared by a memset node and copied "
+                    "to the host after each frame, instead of published by the staging kernel; all); the same "
+                    "bytes and counts, for comparing times (CudaBackend::set_fusions)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "counts", "all"}));
+        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "teams", "counts", "all"}));
     cmd->add_option("--weights", options->weights,
                     "a .safetensors weights file instead of the embedded weights (its variant must be the one "
                     "--variant names), e.g. to compare two files' times")

@@ -8,6 +8,7 @@
 #include "numeric/half.h"
 #include "model/model_spec.h"
 #include "cuda/fused/attention_fused.cuh"
+#include "cuda/fused/attention_team.cuh"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/frame/frame_planes.cuh"
 #include "cuda/layers/gemm_e4m3.cuh"
@@ -15,6 +16,7 @@
 #include "cuda/layers/head_mlp.cuh"
 #include "cuda/fused/lite_tail_fused.cuh"
 #include "cuda/fused/mlp_fused.cuh"
+#include "cuda/fused/mlp_team.cuh"
 #include "cuda/layers/rms_norm.cuh"
 #include "cuda/layers/window_attention.cuh"
 
@@ -263,7 +265,11 @@ struct CudaNetwork::Impl {
                           2.0 * tokens * 4.0 * c * c + 2.0 * 2.0 * tokens * kWindowTokens * c,
                           double(tokens) * c * 2 * 2 + 4.0 * c * c};
         mark(s, true);
-        attention_fused(a, stream);
+        if (fusions.teams && attention_team_supported(c, b.spec.heads)) {
+            attention_team(a, stream);  // a team of warps per window: the same bytes
+        } else {
+            attention_fused(a, stream);
+        }
         mark(s, false);
     }
 
@@ -283,7 +289,11 @@ struct CudaNetwork::Impl {
         const StageInfo s{name, "norm2+mlp", 2.0 * 2.0 * tokens * c * 4 * c,
                           double(tokens) * c * 2 * 2 + 2.0 * 4 * c * c};
         mark(s, true);
-        mlp_fused(a, stream);
+        if (fusions.teams && mlp_team_supported(c)) {
+            mlp_team(a, stream);  // a team of warps per tile: the same bytes
+        } else {
+            mlp_fused(a, stream);
+        }
         mark(s, false);
     }
 

@@ -23,6 +23,11 @@ struct NetworkFusions {
     // full: head norm -> head linear (-> head MLP) as one kernel per 32-pixel tile
     // (head_fused.cuh; lite's tail already holds its head).
     bool head = true;
+    // Where the fused attention half and the fused MLP run on levels 2 and 3 (C = 96 and 128: 3,600
+    // and 900 windows at 720p, too few to fill the GPU with one warp each), a team of warps per
+    // window or tile instead of one warp (attention_team.cuh, mlp_team.cuh; warp_team.cuh says
+    // why).
+    bool teams = true;
     // The frame's input statistics: its counters published into mapped host memory and cleared by
     // one thread of the staging kernel (pre_network.cu publish_counts), no nodes of their own;
     // false: cleared by a memset node before input_planes and copied to pinned host memory after

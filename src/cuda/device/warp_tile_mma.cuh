@@ -50,6 +50,26 @@ __device__ __forceinline__ void mma_step16(float (&acc)[2][4], const uint32_t (&
     }
 }
 
+// The same columns with A read from shared memory (a 16-row e4m3 tile, row stride a_stride bytes)
+// one K chunk at a time instead of held in registers: the same fragments, so the same sums, in
+// 16 fewer registers (for kernels whose occupancy is bound by registers: the team kernels).
+template <int kKChunks>
+__device__ __forceinline__ void mma_step16_shared_a(float (&acc)[2][4], const uint8_t* a_s, int a_stride,
+                                                    const uint8_t* w_s, int w_stride, int n0, const FragmentRows& f) {
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[nt][j] = 0.0f;
+#pragma unroll
+    for (int kc = 0; kc < kKChunks; ++kc) {  // K chunks in increasing order
+        uint32_t a[4], b[4];
+        ldmatrix_x4(a, a_s + f.a_row * a_stride + kc * 32 + f.a_col);
+        ldmatrix_x4(b, w_s + (n0 + f.w_row) * w_stride + kc * 32 + f.w_col);
+        mma_m16n8k32_e4m3(acc[0], a, b[0], b[1]);
+        mma_m16n8k32_e4m3(acc[1], a, b[2], b[3]);
+    }
+}
+
 // All kSteps 16-column steps (N = 16 kSteps) of A x W^T at once, A (16 rows x kK bytes) read from
 // shared memory one K chunk at a time: one A fragment serves every step, and each accumulator
 // still takes the chunks in increasing order.
@@ -118,29 +138,34 @@ __device__ __forceinline__ void scale_bias_step16(const float (&acc)[2][4], cons
     }
 }
 
-// The residual epilogue of mma_all_steps' accumulators, in place in the tile's f16 rows x_s (row
-// stride x_stride bytes; the x the block's norm read, the value the layer-by-layer GEMM's
-// residual_add_f16 reads from device memory): x = f16(f32(x) + y), y = scale_bias(acc), each
-// element by its fragment owner (rows g, g + 8; columns 2t, 2t + 1 of each n8 tile). sb_s holds
-// (scale, scale, bias, bias) per column pair.
+// The residual epilogue of one 16-column step's accumulators (columns n0 .. n0 + 15), in place in
+// the tile's f16 rows x_s (row stride x_stride bytes; the x the block's norm read, the value the
+// layer-by-layer GEMM's residual_add_f16 reads from device memory): x = f16(f32(x) + y),
+// y = scale_bias(acc), each element by its fragment owner (rows g, g + 8; columns 2t, 2t + 1 of
+// each n8 tile). sb_s holds (scale, scale, bias, bias) per column pair.
+__device__ __forceinline__ void residual_add_f16_step16(const float (&acc)[2][4], uint8_t* x_s, int x_stride,
+                                                        const float4* sb_s, int n0, int g, int t) {
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+        const int n = n0 + nt * 8 + 2 * t;
+        const float4 sb = sb_s[n / 2];
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * x_stride + n * 2);
+            const uint32_t o = *xw;
+            const float y0 = scale_bias(acc[nt][2 * half], sb.x, sb.z);
+            const float y1 = scale_bias(acc[nt][2 * half + 1], sb.y, sb.w);
+            *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
+        }
+    }
+}
+
+// The same for all kSteps steps of mma_all_steps' accumulators (columns 0 .. 16 kSteps - 1).
 template <int kSteps>
 __device__ __forceinline__ void residual_add_f16_rows(const float (&acc)[kSteps][2][4], uint8_t* x_s, int x_stride,
                                                       const float4* sb_s, int g, int t) {
 #pragma unroll
-    for (int s = 0; s < kSteps; ++s)
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt) {
-            const int n = s * 16 + nt * 8 + 2 * t;
-            const float4 sb = sb_s[n / 2];
-#pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                uint32_t* xw = reinterpret_cast<uint32_t*>(x_s + (g + 8 * half) * x_stride + n * 2);
-                const uint32_t o = *xw;
-                const float y0 = scale_bias(acc[s][nt][2 * half], sb.x, sb.z);
-                const float y1 = scale_bias(acc[s][nt][2 * half + 1], sb.y, sb.w);
-                *xw = f16x2(exact::add(f16_lo(o), y0), exact::add(f16_hi(o), y1));
-            }
-        }
+    for (int s = 0; s < kSteps; ++s) residual_add_f16_step16(acc[s], x_s, x_stride, sb_s, s * 16, g, t);
 }
 
 }  // namespace swinup::cuda

@@ -98,4 +98,23 @@ __device__ __forceinline__ void rms_normalise_tile32(const uint8_t* x_s, int x_s
     }
 }
 
+// The same rows split over the warps of a team (warp_team.cuh): this warp normalises kRows rows
+// from first_row (16 / kRows warps cover a 16-row tile), 32 / kRows lanes per row. Every lane of
+// a row computes the row's sum and inverse (the same function of the same bytes, so the same
+// value) and scales its share of the row's 8-channel groups: the same pieces on the same bytes, so
+// the same e4m3 rows as rms_normalise_tile16. The caller synchronises the team around it.
+template <int kC, int kRows>
+__device__ __forceinline__ void rms_normalise_rows(const uint8_t* x_s, int x_stride, const float* gain_s, uint8_t* a_s,
+                                                   int a_stride, swinup_precision precision, int lane, int first_row) {
+    static_assert(32 % kRows == 0 && kC % 8 == 0, "whole lanes per row, whole 8-channel groups");
+    constexpr int kLanesPerRow = 32 / kRows;
+    const int r = first_row + lane / kLanesPerRow, part = lane % kLanesPerRow;
+    const uint8_t* xr = x_s + r * x_stride;
+    const float inv = rms_inverse(rms_sum_of_squares(xr, kC), kC, precision);
+    uint8_t* ar = a_s + r * a_stride;
+#pragma unroll
+    for (int c = part * 8; c < kC; c += kLanesPerRow * 8)
+        *reinterpret_cast<uint2*>(ar + c) = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
+}
+
 }  // namespace swinup::cuda

@@ -49,7 +49,13 @@ DeviceBuffer upload(const std::vector<T>& v) {
 
 // Ceilings: each warp issues independent mma.sync chains with no memory traffic, through the
 // e4m3 instruction (kFp8) or the f16 one, on fragments of small values of its type (the first
-// words differ per thread).
+// words differ per thread). The B operand changes every iteration (b0 ^ i): sm_90 has no e4m3
+// mma.sync in hardware, and ptxas lowers it to F2FP unpacks of the operands, two f16
+// HMMA.16816 from zero and four FADDs into the accumulator; with loop-invariant operands it
+// hoisted the two HMMAs out of the loop, and the "rate" measured until 2026-12-07 (~1830
+// TFLOP/s) was the FADDs'. A B operand of its own per chain and iteration keeps the HMMAs (and
+// B's unpacks) in the loop, as in the kernels, where A stays in registers and W changes from step
+// to step.
 constexpr int kPeakIterations = 4096;
 struct PeakFragments {
     uint32_t a[4];
@@ -64,12 +70,14 @@ __global__ void mma_peak_kernel(PeakFragments f, float* sink) {
     float acc[8][4] = {};
     const uint32_t a[4] = {f.a[0] ^ threadIdx.x, f.a[1], f.a[2], f.a[3]};
     const uint32_t b0 = f.b0 + threadIdx.x, b1 = f.b1;
-    for (int i = 0; i < kPeakIterations; ++i)
+    for (int i = 0; i < kPeakIterations; ++i) {
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
-            if constexpr (kFp8) cuda::mma_m16n8k32_e4m3(acc[j], a, b0, b1);
-            else cuda::mma_m16n8k16_f16(acc[j], a, b0, b1);
+            const uint32_t bij = b0 ^ static_cast<uint32_t>(8 * i + j);  // distinct per chain and iteration
+            if constexpr (kFp8) cuda::mma_m16n8k32_e4m3(acc[j], a, bij, b1);
+            else cuda::mma_m16n8k16_f16(acc[j], a, bij, b1);
         }
+    }
     float s = 0;
     for (int j = 0; j < 8; ++j) s += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
     if (s == 1234.5f) *sink = s;  // keeps the work alive
