@@ -25,7 +25,7 @@ has() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 status=0
 
 if has tests; then
-  for t in ${TESTS:-test_cuda_fusion test_cuda_output test_cuda_network test_cuda_backend test_cuda_masks \
+  for t in ${TESTS:-test_cuda_fusion test_cuda_output test_cuda_input_statistics test_cuda_network test_cuda_backend test_cuda_masks \
              test_cuda_kernels test_cuda_ops test_cuda_reactive_mask}; do
     [ -x "$BIN/$t" ] || { echo "== $t: not in $BIN"; continue; }
     timeout 300 "$BIN/$t" >"$OUT/$t.log" 2>&1 || status=1
@@ -37,7 +37,7 @@ fi
 # Whole evaluations (CUDA graph, median of the runs) per configuration: the default (every new
 # kernel on) and each switch off (`--unfused KIND`: the kernels before), alternated ROUNDS times so
 # that the card's drift falls on all of them alike.
-configs=("" ${UNFUSED_KINDS:-teams block output teams,block,output})
+configs=("" ${UNFUSED_KINDS:-teams block output counts teams,block,output,counts})
 sizes=("lite fast 1280x720 3840x2160 200" "full fast 1920x1080 3840x2160 200" "lite exact 1280x720 3840x2160 100"
        "full fast 1280x720 3840x2160 200" "lite fast 1920x1080 3840x2160 200" "full exact 1920x1080 3840x2160 100")
 sizes=("${sizes[@]:0:${NSIZES:-6}}")  # NSIZES: only the first sizes (a short call)
