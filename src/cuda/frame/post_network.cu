@@ -419,13 +419,11 @@ struct FastPixel {
     float history[3];
 };
 
-// lanczos3_fast's tap weights and window of history position (hx, hy).
-__device__ __forceinline__ void fast_history_window(FastPixel& px_) {
-    const float ux = px_.hx - 0.5f, uy = px_.hy - 0.5f;
-    px_.ix = px::floor_to_int(ux);
-    px_.iy = px::floor_to_int(uy);
-    px::lanczos3_weights<true>(ux - static_cast<float>(px_.ix), px_.wx);
-    px::lanczos3_weights<true>(uy - static_cast<float>(px_.iy), px_.wy);
+// lanczos3_fast's tap weights and window along one axis of history position h.
+__device__ __forceinline__ void fast_history_axis(float h, int* i, float w[6]) {
+    const float u = h - 0.5f;
+    *i = px::floor_to_int(u);
+    px::lanczos3_weights<true>(u - static_cast<float>(*i), w);
 }
 
 // lanczos3_fast_taps for kPixels pixels whose windows are one column apart (pixel k's first tap
@@ -506,7 +504,16 @@ __global__ void output_fast_tuple_kernel(const FrameParams* pp, FramePlanes plan
         px_.hy = exact::add(static_cast<float>(y) + 0.5f, nearest.offset.y);
         px_.valid = p.history_valid != 0 && px::on_screen(px_.hx, p.display_width) &&
                     px::on_screen(px_.hy, p.display_height);
-        if (px_.valid) fast_history_window(px_);
+        if (px_.valid) {
+            fast_history_axis(px_.hx, &px_.ix, px_.wx);
+            // The same n, so the same hy: the previous pixel's row weights are these (same bits).
+            if (k > 0 && pixels[k - 1].valid && __float_as_uint(px_.hy) == __float_as_uint(pixels[k - 1].hy)) {
+                px_.iy = pixels[k - 1].iy;
+                for (int i = 0; i < 6; ++i) px_.wy[i] = pixels[k - 1].wy[i];
+            } else {
+                fast_history_axis(px_.hy, &px_.iy, px_.wy);
+            }
+        }
     }
 
     // The history: one window of 5 + kPixels columns where the pixels' windows line up inside the
