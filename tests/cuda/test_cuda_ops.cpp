@@ -1252,6 +1252,10 @@ void run_output(const OpCase& c) {
         call.buffers["recurrent_out"] = poison(size_t(w) * h * 8);
         for (const char* name : {"out_color", "out_kernel", "out_motion", "out_axes", "recurrent_out"})
             written.insert(name);
+    } else {  // the exact pre-pass's table of render pixel kernels, and the recurrent state it writes
+        call.buffers["out_pixel_kernel"] = poison(size_t(w) * h * sizeof(PixelKernel));
+        call.buffers["recurrent_out"] = poison(size_t(w) * h * 8);
+        for (const char* name : {"out_pixel_kernel", "recurrent_out"}) written.insert(name);
     }
     const KernelRun run = launch(call, written);
 
@@ -1287,6 +1291,10 @@ void run_output(const OpCase& c) {
             }
         expect_same_codes(g3, c3, "history");
         expect_same_codes(out, out_cpu, "output");
+        std::vector<uint16_t> recurrent(size_t(w) * h * 4);
+        cpu::keep_recurrent_features(head.data(), stride, w, h, recurrent.data());
+        expect_same_codes(values_of<uint16_t>(run.buffers.at("recurrent_out")), recurrent,
+                          "recurrent state (exact pre-pass)");
         return;
     }
     // Fast: t-space bound against the exact values, and the pre-pass's recurrent state exact.

@@ -177,5 +177,109 @@ TEST(CudaOutputPass, TinyRenderImageWithHistory) {
 #endif
 }
 
+// ---- the output pass's kernels against the per-display-pixel ones (cuda/frame/output_kernels.h) ----
+#ifdef SWINUP_HAVE_CUDA
+enum class Motion { random, uniform, smooth };
+
+// random_case() with the motion of `motion` (uniform: every render pixel alike, so neighbouring
+// display pixels' history windows line up one column apart; smooth: a slow wave, so they line up
+// in places; random: within +-3 render pixels, they rarely do), a third of the render pixels still
+// (the still-pixel shift), and optionally the masks (half of each mask 0, the rest in (0, 1]).
+cuda_tools::OutputPassCase kernels_case(int w, int h, int dw, int dh, bool history, bool masks, Motion motion,
+                                        uint32_t seed) {
+    cuda_tools::OutputPassCase c = random_case(w, h, dw, dh, history, seed);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float* mv = &c.motion[(size_t(y) * w + x) * 2];
+            if (motion == Motion::uniform) {
+                mv[0] = 0.37f;
+                mv[1] = -0.21f;
+            } else if (motion == Motion::smooth) {
+                mv[0] = 1.25f * std::sin(0.11f * float(x) + 0.07f * float(y));
+                mv[1] = 0.5f * std::cos(0.05f * float(x));
+            }
+            if ((y * w + x) % 3 == 0) mv[0] = mv[1] = 0.0f;
+        }
+    c.still_history_shift = 0.75f;
+    if (masks) {
+        std::mt19937 rng(seed + 1000);
+        c.masks.resize(size_t(w) * h * 2);
+        for (float& m : c.masks) m = rng() % 2 == 0 ? 0.0f : float(rng() % 1024 + 1) / 1024.0f;
+    }
+    return c;
+}
+
+// The pass with `kernels` and with the per-display-pixel kernels: the same linear output, history
+// and recurrent state, byte for byte.
+void compare_kernels(const cuda_tools::OutputPassCase& c, swinup_precision precision,
+                     const cuda::OutputKernels& kernels, const char* label) {
+    std::vector<uint16_t> history_new, history_old, recurrent_new, recurrent_old;
+    const std::vector<float> out_new = cuda_tools::output_pass(c, precision, &history_new, kernels, &recurrent_new);
+    const std::vector<float> out_old =
+        cuda_tools::output_pass(c, precision, &history_old, cuda::OutputKernels{false, false}, &recurrent_old);
+    ASSERT_EQ(out_new.size(), out_old.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < out_new.size(); ++i)
+        if (std::memcmp(&out_new[i], &out_old[i], sizeof(float)) != 0 && ++differ <= 5)
+            ADD_FAILURE() << label << ": value " << i << " (pixel " << (i / 3) % size_t(c.display_width) << ", "
+                          << (i / 3) / size_t(c.display_width) << "): " << out_new[i] << " vs " << out_old[i];
+    EXPECT_EQ(differ, 0u) << label << ": output values that differ";
+    EXPECT_TRUE(history_new == history_old) << label << ": the history written differs";
+    EXPECT_TRUE(recurrent_new == recurrent_old) << label << ": the recurrent state differs";
+    std::printf("[ measured ] %s %dx%d -> %dx%d%s%s: %zu of %zu output values differ\n", label, c.width, c.height,
+                c.display_width, c.display_height, c.history.empty() ? "" : " with history",
+                c.masks.empty() ? "" : ", masks", differ, out_new.size());
+}
+
+struct KernelsSize {
+    int w, h, dw, dh;
+};
+// Scales 3 (three display pixels a thread in fast mode), 2 and 1.5 (two), an odd display width
+// (the row's last thread has one pixel), and a tiny image. Wide enough that whole warps of the
+// fast kernel lie inside the image (a warp takes 64 or 96 display columns).
+const KernelsSize kKernelsSizes[] = {
+    {112, 20, 336, 60}, {96, 20, 192, 40}, {128, 24, 192, 36}, {131, 22, 197, 33}, {4, 3, 12, 9}};
+
+void compare_all(swinup_precision precision, const cuda::OutputKernels& kernels, const char* label) {
+    uint32_t seed = 100;
+    for (const KernelsSize& s : kKernelsSizes)
+        for (Motion motion : {Motion::uniform, Motion::smooth, Motion::random})
+            for (bool history : {true, false})
+                for (bool masks : {false, true}) {
+                    if (!history && motion != Motion::uniform) continue;  // motion is read only with history
+                    compare_kernels(kernels_case(s.w, s.h, s.dw, s.dh, history, masks, motion, ++seed), precision,
+                                    kernels, label);
+                }
+}
+#endif
+
+// Exact mode's table of render pixel kernels (the CPU's KernelFromTable) gives the bytes of the
+// kernel that evaluates them per display pixel, and its pre-pass the recurrent pass's state.
+TEST(CudaOutputKernels, ExactTableEqualsPerDisplayPixelKernel) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare_all(SWINUP_PRECISION_EXACT, cuda::OutputKernels{true, false}, "exact table vs per display pixel");
+#endif
+}
+
+// Fast mode's thread per 2 or 3 display pixels gives the bytes of the thread per display pixel.
+TEST(CudaOutputKernels, FastTuplesEqualPerPixelKernel) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    compare_all(SWINUP_PRECISION_FAST, cuda::OutputKernels{false, true}, "fast tuples vs per pixel");
+#endif
+}
+
+// The default choice (every new kernel on) in both modes, on the sizes of the other tests.
+TEST(CudaOutputKernels, DefaultKernelsEqualPerPixelKernels) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    for (swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST}) {
+        compare_kernels(kernels_case(40, 24, 120, 72, true, true, Motion::smooth, 7), precision, {}, "default kernels");
+        compare_kernels(kernels_case(31, 20, 93, 60, true, false, Motion::uniform, 8), precision, {}, "default kernels");
+    }
+#endif
+}
+
 }  // namespace
 }  // namespace swinup

@@ -89,6 +89,7 @@ CudaBackend::CudaBackend(const swinup_context_desc& desc, std::shared_ptr<const 
     planes_.out_kernel = buffers_.out_kernel.get<float4>();
     planes_.out_motion = buffers_.out_motion.get<float2>();
     planes_.out_axes = buffers_.out_axes.get<OutputAxis>();
+    planes_.out_pixel_kernel = buffers_.out_pixel_kernel.get<PixelKernel>();  // null in fast mode
     planes_.masks = buffers_.masks.get<float>();
     planes_.mask_tokens = buffers_.mask_tokens.get<uint8_t>();
     planes_.counts = buffers_.counts.get<unsigned int>();
@@ -176,15 +177,18 @@ void CudaBackend::enqueue(const FrameParams& host, uint64_t frame_index, cudaStr
           [&] { launch_staging(host, params, planes_, stream); });
     network_->run(planes_.staged, host.padded_width, host.padded_height, frame_index, planes_.head, stream,
                   host.mask_tokens != 0 ? planes_.mask_tokens : nullptr);
-    // Fast mode: the pre-pass (head 0..7, t(colour), motion in; 40 bytes and the recurrent state out)
-    // also writes the recurrent state; exact mode has a pass of its own for it after the output.
+    // The pre-pass (fast: head 0..7, t(colour), motion in, 40 bytes out; exact with its table: head
+    // 4..7, motion in, a PixelKernel out) also writes the recurrent state (head 0..3 in, 8 bytes
+    // out); exact mode without the table has a pass of its own for it after the output.
     const bool fast = desc_.precision != SWINUP_PRECISION_EXACT;
-    if (fast)
-        stage("output_prepass", render * (32 + 12 + 8 + 40 + 8),
-              [&] { launch_output_prepass(host, params, planes_, desc_.precision, stream); });
+    const bool prepass = fast || output_kernels_.exact_table;
+    if (prepass)
+        stage("output_prepass", fast ? render * (32 + 12 + 8 + 40 + 8) : render * (32 + 8 + 20 + 8),
+              [&] { launch_output_prepass(host, params, planes_, desc_.precision, output_kernels_, stream); });
     stage("output", display * (8 + 8 + 8) + render * (12 + 8 + kHeadOutputs * 4),
-          [&] { launch_output(host, params, planes_, desc_.precision, stream); });
-    if (!fast) stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
+          [&] { launch_output(host, params, planes_, desc_.precision, output_kernels_, stream); });
+    if (!output_prepass_writes_recurrent(desc_.precision, output_kernels_))
+        stage("recurrent", render * (16 + 8), [&] { launch_recurrent(host, params, planes_, stream); });
 }
 
 FrameParams CudaBackend::frame_params(const FrameSetup& frame, const swinup_dispatch_desc& d) const {

@@ -63,6 +63,9 @@ public:
     // For tests and bench: the network (layer hooks, stage markers), and the frame's work enqueued
     // without a graph on `stream` (bench times its stages one by one).
     CudaNetwork& network() { return *network_; }
+    // The output pass's kernels (output_kernels.h; default: all on). The frame graphs capture
+    // them: set before the first dispatch.
+    void set_output_kernels(const OutputKernels& kernels) { output_kernels_ = kernels; }
     void set_use_graphs(bool use) { use_graphs_ = use; }
     // Tests and bench: the network's fused kernels and the input statistics' hand-over
     // (NetworkFusions::published_counts); before the first frame, which captures the graphs.
@@ -140,6 +143,7 @@ private:
     cudaStream_t capture_stream_ = nullptr;
     cudaEvent_t last_frame_done_ = nullptr;
     bool use_graphs_ = true;
+    OutputKernels output_kernels_;
     CudaNetwork::StageMarker marker_;
     // A render size's frame graphs, one per window-shift parity and per masks' presence (index
     // parity + 2 * has_masks; null until first captured): a frame with masks stages them and runs

@@ -17,6 +17,7 @@ struct FrameBuffers {
     DeviceBuffer history[2], depth[2], recurrent[2];
     DeviceBuffer color, motion, dilated, tc, staged, head, row_sums, exposure, params;
     DeviceBuffer out_color, out_kernel, out_motion, out_axes;  // fast mode only
+    DeviceBuffer out_pixel_kernel;                             // exact mode only
     DeviceBuffer host_color, host_depth, host_motion, host_output;
     DeviceBuffer masks, mask_tokens, counts;  // FramePlanes::masks, mask_tokens, counts
     DeviceBuffer host_masks[2];               // host masks' packed copies (R32F at most)
@@ -52,6 +53,8 @@ struct FrameBuffers {
             out_kernel = DeviceBuffer(render * sizeof(float4));
             out_motion = DeviceBuffer(render * sizeof(float2));
             out_axes = DeviceBuffer((size_t(desc.display_width) + desc.display_height) * sizeof(OutputAxis));
+        } else {  // the exact output pass's table of render pixel kernels (OutputKernels::exact_table)
+            out_pixel_kernel = DeviceBuffer(render * sizeof(PixelKernel));
         }
     }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cuda/backend/frame_params.cuh"
+#include "frame/output_pixel.h"
 #include "frame/frame_counts.h"
 #include "swinup/swinup.h"
 
@@ -40,6 +41,9 @@ struct FramePlanes {      // device scratch of one frame, sized for the maximum 
     float4* out_kernel = nullptr;  // sqrt(log2e / 2) / sigma_major, .. / sigma_minor, sin, cos
     float2* out_motion = nullptr;  // dilated motion * s: the history offset in display pixels
     OutputAxis* out_axes = nullptr;  // display w + h: the columns' axes, then the rows'
+    // Exact-mode output pass only (null in fast mode): w * h, each render pixel's kernel and history
+    // weight (output_pixel.h pixel_kernel), the table the CPU's output pass reads (KernelFromTable).
+    PixelKernel* out_pixel_kernel = nullptr;
     float* linear_out = nullptr;   // tests: display w * h * 3, the output before encoding; or null
     // The masks: w * h * 2 staged (reactive, transparency) (read when FrameParams::has_masks), and
     // the network's mask rows, kMaskTokenBytes each (FrameParams::mask_tokens: lite, one per

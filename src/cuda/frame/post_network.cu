@@ -75,13 +75,17 @@ __device__ __forceinline__ void store_output(const FrameParams& p, const FramePl
     write_output_pixel(format, v, row, x, EncodeHalf{});
 }
 
-// Exact mode: output_pixel(), the CPU's definition, per display pixel.
+// Exact mode: output_pixel_with(), the CPU's definition, per display pixel. kTable: n's kernel and
+// history weight are read from the table output_exact_render_pixels_kernel filled
+// (KernelFromTable, what the CPU's output pass does: OutputKernels::exact_table); else evaluated
+// from the head per display pixel (KernelFromHead, output_pixel()). The same values, so the same
+// bits (test_cuda_output compares the two byte for byte, and both with the CPU).
 //
 // kMasks: the frame has masks (FrameParams::has_masks; the frame graphs are kept per masks'
 // presence). Each pass is compiled twice, so that a frame without masks runs the code of a build
 // without them: no test of an absent mask per pixel, and the history store writes the displayed
 // colour's registers.
-template <bool kMasks>
+template <bool kMasks, bool kTable>
 __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -98,8 +102,29 @@ __global__ void output_kernel(const FrameParams* pp, FramePlanes planes) {
     prev.valid = p.history_valid != 0;
     prev.history = p.history_in;
     float out[3], kept[3];
-    output_pixel(cur, prev, x, y, out, kept);
+    if (kTable) {
+        output_pixel_with(cur, prev, x, y, KernelFromTable{planes.out_pixel_kernel, p.width}, out, kept);
+    } else {
+        output_pixel(cur, prev, x, y, out, kept);
+    }
     store_output<false>(p, planes, x, y, out, kept);
+}
+
+// Exact mode, once per render pixel (OutputKernels::exact_table): its kernel and history weight
+// (pixel_kernel(), the functions KernelFromHead evaluates per display pixel: two exp2, the sincos
+// and the sigmoid, which at 3x each of the 9 display pixels whose nearest pixel it is evaluated
+// again), and the recurrent state (store_recurrent, as fast mode's pre-pass: no recurrent_kernel).
+template <bool kMasks>
+__global__ void output_exact_render_pixels_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.width) return;
+    const size_t i = static_cast<size_t>(y) * p.width + x;
+    const float* head = planes.head + (static_cast<size_t>(y) * p.padded_width + x) * kHeadOutputs;
+    if (p.recurrent_out) store_recurrent(p, x, y, *reinterpret_cast<const float4*>(head));
+    planes.out_pixel_kernel[i] =
+        pixel_kernel(head, planes.dilated + i * 2, p.still_history_shift,
+                     mask_at(kMasks ? planes.masks : nullptr, static_cast<int64_t>(i), kTransparencyMask));
 }
 
 // Fast mode, once per render pixel: what the display pixels read of it (at 3x, the 9 display pixels
@@ -307,6 +332,237 @@ __global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
     store_output<true>(p, planes, x, y, out, kept);
 }
 
+// ---- fast mode, a thread per 2 or 3 display pixels (OutputKernels::fast_tuples) --------------
+// The pass is bound by instruction issue on L1 hits (docs/performance.md), and neighbouring
+// display pixels read much the same: their nearest render pixel n is the same one for s display
+// columns at scale s, and where their history positions are a whole display pixel apart (the same
+// n: the same motion) their 6x6 Lanczos-3 tap windows overlap in all but one column. So one thread
+// takes kPixels horizontally adjacent pixels and reads what they share once: n's kernel, colour
+// taps, centre and motion while n stays the same, and the history taps of one row of 5 + kPixels
+// columns per tap row. Each pixel's own arithmetic (its weights from its own offsets and history
+// position, the same sums in the same order as output_fast_kernel's) is unchanged, so every pixel
+// gets the bits output_fast_kernel gives it (test_cuda_output compares them byte for byte).
+
+// What a fast display pixel takes from its nearest render pixel n and the 3x3 taps around it: the
+// current colour (the normalised kernel sum, or n's own colour where the weights vanish), the
+// weight sum, n's alpha and history offset. As output_fast_kernel, with n's reads passed in.
+struct FastNearest {
+    float4 kernel;   // out_kernel[n]
+    float4 taps[9];  // out_color of the taps, row by row
+    float4 centre;   // out_color[n]
+    float2 offset;   // out_motion[n]
+};
+
+__device__ __forceinline__ void load_fast_nearest(const FramePlanes& planes, int w, const OutputAxis& column,
+                                                  const OutputAxis& row, FastNearest* nearest) {
+    const size_t n = static_cast<size_t>(row.n) * w + column.n;
+    nearest->kernel = planes.out_kernel[n];
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+        const float4* taps = planes.out_color + static_cast<size_t>(row.q[j]) * w;
+#pragma unroll
+        for (int i = 0; i < 3; ++i) nearest->taps[j * 3 + i] = taps[column.q[i]];
+    }
+    nearest->centre = planes.out_color[n];
+    nearest->offset = planes.out_motion[n];
+}
+
+__device__ __forceinline__ void fast_current_colour(const FastNearest& nearest, const float dx[3], const float dy[3],
+                                                    float current[3], float* weight_sum_out) {
+    const float4 kernel = nearest.kernel;
+    const float cos_x = kernel.w * kernel.x, sin_x = kernel.z * kernel.x;
+    const float cos_y = kernel.w * kernel.y, sin_y = kernel.z * kernel.y;
+    float ux[3], uy[3], vx[3], vy[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+        ux[k] = cos_x * dx[k];
+        uy[k] = sin_x * dy[k];
+        vx[k] = sin_y * dx[k];
+        vy[k] = cos_y * dy[k];
+    }
+    float sum[3] = {0.0f, 0.0f, 0.0f};
+    float weight_sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+#pragma unroll
+        for (int i = 0; i < 3; ++i) {
+            const float u = ux[i] + uy[j];
+            const float v = vy[j] - vx[i];
+            const float weight = fast_exp2(-(u * u + v * v));
+            const float4 t = nearest.taps[j * 3 + i];
+            sum[0] += weight * t.x;
+            sum[1] += weight * t.y;
+            sum[2] += weight * t.z;
+            weight_sum += weight;
+        }
+    }
+    const float4 centre = nearest.centre;
+    current[0] = centre.x;
+    current[1] = centre.y;
+    current[2] = centre.z;
+    if (!(weight_sum < 1e-20f)) {
+        const float inv = fast_rcp(weight_sum);
+        for (int c = 0; c < 3; ++c) current[c] = sum[c] * inv;
+    }
+    *weight_sum_out = weight_sum;
+}
+
+// One display pixel's state between its current colour and its blend.
+struct FastPixel {
+    float current[3];
+    float weight_sum, alpha;
+    size_t n;
+    float hx, hy;       // history position (display pixels)
+    bool valid;         // history_valid of output_fast_kernel
+    int ix, iy;         // lanczos3_fast's first tap - (-2, -2)... its floor(h - 0.5)
+    float wx[6], wy[6]; // lanczos3_fast's weights
+    float history[3];
+};
+
+// lanczos3_fast's tap weights and window along one axis of history position h.
+__device__ __forceinline__ void fast_history_axis(float h, int* i, float w[6]) {
+    const float u = h - 0.5f;
+    *i = px::floor_to_int(u);
+    px::lanczos3_weights<true>(u - static_cast<float>(*i), w);
+}
+
+// lanczos3_fast_taps for kPixels pixels whose windows are one column apart (pixel k's first tap
+// column is ix0 - 2 + k, all in tap row iy - 2 ..) and inside the image: each row's 5 + kPixels
+// taps are loaded and converted once, and each pixel sums its own 6 in lanczos3_fast_taps' order.
+template <int kPixels>
+__device__ __forceinline__ void lanczos3_fast_shared(const uint16_t* history, int width, FastPixel (&pixels)[kPixels]) {
+    constexpr int kColumns = 5 + kPixels;
+    const uint2* first = reinterpret_cast<const uint2*>(history) + static_cast<size_t>(pixels[0].iy - 2) * width +
+                         (pixels[0].ix - 2);  // pixel 0's tap (-2, -2)
+    float sum[kPixels][3], lo[kPixels][3], hi[kPixels][3];
+#pragma unroll
+    for (int k = 0; k < kPixels; ++k)
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            sum[k][c] = 0.0f;
+            lo[k][c] = 3.4e38f;
+            hi[k][c] = -3.4e38f;
+        }
+#pragma unroll
+    for (int j = 0; j < 6; ++j) {
+        float tap[kColumns][3];
+#pragma unroll
+        for (int i = 0; i < kColumns; ++i) {
+            const uint2 v = __ldg(first + static_cast<size_t>(j) * width + i);
+            tap[i][0] = f16_lo(v.x);
+            tap[i][1] = f16_hi(v.x);
+            tap[i][2] = f16_lo(v.y);
+        }
+#pragma unroll
+        for (int k = 0; k < kPixels; ++k) {
+            float r[3] = {0.0f, 0.0f, 0.0f};
+#pragma unroll
+            for (int i = 0; i < 6; ++i) {
+#pragma unroll
+                for (int c = 0; c < 3; ++c) {
+                    r[c] = __fmaf_rn(pixels[k].wx[i], tap[i + k][c], r[c]);
+                    if ((i == 2 || i == 3) && (j == 2 || j == 3)) {
+                        lo[k][c] = fminf(lo[k][c], tap[i + k][c]);
+                        hi[k][c] = fmaxf(hi[k][c], tap[i + k][c]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int c = 0; c < 3; ++c) sum[k][c] = __fmaf_rn(pixels[k].wy[j], r[c], sum[k][c]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < kPixels; ++k)
+#pragma unroll
+        for (int c = 0; c < 3; ++c) pixels[k].history[c] = fminf(fmaxf(sum[k][c], lo[k][c]), hi[k][c]);
+}
+
+template <bool kMasks, int kPixels>
+__global__ void output_fast_tuple_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixels, y = blockIdx.y;
+    // No return before the warp's vote below: every lane takes part in it.
+    const int count = x0 < p.display_width ? min(kPixels, p.display_width - x0) : 0;
+    const int w = p.width;
+    const OutputAxis row = planes.out_axes[p.display_width + y];
+    FastPixel pixels[kPixels];
+    FastNearest nearest;
+    int nearest_column = -1;  // the render column `nearest` was read for (the row is the thread's)
+#pragma unroll
+    for (int k = 0; k < kPixels; ++k) {
+        if (k >= count) continue;
+        const OutputAxis column = planes.out_axes[x0 + k];
+        if (column.n != nearest_column) {
+            load_fast_nearest(planes, w, column, row, &nearest);
+            nearest_column = column.n;
+        }
+        FastPixel& px_ = pixels[k];
+        fast_current_colour(nearest, column.d, row.d, px_.current, &px_.weight_sum);
+        px_.alpha = nearest.centre.w;
+        px_.n = static_cast<size_t>(row.n) * w + column.n;
+        px_.hx = exact::add(static_cast<float>(x0 + k) + 0.5f, nearest.offset.x);
+        px_.hy = exact::add(static_cast<float>(y) + 0.5f, nearest.offset.y);
+        px_.valid = p.history_valid != 0 && px::on_screen(px_.hx, p.display_width) &&
+                    px::on_screen(px_.hy, p.display_height);
+        if (px_.valid) {
+            fast_history_axis(px_.hx, &px_.ix, px_.wx);
+            // The same n, so the same hy: the previous pixel's row weights are these (same bits).
+            if (k > 0 && pixels[k - 1].valid && __float_as_uint(px_.hy) == __float_as_uint(pixels[k - 1].hy)) {
+                px_.iy = pixels[k - 1].iy;
+                for (int i = 0; i < 6; ++i) px_.wy[i] = pixels[k - 1].wy[i];
+            } else {
+                fast_history_axis(px_.hy, &px_.iy, px_.wy);
+            }
+        }
+    }
+
+    // The history: one window of 5 + kPixels columns where the pixels' windows line up inside the
+    // image, else each pixel's own (lanczos3_fast, with the border's clamps). Decided per warp, so
+    // that a warp never runs both paths; either gives the same bits.
+    bool aligned = count == kPixels && pixels[0].valid;
+#pragma unroll
+    for (int k = 1; k < kPixels; ++k)
+        aligned = aligned && pixels[k].valid && pixels[k].iy == pixels[0].iy && pixels[k].ix == pixels[0].ix + k;
+    aligned = aligned && pixels[0].ix >= 2 && pixels[0].ix + kPixels + 2 < p.display_width && pixels[0].iy >= 2 &&
+              pixels[0].iy + 3 < p.display_height;
+    if (__all_sync(0xffffffffu, aligned || count == 0)) {
+        if (count != 0) lanczos3_fast_shared<kPixels>(p.history_in, p.display_width, pixels);
+    } else {
+#pragma unroll
+        for (int k = 0; k < kPixels; ++k)
+            if (k < count && pixels[k].valid)
+                lanczos3_fast(p.history_in, p.display_width, p.display_height, pixels[k].hx, pixels[k].hy,
+                              pixels[k].history);
+    }
+
+#pragma unroll
+    for (int k = 0; k < kPixels; ++k) {
+        if (k >= count) continue;
+        const FastPixel& px_ = pixels[k];
+        float out[3], kept[3];  // the displayed colour, the colour kept as history
+        if (px_.valid) {        // as output_fast_kernel
+            const float share = current_share(px_.alpha, px_.weight_sum);
+            const float reactive = mask_at(kMasks ? planes.masks : nullptr, static_cast<int64_t>(px_.n), kReactiveMask);
+            const float share_out = reactive_share(share, reactive);
+            const float share_kept = reactive_history_share(share, reactive);
+            for (int c = 0; c < 3; ++c) {
+                const float th = fast_t(px_.history[c]);
+                const float d = px_.current[c] - th;
+                out[c] = fast_t_inverse(fmaf(share_out, d, th));
+                kept[c] = reactive != 0.0f ? fast_t_inverse(fmaf(share_kept, d, th)) : out[c];
+            }
+        } else {
+            for (int c = 0; c < 3; ++c) kept[c] = out[c] = fast_t_inverse(px_.current[c]);
+        }
+        store_output<true>(p, planes, x0 + k, y, out, kept);
+    }
+}
+
+// Pixels a thread of output_fast_tuple_kernel takes: 3 where the display columns fall on the
+// render columns in threes (integer scales that are multiples of 3: 720p -> 4K), else 2 (2160p
+// from 1080p's 2x falls in twos; other scales share what lines up and fall back elsewhere).
+inline int fast_tuple_pixels(int width, int display_width) { return display_width % (3 * width) == 0 ? 3 : 2; }
+
 __global__ void recurrent_kernel(const FrameParams* pp, const float* head) {
     const FrameParams& p = *pp;
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -318,29 +574,54 @@ __global__ void recurrent_kernel(const FrameParams* pp, const float* head) {
 }  // namespace
 
 void launch_output(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
-                   swinup_precision precision, cudaStream_t stream) {
+                   swinup_precision precision, const OutputKernels& kernels, cudaStream_t stream) {
     const dim3 display = row_grid(host.display_width, host.display_height);
     if (precision == SWINUP_PRECISION_EXACT) {
-        (host.has_masks ? output_kernel<true> : output_kernel<false>)<<<display, kRowThreads, 0, stream>>>(params,
-                                                                                                       planes);
+        if (kernels.exact_table && !planes.out_pixel_kernel)
+            throw std::invalid_argument("launch_output: the exact table needs the render pixel kernels' plane");
+        const auto kernel = kernels.exact_table ? (host.has_masks ? output_kernel<true, true> : output_kernel<false, true>)
+                                                : (host.has_masks ? output_kernel<true, false> : output_kernel<false, false>);
+        kernel<<<display, kRowThreads, 0, stream>>>(params, planes);
         SWINUP_CUDA_CHECK_LAUNCH();
         return;
     }
     if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
         throw std::invalid_argument("launch_output: fast mode needs the per-render-pixel planes");
+    if (kernels.fast_tuples) {
+        const int pixels = fast_tuple_pixels(host.width, host.display_width);
+        const auto kernel = pixels == 3 ? (host.has_masks ? output_fast_tuple_kernel<true, 3> : output_fast_tuple_kernel<false, 3>)
+                                        : (host.has_masks ? output_fast_tuple_kernel<true, 2> : output_fast_tuple_kernel<false, 2>);
+        kernel<<<row_grid((host.display_width + pixels - 1) / pixels, host.display_height), kRowThreads, 0, stream>>>(
+            params, planes);
+        SWINUP_CUDA_CHECK_LAUNCH();
+        return;
+    }
     (host.has_masks ? output_fast_kernel<true> : output_fast_kernel<false>)<<<display, kRowThreads, 0, stream>>>(
         params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
 }
 
 void launch_output_prepass(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,
-                           swinup_precision precision, cudaStream_t stream) {
-    if (precision == SWINUP_PRECISION_EXACT) return;  // exact mode evaluates everything per display pixel
+                           swinup_precision precision, const OutputKernels& kernels, cudaStream_t stream) {
+    const dim3 render = row_grid(host.width, host.height);
+    if (precision == SWINUP_PRECISION_EXACT) {
+        if (!kernels.exact_table) return;  // the display kernel evaluates everything per display pixel
+        if (!planes.out_pixel_kernel)
+            throw std::invalid_argument("launch_output_prepass: the exact table needs the render pixel kernels' plane");
+        (host.has_masks ? output_exact_render_pixels_kernel<true> : output_exact_render_pixels_kernel<false>)
+            <<<render, kRowThreads, 0, stream>>>(params, planes);
+        SWINUP_CUDA_CHECK_LAUNCH();
+        return;
+    }
     if (!planes.out_color || !planes.out_kernel || !planes.out_motion || !planes.out_axes)
         throw std::invalid_argument("launch_output_prepass: fast mode needs the per-render-pixel planes");
     (host.has_masks ? output_render_pixels_kernel<true> : output_render_pixels_kernel<false>)
-        <<<row_grid(host.width, host.height), kRowThreads, 0, stream>>>(params, planes);
+        <<<render, kRowThreads, 0, stream>>>(params, planes);
     SWINUP_CUDA_CHECK_LAUNCH();
+}
+
+bool output_prepass_writes_recurrent(swinup_precision precision, const OutputKernels& kernels) {
+    return precision != SWINUP_PRECISION_EXACT || kernels.exact_table;
 }
 
 void launch_recurrent(const FrameParams& host, const FrameParams* params, const FramePlanes& planes,

@@ -162,7 +162,8 @@ std::vector<float> run_network(std::shared_ptr<const Weights> weights, swinup_pr
     return download<float>(head, size_t(width) * height * kHeadOutputs);
 }
 
-std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision, std::vector<uint16_t>* new_history) {
+std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision, std::vector<uint16_t>* new_history,
+                               const cuda::OutputKernels& kernels, std::vector<uint16_t>* recurrent) {
     const size_t render = size_t(c.width) * c.height, display = size_t(c.display_width) * c.display_height;
     if (c.tc.size() != render * 3 || c.motion.size() != render * 2 || c.head.size() != render * kHeadOutputs ||
         (!c.history.empty() && c.history.size() != display * 4))
@@ -179,13 +180,15 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     DeviceBuffer exposure = upload(std::vector<float>{1.0f});
     DeviceBuffer out_color(render * sizeof(float4)), out_kernel(render * sizeof(float4)),
         out_motion(render * sizeof(float2)),
-        out_axes((size_t(c.display_width) + c.display_height) * sizeof(cuda::OutputAxis));
+        out_axes((size_t(c.display_width) + c.display_height) * sizeof(cuda::OutputAxis)),
+        out_pixel_kernel(render * sizeof(PixelKernel)), recurrent_out(render * 8);
     p.history_valid = c.history.empty() ? 0 : 1;
     p.history_in = history_in.get<uint16_t>();
     p.history_out = history_out.get<uint16_t>();
     p.output = output.get();
     p.output_pitch = size_t(c.display_width) * 8;
     p.output_format = SWINUP_FORMAT_RGBA16F;
+    if (recurrent != nullptr) p.recurrent_out = recurrent_out.get<uint16_t>();
     DeviceBuffer params(sizeof p);
     params.upload(&p, sizeof p);
     cuda::FramePlanes planes;
@@ -197,6 +200,7 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
     planes.out_kernel = out_kernel.get<float4>();
     planes.out_motion = out_motion.get<float2>();
     planes.out_axes = out_axes.get<cuda::OutputAxis>();
+    planes.out_pixel_kernel = out_pixel_kernel.get<PixelKernel>();
     planes.linear_out = linear.get<float>();
     DeviceBuffer masks;
     if (!c.masks.empty()) {
@@ -206,10 +210,13 @@ std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precisi
         p.has_masks = 1;
         params.upload(&p, sizeof p);
     }
-    cuda::launch_output_prepass(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
-    cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, nullptr);
+    cuda::launch_output_prepass(p, params.get<cuda::FrameParams>(), planes, precision, kernels, nullptr);
+    cuda::launch_output(p, params.get<cuda::FrameParams>(), planes, precision, kernels, nullptr);
+    if (recurrent != nullptr && !cuda::output_prepass_writes_recurrent(precision, kernels))
+        cuda::launch_recurrent(p, params.get<cuda::FrameParams>(), planes, nullptr);
     SWINUP_CUDA_CHECK(cudaDeviceSynchronize());
     if (new_history != nullptr) *new_history = download<uint16_t>(history_out, display * 4);
+    if (recurrent != nullptr) *recurrent = download<uint16_t>(recurrent_out, render * 4);
     return download<float>(linear, display * 3);
 }
 
@@ -307,6 +314,7 @@ BenchResult bench(const BenchConfig& c) {
                                     ", not " + variant_name(variant));
     cuda::CudaBackend backend(desc, weights);
     backend.set_fusions(c.fusions);  // before the first dispatch captures the graphs
+    backend.set_output_kernels(c.output_kernels);
     r.device = backend.device_name();
 
     // Synthetic frame: smooth colour with noise, a depth ramp, small motion (data, not zeros).

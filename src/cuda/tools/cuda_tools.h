@@ -12,6 +12,7 @@
 #include "api/backend.h"
 #include "model/weights.h"
 #include "cuda/backend/network_fusions.h"
+#include "cuda/frame/output_kernels.h"
 #include "swinup/swinup.h"
 
 namespace swinup::cuda_tools {
@@ -49,9 +50,12 @@ struct OutputPassCase {
     std::vector<float> masks;       // width * height * 2 staged (reactive, transparency), or empty: none
 };
 // Returns the linear displayed colours; `new_history` (optional) receives the f16 history written
-// (display w * h * 4), which differs from the displayed colour under a reactive mask.
+// (display w * h * 4), which differs from the displayed colour under a reactive mask; `recurrent`
+// (optional) the recurrent state written (w * h * 4 f16). kernels: the output pass's kernels
+// (CudaBackend::set_output_kernels; default: all on).
 std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision,
-                               std::vector<uint16_t>* new_history = nullptr);
+                               std::vector<uint16_t>* new_history = nullptr, const cuda::OutputKernels& kernels = {},
+                               std::vector<uint16_t>* recurrent = nullptr);
 
 // How many CUDA devices this process sees (0 when none or no driver): the multi-device tests.
 int device_count();
@@ -89,7 +93,8 @@ struct BenchConfig {
     int display_width = 3840, display_height = 2160;
     int warmup = 20;
     int iterations = 200;  // timed evaluations (medians are of these)
-    cuda::NetworkFusions fusions;  // CudaBackend::set_fusions
+    cuda::NetworkFusions fusions;        // CudaBackend::set_fusions
+    cuda::OutputKernels output_kernels;  // CudaBackend::set_output_kernels
     // The network's weights (their config's variant must be `variant`); null: the embedded ones.
     std::shared_ptr<const Weights> weights;
 };

@@ -200,6 +200,7 @@ cuda::FramePlanes frame_planes(const GuardedBuffers& b) {
     f.out_kernel = b.optional<float4>("out_kernel");
     f.out_motion = b.optional<float2>("out_motion");
     f.out_axes = b.optional<cuda::OutputAxis>("out_axes");
+    f.out_pixel_kernel = b.optional<PixelKernel>("out_pixel_kernel");
     f.linear_out = b.optional<float>("linear_out");
     f.masks = b.optional<float>("masks");
     f.mask_tokens = b.optional<uint8_t>("mask_tokens");
@@ -221,8 +222,8 @@ void launch_frame_pass(const KernelCall& c, const GuardedBuffers& b) {
     } else if (c.kernel == "staging") {
         cuda::launch_staging(p, pp, planes, nullptr);
     } else if (c.kernel == "output") {
-        cuda::launch_output_prepass(p, pp, planes, c.precision, nullptr);
-        cuda::launch_output(p, pp, planes, c.precision, nullptr);
+        cuda::launch_output_prepass(p, pp, planes, c.precision, cuda::OutputKernels{}, nullptr);
+        cuda::launch_output(p, pp, planes, c.precision, cuda::OutputKernels{}, nullptr);
     } else {
         cuda::launch_recurrent(p, pp, planes, nullptr);
     }

@@ -50,7 +50,8 @@ struct KernelCall {
     //                    staging: color_plane z motion_plane [history_in z_prev recurrent_in]
     //                             staged dilated tc
     //                    output: tc dilated head exposure [history_in] history_out output linear_out
-    //                            (fast: also out_color out_kernel out_motion out_axes recurrent_out)
+    //                            (fast: also out_color out_kernel out_motion out_axes recurrent_out;
+    //                            exact: also out_pixel_kernel recurrent_out; the default OutputKernels)
     //                    recurrent: head recurrent_out
     std::string kernel;
     swinup_precision precision = SWINUP_PRECISION_EXACT;
