@@ -41,20 +41,8 @@ echo "== bench"
 # The fused kernels' share: the same build with all of them off (the layer-by-layer reference).
 "$BIN/swinup" bench --variant lite --precision fast --iterations 200 --render 1280x720 --display 3840x2160 \
   --unfused all >"$OUT/bench_unfused.txt" 2>&1 || status=1
-# The output pass's kernels against the per-display-pixel ones (src/cuda/frame/output_kernels.h),
-# exact and fast at 720p -> 4K (3 display pixels a fast thread) and fast at 1080p -> 4K (2).
-for p in exact fast; do
-  for u in "" output; do
-    "$BIN/swinup" bench --variant lite --precision $p --iterations 100 --render 1280x720 --display 3840x2160 \
-      ${u:+--unfused $u} >"$OUT/bench_output_${p}${u:+_unfused}.txt" 2>&1 || status=1
-  done
-done
-for u in "" output; do
-  "$BIN/swinup" bench --variant lite --precision fast --iterations 100 --render 1920x1080 --display 3840x2160 \
-    ${u:+--unfused $u} >"$OUT/bench_output_1080p${u:+_unfused}.txt" 2>&1 || status=1
-done
-grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt" "$OUT/bench_unfused.txt" \
-  "$OUT"/bench_output_*.txt
+grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact.txt" "$OUT/bench_unfused.txt"
+# The candidate kernels (swinup bench --with) against these defaults: scripts/device_cuda_speed_check.sh.
 # The sanitizers on small problems (they slow kernels down 10-100x), after the bench so that a
 # short call still gets the timings. QUICK=1: one test each of the network (GEMM, norm, attention
 # kernels), the backend in fast mode (the output pre-pass that also writes the recurrent state),

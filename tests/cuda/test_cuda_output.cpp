@@ -270,13 +270,16 @@ TEST(CudaOutputKernels, FastTuplesEqualPerPixelKernel) {
 #endif
 }
 
-// The default choice (every new kernel on) in both modes, on the sizes of the other tests.
-TEST(CudaOutputKernels, DefaultKernelsEqualPerPixelKernels) {
+// Both candidates on at once (what `swinup bench --with output` runs) in both modes, on the sizes
+// of the other tests.
+TEST(CudaOutputKernels, BothCandidatesEqualPerPixelKernels) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
+    const cuda::OutputKernels both{true, true};
     for (swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST}) {
-        compare_kernels(kernels_case(40, 24, 120, 72, true, true, Motion::smooth, 7), precision, {}, "default kernels");
-        compare_kernels(kernels_case(31, 20, 93, 60, true, false, Motion::uniform, 8), precision, {}, "default kernels");
+        compare_kernels(kernels_case(40, 24, 120, 72, true, true, Motion::smooth, 7), precision, both, "both candidates");
+        compare_kernels(kernels_case(31, 20, 93, 60, true, false, Motion::uniform, 8), precision, both,
+                        "both candidates");
     }
 #endif
 }

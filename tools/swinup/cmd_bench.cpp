@@ -43,6 +43,7 @@ struct BenchOptions {
     int iterations = 200;
     bool detail = false;
     std::vector<std::string> unfused;  // fused kernels to replace by layer-by-layer launches
+    std::vector<std::string> with;     // candidate kernels to run (off by default: not yet run on a GPU)
     std::string weights;               // a .safetensors file instead of the embedded weights
     std::string backend = "auto";      // auto, cpu or vulkan
 };
@@ -66,15 +67,19 @@ std::shared_ptr<const Weights> load_bench_weights(const BenchOptions& o) {
 std::string weights_label(const BenchOptions& o) { return o.weights.empty() ? "" : " (weights " + o.weights + ")"; }
 
 #ifdef SWINUP_HAVE_CUDA
-// " (unfused MLP, attention)" for the table header: the run's configuration is in its output.
-std::string unfused_label(const cuda::NetworkFusions& f, const cuda::OutputKernels& o) {
-    std::string kinds;
-    for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
-                            std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"},
-                            std::pair{f.teams, "teams"}, std::pair{f.published_counts, "counts"},
-                            std::pair{o.exact_table || o.fast_tuples, "output"}})
-        if (!on) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
-    return kinds.empty() ? "" : " (unfused " + kinds + ")";
+// " (unfused MLP, attention; with teams)" for the table header: the run's configuration is in its
+// output.
+std::string kernels_label(const cuda::NetworkFusions& f, const cuda::OutputKernels& o) {
+    std::string off, on;
+    for (auto [used, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
+                              std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"}})
+        if (!used) off += (off.empty() ? "" : ", ") + std::string(name);
+    for (auto [used, name] : {std::pair{f.teams, "teams"}, std::pair{f.published_counts, "counts"},
+                              std::pair{o.exact_table || o.fast_tuples, "output"}})
+        if (used) on += (on.empty() ? "" : ", ") + std::string(name);
+    if (off.empty() && on.empty()) return "";
+    return " (" + (off.empty() ? "" : "unfused " + off) + (off.empty() || on.empty() ? "" : "; ") +
+           (on.empty() ? "" : "with " + on) + ")";
 }
 #endif
 
@@ -168,15 +173,18 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (all || kind == "attention") c.fusions.attention = false;
                 if (all || kind == "tail") c.fusions.lite_tail = false;
                 if (all || kind == "head") c.fusions.head = false;
-                if (all || kind == "teams") c.fusions.teams = false;
-                if (all || kind == "counts") c.fusions.published_counts = false;
-                if (all || kind == "output") c.output_kernels = cuda::OutputKernels{false, false};
+            }
+            for (const std::string& kind : o.with) {
+                const bool all = kind == "all";
+                if (all || kind == "teams") c.fusions.teams = true;
+                if (all || kind == "counts") c.fusions.published_counts = true;
+                if (all || kind == "output") c.output_kernels = cuda::OutputKernels{true, true};
             }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
             std::printf("\n## %s %s, %s -> %s on %s%s%s\n", variant_label(v), precision_label(c.precision),
                         size_text(sp.render.width, sp.render.height).c_str(),
                         size_text(sp.display.width, sp.display.height).c_str(), r.device.c_str(),
-                        unfused_label(c.fusions, c.output_kernels).c_str(), weights_label(o).c_str());
+                        kernels_label(c.fusions, c.output_kernels).c_str(), weights_label(o).c_str());
             std::printf("whole evaluation (CUDA graph, events, %d runs): median %.3f ms (min %.3f, max %.3f); "
                         "stages launched one by one sum to %.3f ms\n",
                         c.iterations, r.whole_median_ms, r.whole_min_ms, r.whole_max_ms, r.stages_sum_ms);
@@ -435,15 +443,18 @@ void register_bench(CLI::App& app) {
                     "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
                     "and norm2 -> fc1; mlp: norm2 -> fc1 -> fc2; attention: norm1 -> qkv -> attention -> proj; "
                     "tail: lite's expand0 + skip0 -> head (-> head MLP); head: full's head norm -> head linear (-> head "
-                    "MLP); teams: levels 2 and 3's attention and MLP with one warp per window or tile instead of "
-                    "a team of warps; counts: the input statistics' counters cleared by a memset node and copied "
-                    "to the host after each frame, instead of published by the staging kernel; output: the output "
-                    "pass per display pixel (exact: each render pixel's kernel evaluated per display pixel, and a "
-                    "recurrent pass; fast: a thread per display pixel) instead of exact's per-render-pixel table "
-                    "and fast's thread per 2 or 3 display pixels; all); the same bytes and counts, for comparing "
-                    "times (CudaBackend::set_fusions, CudaBackend::set_output_kernels)")
+                    "MLP); all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "teams", "counts", "output", "all"}));
+        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "all"}));
+    cmd->add_option("--with", options->with,
+                    "GPU: also run these candidate kernels, off by default until a GPU run has checked their bytes "
+                    "and timed them (teams: levels 2 and 3's attention and MLP with a team of warps per window or "
+                    "tile instead of one warp; counts: the input statistics' counters published by the staging "
+                    "kernel instead of a memset node and a copy after each frame; output: exact mode's output pass "
+                    "on a per-render-pixel table and fast mode's thread per 2 or 3 display pixels; all); meant to "
+                    "give the same bytes and counts (CudaBackend::set_fusions, CudaBackend::set_output_kernels)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"teams", "counts", "output", "all"}));
     cmd->add_option("--weights", options->weights,
                     "a .safetensors weights file instead of the embedded weights (its variant must be the one "
                     "--variant names), e.g. to compare two files' times")

@@ -63,7 +63,7 @@ public:
     // For tests and bench: the network (layer hooks, stage markers), and the frame's work enqueued
     // without a graph on `stream` (bench times its stages one by one).
     CudaNetwork& network() { return *network_; }
-    // The output pass's kernels (output_kernels.h; default: all on). The frame graphs capture
+    // The output pass's kernels (output_kernels.h; default: the per-display-pixel ones). The frame graphs capture
     // them: set before the first dispatch.
     void set_output_kernels(const OutputKernels& kernels) { output_kernels_ = kernels; }
     void set_use_graphs(bool use) { use_graphs_ = use; }

@@ -3,6 +3,11 @@
 // headers). Every choice gives the same bytes as the layer-by-layer launches;
 // tests/cuda/test_cuda_fusion.cpp checks that layer by layer, tests/cuda/test_cuda_input_statistics.cpp
 // the same counts either way.
+//
+// The fields that default to false are candidates: written and tested for the bytes, but not yet
+// run on a GPU. A candidate becomes the default only once a GPU run has passed its tests and timed
+// it faster (scripts/device_cuda_speed_check.sh; `swinup bench --with KIND` turns it on, `--unfused
+// KIND` turns a default off).
 #pragma once
 
 namespace swinup::cuda {
@@ -26,14 +31,14 @@ struct NetworkFusions {
     // Where the fused attention half and the fused MLP run on levels 2 and 3 (C = 96 and 128: 3,600
     // and 900 windows at 720p, too few to fill the GPU with one warp each), a team of warps per
     // window or tile instead of one warp (attention_team.cuh, mlp_team.cuh; warp_team.cuh says
-    // why).
-    bool teams = true;
+    // why). Candidate.
+    bool teams = false;
     // The frame's input statistics: its counters published into mapped host memory and cleared by
     // one thread of the staging kernel (pre_network.cu publish_counts), no nodes of their own;
     // false: cleared by a memset node before input_planes and copied to pinned host memory after
     // the frame, as before (for timing the difference). The CUDA backend's, not the network's:
-    // CudaBackend::set_fusions, before the first frame.
-    bool published_counts = true;
+    // CudaBackend::set_fusions, before the first frame. Candidate.
+    bool published_counts = false;
 };
 
 }  // namespace swinup::cuda

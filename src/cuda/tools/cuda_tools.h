@@ -52,7 +52,7 @@ struct OutputPassCase {
 // Returns the linear displayed colours; `new_history` (optional) receives the f16 history written
 // (display w * h * 4), which differs from the displayed colour under a reactive mask; `recurrent`
 // (optional) the recurrent state written (w * h * 4 f16). kernels: the output pass's kernels
-// (CudaBackend::set_output_kernels; default: all on).
+// (CudaBackend::set_output_kernels; default: the per-display-pixel ones).
 std::vector<float> output_pass(const OutputPassCase& c, swinup_precision precision,
                                std::vector<uint16_t>* new_history = nullptr, const cuda::OutputKernels& kernels = {},
                                std::vector<uint16_t>* recurrent = nullptr);

@@ -222,8 +222,11 @@ void launch_frame_pass(const KernelCall& c, const GuardedBuffers& b) {
     } else if (c.kernel == "staging") {
         cuda::launch_staging(p, pp, planes, nullptr);
     } else if (c.kernel == "output") {
-        cuda::launch_output_prepass(p, pp, planes, c.precision, cuda::OutputKernels{}, nullptr);
-        cuda::launch_output(p, pp, planes, c.precision, cuda::OutputKernels{}, nullptr);
+        // The candidate kernels (output_kernels.h), whose guard bytes and pre-pass outputs the ops
+        // test checks; the per-display-pixel kernels are test_cuda_output's reference.
+        const cuda::OutputKernels kernels{true, true};
+        cuda::launch_output_prepass(p, pp, planes, c.precision, kernels, nullptr);
+        cuda::launch_output(p, pp, planes, c.precision, kernels, nullptr);
     } else {
         cuda::launch_recurrent(p, pp, planes, nullptr);
     }
