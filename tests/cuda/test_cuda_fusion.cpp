@@ -1,7 +1,9 @@
 // The fused kernels against the unfused layer-by-layer reference: the fused norm + GEMM kernels
 // (norm1 -> qkv, norm2 -> fc1: GemmGather::rms_norm), the fused MLP (norm2 -> fc1 -> GELU -> fc2 +
 // residual in one kernel, mlp_fused.cuh), the fused attention half (norm1 -> qkv -> window
-// attention -> proj + residual, attention_fused.cuh), lite's fused tail (expand0 + skip0 -> head,
+// attention -> proj + residual, attention_fused.cuh), the fused Swin block (both halves in one
+// kernel, block_fused.cuh; against the layer-by-layer launches and against the two half kernels),
+// lite's fused tail (expand0 + skip0 -> head,
 // lite_tail_fused.cuh), full's fused head (head norm -> head linear -> head MLP, head_fused.cuh)
 // and all of them together, against the unfused
 // norm, GEMM and attention kernels: every layer's output and the head outputs byte for byte, for
@@ -44,13 +46,19 @@ struct Fusion {
     cuda::NetworkFusions kernels;
     const char* label;
 };
-constexpr cuda::NetworkFusions kNone{false, false, false, false, false};
-const Fusion kAllFused{{true, true, true, true, true}, "all fused kernels"};
+constexpr cuda::NetworkFusions kNone{false, false, false, false, false, false};
+// Every fused kernel, a Swin block as its two half kernels (kAllFused) or as one (kAllFusedBlock,
+// the network's default).
+const Fusion kAllFused{{true, true, true, true, true, false}, "all fused kernels"};
+const Fusion kAllFusedBlock{{true, true, true, true, true, true}, "all fused kernels with the fused block"};
+// The two half kernels: the reference the fused block is compared with besides the unfused one.
+const Fusion kHalves{{false, true, true, false, false, false}, "fused attention and MLP halves"};
 // head_mlp: random weights with the head MLP (weights_make_initial's fc3 is zero, and its zero
 // biases and unit gains would hide a parameter read from the wrong place). random: random weights
-// without it too (the head's own scale, bias and gain then differ per channel).
+// without it too (the head's own scale, bias and gain then differ per channel). reference: the
+// kernels of the run compared with (the layer-by-layer launches unless given).
 void compare(Variant variant, swinup_precision precision, uint64_t frame, const Fusion& fusion, int w = 96,
-             int h = 64, bool head_mlp = false, bool random = false) {
+             int h = 64, bool head_mlp = false, bool random = false, const Fusion& reference = {kNone, "unfused"}) {
     const std::shared_ptr<const Weights> weights =
         head_mlp || random ? std::shared_ptr<const Weights>(test::make_random_weights(variant, 2, head_mlp))
                            : std::make_shared<const Weights>(weights_make_initial(variant, 2));
@@ -63,7 +71,7 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
             [&](const std::string& name, const float* d, int lw, int lh, int c) {
                 layers[fused][name].assign(d, d + size_t(lw) * lh * c);
             },
-            fused == 1 ? fusion.kernels : kNone);
+            fused == 1 ? fusion.kernels : reference.kernels);
     }
     ASSERT_EQ(layers[0].size(), layers[1].size());
     size_t differing_layers = 0;
@@ -72,12 +80,14 @@ void compare(Variant variant, swinup_precision precision, uint64_t frame, const 
         ASSERT_EQ(fused.size(), unfused.size()) << name;
         const bool same = std::memcmp(fused.data(), unfused.data(), unfused.size() * sizeof(float)) == 0;
         if (!same) ++differing_layers;
-        EXPECT_TRUE(same) << "layer " << name << " differs between the " << fusion.label << " and unfused kernels";
+        EXPECT_TRUE(same) << "layer " << name << " differs between the " << fusion.label << " and "
+                          << reference.label << " kernels";
     }
     ASSERT_EQ(head[0].size(), head[1].size());
     EXPECT_EQ(std::memcmp(head[0].data(), head[1].data(), head[0].size() * sizeof(float)), 0)
-        << "head outputs differ between the " << fusion.label << " and unfused kernels";
-    std::printf("[ measured ] %s vs unfused %s%s%s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
+        << "head outputs differ between the " << fusion.label << " and " << reference.label << " kernels";
+    std::printf("[ measured ] %s vs %s %s%s%s %s %dx%d frame %llu: %zu of %zu layers differ\n", fusion.label,
+                reference.label,
                 variant == Variant::lite ? "lite" : "full", head_mlp ? " head_mlp" : "",
                 random && !head_mlp ? " random" : "", precision == SWINUP_PRECISION_EXACT ? "exact" : "fast", w, h,
                 static_cast<unsigned long long>(frame), differing_layers, layers[0].size());
@@ -91,6 +101,8 @@ struct FusionCase {
     bool norms, mlp, attention, tail, head;
     const char* label;
     bool head_mlp = false;  // weights with the head MLP (random)
+    bool block = false;     // a Swin block as one kernel (NetworkFusions::block) where supported
+    bool versus_halves = false;  // compared with the two half kernels instead of the unfused launches
 };
 
 // Each fused kernel alone and all of them together (the default), for both variants and both
@@ -124,6 +136,21 @@ const FusionCase kCases[] = {
     {"FullFastHead", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, "fused full head"},
     {"FullExactHeadHeadMlp", Variant::full, SWINUP_PRECISION_EXACT, false, false, false, false, true, "fused full head", true},
     {"FullFastHeadHeadMlp", Variant::full, SWINUP_PRECISION_FAST, false, false, false, false, true, "fused full head", true},
+    // The fused Swin block (levels 0 to 2; level 3 keeps its half kernels) against the
+    // layer-by-layer launches, against the two half kernels (the same function per half: any
+    // difference is the block kernel's own rows, buffers or barriers), and with every other fusion.
+    {"LiteExactBlock", Variant::lite, SWINUP_PRECISION_EXACT, false, true, true, false, false, "fused block", false, true},
+    {"LiteFastBlock", Variant::lite, SWINUP_PRECISION_FAST, false, true, true, false, false, "fused block", false, true},
+    {"FullExactBlock", Variant::full, SWINUP_PRECISION_EXACT, false, true, true, false, false, "fused block", false, true},
+    {"FullFastBlock", Variant::full, SWINUP_PRECISION_FAST, false, true, true, false, false, "fused block", false, true},
+    {"LiteExactBlockVsHalves", Variant::lite, SWINUP_PRECISION_EXACT, false, true, true, false, false, "fused block", false, true, true},
+    {"LiteFastBlockVsHalves", Variant::lite, SWINUP_PRECISION_FAST, false, true, true, false, false, "fused block", false, true, true},
+    {"FullExactBlockVsHalves", Variant::full, SWINUP_PRECISION_EXACT, false, true, true, false, false, "fused block", false, true, true},
+    {"FullFastBlockVsHalves", Variant::full, SWINUP_PRECISION_FAST, false, true, true, false, false, "fused block", false, true, true},
+    {"LiteExactAllBlock", Variant::lite, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels with the fused block", false, true},
+    {"LiteFastAllBlock", Variant::lite, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels with the fused block", false, true},
+    {"FullExactAllBlock", Variant::full, SWINUP_PRECISION_EXACT, true, true, true, true, true, "all fused kernels with the fused block", false, true},
+    {"FullFastAllBlock", Variant::full, SWINUP_PRECISION_FAST, true, true, true, true, true, "all fused kernels with the fused block", false, true},
 };
 
 class CudaFusion : public ::testing::TestWithParam<FusionCase> {};
@@ -132,9 +159,10 @@ TEST_P(CudaFusion, FusedEqualsUnfused) {
     SWINUP_REQUIRE_GPU();
 #ifdef SWINUP_HAVE_CUDA
     const FusionCase& c = GetParam();
-    const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail, c.head}, c.label};
-    compare(c.variant, c.precision, 0, fusion, 96, 64, c.head_mlp);
-    compare(c.variant, c.precision, 1, fusion, 96, 64, c.head_mlp);
+    const Fusion fusion{{c.norms, c.mlp, c.attention, c.tail, c.head, c.block}, c.label};
+    const Fusion reference = c.versus_halves ? kHalves : Fusion{kNone, "unfused"};
+    compare(c.variant, c.precision, 0, fusion, 96, 64, c.head_mlp, false, reference);
+    compare(c.variant, c.precision, 1, fusion, 96, 64, c.head_mlp, false, reference);
 #endif
 }
 
@@ -147,6 +175,31 @@ TEST(CudaFusionLarge, AllFusedEqualsUnfusedAt1280x1024) {
 #ifdef SWINUP_HAVE_CUDA
     compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kAllFused, 1280, 1024);
     compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kAllFused, 1280, 1024);
+#endif
+}
+
+// The fused block where its warps walk many windows (full's level 0 at 1280 x 1024: 81,920
+// windows for 132 x 2 x 14 warps on an H200; level 1: 20,480 for 132 x 16; level 2: 5,120 for
+// 132 x 6), so that the next-window copies (C = 32's double buffer, C = 64's and 96's one-buffer
+// refill) run, which the 96 x 64 grid never reaches; and 1280 x 736 (the padded grid of a
+// 1280x720 render, the benchmark's size: level 2's 3,680 windows leave a ragged last round of
+// 132 x 6 warps). Against the two half kernels in both variants, modes and shift parities; against
+// the layer-by-layer launches once per variant and mode.
+TEST(CudaFusionLarge, BlockEqualsUnfusedAndHalvesAt1280x1024) {
+    SWINUP_REQUIRE_GPU();
+#ifdef SWINUP_HAVE_CUDA
+    for (const Variant variant : {Variant::lite, Variant::full})
+        for (const swinup_precision precision : {SWINUP_PRECISION_EXACT, SWINUP_PRECISION_FAST})
+            for (const uint64_t frame : {0, 1}) {
+                SCOPED_TRACE(std::string(variant == Variant::lite ? "lite" : "full") +
+                             (precision == SWINUP_PRECISION_EXACT ? " exact" : " fast") + " frame " +
+                             std::to_string(frame));
+                compare(variant, precision, frame, kAllFusedBlock, 1280, 1024, false, false, kAllFused);
+                if (frame == (variant == Variant::lite ? 1u : 0u))
+                    compare(variant, precision, frame, kAllFusedBlock, 1280, 1024);  // against the unfused launches
+            }
+    compare(Variant::lite, SWINUP_PRECISION_FAST, 1, kAllFusedBlock, 1280, 736, false, false, kAllFused);
+    compare(Variant::full, SWINUP_PRECISION_EXACT, 0, kAllFusedBlock, 1280, 736, false, false, kAllFused);
 #endif
 }
 

@@ -70,7 +70,8 @@ std::string weights_label(const BenchOptions& o) { return o.weights.empty() ? ""
 std::string unfused_label(const cuda::NetworkFusions& f) {
     std::string kinds;
     for (auto [on, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
-                            std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"}})
+                            std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"},
+                            std::pair{f.block, "block"}})
         if (!on) kinds += (kinds.empty() ? "" : ", ") + std::string(name);
     return kinds.empty() ? "" : " (unfused " + kinds + ")";
 }
@@ -166,6 +167,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                 if (all || kind == "attention") c.fusions.attention = false;
                 if (all || kind == "tail") c.fusions.lite_tail = false;
                 if (all || kind == "head") c.fusions.head = false;
+                if (all || kind == "block") c.fusions.block = false;
             }
             const cuda_tools::BenchResult r = cuda_tools::bench(c);
             std::printf("\n## %s %s, %s -> %s on %s%s%s\n", variant_label(v), precision_label(c.precision),
@@ -203,6 +205,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                     cls == "norm+linear" ||
                     cls == "norm2+mlp" ||                        // the fused MLP
                     cls == "norm1+qkv+attention+proj" ||         // the fused attention half
+                    cls == "attention+mlp" ||                    // the fused Swin block
                     cls == "expand0+skip0+head" ||               // lite's fused tail,
                     cls == "expand0+skip0+head+head_mlp" ||      // with the head MLP,
                     cls == "norm+linear+head_mlp")               // and full's fused head with it
@@ -423,9 +426,10 @@ void register_bench(CLI::App& app) {
                     "GPU: run these fused kernels as their layer-by-layer launches instead (norms: norm1 -> qkv "
                     "and norm2 -> fc1; mlp: norm2 -> fc1 -> fc2; attention: norm1 -> qkv -> attention -> proj; "
                     "tail: lite's expand0 + skip0 -> head (-> head MLP); head: full's head norm -> head linear (-> head "
-                    "MLP); all); the same bytes, for comparing times (CudaNetwork::set_fusions)")
+                    "MLP); block: a Swin block's two halves as one kernel -> the attention and MLP half kernels; all); the "
+                    "same bytes, for comparing times (CudaNetwork::set_fusions)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "all"}));
+        ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "block", "all"}));
     cmd->add_option("--weights", options->weights,
                     "a .safetensors weights file instead of the embedded weights (its variant must be the one "
                     "--variant names), e.g. to compare two files' times")

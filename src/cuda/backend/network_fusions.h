@@ -21,6 +21,11 @@ struct NetworkFusions {
     // full: head norm -> head linear (-> head MLP) as one kernel per 32-pixel tile
     // (head_fused.cuh; lite's tail already holds its head).
     bool head = true;
+    // norm1 -> qkv -> window attention -> proj + residual -> norm2 -> fc1 -> GELU -> fc2 + residual
+    // as one kernel per block, a warp per window through both halves, the residual stream read and
+    // written once (block_fused.cuh; levels 0 to 2, C = 32, 64, 96, where block_fused_supported).
+    // Only where attention and mlp are on too: off, those two run as their own kernels.
+    bool block = true;
 };
 
 }  // namespace swinup::cuda
