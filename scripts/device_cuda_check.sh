@@ -46,7 +46,8 @@ grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact
 # The sanitizers on small problems (they slow kernels down 10-100x), after the bench so that a
 # short call still gets the timings. QUICK=1: one test each of the network (GEMM, norm, attention
 # kernels), the backend in fast mode (the output pre-pass that also writes the recurrent state),
-# every fused kernel (the all-fused cases of both variants) and the output pass, each under 3
+# every fused kernel (the all-fused cases of both variants, a block as two half kernels and as
+# one) and the output pass, each under 3
 # minutes; else the backend's exact and device-pointer cases too.
 echo "== compute-sanitizer"
 sanitize() {  # tool test filter
@@ -63,8 +64,8 @@ for tool in memcheck racecheck; do
     sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame:*FullFastWithinBound'
     sanitize "$tool" test_cuda_backend '*LiteExactRgba8MatchesCpu:*LiteFastRgba16fWithinBound:*DevicePointersEqualHostPointers'
   fi
-  sanitize "$tool" test_cuda_fusion '*/LiteFastAll:*/FullExactAll'
-  sanitize "$tool" test_cuda_output '*Scale3WithHistory:CudaOutputKernels.DefaultKernelsEqualPerPixelKernels'
+  sanitize "$tool" test_cuda_fusion '*/LiteFastAll:*/FullExactAll:*/LiteFastAllBlock:*/FullExactAllBlock'
+  sanitize "$tool" test_cuda_output '*Scale3WithHistory:CudaOutputKernels.BothCandidatesEqualPerPixelKernels'
   sanitize "$tool" test_cuda_reactive_mask '*'
 done
 exit $status

@@ -97,6 +97,7 @@ constexpr swinup_precision kFast = SWINUP_PRECISION_FAST;
 //   window_attention   {w, h, C, heads, shifted}
 //   head_mlp_input / head_mlp_add {pixels}
 //   attention_fused    {w, h, C, heads, shifted};  mlp_fused {tokens, C}
+//   block_fused        {w, h, C, heads, shifted}
 //   lite_tail_fused*   {w1, h1};  head_fused* {pixels}
 //   exposure           {w, h, mode: 0 auto, 1 texture, 2 value}
 //   input_planes       {w, h, colour format, mv at display resolution, ldr, depth inverted}
@@ -163,6 +164,19 @@ const std::vector<OpCase> kCases = {
     {"mlp_fused", {40, 128}, kExact},
     {"mlp_fused", {77, 64}, kFast},
     {"mlp_fused", {40, 128}, kFast},
+    // The fused Swin block (C = 32, 64, 96): one window, several, and grids whose windows
+    // outnumber an H200's warps of the kernel (132 x 2 x 14, 132 x 16, 132 x 6), so that warps
+    // walk several windows (the double buffer's next-window copy at C = 32, the one-buffer refill
+    // at 64 and 96).
+    {"block_fused", {4, 4, 32, 2, 0}, kExact},
+    {"block_fused", {20, 16, 32, 2, 1}, kExact},
+    {"block_fused", {12, 8, 64, 2, 1}, kExact},
+    {"block_fused", {8, 12, 96, 4, 0}, kExact},
+    {"block_fused", {8, 12, 96, 4, 1}, kFast},
+    {"block_fused", {20, 16, 32, 2, 1}, kFast},
+    {"block_fused", {512, 256, 32, 2, 1}, kFast},
+    {"block_fused", {256, 160, 64, 2, 0}, kExact},
+    {"block_fused", {128, 112, 96, 4, 1}, kExact},
     {"lite_tail_fused", {16, 1}, kExact},
     {"lite_tail_fused", {32, 3}, kExact},
     {"lite_tail_fused", {32, 3}, kFast},
@@ -825,6 +839,71 @@ void run_mlp_fused(const OpCase& c) {
     expect_within_layer_bound(decode_f16(values_of<uint16_t>(fused)), cpu, c.precision, "mlp_fused");
 }
 
+// The block kernel's buffers from a block's operands (single_kernel.h: block_fused).
+KernelCall block_fused_call(const BlockOperands& b, const std::vector<uint8_t>& x, int w, int h, bool shifted,
+                            swinup_precision p) {
+    KernelCall call;
+    call.kernel = "block_fused";
+    call.precision = p;
+    call.ints = {{"width", w}, {"height", h}, {"channels", b.ch}, {"heads", b.heads}, {"shifted", shifted ? 1 : 0}};
+    call.buffers = {{"x", x},
+                    {"norm1_gain", bytes_of(b.norm1)},
+                    {"w_qkv", b.qkv.w},
+                    {"scale_qkv", bytes_of(b.qkv.scale)},
+                    {"bias_qkv", bytes_of(b.qkv.bias)},
+                    {"rel_bias", bytes_of(b.rel_bias)},
+                    {"w_proj", b.proj.w},
+                    {"scale_proj", bytes_of(b.proj.scale)},
+                    {"bias_proj", bytes_of(b.proj.bias)},
+                    {"norm2_gain", bytes_of(b.norm2)},
+                    {"w1", b.fc1.w},
+                    {"scale1", bytes_of(b.fc1.scale)},
+                    {"bias1", bytes_of(b.fc1.bias)},
+                    {"w2", b.fc2.w},
+                    {"scale2", bytes_of(b.fc2.scale)},
+                    {"bias2", bytes_of(b.fc2.bias)}};
+    return call;
+}
+
+// The fused block against the layer-by-layer launches of both halves and against the two half
+// kernels one after the other (attention_fused, then mlp_fused over all tokens), random
+// operands: the same bytes. The halves are checked against the CPU above.
+void run_block_fused(const OpCase& c) {
+    const int w = c.shape[0], h = c.shape[1], ch = c.shape[2], heads = c.shape[3], tokens = w * h;
+    const bool shifted = c.shape[4] != 0;
+    Random r(uint32_t(w * 7 + h * 5 + ch));
+    const BlockOperands b = random_block(r, ch, heads);
+    const std::vector<uint16_t> x = r.f16(size_t(tokens) * ch, 1.0f);
+    if (!cuda_tools::fused_kernel_fits("block_fused", ch, heads, false))
+        GTEST_SKIP() << "block_fused does not fit this device for C = " << ch;
+    const KernelRun run = launch(block_fused_call(b, bytes_of(x), w, h, shifted, c.precision), {"x"});
+    const std::vector<uint8_t>& fused = run.buffers.at("x");
+    const std::vector<uint8_t> attended = gpu_attention_unfused(b, bytes_of(x), w, h, shifted, c.precision);
+    EXPECT_TRUE(fused == gpu_mlp_unfused(b, attended, tokens, c.precision))
+        << "block_fused differs from the layer-by-layer launches";
+    EXPECT_TRUE(fused != bytes_of(x)) << "block_fused left x as it was";
+
+    if (!cuda_tools::fused_kernel_fits("attention_fused", ch, heads, false) ||
+        !cuda_tools::fused_kernel_fits("mlp_fused", ch, 0, false))
+        return;
+    KernelCall attention;
+    attention.kernel = "attention_fused";
+    attention.precision = c.precision;
+    attention.ints = {{"width", w}, {"height", h}, {"channels", ch}, {"heads", heads}, {"shifted", shifted ? 1 : 0}};
+    attention.buffers = {{"x", bytes_of(x)}, {"norm_gain", bytes_of(b.norm1)}, {"w_qkv", b.qkv.w},
+                         {"scale_qkv", bytes_of(b.qkv.scale)}, {"bias_qkv", bytes_of(b.qkv.bias)},
+                         {"rel_bias", bytes_of(b.rel_bias)}, {"w_proj", b.proj.w},
+                         {"scale_proj", bytes_of(b.proj.scale)}, {"bias_proj", bytes_of(b.proj.bias)}};
+    KernelCall mlp;
+    mlp.kernel = "mlp_fused";
+    mlp.precision = c.precision;
+    mlp.ints = {{"m", tokens}, {"channels", ch}};
+    mlp.buffers = {{"x", launch(attention, {"x"}).buffers.at("x")}, {"norm_gain", bytes_of(b.norm2)},
+                   {"w1", b.fc1.w}, {"scale1", bytes_of(b.fc1.scale)}, {"bias1", bytes_of(b.fc1.bias)},
+                   {"w2", b.fc2.w}, {"scale2", bytes_of(b.fc2.scale)}, {"bias2", bytes_of(b.fc2.bias)}};
+    EXPECT_TRUE(fused == launch(mlp, {"x"}).buffers.at("x")) << "block_fused differs from the two half kernels";
+}
+
 // ---- the head: lite's fused tail and full's fused head --------------------------------------------------
 struct HeadOperands {
     std::vector<float> gain;  // 32
@@ -1346,7 +1425,7 @@ void run_case(const OpCase& c) {
         {"rms_norm", run_rms_norm},            {"rms_norm_merge", run_rms_norm},
         {"window_attention", run_window_attention},
         {"head_mlp_input", run_head_mlp_elementwise}, {"head_mlp_add", run_head_mlp_elementwise},
-        {"attention_fused", run_attention_fused}, {"mlp_fused", run_mlp_fused},
+        {"attention_fused", run_attention_fused}, {"mlp_fused", run_mlp_fused}, {"block_fused", run_block_fused},
         {"lite_tail_fused", run_lite_tail_fused}, {"lite_tail_fused_mlp", run_lite_tail_fused},
         {"head_fused", run_head_fused},        {"head_fused_mlp", run_head_fused},
         {"exposure", run_exposure},            {"input_planes", run_input_planes},

@@ -74,7 +74,8 @@ std::string kernels_label(const cuda::NetworkFusions& f, const cuda::OutputKerne
     for (auto [used, name] : {std::pair{f.norms, "norms"}, std::pair{f.mlp, "MLP"}, std::pair{f.attention, "attention"},
                               std::pair{f.lite_tail, "lite tail"}, std::pair{f.head, "full head"}})
         if (!used) off += (off.empty() ? "" : ", ") + std::string(name);
-    for (auto [used, name] : {std::pair{f.teams, "teams"}, std::pair{f.published_counts, "counts"},
+    for (auto [used, name] : {std::pair{f.block, "block"}, std::pair{f.teams, "teams"},
+                              std::pair{f.published_counts, "counts"},
                               std::pair{o.exact_table || o.fast_tuples, "output"}})
         if (used) on += (on.empty() ? "" : ", ") + std::string(name);
     if (off.empty() && on.empty()) return "";
@@ -176,6 +177,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
             }
             for (const std::string& kind : o.with) {
                 const bool all = kind == "all";
+                if (all || kind == "block") c.fusions.block = true;
                 if (all || kind == "teams") c.fusions.teams = true;
                 if (all || kind == "counts") c.fusions.published_counts = true;
                 if (all || kind == "output") c.output_kernels = cuda::OutputKernels{true, true};
@@ -223,6 +225,7 @@ void bench_gpu(const BenchOptions& o, const std::vector<SizePair>& sizes) {
                     cls == "norm+linear" ||
                     cls == "norm2+mlp" ||                        // the fused MLP
                     cls == "norm1+qkv+attention+proj" ||         // the fused attention half
+                    cls == "attention+mlp" ||                    // the fused Swin block
                     cls == "expand0+skip0+head" ||               // lite's fused tail,
                     cls == "expand0+skip0+head+head_mlp" ||      // with the head MLP,
                     cls == "norm+linear+head_mlp")               // and full's fused head with it
@@ -448,13 +451,13 @@ void register_bench(CLI::App& app) {
         ->check(CLI::IsMember({"norms", "mlp", "attention", "tail", "head", "all"}));
     cmd->add_option("--with", options->with,
                     "GPU: also run these candidate kernels, off by default until a GPU run has checked their bytes "
-                    "and timed them (teams: levels 2 and 3's attention and MLP with a team of warps per window or "
+                    "and timed them (block: a Swin block of levels 0 to 2 as one kernel instead of its two halves; teams: levels 2 and 3's attention and MLP with a team of warps per window or "
                     "tile instead of one warp; counts: the input statistics' counters published by the staging "
                     "kernel instead of a memset node and a copy after each frame; output: exact mode's output pass "
                     "on a per-render-pixel table and fast mode's thread per 2 or 3 display pixels; all); meant to "
                     "give the same bytes and counts (CudaBackend::set_fusions, CudaBackend::set_output_kernels)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"teams", "counts", "output", "all"}));
+        ->check(CLI::IsMember({"block", "teams", "counts", "output", "all"}));
     cmd->add_option("--weights", options->weights,
                     "a .safetensors weights file instead of the embedded weights (its variant must be the one "
                     "--variant names), e.g. to compare two files' times")

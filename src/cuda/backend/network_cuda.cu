@@ -9,6 +9,7 @@
 #include "model/model_spec.h"
 #include "cuda/fused/attention_fused.cuh"
 #include "cuda/fused/attention_team.cuh"
+#include "cuda/fused/block_fused.cuh"
 #include "cuda/backend/cuda_check.cuh"
 #include "cuda/frame/frame_planes.cuh"
 #include "cuda/layers/gemm_e4m3.cuh"
@@ -188,12 +189,21 @@ struct CudaNetwork::Impl {
         // push the GEMM's shared memory over its slicing target, and every N slice would normalise
         // the tile again (not measured yet: a choice of where the fusion surely pays).
         const bool fuse_norm = fusions.norms && c % 32 == 0 && c <= 64;
-        if (fusions.attention && attention_fused_supported(c, b.spec.heads)) {
+        const bool fuse_attention = fusions.attention && attention_fused_supported(c, b.spec.heads);
+        const bool fuse_mlp = fusions.mlp && mlp_fused_supported(c);
+        // The whole block as one kernel where both halves are fused and it is supported (levels 0
+        // to 2): the same bytes as the two half kernels.
+        if (fusions.block && fuse_attention && fuse_mlp && block_fused_supported(c, b.spec.heads)) {
+            whole_block(b, x, w, h, shifted);
+            report(name, x, w, h, c);
+            return;
+        }
+        if (fuse_attention) {
             attention_half(b, x, w, h, shifted);
         } else {
             attention_half_unfused(b, x, w, h, shifted, fuse_norm);
         }
-        if (fusions.mlp && mlp_fused_supported(c)) {
+        if (fuse_mlp) {
             mlp(name, b, x, tokens);
         } else {
             uint8_t* normed_p = normed.get<uint8_t>();
@@ -249,26 +259,52 @@ struct CudaNetwork::Impl {
         linear(name, "proj", b.proj, normed_p, c, GemmGather::rows, tokens, w, GemmEpilogue::residual_add_f16, x);
     }
 
-    // The same in one kernel, a warp per window, Q K V and the attention rows in shared memory
-    // (attention_fused.cuh: the same bytes as the launches above).
-    void attention_half(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted) {
-        const int c = b.spec.channels, tokens = w * h;
+    // The fused attention half's operands: block b's norm1, qkv, window attention and proj on the
+    // w x h token grid of x.
+    AttentionBlockArgs attention_args(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted) const {
         AttentionBlockArgs a;
         a.x = x;
         window_attention_fields(a, b, w, h, shifted);
         a.norm_gain = b.norm1.get<float>();
         b.qkv.point(a.w_qkv, a.scale_qkv, a.bias_qkv);
         b.proj.point(a.w_proj, a.scale_proj, a.bias_proj);
-        // GEMM flops (qkv 3C^2, proj C^2 per token) plus attention's; moves x in and out once
-        // (f16) and both weight matrices; the norm, Q K V and attention rows stay on chip.
-        const StageInfo s{b.spec.name, "norm1+qkv+attention+proj",
-                          2.0 * tokens * 4.0 * c * c + 2.0 * 2.0 * tokens * kWindowTokens * c,
-                          double(tokens) * c * 2 * 2 + 4.0 * c * c};
+        return a;
+    }
+
+    // The fused MLP half's operands: block b's norm2, fc1 and fc2 on the `tokens` rows of x.
+    MlpArgs mlp_args(const DeviceBlock& b, uint16_t* x, int tokens) const {
+        MlpArgs a;
+        a.x = x;
+        a.m = tokens;
+        a.channels = b.spec.channels;
+        a.norm_gain = b.norm2.get<float>();
+        b.fc1.point(a.w1, a.scale1, a.bias1);
+        b.fc2.point(a.w2, a.scale2, a.bias2);
+        a.precision = precision;
+        return a;
+    }
+
+    // GEMM flops (qkv 3C^2, proj C^2 per token) plus attention's; moves x in and out once
+    // (f16) and both weight matrices; the norm, Q K V and attention rows stay on chip.
+    static StageInfo attention_half_stage(const std::string& name, const char* op, int c, int tokens) {
+        return {name, op, 2.0 * tokens * 4.0 * c * c + 2.0 * 2.0 * tokens * kWindowTokens * c,
+                double(tokens) * c * 2 * 2 + 4.0 * c * c};
+    }
+
+    // Moves x in and out once (f16) and both weight matrices; the hidden rows stay on chip.
+    static StageInfo mlp_half_stage(const std::string& name, const char* op, int c, int tokens) {
+        return {name, op, 2.0 * 2.0 * tokens * c * 4 * c, double(tokens) * c * 2 * 2 + 2.0 * 4 * c * c};
+    }
+
+    // The same in one kernel, a warp per window, Q K V and the attention rows in shared memory
+    // (attention_fused.cuh: the same bytes as the launches above).
+    void attention_half(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted) {
+        const StageInfo s = attention_half_stage(b.spec.name, "norm1+qkv+attention+proj", b.spec.channels, w * h);
         mark(s, true);
-        if (fusions.teams && attention_team_supported(c, b.spec.heads)) {
-            attention_team(a, stream);  // a team of warps per window: the same bytes
+        if (fusions.teams && attention_team_supported(b.spec.channels, b.spec.heads)) {
+            attention_team(attention_args(b, x, w, h, shifted), stream);  // a team of warps per window: the same bytes
         } else {
-            attention_fused(a, stream);
+            attention_fused(attention_args(b, x, w, h, shifted), stream);
         }
         mark(s, false);
     }
@@ -276,24 +312,30 @@ struct CudaNetwork::Impl {
     // norm2 -> fc1 -> GELU -> fc2 + residual in one kernel, the hidden rows in shared memory (the
     // same bytes as the three launches above; every level where mlp_fused_supported holds).
     void mlp(const std::string& name, const DeviceBlock& b, uint16_t* x, int tokens) {
-        const int c = b.spec.channels;
-        MlpArgs a;
-        a.x = x;
-        a.m = tokens;
-        a.channels = c;
-        a.norm_gain = b.norm2.get<float>();
-        b.fc1.point(a.w1, a.scale1, a.bias1);
-        b.fc2.point(a.w2, a.scale2, a.bias2);
-        a.precision = precision;
-        // Moves x in and out once (f16) and both weight matrices; the hidden rows stay on chip.
-        const StageInfo s{name, "norm2+mlp", 2.0 * 2.0 * tokens * c * 4 * c,
-                          double(tokens) * c * 2 * 2 + 2.0 * 4 * c * c};
+        const StageInfo s = mlp_half_stage(name, "norm2+mlp", b.spec.channels, tokens);
         mark(s, true);
-        if (fusions.teams && mlp_team_supported(c)) {
-            mlp_team(a, stream);  // a team of warps per tile: the same bytes
+        if (fusions.teams && mlp_team_supported(b.spec.channels)) {
+            mlp_team(mlp_args(b, x, tokens), stream);  // a team of warps per tile: the same bytes
         } else {
-            mlp_fused(a, stream);
+            mlp_fused(mlp_args(b, x, tokens), stream);
         }
+        mark(s, false);
+    }
+
+    // Both halves in one kernel, a warp per window through the attention half and then the MLP
+    // half on the same rows (block_fused.cuh: the same bytes as the two kernels above). x goes
+    // in and out once instead of twice.
+    void whole_block(const DeviceBlock& b, uint16_t* x, int w, int h, bool shifted) {
+        const int c = b.spec.channels, tokens = w * h;
+        const StageInfo attention = attention_half_stage(b.spec.name, "", c, tokens);
+        const StageInfo mlp = mlp_half_stage(b.spec.name, "", c, tokens);
+        const StageInfo s{b.spec.name, "attention+mlp", attention.flops + mlp.flops,
+                          attention.bytes + mlp.bytes - double(tokens) * c * 2 * 2};
+        BlockFusedArgs a;
+        a.attention = attention_args(b, x, w, h, shifted);
+        a.mlp = mlp_args(b, x, tokens);
+        mark(s, true);
+        block_fused(a, stream);
         mark(s, false);
     }
 

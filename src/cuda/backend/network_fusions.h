@@ -28,6 +28,11 @@ struct NetworkFusions {
     // full: head norm -> head linear (-> head MLP) as one kernel per 32-pixel tile
     // (head_fused.cuh; lite's tail already holds its head).
     bool head = true;
+    // norm1 -> qkv -> window attention -> proj + residual -> norm2 -> fc1 -> GELU -> fc2 + residual
+    // as one kernel per block, a warp per window through both halves, the residual stream read and
+    // written once (block_fused.cuh; levels 0 to 2, C = 32, 64, 96, where block_fused_supported).
+    // Only where attention and mlp are on too: off, those two run as their own kernels. Candidate.
+    bool block = false;
     // Where the fused attention half and the fused MLP run on levels 2 and 3 (C = 96 and 128: 3,600
     // and 900 windows at 720p, too few to fill the GPU with one warp each), a team of warps per
     // window or tile instead of one warp (attention_team.cuh, mlp_team.cuh; warp_team.cuh says

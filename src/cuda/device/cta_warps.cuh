@@ -1,4 +1,4 @@
-// Warps per CTA of a fused block kernel (attention_fused.cu, mlp_fused.cu) whose shared memory is
+// Warps per CTA of a fused block kernel (attention_fused.cu, mlp_fused.cu, block_fused.cu) whose shared memory is
 // one region shared by all its warps (the weights: Layout::kCtaBytes) plus one region per warp
 // (its token rows: Layout::kWarpBytes): as many warps as the per-block shared memory holds, up to
 // kMaxCtaWarps; and the kernel's persistent launch with that many.

@@ -1,9 +1,9 @@
 // The work loop of the persistent kernels (persistent_grid.cuh sizes their grid): a walker (one
 // warp, a team of warps, or the whole CTA) takes the items first, first + step, first + 2 step,
 // ... below count (windows, row tiles, pixel tiles), and while it computes one item the cp.async
-// copies of the next are in flight. The fused kernels (attention_fused, mlp_fused, head_fused, lite_tail_fused)
-// walk per warp, the team kernels (attention_team, mlp_team) per team of warps, the GEMM
-// (gemm_e4m3) per CTA; each brings only its two steps:
+// copies of the next are in flight. The fused kernels (attention_fused, mlp_fused, block_fused,
+// head_fused, lite_tail_fused) walk per warp, the team kernels (attention_team, mlp_team) per team
+// of warps, the GEMM (gemm_e4m3) per CTA; each brings only its two steps:
 //   load(item, buf)    issues the item's cp.async copies into its buffer buf (0 or kBuffers - 1);
 //                      the loop commits them;
 //   compute(item, buf) works on the item once its copies have landed in buffer buf.

@@ -1,6 +1,7 @@
 // What a fused Swin-block half keeps in its CTA's shared memory, loaded once and read by all its
 // warps: a norm's gains and the two linear layers that follow it (attention_fused.cu: norm1, qkv,
-// proj; mlp_fused.cu: norm2, fc1, fc2). In this order from the start of the dynamic shared memory:
+// proj; mlp_fused.cu: norm2, fc1, fc2; block_fused.cu keeps both, the MLP half's right after the
+// attention half's kBytes). In this order from the start of the dynamic shared memory:
 // the first layer's e4m3 weight rows [kN1][kK1 + kRowPad], the second's [kN2][kK2 + kRowPad],
 // (scale, scale, bias, bias) per column pair of the first and of the second (one float4 per
 // fragment pair, stage_scale_bias_pairs), and the norm's kK1 gains (the norm feeds the first

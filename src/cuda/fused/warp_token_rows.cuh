@@ -1,6 +1,7 @@
 // A tile's 16 f16 token rows of a residual stream [tokens][kC], stored back from shared memory
 // 16 bytes at a time: how the fused block kernels (attention_fused.cu: a window's tokens;
-// mlp_fused.cu: 16 consecutive tokens) write their tile out in place. Tile row r is token
+// mlp_fused.cu: 16 consecutive tokens; block_fused.cu: a window's tokens) write their tile out in
+// place. Tile row r is token
 // row_token(r).token; a row whose `real` is false (past the last token) is not stored.
 //
 // The copies in (each kernel's load_*_rows) stay with the kernels: written through one function,

@@ -12,6 +12,7 @@
 #include "cuda/frame/post_network.cuh"
 #include "cuda/frame/pre_network.cuh"
 #include "cuda/fused/attention_fused.cuh"
+#include "cuda/fused/block_fused.cuh"
 #include "cuda/fused/head_fused.cuh"
 #include "cuda/fused/lite_tail_fused.cuh"
 #include "cuda/fused/mlp_fused.cuh"
@@ -295,6 +296,21 @@ KernelRun run_kernel(const KernelCall& c) {
         b.linear("", "2", a.w2, a.scale2, a.bias2);
         a.precision = c.precision;
         cuda::mlp_fused(a, nullptr);
+    } else if (c.kernel == "block_fused") {
+        cuda::BlockFusedArgs a;
+        a.attention.x = b.get<uint16_t>("x");
+        window_attention_fields(c, b, a.attention);
+        a.attention.norm_gain = b.get<const float>("norm1_gain");
+        b.linear("", "_qkv", a.attention.w_qkv, a.attention.scale_qkv, a.attention.bias_qkv);
+        b.linear("", "_proj", a.attention.w_proj, a.attention.scale_proj, a.attention.bias_proj);
+        a.mlp.x = a.attention.x;
+        a.mlp.m = a.attention.width * a.attention.height;
+        a.mlp.channels = a.attention.channels;
+        a.mlp.norm_gain = b.get<const float>("norm2_gain");
+        b.linear("", "1", a.mlp.w1, a.mlp.scale1, a.mlp.bias1);
+        b.linear("", "2", a.mlp.w2, a.mlp.scale2, a.mlp.bias2);
+        a.mlp.precision = c.precision;
+        cuda::block_fused(a, nullptr);
     } else if (c.kernel == "lite_tail_fused") {
         cuda::LiteTailArgs a;
         a.d1 = b.get<const uint16_t>("d1");
@@ -331,6 +347,7 @@ KernelRun run_kernel(const KernelCall& c) {
 bool fused_kernel_fits(const std::string& kernel, int channels, int heads, bool head_mlp) {
     if (kernel == "attention_fused") return cuda::attention_fused_supported(channels, heads);
     if (kernel == "mlp_fused") return cuda::mlp_fused_supported(channels);
+    if (kernel == "block_fused") return cuda::block_fused_supported(channels, heads);
     if (kernel == "lite_tail_fused") return cuda::lite_tail_fused_supported(head_mlp);
     if (kernel == "head_fused") return cuda::head_fused_supported(head_mlp);
     throw std::invalid_argument("fused_kernel_fits: unknown kernel " + kernel);

@@ -38,6 +38,9 @@ struct KernelCall {
     //   attention_fused  ints width height channels heads shifted; buffers x norm_gain w_qkv
     //                    scale_qkv bias_qkv rel_bias w_proj scale_proj bias_proj
     //   mlp_fused        ints m channels; buffers x norm_gain w1 scale1 bias1 w2 scale2 bias2
+    //   block_fused      ints width height channels heads shifted; buffers x norm1_gain w_qkv
+    //                    scale_qkv bias_qkv rel_bias w_proj scale_proj bias_proj norm2_gain w1
+    //                    scale1 bias1 w2 scale2 bias2
     //   lite_tail_fused  ints width1 height1; buffers d1 staged expand_gain w_expand scale_expand
     //                    bias_expand w_skip scale_skip bias_skip head [d0] and the head's (below)
     //   head_fused       ints pixels; buffers d0 staged head and the head's (below)
@@ -71,7 +74,8 @@ struct KernelRun {
 KernelRun run_kernel(const KernelCall& call);
 
 // Whether a fused kernel's shared memory fits this device (its *_supported): attention_fused
-// (channels, heads), mlp_fused (channels), lite_tail_fused and head_fused (head_mlp).
+// (channels, heads), mlp_fused (channels), block_fused (channels, heads), lite_tail_fused and
+// head_fused (head_mlp).
 bool fused_kernel_fits(const std::string& kernel, int channels, int heads, bool head_mlp);
 
 }  // namespace swinup::cuda_tools
