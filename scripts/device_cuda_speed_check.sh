@@ -7,7 +7,9 @@
 #   scripts/device_cuda_speed_check.sh [BIN_DIR]
 #
 # BIN_DIR (default .devrun) as scripts/pack_device_build.sh leaves it, or holding bins.tar.xz of
-# such a folder (smaller to carry; unpacked here). STEPS (default "tests bench detail sanitize
+# such a folder (smaller to carry; unpacked here). A second build's `swinup` in BIN_DIR/before
+# (or before.tar.xz; scripts/pack_device_bins.sh --cli-only) is timed in the same rounds as
+# "before": the before/after of the whole change on one card. STEPS (default "tests bench detail sanitize
 # peers") picks parts; ROUNDS (default 2) the alternations of the timed configurations; TESTS the
 # GPU test programs; WITH_KINDS the candidate kernels (`swinup bench --with`) timed against the
 # default.
@@ -19,6 +21,8 @@ BIN=${1:-.devrun}
 STEPS=${STEPS:-tests bench detail sanitize peers}
 ROUNDS=${ROUNDS:-2}
 [ -f "$BIN/bins.tar.xz" ] && [ ! -x "$BIN/swinup" ] && tar xJf "$BIN/bins.tar.xz" -C "$BIN"
+[ -f "$BIN/before.tar.xz" ] && [ ! -x "$BIN/before/swinup" ] && mkdir -p "$BIN/before" &&
+  tar xJf "$BIN/before.tar.xz" -C "$BIN/before"
 export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
 cat "$OUT/gpu.txt"
@@ -40,6 +44,7 @@ fi
 # network_fusions.h and src/cuda/frame/output_kernels.h), alternated ROUNDS times so that the
 # card's drift falls on all of them alike.
 configs=("" ${WITH_KINDS:-teams block output counts all})
+[ -x "$BIN/before/swinup" ] && configs=(before "${configs[@]}")
 sizes=("lite fast 1280x720 3840x2160 200" "full fast 1920x1080 3840x2160 200" "lite exact 1280x720 3840x2160 100"
        "full fast 1280x720 3840x2160 200" "lite fast 1920x1080 3840x2160 200" "full exact 1920x1080 3840x2160 100")
 sizes=("${sizes[@]:0:${NSIZES:-6}}")  # NSIZES: only the first sizes (a short call)
@@ -51,8 +56,14 @@ if has bench; then
         tag="${variant}_${precision}_${render}_${c:-default}_r$round"
         args=(bench --variant "$variant" --precision "$precision" --iterations "$iterations" --render "$render"
               --display "$display")
-        [ -n "$c" ] && args+=(--with "$c")
-        "$BIN/swinup" "${args[@]}" >"$OUT/bench_${tag//,/+}.txt" 2>&1 || status=1
+        program="$BIN/swinup"
+        if [ "$c" = before ]; then
+          program="$BIN/before/swinup"
+        elif [ -n "$c" ]; then
+          args+=(--with "$c")
+        fi
+        LD_LIBRARY_PATH="$(dirname "$program")/lib:$LD_LIBRARY_PATH" "$program" "${args[@]}" \
+          >"$OUT/bench_${tag//,/+}.txt" 2>&1 || status=1
         printf '%-55s %s\n' "$tag" "$(grep -oE 'median [0-9.]+ ms' "$OUT/bench_${tag//,/+}.txt" | head -1)"
       done
     done
