@@ -4,8 +4,8 @@
 // mask), the frames change render size and masks' presence (so several frame graphs publish), and
 // the statistics are read midway and at the end. Each reading must be the sum of the frames
 // dispatched so far, in exact and fast mode, from host and device pointers, with the counters
-// published by the staging kernel (the default) and with the memset-and-copy path it replaced
-// (NetworkFusions::published_counts off). The expected counts are the test's own arithmetic,
+// published by the staging kernel (NetworkFusions::published_counts, a candidate) and with the
+// memset-and-copy path (the default, which the C API's contexts run). The expected counts are the test's own arithmetic,
 // checked against the CPU backend's counts of the same frames (no GPU needed for that).
 // GPU tests (label gpu): they skip, saying so, without a CUDA GPU of compute capability 8.9+.
 #include <gtest/gtest.h>

@@ -184,7 +184,9 @@ private:
     unsigned int* host_counts_ = nullptr;    // kCountSlots x kFrameCounts, mapped (cudaHostAllocMapped)
     mutable CountSlot count_slots_[kCountSlots];
     int next_count_slot_ = 0;
-    bool published_counts_ = true;           // NetworkFusions::published_counts
+    // NetworkFusions::published_counts, its default taken from there: the contexts of the C API and
+    // of the Vulkan interop never call set_fusions, so they run whatever this starts as.
+    bool published_counts_ = NetworkFusions{}.published_counts;
     mutable InputStatistics statistics_;
     // The slot of the frame about to be enqueued: its previous frame's counts (kCountSlots frames
     // back) are added first, waiting for that frame if it is still running.

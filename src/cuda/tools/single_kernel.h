@@ -54,7 +54,8 @@ struct KernelCall {
     //                             staged dilated tc
     //                    output: tc dilated head exposure [history_in] history_out output linear_out
     //                            (fast: also out_color out_kernel out_motion out_axes recurrent_out;
-    //                            exact: also out_pixel_kernel recurrent_out; the default OutputKernels)
+    //                            exact: also out_pixel_kernel recurrent_out; the candidate
+    //                            OutputKernels, both on: test_cuda_output compares them with the default)
     //                    recurrent: head recurrent_out
     std::string kernel;
     swinup_precision precision = SWINUP_PRECISION_EXACT;
