@@ -35,7 +35,8 @@ constexpr int kMinTeams = 2;
 //     the CTA, 19,200 per team, 7 teams (28 warps, 72 registers): the H200's 132 x 7 teams take the
 //     900 windows of 720p in one round (a second buffer would leave 6 teams and a second round);
 //   C = 96 (level 2, 4 heads): teams of 2 warps (two heads each), two row buffers: 46,464 bytes for
-//     the CTA, 17,920 per team, 10 teams (20 warps, 102 registers): 3,600 windows at 720p in about
+//     the CTA, 17,920 per team, 10 teams (20 warps, 96 registers: five warps share an SM
+//     sub-partition's 16,384, allocated 8 a thread at a time): 3,600 windows at 720p in about
 //     three rounds, each window's chain half as long as one warp's.
 template <int kC, int kHeads>
 struct AttentionTeamLayout {

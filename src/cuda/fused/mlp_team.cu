@@ -34,7 +34,8 @@ constexpr int kMinTeams = 2;
 //     11,008 per team, 7 teams (28 warps, 72 registers): the H200's 132 x 7 teams take the 900
 //     tiles of 720p in one round;
 //   C = 96 (level 2): teams of 2 warps, two row buffers, one part: 85,632 bytes for the CTA, 14,848
-//     per team, 9 teams (18 warps, 113 registers): 3,600 tiles at 720p in about three rounds, each
+//     per team, 9 teams (18 warps, 96 registers: up to five warps share an SM sub-partition's
+//     16,384, allocated 8 a thread at a time): 3,600 tiles at 720p in about three rounds, each
 //     tile's chain half as long as one warp's.
 template <int kC>
 struct MlpTeamLayout {
