@@ -52,15 +52,43 @@ struct AttentionHalf {
 };
 
 // Issues the copies of window `window`'s 16 f16 token rows (window_map.h's roll for a shifted
-// block) into x_s, row r = window token r (one warp).
-template <int kC>
+// block) into x_s, row r = window token r: kThreads threads together (a warp, or a team of warps:
+// attention_team.cu), `lane` being the thread's index among them.
+template <int kC, int kThreads = 32>
 __device__ __forceinline__ void load_window_rows(const AttentionBlockArgs& p, int window, uint8_t* x_s, int lane) {
     using H = AttentionHalf<kC>;
     constexpr int kChunks = 2 * kC / 16;  // 16-byte pieces per row
-    for (int i = lane; i < 16 * kChunks; i += 32) {
+    for (int i = lane; i < 16 * kChunks; i += kThreads) {
         const int r = i / kChunks, c = i - r * kChunks;
         const int token = window_token_index(window, r, p.width, p.height, p.shifted);
         cp_async_16(x_s + r * H::kXStride + c * 16, p.x + static_cast<size_t>(token) * kC + c * 8, 16);
+    }
+}
+
+// Heads [first_head, first_head + heads) of window `window`, one after the other, by one warp:
+// window_attention's arithmetic (attend_window_head) on the f16 Q K V rows qkv_s
+// (AttentionHalf<kC>::kQkvStride) -> the heads' e4m3 columns of the rows a_s (kAStride). The one
+// definition for the one-warp half (every head) and the team kernel (each warp its heads).
+template <int kC, int kHeads>
+__device__ __forceinline__ void attend_window_heads(const AttentionBlockArgs& p, int window, const uint8_t* qkv_s,
+                                                    uint8_t* a_s, int first_head, int heads, int g, int t) {
+    using H = AttentionHalf<kC>;
+    constexpr int kD = kC / kHeads;
+    const bool masked = window_has_mask(window, p.width, p.height, p.shifted);
+    const uint32_t mask[2] = {masked ? window_key_mask(window, g, p.width, p.height, p.shifted) : 0xffffu,
+                              masked ? window_key_mask(window, g + 8, p.width, p.height, p.shifted) : 0xffffu};
+    const uint16_t* q_lo = reinterpret_cast<const uint16_t*>(qkv_s + g * H::kQkvStride);
+    const uint16_t* q_hi = reinterpret_cast<const uint16_t*>(qkv_s + (g + 8) * H::kQkvStride);
+#pragma unroll 1
+    for (int head = first_head; head < first_head + heads; ++head) {
+        const uint16_t* v[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            v[k] = reinterpret_cast<const uint16_t*>(qkv_s + (2 * t + (k & 1) + 8 * (k >> 1)) * H::kQkvStride) +
+                   2 * kC + head * kD;
+        attend_window_head<kD>(q_lo + head * kD, q_hi + head * kD, v, kC,
+                               p.rel_bias + head * kWindowTokens * kWindowTokens, mask, p.precision,
+                               a_s + g * H::kAStride + head * kD, a_s + (g + 8) * H::kAStride + head * kD);
     }
 }
 
@@ -76,7 +104,6 @@ __device__ __forceinline__ void attention_half_window(const AttentionBlockArgs& 
                                                       uint8_t* x_s, uint8_t* a_s, uint8_t* qkv_s, int lane, int g,
                                                       int t, const FragmentRows& f) {
     using H = AttentionHalf<kC>;
-    constexpr int kD = kC / kHeads;
     const uint8_t* wqkv_s = cta.w1_s;
     const uint8_t* wproj_s = cta.w2_s;
     const float4* sbq_s = cta.sb1_s;
@@ -99,22 +126,7 @@ __device__ __forceinline__ void attention_half_window(const AttentionBlockArgs& 
     __syncwarp();  // Q K V complete, and norm1's rows read, before the heads overwrite a_s
 
     // The heads, one after the other, each window_attention's arithmetic -> e4m3 rows a_s.
-    const bool masked = window_has_mask(window, p.width, p.height, p.shifted);
-    const uint32_t mask[2] = {masked ? window_key_mask(window, g, p.width, p.height, p.shifted) : 0xffffu,
-                              masked ? window_key_mask(window, g + 8, p.width, p.height, p.shifted) : 0xffffu};
-    const uint16_t* q_lo = reinterpret_cast<const uint16_t*>(qkv_s + g * H::kQkvStride);
-    const uint16_t* q_hi = reinterpret_cast<const uint16_t*>(qkv_s + (g + 8) * H::kQkvStride);
-#pragma unroll 1
-    for (int head = 0; head < kHeads; ++head) {
-        const uint16_t* v[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-            v[k] = reinterpret_cast<const uint16_t*>(qkv_s + (2 * t + (k & 1) + 8 * (k >> 1)) * H::kQkvStride) +
-                   2 * kC + head * kD;
-        attend_window_head<kD>(q_lo + head * kD, q_hi + head * kD, v, kC,
-                               p.rel_bias + head * kWindowTokens * kWindowTokens, mask, p.precision,
-                               a_s + g * H::kAStride + head * kD, a_s + (g + 8) * H::kAStride + head * kD);
-    }
+    attend_window_heads<kC, kHeads>(p, window, qkv_s, a_s, 0, kHeads, g, t);
     __syncwarp();  // attention rows complete before proj reads them
 
     // proj: all C / 16 column steps at once; residual epilogue in place in the window's f16

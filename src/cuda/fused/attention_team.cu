@@ -11,22 +11,18 @@
 #include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/device/warp_team.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
-#include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/attention_half.cuh"
 #include "cuda/fused/warp_token_rows.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
-#include "cuda/layers/window_attention_head.cuh"
 
 namespace swinup::cuda {
 namespace {
 
-// Row strides as in attention_fused.cu: 16 bytes of padding, an odd number of 16-byte units per
-// row (ldmatrix phases and the fragment owners' 4-byte accesses free of bank conflicts).
-constexpr int kRowPad = 16;
 constexpr int kMinTeams = 2;
 
-// Shared memory of a CTA: the CTA's operands as attention_fused's (Wqkv [3C][C + 16], Wproj
-// [C][C + 16], the scale/bias pairs, norm1's gains), then per team kXBuffers buffers of its
-// window's 16 f16 token rows [16][2C + 16] (they take proj's residual add in place before the
+// Shared memory of a CTA: the CTA's operands as attention_fused's (AttentionHalf<kC>: Wqkv
+// [3C][C + 16], Wproj [C][C + 16], the scale/bias pairs, norm1's gains), then per team kXBuffers
+// buffers of its window's 16 f16 token rows [16][2C + 16] (they take proj's residual add in place before the
 // store; with two, the next window's copy overlaps this one), the e4m3 rows [16][C + 16] (norm1's
 // output, qkv's A; then the attention output, proj's A) and the f16 Q K V rows [16][6C + 16].
 //
@@ -46,37 +42,22 @@ struct AttentionTeamLayout {
     static constexpr int kMaxTeams = kC >= 128 ? 7 : 10;
     static_assert(kHeads % kTeam == 0, "the heads split evenly over the team");
     static constexpr int kHeadsPerWarp = kHeads / kTeam;
-    using Operands = BlockCtaOperands<3 * kC, kC, kC, kC, kRowPad>;  // norm1, qkv, proj
-    static constexpr int kWStride = Operands::kStride1;
-    static_assert(Operands::kStride2 == kWStride, "Wqkv and Wproj rows alike");
-    static constexpr int kXStride = 2 * kC + kRowPad;
-    static constexpr int kAStride = kC + kRowPad;
-    static constexpr int kQkvStride = 6 * kC + kRowPad;
+    using Half = AttentionHalf<kC>;  // the one-warp half's rows, strides and CTA operands
+    using Operands = typename Half::Operands;
+    static constexpr int kWStride = Half::kWStride;
+    static constexpr int kXStride = Half::kXStride;
+    static constexpr int kAStride = Half::kAStride;
+    static constexpr int kQkvStride = Half::kQkvStride;
     // proj's output steps per warp, contiguous: warp w owns columns [16 kProjSteps w, + 16 kProjSteps).
     static constexpr int kProjSteps = kC / 16 / kTeam;
     static_assert(kProjSteps * 16 * kTeam == kC, "proj's columns split evenly over the team");
     static_assert(16 % kTeam == 0 && (3 * kC / 16) % kTeam == 0, "rows and qkv steps split evenly");
     static constexpr int kCtaBytes = Operands::kBytes;
-    static constexpr int kXBytes = 16 * kXStride;
-    static constexpr int kTeamBytes = kXBuffers * kXBytes + 16 * kAStride + 16 * kQkvStride;
+    static constexpr int kXBytes = Half::kXBufBytes;
+    static constexpr int kTeamBytes = kXBuffers * kXBytes + Half::kABytes + Half::kQkvBytes;
     static_assert(kCtaBytes % 16 == 0 && kTeamBytes % 16 == 0, "16-byte aligned regions");
     static constexpr int kMaxThreads = kMaxTeams * kTeam * 32;
 };
-
-// The team's threads issue the copies of window `window`'s 16 f16 token rows (window_map.h's roll
-// for a shifted block) into x_s, row r = window token r.
-template <int kC, int kThreads>
-__device__ __forceinline__ void load_window_rows_team(const AttentionBlockArgs& p, int window, uint8_t* x_s,
-                                                      int thread) {
-    constexpr int kChunks = 2 * kC / 16;  // 16-byte pieces per row
-    constexpr int kXStride = 2 * kC + kRowPad;
-#pragma unroll
-    for (int i = thread; i < 16 * kChunks; i += kThreads) {
-        const int r = i / kChunks, c = i - r * kChunks;
-        const int token = window_token_index(window, r, p.width, p.height, p.shifted);
-        cp_async_16(x_s + r * kXStride + c * 16, p.x + static_cast<size_t>(token) * kC + c * 8, 16);
-    }
-}
 
 // One CTA keeps Wqkv, Wproj and their scales and biases in shared memory; each team walks windows
 // (persistent_tile_loop.cuh's loop with the team's barrier) through norm1 (warp w of a team of n:
@@ -89,7 +70,6 @@ __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
     attention_team_kernel(const AttentionBlockArgs p) {
     using L = AttentionTeamLayout<kC, kHeads>;
     using Team = WarpTeam<L::kTeam>;
-    constexpr int kD = kC / kHeads;
     extern __shared__ uint4 smem_words[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(smem_words);
     const typename L::Operands cta(smem);
@@ -105,7 +85,7 @@ __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
     auto load = [&](int window, int buf) {
-        load_window_rows_team<kC, Team::kThreads>(p, window, x_base + buf * L::kXBytes, team.thread);
+        load_window_rows<kC, Team::kThreads>(p, window, x_base + buf * L::kXBytes, team.thread);
     };
     auto compute = [&](int window, int buf) {
         uint8_t* x_s = x_base + buf * L::kXBytes;
@@ -126,22 +106,8 @@ __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
         team.sync();  // Q K V complete, and norm1's rows read by every warp, before the heads overwrite a_s
 
         // The warp's heads: window_attention's arithmetic -> their e4m3 columns of a_s.
-        const bool masked = window_has_mask(window, p.width, p.height, p.shifted);
-        const uint32_t mask[2] = {masked ? window_key_mask(window, g, p.width, p.height, p.shifted) : 0xffffu,
-                                  masked ? window_key_mask(window, g + 8, p.width, p.height, p.shifted) : 0xffffu};
-#pragma unroll 1
-        for (int head = team.member * L::kHeadsPerWarp; head < (team.member + 1) * L::kHeadsPerWarp; ++head) {
-            const uint16_t* q_lo = reinterpret_cast<const uint16_t*>(qkv_s + g * L::kQkvStride) + head * kD;
-            const uint16_t* q_hi = reinterpret_cast<const uint16_t*>(qkv_s + (g + 8) * L::kQkvStride) + head * kD;
-            const uint16_t* v[4];
-#pragma unroll
-            for (int k = 0; k < 4; ++k)
-                v[k] = reinterpret_cast<const uint16_t*>(qkv_s + (2 * t + (k & 1) + 8 * (k >> 1)) * L::kQkvStride) +
-                       2 * kC + head * kD;
-            attend_window_head<kD>(q_lo, q_hi, v, kC, p.rel_bias + head * kWindowTokens * kWindowTokens, mask,
-                                   p.precision, a_s + g * L::kAStride + head * kD,
-                                   a_s + (g + 8) * L::kAStride + head * kD);
-        }
+        attend_window_heads<kC, kHeads>(p, window, qkv_s, a_s, team.member * L::kHeadsPerWarp, L::kHeadsPerWarp, g,
+                                        t);
         team.sync();  // every head's columns complete before proj reads them
 
         // proj: the warp's kProjSteps contiguous 16-column steps from n0, the residual add in place

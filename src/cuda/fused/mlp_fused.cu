@@ -36,20 +36,6 @@ struct MlpLayout {
     static constexpr int kMaxWarpsAnyDevice = max_cta_warps_any_device(kCtaBytes, kWarpBytes);
 };
 
-// Issues the copies of 16-token tile `tile`'s f16 rows into x_s, zero-filled past m (one warp).
-template <int kC>
-__device__ __forceinline__ void load_x_rows(const MlpArgs& p, int tile, uint8_t* x_s, int lane) {
-    using L = MlpLayout<kC>;
-    constexpr int kChunks = 2 * kC / 16;  // 16-byte pieces per row
-    for (int i = lane; i < 16 * kChunks; i += 32) {
-        const int r = i / kChunks, c = i - r * kChunks;
-        const int m = tile * 16 + r;
-        const bool real = m < p.m;
-        const uint16_t* src = real ? p.x + static_cast<size_t>(m) * kC + c * 8 : p.x;
-        cp_async_16(x_s + r * L::Half::kXStride + c * 16, src, real ? 16 : 0);
-    }
-}
-
 // One CTA keeps W1, W2 and their scales and biases in shared memory; each warp independently walks
 // 16-token tiles (persistent_tile_loop.cuh: warp-level grid stride, its next tile's rows copied
 // while it computes the current one) through the MLP half (mlp_half.cuh), then stores the tile's
@@ -70,7 +56,7 @@ __global__ void __launch_bounds__(MlpLayout<kC>::kMaxWarpsAnyDevice * 32) mlp_fu
 
     const int g = lane >> 2, t = lane & 3;
     const FragmentRows f = fragment_rows(lane);
-    auto load = [&](int tile, int buf) { load_x_rows<kC>(p, tile, x_base + buf * L::kXBufBytes, lane); };
+    auto load = [&](int tile, int buf) { load_tile_rows<kC>(p, tile, x_base + buf * L::kXBufBytes, lane); };
     auto compute = [&](int tile, int buf) {
         uint8_t* x_s = x_base + buf * L::kXBufBytes;
         mlp_half_tile<kC, L::kParts>(cta, p.precision, x_s, h_s, lane, g, t, f);

@@ -10,9 +10,11 @@
 
 #include <cstdint>
 
+#include "cuda/device/cp_async.cuh"
 #include "cuda/device/device_math.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
 #include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/mlp_fused.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
 #include "swinup/swinup.h"
 
@@ -49,6 +51,22 @@ struct MlpHalf {
     static_assert(Operands::kBytes % 16 == 0 && kXBufBytes % 16 == 0 && kHBytes % 16 == 0,
                   "16-byte aligned regions");
 };
+
+// Issues the copies of 16-token tile `tile`'s f16 rows into x_s (MlpHalf::kXStride), zero-filled
+// past m: kThreads threads together (a warp, or a team of warps: mlp_team.cu), `lane` being the
+// thread's index among them.
+template <int kC, int kThreads = 32>
+__device__ __forceinline__ void load_tile_rows(const MlpArgs& p, int tile, uint8_t* x_s, int lane) {
+    constexpr int kXStride = MlpHalf<kC, 1>::kXStride;  // the rows' stride, whatever the parts
+    constexpr int kChunks = 2 * kC / 16;                 // 16-byte pieces per row
+    for (int i = lane; i < 16 * kChunks; i += kThreads) {
+        const int r = i / kChunks, c = i - r * kChunks;
+        const int m = tile * 16 + r;
+        const bool real = m < p.m;
+        const uint16_t* src = real ? p.x + static_cast<size_t>(m) * kC + c * 8 : p.x;
+        cp_async_16(x_s + r * kXStride + c * 16, src, real ? 16 : 0);
+    }
+}
 
 // The half on the tile whose rows x_s (MlpHalf::kXStride) the warp has in shared memory: on
 // return x_s holds x + mlp, each element written by its fragment owner (the caller's __syncwarp

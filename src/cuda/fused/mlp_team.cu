@@ -10,19 +10,17 @@
 #include "cuda/device/persistent_tile_loop.cuh"
 #include "cuda/device/warp_team.cuh"
 #include "cuda/device/warp_tile_mma.cuh"
-#include "cuda/fused/block_cta_operands.cuh"
+#include "cuda/fused/mlp_half.cuh"
 #include "cuda/fused/warp_token_rows.cuh"
 #include "cuda/layers/rms_norm_row.cuh"
 
 namespace swinup::cuda {
 namespace {
 
-// Row strides as in mlp_fused.cu: 16 bytes of padding, an odd number of 16-byte units per row.
-constexpr int kRowPad = 16;
 constexpr int kMinTeams = 2;
 
-// Shared memory of a CTA: the CTA's operands as mlp_fused's (W1 [4C][C + 16], W2 [C][4C + 16],
-// the scale/bias pairs, norm2's gains), then per team kXBuffers buffers of its tile's 16 f16 token
+// Shared memory of a CTA: the CTA's operands as mlp_fused's (MlpHalf<kC, kParts>: W1 [4C][C + 16],
+// W2 [C][4C + 16], the scale/bias pairs, norm2's gains), then per team kXBuffers buffers of its tile's 16 f16 token
 // rows [16][2C + 16] (they take fc2's residual add in place before the store; with two, the next
 // tile's copy overlaps this one), the e4m3 normalised rows [16][C + 16] (fc1's A) and the e4m3
 // hidden rows of one part of the hidden width [16][4C / kParts + 16]. With two parts (as
@@ -44,40 +42,24 @@ struct MlpTeamLayout {
     static constexpr int kXBuffers = kC >= 128 ? 1 : 2;
     static constexpr int kParts = kC >= 128 ? 2 : 1;
     static constexpr int kMaxTeams = kC >= 128 ? 7 : 9;
-    static constexpr int kHidden = 4 * kC;
-    using Operands = BlockCtaOperands<kHidden, kC, kC, kHidden, kRowPad>;  // norm2, fc1, fc2
-    static constexpr int kW1Stride = Operands::kStride1;
-    static constexpr int kW2Stride = Operands::kStride2;
-    static constexpr int kXStride = 2 * kC + kRowPad;
-    static constexpr int kAStride = kC + kRowPad;
-    static constexpr int kPart = kHidden / kParts;  // hidden columns computed at a time
-    static constexpr int kHStride = kPart + kRowPad;
+    using Half = MlpHalf<kC, kParts>;  // the one-warp half's rows, strides and CTA operands
+    using Operands = typename Half::Operands;
+    static constexpr int kW1Stride = Half::kW1Stride;
+    static constexpr int kW2Stride = Half::kW2Stride;
+    static constexpr int kXStride = Half::kXStride;
+    static constexpr int kAStride = Half::kAStride;
+    static constexpr int kPart = Half::kPart;  // hidden columns computed at a time
+    static constexpr int kHStride = Half::kHStride;
     // fc2's output steps per warp, contiguous: warp w owns columns [16 kSteps2 w, 16 kSteps2 (w + 1)).
     static constexpr int kSteps2 = kC / 16 / kTeam;
     static_assert(kSteps2 * 16 * kTeam == kC, "fc2's columns split evenly over the team");
     static_assert((kPart / 16) % kTeam == 0 && 16 % kTeam == 0, "fc1's steps and the rows split evenly");
     static constexpr int kCtaBytes = Operands::kBytes;
-    static constexpr int kXBytes = 16 * kXStride;
-    static constexpr int kTeamBytes = kXBuffers * kXBytes + 16 * kAStride + 16 * kHStride;
+    static constexpr int kXBytes = Half::kXBufBytes;
+    static constexpr int kTeamBytes = kXBuffers * kXBytes + 16 * kAStride + Half::kHBytes;
     static_assert(kCtaBytes % 16 == 0 && kTeamBytes % 16 == 0, "16-byte aligned regions");
     static constexpr int kMaxThreads = kMaxTeams * kTeam * 32;
 };
-
-// The team's threads issue the copies of 16-token tile `tile`'s f16 rows into x_s, zero-filled
-// past m.
-template <int kC, int kThreads>
-__device__ __forceinline__ void load_tile_rows_team(const MlpArgs& p, int tile, uint8_t* x_s, int thread) {
-    constexpr int kChunks = 2 * kC / 16;  // 16-byte pieces per row
-    constexpr int kXStride = 2 * kC + kRowPad;
-#pragma unroll
-    for (int i = thread; i < 16 * kChunks; i += kThreads) {
-        const int r = i / kChunks, c = i - r * kChunks;
-        const int m = tile * 16 + r;
-        const bool real = m < p.m;
-        const uint16_t* src = real ? p.x + static_cast<size_t>(m) * kC + c * 8 : p.x;
-        cp_async_16(x_s + r * kXStride + c * 16, src, real ? 16 : 0);
-    }
-}
 
 // One CTA keeps W1, W2 and their scales and biases in shared memory; each team walks 16-token tiles
 // (persistent_tile_loop.cuh's loop with the team's barrier) through norm2 (warp w of a team of n:
@@ -104,7 +86,7 @@ __global__ void __launch_bounds__(MlpTeamLayout<kC>::kMaxThreads) mlp_team_kerne
     const FragmentRows f = fragment_rows(lane);
     const int n2 = 16 * L::kSteps2 * team.member;  // the warp's first fc2 output column
     auto load = [&](int tile, int buf) {
-        load_tile_rows_team<kC, Team::kThreads>(p, tile, x_base + buf * L::kXBytes, team.thread);
+        load_tile_rows<kC, Team::kThreads>(p, tile, x_base + buf * L::kXBytes, team.thread);
     };
     auto compute = [&](int tile, int buf) {
         uint8_t* x_s = x_base + buf * L::kXBytes;
