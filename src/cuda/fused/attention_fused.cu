@@ -98,15 +98,22 @@ bool attention_fused_supported(int channels, int heads) {
     return false;
 }
 
+void check_attention_args(const AttentionBlockArgs& p, const char* kernel) {
+    auto check = [&](bool ok, const char* what) {
+        if (!ok) throw std::invalid_argument(std::string(kernel) + ": " + what);
+    };
+    check(p.x && p.norm_gain && p.w_qkv && p.scale_qkv && p.bias_qkv && p.rel_bias && p.w_proj && p.scale_proj &&
+              p.bias_proj,
+          "null operand");
+    check(p.width > 0 && p.height > 0 && p.width % kWindow == 0 && p.height % kWindow == 0,
+          "the grid must be a positive multiple of 4 tokens in each direction");
+    check(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
+    check(reinterpret_cast<uintptr_t>(p.w_qkv) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w_proj) % 16 == 0,
+          "the weights must be 16-byte aligned");
+}
+
 void attention_fused(const AttentionBlockArgs& p, cudaStream_t stream) {
-    require(p.x && p.norm_gain && p.w_qkv && p.scale_qkv && p.bias_qkv && p.rel_bias && p.w_proj && p.scale_proj &&
-                p.bias_proj,
-            "null operand");
-    require(p.width > 0 && p.height > 0 && p.width % kWindow == 0 && p.height % kWindow == 0,
-            "the grid must be a positive multiple of 4 tokens in each direction");
-    require(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
-    require(reinterpret_cast<uintptr_t>(p.w_qkv) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w_proj) % 16 == 0,
-            "the weights must be 16-byte aligned");
+    check_attention_args(p, "attention_fused");
     require(attention_fused_supported(p.channels, p.heads),
             "unsupported (channels, heads) (see attention_fused_supported)");
     switch (p.channels) {

@@ -46,4 +46,9 @@ bool attention_fused_supported(int channels, int heads);
 // Checks the preconditions (throws std::invalid_argument naming the field) and launches.
 void attention_fused(const AttentionBlockArgs& args, cudaStream_t stream);
 
+// The preconditions every kernel taking these arguments has (attention_fused, attention_team):
+// operands present, the grid a positive multiple of 4 tokens each way, 16-byte aligned rows and
+// weights. Throws std::invalid_argument "<kernel>: <what is wrong>".
+void check_attention_args(const AttentionBlockArgs& args, const char* kernel);
+
 }  // namespace swinup::cuda

@@ -141,14 +141,7 @@ bool attention_team_supported(int channels, int heads) {
 }
 
 void attention_team(const AttentionBlockArgs& p, cudaStream_t stream) {
-    require(p.x && p.norm_gain && p.w_qkv && p.scale_qkv && p.bias_qkv && p.rel_bias && p.w_proj && p.scale_proj &&
-                p.bias_proj,
-            "null operand");
-    require(p.width > 0 && p.height > 0 && p.width % kWindow == 0 && p.height % kWindow == 0,
-            "the grid must be a positive multiple of 4 tokens in each direction");
-    require(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
-    require(reinterpret_cast<uintptr_t>(p.w_qkv) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w_proj) % 16 == 0,
-            "the weights must be 16-byte aligned");
+    check_attention_args(p, "attention_team");
     require(attention_team_supported(p.channels, p.heads),
             "unsupported (channels, heads) (see attention_team_supported)");
     const long long windows = window_count(p.width, p.height);

@@ -103,12 +103,19 @@ bool mlp_fused_supported(int channels) {
     }
 }
 
+void check_mlp_args(const MlpArgs& p, const char* kernel) {
+    auto check = [&](bool ok, const char* what) {
+        if (!ok) throw std::invalid_argument(std::string(kernel) + ": " + what);
+    };
+    check(p.x && p.norm_gain && p.w1 && p.scale1 && p.bias1 && p.w2 && p.scale2 && p.bias2, "null operand");
+    check(p.m > 0, "m must be positive");
+    check(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
+    check(reinterpret_cast<uintptr_t>(p.w1) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w2) % 16 == 0,
+          "the weights must be 16-byte aligned");
+}
+
 void mlp_fused(const MlpArgs& p, cudaStream_t stream) {
-    require(p.x && p.norm_gain && p.w1 && p.scale1 && p.bias1 && p.w2 && p.scale2 && p.bias2, "null operand");
-    require(p.m > 0, "m must be positive");
-    require(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
-    require(reinterpret_cast<uintptr_t>(p.w1) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w2) % 16 == 0,
-            "the weights must be 16-byte aligned");
+    check_mlp_args(p, "mlp_fused");
     require(mlp_fused_supported(p.channels), "unsupported channel count (see mlp_fused_supported)");
     switch (p.channels) {
         case 32: launch<32>(p, stream); break;

@@ -42,4 +42,9 @@ bool mlp_fused_supported(int channels);
 // Checks the preconditions (throws std::invalid_argument naming the field) and launches.
 void mlp_fused(const MlpArgs& args, cudaStream_t stream);
 
+// The preconditions every kernel taking these arguments has (mlp_fused, mlp_team): operands
+// present, m positive, 16-byte aligned rows and weights. Throws std::invalid_argument
+// "<kernel>: <what is wrong>".
+void check_mlp_args(const MlpArgs& args, const char* kernel);
+
 }  // namespace swinup::cuda

@@ -142,11 +142,7 @@ bool mlp_team_supported(int channels) {
 }
 
 void mlp_team(const MlpArgs& p, cudaStream_t stream) {
-    require(p.x && p.norm_gain && p.w1 && p.scale1 && p.bias1 && p.w2 && p.scale2 && p.bias2, "null operand");
-    require(p.m > 0, "m must be positive");
-    require(reinterpret_cast<uintptr_t>(p.x) % 16 == 0, "x must be 16-byte aligned (16-byte rows)");
-    require(reinterpret_cast<uintptr_t>(p.w1) % 16 == 0 && reinterpret_cast<uintptr_t>(p.w2) % 16 == 0,
-            "the weights must be 16-byte aligned");
+    check_mlp_args(p, "mlp_team");
     require(mlp_team_supported(p.channels), "unsupported channel count (see mlp_team_supported)");
     const long long tiles = (p.m + 15) / 16;
     if (p.channels == 96) {
