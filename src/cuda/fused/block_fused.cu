@@ -38,7 +38,7 @@ constexpr int kMinWarps = 4;
 //   C = 96: 132,096 + 14,592 (one row buffer: 6 warps instead of 5); 6 warps, 219,648 bytes /
 //           the weights alone exceed 99 KiB: not supported. 6 warps an SM against the half
 //           kernels' 9 and 11: whether the saved round trip outweighs the lower occupancy is what
-//           `swinup bench --detail` with and without `--unfused block` shows for enc2 / dec2.
+//           `swinup bench --detail` with and without `--with block` shows for enc2 / dec2.
 // Registers (ptxas -v, sm_90, CUDA 13.0; no spills, no stack): C = 32 72 (the bound of two
 // 448-thread CTAs an SM), C = 64 128 (16 warps: 4 a scheduler, 16,384 registers each), C = 96
 // 238 (6 warps). Each half kernel alone takes 64 / 97 / 168 (attention) and 64 / 83 / 102 (MLP).
