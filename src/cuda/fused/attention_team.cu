@@ -62,9 +62,9 @@ struct AttentionTeamLayout {
 // One CTA keeps Wqkv, Wproj and their scales and biases in shared memory; each team walks windows
 // (persistent_tile_loop.cuh's loop with the team's barrier) through norm1 (warp w of a team of n:
 // rows 16w/n ..), qkv (warp w: the 16-column steps w, w + n, ...), the heads' attention (warp w:
-// heads w h/n ..), proj (warp w: the w-th n-th of the columns) with the residual add in place, and the rows' store. A is read
-// from shared memory one K chunk at a time (mma_step16_shared_a, mma_all_steps): 28 warps per SM
-// leave 72 registers a thread.
+// heads w h/n ..), proj (warp w: the w-th n-th of the columns) with the residual add in place,
+// and the rows' store. A is read from shared memory one K chunk at a time (mma_step16_shared_a,
+// mma_all_steps): 28 warps per SM leave 72 registers a thread.
 template <int kC, int kHeads>
 __global__ void __launch_bounds__(AttentionTeamLayout<kC, kHeads>::kMaxThreads)
     attention_team_kernel(const AttentionBlockArgs p) {

@@ -114,7 +114,8 @@ __device__ __forceinline__ void rms_normalise_rows(const uint8_t* x_s, int x_str
     uint8_t* ar = a_s + r * a_stride;
 #pragma unroll
     for (int c = part * 8; c < kC; c += kLanesPerRow * 8)
-        *reinterpret_cast<uint2*>(ar + c) = rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
+        *reinterpret_cast<uint2*>(ar + c) =
+            rms_scale8_e4m3(*reinterpret_cast<const uint4*>(xr + c * 2), inv, gain_s + c);
 }
 
 }  // namespace swinup::cuda
