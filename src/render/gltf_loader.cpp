@@ -103,6 +103,34 @@ std::string other_image_format(const unsigned char* bytes, int size) {
     return "of an unknown format";
 }
 
+// A PNG's bytes without its empty IDAT chunks; empty when it has none (decode the bytes as given).
+// stb_image copies each IDAT chunk's data into a buffer it allocates at the first non-empty one,
+// so an empty first IDAT has it memcpy 0 bytes to a null pointer: undefined behaviour (UBSan's
+// nonnull-attribute, found by fuzz_gltf_binary). The chunks hold no data, so the image without them
+// decodes to the same pixels (stb_image checks no CRC and no chunk order beyond IHDR first). A
+// chunk whose length runs past the end stops the walk: the rest is copied as it is and
+// stb_image reports the corrupt PNG.
+std::vector<unsigned char> png_without_empty_idat(const unsigned char* bytes, int size) {
+    std::vector<unsigned char> out;
+    size_t at = 8;  // past the signature
+    bool removed = false;
+    while (at + 12 <= static_cast<size_t>(size)) {
+        const uint32_t length = (uint32_t(bytes[at]) << 24) | (uint32_t(bytes[at + 1]) << 16) |
+                                (uint32_t(bytes[at + 2]) << 8) | uint32_t(bytes[at + 3]);
+        const size_t chunk = 12 + static_cast<size_t>(length);  // length, type, data, CRC
+        if (chunk > static_cast<size_t>(size) - at) break;
+        if (length == 0 && std::memcmp(bytes + at + 4, "IDAT", 4) == 0) {
+            if (!removed) out.assign(bytes, bytes + at);
+            removed = true;
+        } else if (removed) {
+            out.insert(out.end(), bytes + at, bytes + at + chunk);
+        }
+        at += chunk;
+    }
+    if (removed) out.insert(out.end(), bytes + at, bytes + size);
+    return out;
+}
+
 constexpr const char* kImageFormats =
     "glTF textures are PNG or JPEG; extensions for other formats (KTX2, WebP) are not supported";
 
@@ -135,6 +163,12 @@ bool load_image(tinygltf::Image* image, const int index, std::string* err, std::
                      std::to_string(h) + " is over the limit of " + std::to_string(kMaxImagePixels) + " pixels\n";
         }
         return true;
+    }
+    const std::vector<unsigned char> cleaned = is_png(bytes, size) ? png_without_empty_idat(bytes, size)
+                                                                   : std::vector<unsigned char>();
+    if (!cleaned.empty()) {
+        bytes = cleaned.data();
+        size = static_cast<int>(cleaned.size());
     }
     unsigned char* pixels = stbi_load_from_memory(bytes, size, &w, &h, &channels, 4);
     if (pixels == nullptr) {

@@ -325,6 +325,26 @@ std::string base64(const std::string& bytes) {
 
 }  // namespace
 
+// A PNG whose first IDAT chunk is empty (legal: the chunks' data are concatenated) had stb_image
+// memcpy 0 bytes to a null pointer, undefined behaviour that UBSan reports (fuzz_gltf_binary,
+// fuzz/corpus/gltf_binary/empty_first_idat.glb). The loader now drops empty IDAT chunks before
+// decoding: the texture is grey.png's, and scripts/sanitize.sh runs this test under UBSan.
+TEST_F(GltfTest, APngWithAnEmptyFirstIdatChunkDecodesToItsPixels) {
+    std::string png = file_bytes(dir_ / "grey.png");
+    const size_t idat = png.find("IDAT");
+    ASSERT_NE(idat, std::string::npos);
+    ASSERT_GE(idat, 4u);
+    // length 0, "IDAT", no data, the CRC of "IDAT" (stb_image does not check it; a real one anyway)
+    const std::string empty_idat("\0\0\0\0IDAT\x35\xaf\x06\x1e", 12);
+    png.insert(idat - 4, empty_idat);
+    std::ofstream(dir_ / "grey.png", std::ios::binary | std::ios::trunc).write(png.data(), std::streamsize(png.size()));
+    const auto scene = gltf_load_scene(write(base_document()));
+    ASSERT_EQ(scene->textures.size(), 1u);
+    EXPECT_EQ(scene->textures[0].width, 2);
+    EXPECT_NEAR(scene->texels[0].r, srgb_to_linear_reference(128.0 / 255.0), 1e-5);
+    for (const auto& w : scene->warnings) EXPECT_EQ(w.find("grey.png"), std::string::npos) << w;
+}
+
 // tinygltf hands an image in a buffer view to the decoder as &buffer.data[byteOffset] with
 // byteLength, without checking the view against its buffer: stb_image read past the heap block
 // (ASan, fuzz_gltf_binary), or from anywhere when the view began past the buffer or wrapped
