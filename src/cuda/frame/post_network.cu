@@ -248,104 +248,10 @@ __device__ __forceinline__ void lanczos3_fast(const uint16_t* history, int width
 __device__ __forceinline__ float fast_t(float x) { return fast_log2(1.0f + (x > 0.0f ? x : 0.0f)); }
 __device__ __forceinline__ float fast_t_inverse(float y) { return fast_exp2(y) - 1.0f; }
 
-// Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets (the
-// pre-pass's OutputAxis tables, made by the same shared functions) and history position; the
-// history's Lanczos-3 taps summed by FMAs (lanczos3_fast); the tap weights from n's
-// precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
-template <bool kMasks>
-__global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
-    const FrameParams& p = *pp;
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= p.display_width) return;
-    const int w = p.width;
-    const OutputAxis column = planes.out_axes[x];
-    const OutputAxis row = planes.out_axes[p.display_width + y];
-    const int nx = column.n, ny = row.n;
-    const int* qx = column.q;
-    const int* qy = row.q;
-    const float* dx = column.d;  // sample position - output position, per column and per row of taps
-    const float* dy = row.d;
-    const size_t n = static_cast<size_t>(ny) * w + nx;
-    const float4 kernel = planes.out_kernel[n];  // (x, y): scaled 1 / sigma; (z, w): sin, cos of theta
-    // (u, v) = d rotated by -theta, divided by the sigmas (times sqrt(log2e / 2)), is linear in the
-    // tap's column offset dx[i] and row offset dy[j]: u = ux[i] + uy[j], v = vy[j] - vx[i], so the
-    // 9 taps take 2 additions each for (u, v) instead of 6 operations.
-    const float cos_x = kernel.w * kernel.x, sin_x = kernel.z * kernel.x;
-    const float cos_y = kernel.w * kernel.y, sin_y = kernel.z * kernel.y;
-    float ux[3], uy[3], vx[3], vy[3];
-#pragma unroll
-    for (int k = 0; k < 3; ++k) {
-        ux[k] = cos_x * dx[k];
-        uy[k] = sin_x * dy[k];
-        vx[k] = sin_y * dx[k];
-        vy[k] = cos_y * dy[k];
-    }
-    float sum[3] = {0.0f, 0.0f, 0.0f};
-    float weight_sum = 0.0f;
-#pragma unroll
-    for (int j = 0; j < 3; ++j) {
-        const float4* taps = planes.out_color + static_cast<size_t>(qy[j]) * w;
-#pragma unroll
-        for (int i = 0; i < 3; ++i) {
-            const float u = ux[i] + uy[j];
-            const float v = vy[j] - vx[i];
-            const float weight = fast_exp2(-(u * u + v * v));
-            const float4 t = taps[qx[i]];
-            sum[0] += weight * t.x;
-            sum[1] += weight * t.y;
-            sum[2] += weight * t.z;
-            weight_sum += weight;
-        }
-    }
-    const float4 centre = planes.out_color[n];  // n's t(colour) and alpha
-    float current[3] = {centre.x, centre.y, centre.z};
-    if (!(weight_sum < 1e-20f)) {
-        const float inv = fast_rcp(weight_sum);
-        for (int c = 0; c < 3; ++c) current[c] = sum[c] * inv;
-    }
-
-    const float2 offset = planes.out_motion[n];
-    const float hx = exact::add(static_cast<float>(x) + 0.5f, offset.x);
-    const float hy = exact::add(static_cast<float>(y) + 0.5f, offset.y);
-    const bool history_valid =
-        p.history_valid != 0 && px::on_screen(hx, p.display_width) && px::on_screen(hy, p.display_height);
-    float out[3], kept[3];  // the displayed colour, the colour kept as history
-    if (history_valid) {
-        float history[3];
-        lanczos3_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
-        // The fast weight sum's share; n's reactive mask raises it for the display and lowers it
-        // for the history (output_pixel.h reactive_share, reactive_history_share).
-        const float share = current_share(centre.w, weight_sum);
-        const float reactive =
-            mask_at(kMasks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask);
-        const float share_out = reactive_share(share, reactive);
-        const float share_kept = reactive_history_share(share, reactive);
-        for (int c = 0; c < 3; ++c) {
-            const float th = fast_t(history[c]);
-            const float d = current[c] - th;
-            out[c] = fast_t_inverse(fmaf(share_out, d, th));
-            kept[c] = reactive != 0.0f ? fast_t_inverse(fmaf(share_kept, d, th)) : out[c];
-        }
-    } else {
-        for (int c = 0; c < 3; ++c) kept[c] = out[c] = fast_t_inverse(current[c]);
-    }
-    store_output<true>(p, planes, x, y, out, kept);
-}
-
-// ---- fast mode, a thread per 2 or 3 display pixels (OutputKernels::fast_tuples) --------------
-// The pass is bound by instruction issue on L1 hits (docs/performance.md), and neighbouring
-// display pixels read much the same: their nearest render pixel n is the same one for s display
-// columns at scale s, and where their history positions are a whole display pixel apart (the same
-// n: the same motion) their 6x6 Lanczos-3 tap windows overlap in all but one column. So one thread
-// takes kPixels horizontally adjacent pixels and reads what they share once: n's kernel, colour
-// taps, centre and motion while n stays the same, and the history taps of one row of 5 + kPixels
-// columns per tap row. Each pixel's own arithmetic (its weights from its own offsets and history
-// position, the same sums in the same order as output_fast_kernel's) is unchanged, so every pixel
-// gets the bits output_fast_kernel gives it (test_cuda_output compares them byte for byte).
-
 // What a fast display pixel takes from its nearest render pixel n and the 3x3 taps around it: the
 // current colour (the normalised kernel sum, or n's own colour where the weights vanish), the
-// weight sum, n's alpha and history offset. As output_fast_kernel, with n's reads passed in.
+// weight sum, n's alpha and history offset. output_fast_kernel and the tuple kernel both compute it
+// with these two functions, so a pixel's current colour is one definition's in both.
 struct FastNearest {
     float4 kernel;   // out_kernel[n]
     float4 taps[9];  // out_color of the taps, row by row
@@ -406,6 +312,66 @@ __device__ __forceinline__ void fast_current_colour(const FastNearest& nearest, 
     }
     *weight_sum_out = weight_sum;
 }
+
+// Fast mode per display pixel: the exact mode's position, nearest pixel n, sample offsets (the
+// pre-pass's OutputAxis tables, made by the same shared functions) and history position; the
+// history's Lanczos-3 taps summed by FMAs (lanczos3_fast); the tap weights from n's
+// precomputed kernel by ex2.approx, the normalisation by rcp.approx, t and t^-1 approximated.
+template <bool kMasks>
+__global__ void output_fast_kernel(const FrameParams* pp, FramePlanes planes) {
+    const FrameParams& p = *pp;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x >= p.display_width) return;
+    const int w = p.width;
+    const OutputAxis column = planes.out_axes[x];
+    const OutputAxis row = planes.out_axes[p.display_width + y];
+    const float* dx = column.d;  // sample position - output position, per column and per row of taps
+    const float* dy = row.d;
+    FastNearest nearest;
+    load_fast_nearest(planes, w, column, row, &nearest);
+    float current[3], weight_sum;
+    fast_current_colour(nearest, dx, dy, current, &weight_sum);
+    const float4 centre = nearest.centre;  // n's t(colour) and alpha
+    const size_t n = static_cast<size_t>(row.n) * w + column.n;
+
+    const float2 offset = nearest.offset;
+    const float hx = exact::add(static_cast<float>(x) + 0.5f, offset.x);
+    const float hy = exact::add(static_cast<float>(y) + 0.5f, offset.y);
+    const bool history_valid =
+        p.history_valid != 0 && px::on_screen(hx, p.display_width) && px::on_screen(hy, p.display_height);
+    float out[3], kept[3];  // the displayed colour, the colour kept as history
+    if (history_valid) {
+        float history[3];
+        lanczos3_fast(p.history_in, p.display_width, p.display_height, hx, hy, history);
+        // The fast weight sum's share; n's reactive mask raises it for the display and lowers it
+        // for the history (output_pixel.h reactive_share, reactive_history_share).
+        const float share = current_share(centre.w, weight_sum);
+        const float reactive =
+            mask_at(kMasks ? planes.masks : nullptr, static_cast<int64_t>(n), kReactiveMask);
+        const float share_out = reactive_share(share, reactive);
+        const float share_kept = reactive_history_share(share, reactive);
+        for (int c = 0; c < 3; ++c) {
+            const float th = fast_t(history[c]);
+            const float d = current[c] - th;
+            out[c] = fast_t_inverse(fmaf(share_out, d, th));
+            kept[c] = reactive != 0.0f ? fast_t_inverse(fmaf(share_kept, d, th)) : out[c];
+        }
+    } else {
+        for (int c = 0; c < 3; ++c) kept[c] = out[c] = fast_t_inverse(current[c]);
+    }
+    store_output<true>(p, planes, x, y, out, kept);
+}
+
+// ---- fast mode, a thread per 2 or 3 display pixels (OutputKernels::fast_tuples) --------------
+// The pass is bound by instruction issue on L1 hits (docs/performance.md), and neighbouring
+// display pixels read much the same: their nearest render pixel n is the same one for s display
+// columns at scale s, and where their history positions are a whole display pixel apart (the same
+// n: the same motion) their 6x6 Lanczos-3 tap windows overlap in all but one column. So one thread
+// takes kPixels horizontally adjacent pixels and reads what they share once: n's kernel, colour
+// taps, centre and motion while n stays the same, and the history taps of one row of 5 + kPixels
+// columns per tap row. Each pixel's own arithmetic (its weights from its own offsets and history
+// position, the same sums in the same order as output_fast_kernel's) is unchanged, so every pixel
+// gets the bits output_fast_kernel gives it (test_cuda_output compares them byte for byte).
 
 // One display pixel's state between its current colour and its blend.
 struct FastPixel {
