@@ -19,6 +19,21 @@
 
 namespace {
 
+// An older layout of the Vulkan dispatch descriptor, as a caller built against an older header
+// lays it out, made from a current one: the bytes up to the end of its frame descriptor of
+// `frame_size` bytes, then the `tail` bytes from `color` on (the fields the older header had after
+// frame). older_layout_size is its size; dst must hold that many bytes.
+size_t older_layout_size(size_t frame_size, size_t tail) {
+    return offsetof(swinup_vulkan_dispatch_desc, frame) + frame_size + tail;
+}
+void write_older_layout(unsigned char* dst, const swinup_vulkan_dispatch_desc& current, size_t frame_size,
+                        size_t tail) {
+    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + frame_size;
+    std::memcpy(dst, &current, frame_end);
+    std::memcpy(dst + frame_end,
+                reinterpret_cast<const unsigned char*>(&current) + offsetof(swinup_vulkan_dispatch_desc, color), tail);
+}
+
 using swinup::Validation;
 using swinup::vulkan_api::read_vulkan_dispatch_desc;
 using swinup::vulkan_api::read_vulkan_device_desc;
@@ -235,14 +250,11 @@ TEST(VulkanDispatchValidation, TheFirstLayoutIsReadIntoTheNewOneWithoutMasks) {
     f.desc.exposure = stand_in_image(0x500, VK_FORMAT_R32_SFLOAT, 1, 1, VK_IMAGE_LAYOUT_GENERAL,
                                      VK_IMAGE_USAGE_SAMPLED_BIT);
     // The V1 bytes: struct_size and frame's first V1 bytes, then color .. signal_value.
-    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V1;
     const size_t tail = offsetof(swinup_vulkan_dispatch_desc, reactive_mask) - offsetof(swinup_vulkan_dispatch_desc, color);
-    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1});
+    ASSERT_EQ(older_layout_size(SWINUP_DISPATCH_DESC_SIZE_V1, tail), size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1});
     alignas(swinup_vulkan_dispatch_desc) unsigned char v1[sizeof(swinup_vulkan_dispatch_desc)];
     std::memset(v1, 0xA5, sizeof v1);  // past the V1 size: not the caller's, never read
-    std::memcpy(v1, &f.desc, frame_end);
-    std::memcpy(v1 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
-                tail);
+    write_older_layout(v1, f.desc, SWINUP_DISPATCH_DESC_SIZE_V1, tail);
     auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v1);
     caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V1;
     caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V1;
@@ -288,15 +300,12 @@ TEST(VulkanDispatchValidation, TheMaskLayoutIsReadIntoTheNewOneWithSwinupsJitter
     f.desc.signal_value = 42;
     f.desc.transparency_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
                                               VK_IMAGE_USAGE_SAMPLED_BIT);
-    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V2;
     // color .. transparency_mask: the V2 fields after frame (the buffers came later).
     const size_t tail = offsetof(swinup_vulkan_dispatch_desc, color_buffer) - offsetof(swinup_vulkan_dispatch_desc, color);
-    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2});
+    ASSERT_EQ(older_layout_size(SWINUP_DISPATCH_DESC_SIZE_V2, tail), size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2});
     auto* v2 = static_cast<unsigned char*>(std::malloc(SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2));  // exactly its size
     ASSERT_NE(v2, nullptr);
-    std::memcpy(v2, &f.desc, frame_end);
-    std::memcpy(v2 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
-                tail);
+    write_older_layout(v2, f.desc, SWINUP_DISPATCH_DESC_SIZE_V2, tail);
     auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v2);
     const uint32_t sizes[2] = {SWINUP_VULKAN_DISPATCH_DESC_SIZE_V2, SWINUP_DISPATCH_DESC_SIZE_V2};
     std::memcpy(v2, &sizes[0], sizeof sizes[0]);
@@ -329,14 +338,11 @@ TEST(VulkanDispatchValidation, TheJitterConventionLayoutIsReadIntoTheNewOneWitho
     f.desc.signal_value = 7;
     f.desc.reactive_mask = stand_in_image(0x600, VK_FORMAT_R8_UNORM, 64, 48, VK_IMAGE_LAYOUT_GENERAL,
                                           VK_IMAGE_USAGE_SAMPLED_BIT);
-    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V3;
     const size_t tail = offsetof(swinup_vulkan_dispatch_desc, color_buffer) - offsetof(swinup_vulkan_dispatch_desc, color);
-    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3});
+    ASSERT_EQ(older_layout_size(SWINUP_DISPATCH_DESC_SIZE_V3, tail), size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3});
     alignas(swinup_vulkan_dispatch_desc) unsigned char v3[sizeof(swinup_vulkan_dispatch_desc)];
     std::memset(v3, 0xA5, sizeof v3);  // past the V3 size: not the caller's, never read
-    std::memcpy(v3, &f.desc, frame_end);
-    std::memcpy(v3 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
-                tail);
+    write_older_layout(v3, f.desc, SWINUP_DISPATCH_DESC_SIZE_V3, tail);
     auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v3);
     caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V3;
     caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
@@ -368,14 +374,11 @@ TEST(VulkanDispatchValidation, TheBufferLayoutIsReadIntoTheNewOneWithoutSharpeni
     f.desc.signal_value = 11;
     f.desc.output_buffer.buffer = fake<VkBuffer>(0x702);
     f.desc.output = swinup_vulkan_image{};
-    const size_t frame_end = offsetof(swinup_vulkan_dispatch_desc, frame) + SWINUP_DISPATCH_DESC_SIZE_V3;
     const size_t tail = sizeof(swinup_vulkan_dispatch_desc) - offsetof(swinup_vulkan_dispatch_desc, color);
-    ASSERT_EQ(frame_end + tail, size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4});
+    ASSERT_EQ(older_layout_size(SWINUP_DISPATCH_DESC_SIZE_V3, tail), size_t{SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4});
     alignas(swinup_vulkan_dispatch_desc) unsigned char v4[sizeof(swinup_vulkan_dispatch_desc)];
     std::memset(v4, 0xA5, sizeof v4);  // past the V4 size: not the caller's, never read
-    std::memcpy(v4, &f.desc, frame_end);
-    std::memcpy(v4 + frame_end, reinterpret_cast<const unsigned char*>(&f.desc) + offsetof(swinup_vulkan_dispatch_desc, color),
-                tail);
+    write_older_layout(v4, f.desc, SWINUP_DISPATCH_DESC_SIZE_V3, tail);
     auto* caller = reinterpret_cast<swinup_vulkan_dispatch_desc*>(v4);
     caller->struct_size = SWINUP_VULKAN_DISPATCH_DESC_SIZE_V4;
     caller->frame.struct_size = SWINUP_DISPATCH_DESC_SIZE_V3;
