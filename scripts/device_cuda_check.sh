@@ -50,12 +50,7 @@ grep -E "^## |whole evaluation|ceilings" "$OUT/bench_fast.txt" "$OUT/bench_exact
 # one) and the output pass, each under 3
 # minutes; else the backend's exact and device-pointer cases too.
 echo "== compute-sanitizer"
-sanitize() {  # tool test filter
-  local log="$OUT/sanitizer_$1_$2.log"
-  timeout "${SANITIZER_TIMEOUT:-180}" compute-sanitizer --tool "$1" --error-exitcode 3 "$BIN/$2" \
-    --gtest_filter="$3" >"$log" 2>&1
-  echo "$1 $2: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
-}
+source scripts/device_sanitize.sh
 for tool in memcheck racecheck; do
   if [ "${QUICK:-0}" = 1 ]; then
     sanitize "$tool" test_cuda_network '*LiteExactMatchesCpuOddFrame'

@@ -83,12 +83,8 @@ fi
 
 # The sanitizers on small problems (they slow kernels 10-100x): the new kernels' tests.
 if has sanitize; then
-  sanitize() {  # tool test filter
-    local log="$OUT/sanitizer_$1_$2.log"
-    timeout "${SANITIZER_TIMEOUT:-150}" compute-sanitizer --tool "$1" --error-exitcode 3 "$BIN/$2" \
-      --gtest_filter="$3" >"$log" 2>&1
-    echo "$1 $2: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
-  }
+  SANITIZER_TIMEOUT=${SANITIZER_TIMEOUT:-150}
+  source scripts/device_sanitize.sh
   for tool in memcheck racecheck; do
     sanitize "$tool" test_cuda_fusion "${SANITIZE_FUSION:-Cases/CudaFusion.FusedEqualsUnfused/LiteFastAll:Cases/CudaFusion.FusedEqualsUnfused/FullExactAll}"
     sanitize "$tool" test_cuda_output "${SANITIZE_OUTPUT:-CudaOutputKernels.BothCandidatesEqualPerPixelKernels}"
